@@ -1,0 +1,17 @@
+#!/bin/sh
+# Prints the CUDA toolkit prefix whose include/ has cupti.h, as users' machines vary:
+# $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then where nvcc says its toolkit is.
+for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda /opt/cuda; do
+  [ -n "$d" ] && [ -f "$d/include/cupti.h" ] && { echo "$d"; exit 0; }
+done
+if command -v nvcc >/dev/null 2>&1; then
+  # nvcc may be a wrapper script; its dry run names the real toolkit (TOP=...).
+  top=$(nvcc --dryrun --version 2>&1 | sed -n 's/^#\$ TOP=//p' | head -n1)
+  [ -z "$top" ] && top=$(dirname "$(dirname "$(command -v nvcc)")")
+  [ -f "$top/include/cupti.h" ] && { (cd "$top" && pwd -P); exit 0; }
+fi
+for d in /usr/local/cuda-*; do
+  [ -f "$d/include/cupti.h" ] && { echo "$d"; exit 0; }
+done
+echo "vprof: no CUDA toolkit with include/cupti.h found; set CUDA_HOME" >&2
+exit 1

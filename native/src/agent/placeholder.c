@@ -1,0 +1,1 @@
+/* Placeholder so the skeleton links; replaced by the agent sources. */

@@ -1,0 +1,1 @@
+/* Ring producer/consumer: implemented by the agent work. */
