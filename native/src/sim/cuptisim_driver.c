@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,7 +194,19 @@ static uint32_t new_correlation(void) {
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result;
 
+/* A real CUDA process maps /dev/nvidia* once the driver is up; a process
+ * tree's non-GPU processes (vLLM's API server) do not. The stand-in is a
+ * named mapping that shows in /proc/PID/maps as "/memfd:simcuda-context",
+ * so a tool can tell which processes "initialized CUDA". */
+static void map_context_marker(void) {
+    int fd = memfd_create("simcuda-context", MFD_CLOEXEC);
+    if (fd < 0) return;
+    if (ftruncate(fd, 4096) == 0) (void)mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+}
+
 static void load_injection(void) {
+    map_context_marker();
     const char *path = getenv("CUDA_INJECTION64_PATH");
     if (path == NULL || *path == '\0') return;
     void *lib = dlopen(path, RTLD_NOW);
