@@ -251,7 +251,8 @@ static int run_parent(const struct simgpu_options *o) {
                 for (int j = 0; j < i; j++) { close(to_worker[j]); close(from_worker[j]); }
                 close(down[0]); close(down[1]); close(up[0]); close(up[1]);
             }
-            _exit(run_single(o, "worker", i + 1));
+            /* exit, not _exit: an injected agent's atexit handlers must run, as in a real worker */
+            exit(run_single(o, "worker", i + 1));
         }
         workers[i] = pid;
         worker_count = i + 1;

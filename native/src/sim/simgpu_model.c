@@ -122,11 +122,12 @@ struct simgpu_step_result simgpu_model_step(struct simgpu_model *m, int prefill,
     if (exact || prefill == 0) {
         r.kernels += forward_pass(m, k - tail, tail, prefill, decode);
     } else {
-        /* chunked prefill: one pass per 2048 prompt tokens, decode rides on the last */
+        /* chunked prefill: one full pass (K kernels) per 2048 prompt tokens;
+         * the decode sequences ride on the last */
         int chunks = (prefill + 2047) / 2048;
         for (int c = 0; c < chunks; c++) {
-            int chunk = c == chunks - 1 ? prefill - 2048 * c : 2048;
-            r.kernels += forward_pass(m, k - tail, c == chunks - 1 ? tail : 0, chunk, c == chunks - 1 ? decode : 0);
+            int last = c == chunks - 1;
+            r.kernels += forward_pass(m, k - tail, tail, last ? prefill - 2048 * c : 2048, last ? decode : 0);
         }
     }
     /* sampled token ids come back */
