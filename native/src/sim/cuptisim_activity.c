@@ -267,21 +267,33 @@ CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
     return CUPTI_SUCCESS;
 }
 
-CUptiResult cuptiActivityFlushAll(uint32_t flag) {
-    if (atomic_load(&complete_fn) == NULL) return CUPTI_ERROR_INVALID_OPERATION;
+/* forced: also the partially filled current buffer; give_back_empty: also
+ * buffers without records (at finalize, so the client gets every buffer back). */
+static void flush(int forced, int give_back_empty) {
     /* deliver_mu first: a delivery the worker has started finishes before we
      * return, so everything produced before this call has been delivered. */
     pthread_mutex_lock(&deliver_mu);
-    if (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) {
-        pthread_mutex_lock(&buf_mu);
-        if (current != NULL && current->records > 0) {
-            enqueue_done(current);
-            current = NULL;
-        }
-        pthread_mutex_unlock(&buf_mu);
+    pthread_mutex_lock(&buf_mu);
+    if (forced && current != NULL && (current->records > 0 || give_back_empty)) {
+        enqueue_done(current);
+        current = NULL;
     }
+    if (give_back_empty && spare != NULL) {
+        enqueue_done(spare);
+        spare = NULL;
+    }
+    pthread_mutex_unlock(&buf_mu);
     deliver_done_locked();
     pthread_mutex_unlock(&deliver_mu);
+}
+
+void sim_activity_give_back_buffers(void) {
+    if (atomic_load(&complete_fn) != NULL) flush(1, 1);
+}
+
+CUptiResult cuptiActivityFlushAll(uint32_t flag) {
+    if (atomic_load(&complete_fn) == NULL) return CUPTI_ERROR_INVALID_OPERATION;
+    flush((flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0, 0);
     return CUPTI_SUCCESS;
 }
 

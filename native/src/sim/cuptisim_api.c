@@ -155,7 +155,7 @@ CUptiResult cuptiSetThreadIdType(CUpti_ActivityThreadIdType type) {
  * starts from scratch (Kineto relies on this to re-attach). Must not be
  * called from a CUPTI callback. */
 CUptiResult cuptiFinalize(void) {
-    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    sim_activity_give_back_buffers();
     sim_activity_stop_worker();
     sim_activity_reset();
     pthread_mutex_lock(&subscribe_mu);

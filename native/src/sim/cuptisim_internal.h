@@ -60,6 +60,8 @@ void sim_emit(const void *record, size_t size, unsigned drop_slot);
 /* Stops the worker thread (joins it unless called on it) and forgets the
  * registered buffer callbacks' thread; records still buffered stay there. */
 void sim_activity_stop_worker(void);
+/* Delivers every buffer the double holds, records or not (finalize). */
+void sim_activity_give_back_buffers(void);
 /* Resets the activity state: all kinds off, callbacks forgotten. */
 void sim_activity_reset(void);
 
