@@ -1,0 +1,35 @@
+/*
+ * simgpu_model.h: the synthetic LLM forward step of vprof-simgpu: which
+ * kernels one decoder step launches, on which stream, for how long.
+ */
+#ifndef VPROF_SIMGPU_MODEL_H
+#define VPROF_SIMGPU_MODEL_H
+
+#include <stdint.h>
+
+#include "sim/simgpu_driver.h"
+
+struct simgpu_model {
+    uint64_t rng;                 /* xorshift64* state: same seed, same schedule */
+    simcuda_stream compute, comm, copy;
+    int kernels_per_step;
+    int memcpys_per_step;
+};
+
+/* What one step launched. */
+struct simgpu_step_result {
+    uint64_t kernels;
+    uint64_t memcpys;
+};
+
+/* Creates the streams: call after simcuda_init(). */
+void simgpu_model_init(struct simgpu_model *m, uint64_t seed, int kernels_per_step, int memcpys_per_step);
+
+/* One forward step of a batch with `prefill_tokens` new prompt tokens and
+ * `decode_seqs` sequences generating one token each. With `exact` the step
+ * launches exactly kernels_per_step kernels whatever the batch (the --steps
+ * schedule); without it, prefill adds a chunked-prefill pass per 2048 tokens
+ * (the --serve mode). Durations scale with the batch either way. */
+struct simgpu_step_result simgpu_model_step(struct simgpu_model *m, int prefill_tokens, int decode_seqs, int exact);
+
+#endif

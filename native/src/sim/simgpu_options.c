@@ -1,0 +1,233 @@
+/* simgpu_options.c: parsing and checking vprof-simgpu's command line. */
+#include "sim/simgpu_options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char HELP[] =
+"Usage: vprof-simgpu [OPTIONS]      (also: ./vprof simulate [OPTIONS])\n"
+"\n"
+"A synthetic GPU process for testing vprof without a GPU. It runs the kernels of\n"
+"an LLM inference engine (attention, GEMMs, norms, activations, rotary, KV-cache\n"
+"writes, NCCL all-reduce, sampling) on a simulated GPU behind a CUPTI test double,\n"
+"so vprof's agent sees what it would see under CUDA. It loads an agent the way\n"
+"libcuda does: set CUDA_INJECTION64_PATH to the agent library. No figure it\n"
+"produces is a GPU measurement.\n"
+"\n"
+"How long:\n"
+"  --steps N               run N forward steps (default 100)\n"
+"  --duration D            run for D instead: 500ms, 10s, 2m, or plain seconds\n"
+"  --step-us U             start a step every U microseconds and wait for its GPU\n"
+"                          work (a realistic timeline); 0 = as fast as possible,\n"
+"                          without waiting, so the simulated GPU's timestamps may run\n"
+"                          ahead of the wall clock (default 0)\n"
+"\n"
+"What a step does:\n"
+"  --kernels-per-step K    kernels launched per step, exactly (default 40), on a\n"
+"                          compute stream and an NCCL stream\n"
+"  --memcpy-per-step M     copies per step (default 2: inputs host-to-device before\n"
+"                          the kernels, sampled tokens device-to-host after)\n"
+"\n"
+"Ranges (A:B means: open before step A, close after step B-1; steps count from 0):\n"
+"  --profiler-range A:B    cudaProfilerStart before step A, cudaProfilerStop after\n"
+"                          step B-1; repeatable, ranges must not overlap\n"
+"  --nvtx                  an NVTX range named 'step' around every step\n"
+"  --nvtx-range NAME:A:B   nvtxRangePushA(NAME) before step A, nvtxRangePop after\n"
+"                          step B-1; repeatable, ranges must nest or be disjoint\n"
+"\n"
+"Processes:\n"
+"  --workers W             fork W worker processes that each initialize \"CUDA\" and\n"
+"                          run the schedule; this parent does no GPU work (like\n"
+"                          vLLM's API server and its GPU workers). Exit status is\n"
+"                          non-zero if any worker failed.\n"
+"  --serve                 read commands from stdin, one per line, and reply 'ok' or\n"
+"                          'error: ...' on stdout:\n"
+"                            step PREFILL_TOKENS DECODE_SEQS  one forward step; its\n"
+"                                kernels and durations grow with the batch\n"
+"                            start | stop  cudaProfilerStart | cudaProfilerStop\n"
+"                            exit\n"
+"                          With --workers, every worker runs each command.\n"
+"  --seed S                seed of the schedule's random durations (default 1);\n"
+"                          the same arguments always give the same schedule\n"
+"  -h, --help              this text\n"
+"\n"
+"On exit every process prints one line on stderr:\n"
+"  vprof-simgpu: pid=P role=parent|worker|single kernels=N kernels_in_profiler_ranges=N\n"
+"                kernels_in_nvtx_ranges=N memcpys=N steps=N\n"
+"(kernels_in_nvtx_ranges counts --nvtx-range ranges, not --nvtx.) SIGTERM or SIGINT\n"
+"finishes the current step, closes open ranges, flushes, and exits with status 0.\n"
+"\n"
+"Examples:\n"
+"  vprof-simgpu --steps 300 --profiler-range 50:100 --profiler-range 200:230\n"
+"      -> kernels_in_profiler_ranges=3200\n"
+"  vprof-simgpu --steps 30 --nvtx-range prefill:10:20  -> kernels_in_nvtx_ranges=400\n"
+"  vprof-simgpu --workers 2 --duration 60s --step-us 2000\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "vprof-simgpu: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'vprof-simgpu --help'.\n");
+    return 2;
+}
+
+/* A whole non-negative decimal number, or -1. */
+static long parse_count(const char *s, long max) {
+    if (s == NULL || *s < '0' || *s > '9') return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > max) return -1;
+    return v;
+}
+
+/* 500ms, 10s, 2m, 1.5s, 30 (seconds). Returns 0 when not a valid positive duration. */
+static uint64_t parse_duration(const char *s) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno != 0 || end == s || v <= 0) return 0;
+    double scale;
+    if (strcmp(end, "ms") == 0) scale = 1e6;
+    else if (strcmp(end, "s") == 0 || *end == '\0') scale = 1e9;
+    else if (strcmp(end, "m") == 0) scale = 60e9;
+    else if (strcmp(end, "h") == 0) scale = 3600e9;
+    else if (strcmp(end, "us") == 0) scale = 1e3;
+    else return 0;
+    double ns = v * scale;
+    return ns >= 1 && ns < 1e18 ? (uint64_t)ns : 0;
+}
+
+/* "A:B" with 0 <= A < B. */
+static int parse_steps_range(const char *s, struct simgpu_range *r) {
+    const char *colon = strchr(s, ':');
+    if (colon == NULL || colon - s > 18) return -1;
+    char a[20];
+    memcpy(a, s, (size_t)(colon - s));
+    a[colon - s] = '\0';
+    r->start = parse_count(a, 1000000000L);
+    r->end = parse_count(colon + 1, 1000000000L);
+    return r->start >= 0 && r->end > r->start ? 0 : -1;
+}
+
+static int by_start_then_longest(const void *x, const void *y) {
+    const struct simgpu_range *a = x, *b = y;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    return a->end > b->end ? -1 : a->end < b->end ? 1 : 0;
+}
+
+int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
+    enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED };
+    static const struct option longopts[] = {
+        { "steps", required_argument, NULL, STEPS },
+        { "duration", required_argument, NULL, DURATION },
+        { "kernels-per-step", required_argument, NULL, KPS },
+        { "step-us", required_argument, NULL, STEP_US },
+        { "profiler-range", required_argument, NULL, PROFILER_RANGE },
+        { "nvtx", no_argument, NULL, NVTX },
+        { "nvtx-range", required_argument, NULL, NVTX_RANGE },
+        { "memcpy-per-step", required_argument, NULL, MPS },
+        { "workers", required_argument, NULL, WORKERS },
+        { "serve", no_argument, NULL, SERVE },
+        { "seed", required_argument, NULL, SEED },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    memset(o, 0, sizeof *o);
+    o->steps = -1;
+    o->kernels_per_step = 40;
+    o->memcpys_per_step = 2;
+    o->seed = 1;
+    int steps_given = 0;
+    long v;
+    opterr = 0; /* our own messages */
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case STEPS:
+            if ((v = parse_count(optarg, 1000000000000L)) < 0) return usage_error("--steps expects a number of steps, not '%s'", optarg);
+            o->steps = v;
+            steps_given = 1;
+            break;
+        case DURATION:
+            if ((o->duration_ns = parse_duration(optarg)) == 0)
+                return usage_error("--duration expects a positive time such as 500ms, 10s or 2m, not '%s'", optarg);
+            break;
+        case KPS:
+            if ((v = parse_count(optarg, 100000)) < 1) return usage_error("--kernels-per-step expects a number from 1 to 100000, not '%s'", optarg);
+            o->kernels_per_step = (int)v;
+            break;
+        case STEP_US:
+            if ((v = parse_count(optarg, 3600000000L)) < 0) return usage_error("--step-us expects microseconds (0 = as fast as possible), not '%s'", optarg);
+            o->step_us = (uint64_t)v;
+            break;
+        case MPS:
+            if ((v = parse_count(optarg, 1000)) < 0) return usage_error("--memcpy-per-step expects a number from 0 to 1000, not '%s'", optarg);
+            o->memcpys_per_step = (int)v;
+            break;
+        case WORKERS:
+            if ((v = parse_count(optarg, SIMGPU_MAX_WORKERS)) < 1) return usage_error("--workers expects a number from 1 to 64, not '%s'", optarg);
+            o->workers = (int)v;
+            break;
+        case SEED:
+            if ((v = parse_count(optarg, 0x7fffffffffffffffL)) < 0) return usage_error("--seed expects a non-negative number, not '%s'", optarg);
+            o->seed = (uint64_t)v;
+            break;
+        case NVTX: o->nvtx_steps = 1; break;
+        case SERVE: o->serve = 1; break;
+        case PROFILER_RANGE: {
+            if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
+            struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];
+            if (parse_steps_range(optarg, r) != 0)
+                return usage_error("--profiler-range expects A:B with 0 <= A < B (steps A to B-1), not '%s'", optarg);
+            o->profiler_range_count++;
+            break;
+        }
+        case NVTX_RANGE: {
+            if (o->nvtx_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --nvtx-range options%s", "");
+            struct simgpu_range *r = &o->nvtx_ranges[o->nvtx_range_count];
+            const char *colon = strchr(optarg, ':');
+            size_t len = colon ? (size_t)(colon - optarg) : 0;
+            if (colon == NULL || len == 0 || len >= sizeof r->name || parse_steps_range(colon + 1, r) != 0)
+                return usage_error("--nvtx-range expects NAME:A:B with a name of 1 to 63 characters and 0 <= A < B, not '%s'", optarg);
+            memcpy(r->name, optarg, len);
+            r->name[len] = '\0';
+            o->nvtx_range_count++;
+            break;
+        }
+        case 'h':
+            fputs(HELP, stdout);
+            return 0;
+        case ':':
+            return usage_error("%s needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return usage_error("unexpected argument '%s' (options start with --)", argv[optind]);
+    if (steps_given && o->duration_ns) return usage_error("give --steps or --duration, not both%s", "");
+    if (o->serve && (steps_given || o->duration_ns || o->profiler_range_count || o->nvtx_range_count || o->nvtx_steps))
+        return usage_error("--serve takes its steps and ranges from stdin; drop --steps, --duration and the range options%s", "");
+    if (!steps_given && !o->duration_ns) o->steps = 100;
+
+    qsort(o->profiler_ranges, (size_t)o->profiler_range_count, sizeof o->profiler_ranges[0], by_start_then_longest);
+    for (int i = 1; i < o->profiler_range_count; i++) {
+        if (o->profiler_ranges[i].start < o->profiler_ranges[i - 1].end) {
+            char both[64];
+            snprintf(both, sizeof both, "%ld:%ld and %ld:%ld", o->profiler_ranges[i - 1].start, o->profiler_ranges[i - 1].end,
+                     o->profiler_ranges[i].start, o->profiler_ranges[i].end);
+            return usage_error("--profiler-range %s overlap; cudaProfilerStart/Stop ranges cannot nest", both);
+        }
+    }
+    qsort(o->nvtx_ranges, (size_t)o->nvtx_range_count, sizeof o->nvtx_ranges[0], by_start_then_longest);
+    for (int i = 0; i < o->nvtx_range_count; i++) {
+        for (int j = i + 1; j < o->nvtx_range_count; j++) {
+            const struct simgpu_range *a = &o->nvtx_ranges[i], *b = &o->nvtx_ranges[j]; /* a starts first */
+            if (b->start < a->end && b->end > a->end)
+                return usage_error("--nvtx-range %s: NVTX push/pop ranges must nest or be disjoint", b->name);
+        }
+    }
+    return -1;
+}

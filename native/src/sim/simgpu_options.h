@@ -1,0 +1,35 @@
+/* simgpu_options.h: the command line of vprof-simgpu. */
+#ifndef VPROF_SIMGPU_OPTIONS_H
+#define VPROF_SIMGPU_OPTIONS_H
+
+#include <stdint.h>
+
+#define SIMGPU_MAX_RANGES 64
+#define SIMGPU_MAX_WORKERS 64
+
+struct simgpu_range {
+    long start, end; /* steps [start, end) */
+    char name[64];   /* NVTX ranges only */
+};
+
+struct simgpu_options {
+    long steps;              /* -1: run for duration_ns instead */
+    uint64_t duration_ns;    /* 0: run for `steps` */
+    int kernels_per_step;
+    int memcpys_per_step;
+    uint64_t step_us;        /* 0: as fast as possible */
+    int nvtx_steps;          /* --nvtx */
+    int workers;             /* 0: this process does the GPU work itself */
+    int serve;
+    uint64_t seed;
+    struct simgpu_range profiler_ranges[SIMGPU_MAX_RANGES]; /* sorted, disjoint */
+    int profiler_range_count;
+    struct simgpu_range nvtx_ranges[SIMGPU_MAX_RANGES];     /* sorted outer-first, nested or disjoint */
+    int nvtx_range_count;
+};
+
+/* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a
+ * usage error to stderr. */
+int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o);
+
+#endif

@@ -1,0 +1,467 @@
+/*
+ * Tests of the CUPTI test double through its public faces only: the cupti*
+ * functions an agent calls and the simcuda_* driver API. A tiny in-test
+ * subscriber (a buffer pool and a callback log) stands in for the agent.
+ */
+#include <cupti.h>
+#include <generated_nvtx_meta.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/simgpu_driver.h"
+
+static int failures, passes;
+#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); ok = 0; } } while (0)
+
+/* ---- the in-test subscriber ---- */
+
+#define POOL_BUFFERS 16
+#define NAME_LOG 8
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t buffer_size, max_records;
+    int give_none;
+    uint8_t *free[POOL_BUFFERS];
+    int nfree;
+    /* what completed buffers held */
+    long kernels, memcpys, memsets, markers, api_records, buffers, other;
+    long misaligned, out_of_bounds, over_max;
+    pthread_t last_completion_thread;
+    long completions_off_main;
+    CUpti_ActivityKernel10 first_kernel;
+    CUpti_ActivityKernel10 kernels_seen[4];
+    CUpti_ActivityMarker2 markers_seen[4];
+    CUpti_ActivityMemcpy6 first_memcpy;
+} sub = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+static pthread_t main_thread;
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records) {
+    pthread_mutex_lock(&sub.mu);
+    *buffer = NULL;
+    *size = 0;
+    *max_records = sub.max_records;
+    if (!sub.give_none && sub.nfree > 0) {
+        *buffer = sub.free[--sub.nfree];
+        *size = sub.buffer_size;
+    }
+    pthread_mutex_unlock(&sub.mu);
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid) {
+    (void)ctx; (void)stream;
+    pthread_mutex_lock(&sub.mu);
+    CUpti_Activity *r = NULL;
+    long in_buffer = 0;
+    while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
+        in_buffer++;
+        if (((uintptr_t)r & 7u) != 0) sub.misaligned++;
+        if ((uint8_t *)r >= buffer + size) sub.out_of_bounds++;
+        switch (r->kind) {
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            if (sub.kernels < 4) memcpy(&sub.kernels_seen[sub.kernels], r, sizeof sub.first_kernel);
+            if (sub.kernels++ == 0) memcpy(&sub.first_kernel, r, sizeof sub.first_kernel);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            if (sub.memcpys++ == 0) memcpy(&sub.first_memcpy, r, sizeof sub.first_memcpy);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMSET: sub.memsets++; break;
+        case CUPTI_ACTIVITY_KIND_MARKER:
+            if (sub.markers < 4) memcpy(&sub.markers_seen[sub.markers], r, sizeof(CUpti_ActivityMarker2));
+            sub.markers++;
+            break;
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+        case CUPTI_ACTIVITY_KIND_DRIVER: sub.api_records++; break;
+        default: sub.other++;
+        }
+    }
+    if (sub.max_records && in_buffer > (long)sub.max_records) sub.over_max++;
+    sub.buffers++;
+    sub.last_completion_thread = pthread_self();
+    if (!pthread_equal(pthread_self(), main_thread)) sub.completions_off_main++;
+    if (sub.nfree < POOL_BUFFERS) sub.free[sub.nfree++] = buffer;
+    pthread_cond_broadcast(&sub.cv);
+    pthread_mutex_unlock(&sub.mu);
+}
+
+#define LOG_MAX 32
+static struct {
+    int n;
+    CUpti_CallbackDomain domain[LOG_MAX];
+    CUpti_CallbackId cbid[LOG_MAX];
+    int site[LOG_MAX]; /* -1 for NVTX (one callback, no site) */
+    uint32_t correlation[LOG_MAX];
+    char text[LOG_MAX][64]; /* functionName, or the NVTX message/domain name */
+} cblog;
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
+    (void)userdata;
+    if (cblog.n == LOG_MAX) return;
+    int i = cblog.n++;
+    cblog.domain[i] = domain;
+    cblog.cbid[i] = cbid;
+    cblog.site[i] = -1;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        const CUpti_CallbackData *cd = data;
+        cblog.site[i] = cd->callbackSite;
+        cblog.correlation[i] = cd->correlationId;
+        snprintf(cblog.text[i], sizeof cblog.text[i], "%s", cd->functionName);
+    } else if (domain == CUPTI_CB_DOMAIN_NVTX) {
+        const CUpti_NvtxData *nd = data;
+        const char *text = nd->functionName;
+        if (cbid == CUPTI_CBID_NVTX_nvtxRangePushA) text = ((const nvtxRangePushA_params *)nd->functionParams)->message;
+        if (cbid == CUPTI_CBID_NVTX_nvtxDomainCreateA) text = ((const nvtxDomainCreateA_params *)nd->functionParams)->name;
+        if (cbid == CUPTI_CBID_NVTX_nvtxDomainRangePushEx)
+            text = ((const nvtxDomainRangePushEx_params *)nd->functionParams)->core.eventAttrib->message.ascii;
+        snprintf(cblog.text[i], sizeof cblog.text[i], "%s", text);
+    }
+}
+
+static CUpti_SubscriberHandle handle;
+
+/* Subscribes and registers a pool of `n` buffers of `size` bytes. */
+static void setup(size_t size, int n, size_t max_records) {
+    pthread_mutex_lock(&sub.mu);
+    for (int i = 0; i < sub.nfree; i++) free(sub.free[i]);
+    memset(&sub.kernels, 0, sizeof sub - offsetof(__typeof__(sub), kernels));
+    sub.buffer_size = size;
+    sub.max_records = max_records;
+    sub.give_none = 0;
+    sub.nfree = 0;
+    for (int i = 0; i < n; i++) sub.free[sub.nfree++] = aligned_alloc(8, size);
+    pthread_mutex_unlock(&sub.mu);
+    memset(&cblog, 0, sizeof cblog);
+    if (cuptiSubscribe(&handle, on_callback, NULL) != CUPTI_SUCCESS) { fprintf(stderr, "subscribe failed\n"); exit(1); }
+    if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS) exit(1);
+}
+
+/* Buffers the double kept (handed out but never completed) are leaked: the
+ * double owns them until completion, as CUPTI does. */
+static void teardown(void) {
+    cuptiUnsubscribe(handle);
+    cuptiFinalize();
+    size_t ignored;
+    cuptiActivityGetNumDroppedRecords(NULL, 0, &ignored);
+}
+
+static const simcuda_dim3 GRID = { 132, 2, 1 }, BLOCK = { 128, 1, 1 };
+
+/* ---- tests ---- */
+
+static int records_are_produced_only_while_their_kind_is_enabled(void) {
+    int ok = 1;
+    setup(1 << 16, 4, 0);
+    simcuda_stream s = simcuda_stream_create();
+    for (int i = 0; i < 10; i++) simcuda_launch_kernel(s, "before", GRID, BLOCK, 1000);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < 25; i++) simcuda_launch_kernel(s, "during", GRID, BLOCK, 1000);
+    simcuda_memcpy(SIMCUDA_MEMCPY_HTOD, 4096, s); /* MEMCPY is not enabled */
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < 10; i++) simcuda_launch_kernel(s, "after", GRID, BLOCK, 1000);
+    CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) == CUPTI_SUCCESS);
+    CHECK(sub.kernels == 25);
+    CHECK(sub.memcpys == 0);
+    CHECK(strcmp(sub.first_kernel.name, "during") == 0);
+    teardown();
+    return ok;
+}
+
+static int kernel_records_carry_the_launch_and_a_stream_clock(void) {
+    int ok = 1;
+    setup(1 << 16, 4, 0);
+    simcuda_stream s = simcuda_stream_create();
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    char name[32];
+    strcpy(name, "flash_fwd_kernel");
+    uint64_t before;
+    cuptiGetTimestamp(&before);
+    simcuda_launch_kernel(s, name, GRID, BLOCK, 5000);
+    strcpy(name, "overwritten");          /* the record's name must not change */
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    const CUpti_ActivityKernel10 *k = &sub.first_kernel;
+    CHECK(sub.kernels == 1);
+    CHECK(k->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    CHECK(strcmp(k->name, "flash_fwd_kernel") == 0);
+    CHECK(k->start >= before && k->end == k->start + 5000);
+    CHECK(k->streamId == s && k->deviceId == 0 && k->contextId != 0);
+    CHECK(k->gridX == 132 && k->gridY == 2 && k->gridZ == 1 && k->blockX == 128 && k->blockY == 1);
+    CHECK(k->registersPerThread > 0 && k->correlationId != 0 && k->graphId == 0);
+    CHECK(sub.misaligned == 0 && sub.out_of_bounds == 0);
+    teardown();
+    return ok;
+}
+
+static int work_on_one_stream_queues_and_streams_overlap(void) {
+    int ok = 1;
+    setup(1 << 16, 4, 0);
+    simcuda_stream a = simcuda_stream_create(), b = simcuda_stream_create();
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL);
+    /* 10 s of virtual work: nothing here waits for it, it only keeps a busy */
+    simcuda_launch_kernel(a, "long", GRID, BLOCK, 10000000000ull);
+    simcuda_launch_kernel(a, "queued", GRID, BLOCK, 1000);
+    simcuda_launch_kernel(b, "parallel", GRID, BLOCK, 1000);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.kernels == 3);
+    const CUpti_ActivityKernel10 *lng = &sub.kernels_seen[0], *queued = &sub.kernels_seen[1], *parallel = &sub.kernels_seen[2];
+    CHECK(lng->kind == CUPTI_ACTIVITY_KIND_KERNEL && strcmp(lng->name, "long") == 0);
+    CHECK(queued->start == lng->end && queued->end == queued->start + 1000);
+    CHECK(parallel->start < lng->end && parallel->streamId == b && queued->streamId == a);
+    teardown();
+    return ok;
+}
+
+static int drops_are_counted_when_no_buffer_is_given_and_reset_when_read(void) {
+    int ok = 1;
+    setup(1 << 16, 4, 0);
+    sub.give_none = 1;
+    simcuda_stream s = simcuda_stream_create(), other = simcuda_stream_create();
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MARKER);
+    for (int i = 0; i < 7; i++) simcuda_launch_kernel(s, "k", GRID, BLOCK, 100);
+    for (int i = 0; i < 2; i++) simcuda_launch_kernel(other, "k", GRID, BLOCK, 100);
+    simcuda_nvtx_push("r");
+    simcuda_nvtx_pop();
+    size_t dropped = 99;
+    CHECK(cuptiActivityGetNumDroppedRecords(simcuda_context(), s, &dropped) == CUPTI_SUCCESS && dropped == 7);
+    CHECK(cuptiActivityGetNumDroppedRecords(simcuda_context(), s, &dropped) == CUPTI_SUCCESS && dropped == 0);
+    /* (NULL, 0): everything else, streams and markers alike, then nothing */
+    CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped == 4);
+    CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped == 0);
+    /* buffers again: records flow, no new drops */
+    sub.give_none = 0;
+    simcuda_launch_kernel(s, "k", GRID, BLOCK, 100);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.kernels == 1);
+    CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped == 0);
+    teardown();
+    return ok;
+}
+
+static int full_buffers_complete_on_a_cupti_thread_not_the_launching_one(void) {
+    int ok = 1;
+    /* 4 KiB holds 18 kernel records: 100 launches fill several buffers */
+    setup(4096, POOL_BUFFERS, 0);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < 100; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
+    pthread_mutex_lock(&sub.mu);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10; /* a failsafe, not a timing assertion */
+    while (sub.completions_off_main == 0 && pthread_cond_timedwait(&sub.cv, &sub.mu, &deadline) == 0) {
+    }
+    long off_main = sub.completions_off_main;
+    pthread_mutex_unlock(&sub.mu);
+    CHECK(off_main > 0);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.kernels == 100);
+    CHECK(sub.misaligned == 0 && sub.out_of_bounds == 0);
+    teardown();
+    return ok;
+}
+
+static int forced_flush_delivers_a_partial_buffer(void) {
+    int ok = 1;
+    setup(1 << 20, 2, 0);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < 3; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
+    CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) == CUPTI_SUCCESS);
+    CHECK(sub.kernels == 3);
+    CHECK(sub.buffers == 1);
+    teardown();
+    return ok;
+}
+
+static int max_num_records_limits_each_buffer(void) {
+    int ok = 1;
+    setup(1 << 16, POOL_BUFFERS, 5);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < 23; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.kernels == 23);
+    CHECK(sub.over_max == 0);
+    CHECK(sub.buffers == 5);
+    teardown();
+    return ok;
+}
+
+static int a_second_subscriber_is_refused(void) {
+    int ok = 1;
+    setup(4096, 1, 0);
+    CUpti_SubscriberHandle second;
+    CUptiResult r = cuptiSubscribe(&second, on_callback, NULL);
+    CHECK(r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+    const char *text = NULL;
+    CHECK(cuptiGetResultString(r, &text) == CUPTI_SUCCESS && strcmp(text, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED") == 0);
+    teardown();
+    CHECK(cuptiSubscribe(&second, on_callback, NULL) == CUPTI_SUCCESS); /* free again after unsubscribe */
+    cuptiUnsubscribe(second);
+    return ok;
+}
+
+static int profiler_callbacks_fire_for_both_domains_nested(void) {
+    int ok = 1;
+    setup(4096, 1, 0);
+    cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+    cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+    cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    simcuda_launch_kernel(0, "not_enabled", GRID, BLOCK, 100); /* launch callbacks are off */
+    simcuda_profiler_start();
+    simcuda_profiler_stop();
+    CHECK(cblog.n == 8);
+    const CUpti_CallbackDomain RT = CUPTI_CB_DOMAIN_RUNTIME_API, DRV = CUPTI_CB_DOMAIN_DRIVER_API;
+    CHECK(cblog.domain[0] == RT && cblog.cbid[0] == 171 && cblog.site[0] == CUPTI_API_ENTER);
+    CHECK(cblog.domain[1] == DRV && cblog.cbid[1] == 308 && cblog.site[1] == CUPTI_API_ENTER);
+    CHECK(cblog.domain[2] == DRV && cblog.cbid[2] == 308 && cblog.site[2] == CUPTI_API_EXIT);
+    CHECK(cblog.domain[3] == RT && cblog.cbid[3] == 171 && cblog.site[3] == CUPTI_API_EXIT);
+    CHECK(cblog.domain[4] == RT && cblog.cbid[4] == 172 && cblog.domain[5] == DRV && cblog.cbid[5] == 309);
+    CHECK(strcmp(cblog.text[0], "cudaProfilerStart") == 0 && strcmp(cblog.text[1], "cuProfilerStart") == 0);
+    CHECK(cblog.correlation[0] != 0 && cblog.correlation[0] == cblog.correlation[3]);
+    /* only what is enabled: turn the runtime ids off */
+    cuptiEnableDomain(0, handle, CUPTI_CB_DOMAIN_RUNTIME_API);
+    cblog.n = 0;
+    simcuda_profiler_start();
+    CHECK(cblog.n == 2 && cblog.domain[0] == DRV && cblog.domain[1] == DRV);
+    teardown();
+    return ok;
+}
+
+static int nvtx_callbacks_carry_the_range_and_domain_names(void) {
+    int ok = 1;
+    setup(4096, 1, 0);
+    cuptiEnableDomain(1, handle, CUPTI_CB_DOMAIN_NVTX);
+    simcuda_nvtx_push("prefill");
+    simcuda_nvtx_pop();
+    simcuda_nvtx_domain_push("vllm", "decode");
+    simcuda_nvtx_domain_pop("vllm");
+    CHECK(cblog.n == 5);
+    CHECK(cblog.cbid[0] == CUPTI_CBID_NVTX_nvtxRangePushA && strcmp(cblog.text[0], "prefill") == 0);
+    CHECK(cblog.cbid[1] == CUPTI_CBID_NVTX_nvtxRangePop);
+    CHECK(cblog.cbid[2] == CUPTI_CBID_NVTX_nvtxDomainCreateA && strcmp(cblog.text[2], "vllm") == 0);
+    CHECK(cblog.cbid[3] == CUPTI_CBID_NVTX_nvtxDomainRangePushEx && strcmp(cblog.text[3], "decode") == 0);
+    CHECK(cblog.cbid[4] == CUPTI_CBID_NVTX_nvtxDomainRangePop);
+    CHECK(cblog.domain[0] == CUPTI_CB_DOMAIN_NVTX);
+    teardown();
+    return ok;
+}
+
+static int marker_records_only_when_marker_is_enabled(void) {
+    int ok = 1;
+    setup(1 << 16, 2, 0);
+    simcuda_nvtx_push("unseen");
+    simcuda_nvtx_pop();
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MARKER);
+    simcuda_nvtx_push("step");
+    simcuda_nvtx_pop();
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.markers == 2);
+    const CUpti_ActivityMarker2 *start = &sub.markers_seen[0], *end = &sub.markers_seen[1];
+    CHECK(start->flags == CUPTI_ACTIVITY_FLAG_MARKER_START && strcmp(start->name, "step") == 0 && start->domain == NULL);
+    CHECK(end->flags == CUPTI_ACTIVITY_FLAG_MARKER_END && end->id == start->id && end->name == NULL);
+    CHECK(end->timestamp >= start->timestamp && start->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD);
+    teardown();
+    return ok;
+}
+
+static int a_late_subscriber_records_from_then_on(void) {
+    int ok = 1;
+    simcuda_stream s = simcuda_stream_create();
+    for (int i = 0; i < 50; i++) simcuda_launch_kernel(s, "early", GRID, BLOCK, 100); /* nobody listens */
+    setup(1 << 16, 4, 0);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < 5; i++) simcuda_launch_kernel(s, "late", GRID, BLOCK, 100);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.kernels == 5 && strcmp(sub.first_kernel.name, "late") == 0);
+    teardown();
+    return ok;
+}
+
+static int mixed_kinds_walk_with_get_next_record(void) {
+    int ok = 1;
+    setup(1 << 16, 4, 0);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+    simcuda_memcpy(SIMCUDA_MEMCPY_HTOD, 1 << 20, 0);
+    simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
+    simcuda_memset(4096, 0, 0);
+    simcuda_memcpy(SIMCUDA_MEMCPY_DTOH, 64, 0);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    CHECK(sub.kernels == 1 && sub.memcpys == 2 && sub.memsets == 1);
+    CHECK(sub.api_records == 4); /* one runtime record per call; DRIVER is off */
+    CHECK(sub.other == 0 && sub.misaligned == 0);
+    CHECK(sub.first_memcpy.copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD && sub.first_memcpy.bytes == 1 << 20);
+    CHECK(sub.first_memcpy.end > sub.first_memcpy.start);
+    teardown();
+    return ok;
+}
+
+static void *launch_many(void *arg) {
+    simcuda_stream s = *(simcuda_stream *)arg;
+    for (int i = 0; i < 20000; i++) simcuda_launch_kernel(s, "threaded", GRID, BLOCK, 10);
+    return NULL;
+}
+
+static int concurrent_launchers_lose_nothing(void) {
+    int ok = 1;
+    setup(1 << 16, POOL_BUFFERS, 0);
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    pthread_t t[4];
+    simcuda_stream s[4];
+    for (int i = 0; i < 4; i++) {
+        s[i] = simcuda_stream_create();
+        pthread_create(&t[i], NULL, launch_many, &s[i]);
+    }
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    size_t dropped = 0;
+    cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped);
+    /* the pool may run dry while the worker is behind: every record is
+     * either delivered or counted as dropped */
+    CHECK(sub.kernels + (long)dropped == 80000);
+    CHECK(sub.misaligned == 0 && sub.out_of_bounds == 0);
+    teardown();
+    return ok;
+}
+
+static int version_is_the_headers(void) {
+    int ok = 1;
+    uint32_t v = 0;
+    CHECK(cuptiGetVersion(&v) == CUPTI_SUCCESS && v == CUPTI_API_VERSION);
+    CHECK(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) == CUPTI_SUCCESS);
+    return ok;
+}
+
+int main(void) {
+    main_thread = pthread_self();
+    struct { const char *name; int (*fn)(void); } tests[] = {
+#define T(f) { #f, f }
+        T(version_is_the_headers),
+        T(records_are_produced_only_while_their_kind_is_enabled),
+        T(kernel_records_carry_the_launch_and_a_stream_clock),
+        T(work_on_one_stream_queues_and_streams_overlap),
+        T(drops_are_counted_when_no_buffer_is_given_and_reset_when_read),
+        T(full_buffers_complete_on_a_cupti_thread_not_the_launching_one),
+        T(forced_flush_delivers_a_partial_buffer),
+        T(max_num_records_limits_each_buffer),
+        T(a_second_subscriber_is_refused),
+        T(profiler_callbacks_fire_for_both_domains_nested),
+        T(nvtx_callbacks_carry_the_range_and_domain_names),
+        T(marker_records_only_when_marker_is_enabled),
+        T(a_late_subscriber_records_from_then_on),
+        T(mixed_kinds_walk_with_get_next_record),
+        T(concurrent_launchers_lose_nothing),
+#undef T
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (tests[i].fn()) { passes++; printf("  ok   %s\n", tests[i].name); }
+        else { failures++; printf("  FAIL %s\n", tests[i].name); }
+    }
+    printf("%d passed, %d failed\n", passes, failures);
+    return failures ? 1 : 0;
+}
