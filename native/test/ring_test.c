@@ -94,12 +94,13 @@ static int recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding(void)
         vprof_ring_read(&ring, check_order, &oc, SIZE_MAX);
     }
     uint64_t rest = ring.capacity - (ring.control->tail & ring.mask);
-    while (rest > 40u) {
+    CHECK(rest == 256u);
+    CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 24, VPROF_RING_DATA));
+    rest -= 24u;
+    while (rest > 24u) {
         CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 16, VPROF_RING_DATA));
         rest -= 16u;
     }
-    CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 16, VPROF_RING_DATA));
-    rest -= 16u;
     CHECK(rest == 24u);
     vprof_ring_read(&ring, check_order, &oc, SIZE_MAX);
     const uint64_t tail_before = ring.control->tail;
