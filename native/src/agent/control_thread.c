@@ -73,9 +73,9 @@ static void check_heartbeat(struct vprof_agent *a, uint64_t now)
         char why[VPROF_REASON_MAX];
         snprintf(why, sizeof why, "front end pid %d silent for %.1f s; disarmed",
                  (int)a->holder_pid, (double)(now - beat) / 1e9);
+        vprof_warn(a, why); /* before the state changes: a reader that sees DORMANT sees why */
         vprof_end_range(a, VPROF_SOURCE_HEARTBEAT);
         vprof_disarm(a, VPROF_SOURCE_HEARTBEAT);
-        vprof_warn(a, why);
     }
     pthread_mutex_unlock(&a->state_lock);
 }
