@@ -537,6 +537,11 @@ uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *
                  req->mode == VPROF_RANGE_NVTX ? " without a range name" : "");
         return VPROF_RESULT_BAD_COMMAND;
     }
+    if (req->mode == VPROF_RANGE_NVTX && a->nvtx_injection_refused) {
+        snprintf(why, why_size, "ARM: nvtx capture ranges need NVTX through CUPTI, refused for "
+                                "CUPTI 13.0.0 (NVIDIA/NVTX#125); use cudaProfilerApi or none");
+        return VPROF_RESULT_BAD_COMMAND;
+    }
     if (a->armed) {
         if (a->holder_pid != 0 && a->holder_pid != req->frontend_pid && alive(a->holder_pid)) {
             snprintf(why, why_size, "front end pid %d already holds this agent", (int)a->holder_pid);
