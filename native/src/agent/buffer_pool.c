@@ -1,0 +1,110 @@
+/* buffer_pool.c: see buffer_pool.h. */
+#include "agent/buffer_pool.h"
+
+#include <sched.h>
+#include <stdlib.h>
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void lock(struct vprof_buffer_pool *p)
+{
+    unsigned spins = 0;
+    while (__atomic_exchange_n(&p->lock, 1, __ATOMIC_ACQUIRE) != 0) {
+        if (++spins % 64u == 0u)
+            sched_yield(); /* the holder was preempted inside a few instructions */
+        else
+            cpu_relax();
+    }
+}
+
+static void unlock(struct vprof_buffer_pool *p)
+{
+    __atomic_store_n(&p->lock, 0, __ATOMIC_RELEASE);
+}
+
+size_t vprof_pool_clamp_size(size_t requested)
+{
+    size_t size = requested == 0u ? VPROF_POOL_DEFAULT_SIZE : requested;
+    if (size < VPROF_POOL_MIN_SIZE)
+        size = VPROF_POOL_MIN_SIZE;
+    if (size > VPROF_POOL_MAX_SIZE)
+        size = VPROF_POOL_MAX_SIZE;
+    return size & ~(size_t)7u;
+}
+
+int vprof_pool_prepare(struct vprof_buffer_pool *p, size_t size)
+{
+    size = vprof_pool_clamp_size(size);
+    lock(p);
+    const int replace = p->total != 0u && p->size != size && p->free_count == p->total;
+    const int have = p->total != 0u && !replace;
+    uint8_t *old[VPROF_POOL_BUFFERS];
+    uint32_t old_total = 0;
+    if (replace) {
+        old_total = p->total;
+        for (uint32_t i = 0; i < old_total; i++)
+            old[i] = p->all[i];
+        p->total = 0;
+        p->free_count = 0;
+    }
+    unlock(p);
+    for (uint32_t i = 0; i < old_total; i++)
+        free(old[i]);
+    if (have)
+        return 0;
+
+    uint8_t *fresh[VPROF_POOL_BUFFERS];
+    for (uint32_t i = 0; i < VPROF_POOL_BUFFERS; i++) {
+        /* Page aligned (CUPTI wants 8); pages are committed only when CUPTI writes. */
+        if (posix_memalign((void **)&fresh[i], 4096, size) != 0) {
+            while (i > 0)
+                free(fresh[--i]);
+            return -1;
+        }
+    }
+    lock(p);
+    for (uint32_t i = 0; i < VPROF_POOL_BUFFERS; i++) {
+        p->all[i] = fresh[i];
+        p->free_list[i] = fresh[i];
+    }
+    p->total = VPROF_POOL_BUFFERS;
+    p->free_count = VPROF_POOL_BUFFERS;
+    p->size = size;
+    unlock(p);
+    return 0;
+}
+
+uint8_t *vprof_pool_take(struct vprof_buffer_pool *p)
+{
+    uint8_t *b = NULL;
+    lock(p);
+    if (p->free_count > 0u)
+        b = p->free_list[--p->free_count];
+    unlock(p);
+    return b;
+}
+
+void vprof_pool_give(struct vprof_buffer_pool *p, uint8_t *buffer)
+{
+    lock(p);
+    for (uint32_t i = 0; i < p->total; i++) {
+        if (p->all[i] == buffer) {
+            if (p->free_count < p->total)
+                p->free_list[p->free_count++] = buffer;
+            break;
+        }
+    }
+    unlock(p);
+}
+
+void vprof_pool_reset_lock(struct vprof_buffer_pool *p)
+{
+    __atomic_store_n(&p->lock, 0, __ATOMIC_RELAXED);
+}

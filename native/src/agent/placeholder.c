@@ -1,1 +1,0 @@
-/* Placeholder so the skeleton links; replaced by the agent sources. */
