@@ -20,6 +20,8 @@
 
 struct counts {
     uint64_t kernels, in_profiler, in_nvtx, memcpys, steps;
+    uint64_t loop_ns;     /* time in the step loop: what a dormant agent must not slow down */
+    uint64_t loop_cpu_ns; /* CPU time of this thread in that loop: immune to other processes' load */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -50,15 +52,22 @@ static void print_summary(const char *role, const struct counts *c) {
     char line[320];
     int n = snprintf(line, sizeof line,
                      "vprof-simgpu: pid=%d role=%s kernels=%llu kernels_in_profiler_ranges=%llu "
-                     "kernels_in_nvtx_ranges=%llu memcpys=%llu steps=%llu\n",
+                     "kernels_in_nvtx_ranges=%llu memcpys=%llu steps=%llu loop_ns=%llu loop_cpu_ns=%llu\n",
                      (int)getpid(), role, (unsigned long long)c->kernels, (unsigned long long)c->in_profiler,
-                     (unsigned long long)c->in_nvtx, (unsigned long long)c->memcpys, (unsigned long long)c->steps);
+                     (unsigned long long)c->in_nvtx, (unsigned long long)c->memcpys, (unsigned long long)c->steps,
+                     (unsigned long long)c->loop_ns, (unsigned long long)c->loop_cpu_ns);
     if (n > 0) (void)!write(STDERR_FILENO, line, (size_t)n); /* one write: lines of workers never interleave */
 }
 
 static uint64_t monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -83,6 +92,7 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
     int profiler_open = 0;
     int nvtx_stack[SIMGPU_MAX_RANGES], nvtx_depth = 0;
     uint64_t t0 = monotonic_ns();
+    uint64_t cpu0 = thread_cpu_ns();
     for (long step = 0; !stop_requested; step++) {
         if (o->steps >= 0 && step >= o->steps) break;
         if (o->duration_ns > 0 && monotonic_ns() - t0 >= o->duration_ns) break;
@@ -119,6 +129,8 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
     /* cut short (--steps, --duration, a signal): close what is still open */
     while (nvtx_depth-- > 0) simcuda_nvtx_pop();
     if (profiler_open) simcuda_profiler_stop();
+    c->loop_ns = monotonic_ns() - t0;
+    c->loop_cpu_ns = thread_cpu_ns() - cpu0;
     simcuda_shutdown();
 }
 
