@@ -365,6 +365,9 @@ public final class CaptureReader implements Closeable {
                 break;
             }
             if (!crcMatches(pos, length)) {
+                if (kind == CaptureFormat.KIND_INDEX && next == limit) {
+                    break; // the damaged index itself, already reported
+                }
                 stop = "a chunk that fails its checksum";
                 break;
             }
