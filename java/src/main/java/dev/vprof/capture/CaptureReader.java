@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -92,8 +93,9 @@ public final class CaptureReader implements Closeable {
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
                 long size = channel.size();
                 if (size < CaptureFormat.FILE_HEADER_SIZE) {
-                    throw new CaptureFormatException(path + " is not a vprof capture file (" + size
-                            + " bytes, too short for a header)");
+                    throw new CaptureFormatException(path + " is not a vprof capture file ("
+                            + (startsLikeMagic(channel, (int) size) ? size + " bytes, too short for a header)"
+                                    : "bad magic)"));
                 }
                 file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             }
@@ -117,6 +119,20 @@ public final class CaptureReader implements Closeable {
             arena.close();
             throw e;
         }
+    }
+
+    /** Whether the first {@code n} (< 16) bytes agree with the magic, as in a file cut short at birth. */
+    private static boolean startsLikeMagic(FileChannel channel, int n) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        while (head.hasRemaining() && channel.read(head, head.position()) > 0) {
+            // read all n bytes
+        }
+        for (int i = 0; i < Math.min(n, 8); i++) {
+            if (head.get(i) != (byte) (CaptureFormat.MAGIC >>> (8 * i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Path path() {
