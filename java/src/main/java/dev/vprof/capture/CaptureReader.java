@@ -42,6 +42,8 @@ import java.util.zip.CRC32C;
  * else that is wrong (a file cut short, a bad checksum, a damaged index, damaged records)
  * is read past and reported in {@link #warnings()}. Every length, offset and id is checked
  * before use, and every structure the reader builds has a fixed bound.
+ *
+ * <p>Use a reader from one thread at a time.
  */
 public final class CaptureReader implements Closeable {
 

@@ -205,6 +205,34 @@ class ReportTest {
     }
 
     @Test
+    void aRangeWhoseEndNeverCameEndsAtItsLastRecordAndTheNextBeginClosesIt() throws IOException {
+        Path open = dir.resolve("open.vprof");
+        try (CaptureWriter w = CaptureWriter.create(open, new CaptureMetadata("h", T0, "0.1.0", List.of(), Map.of()))) {
+            new RingRecords().rangeBegin(PROFILER, 1, 1, T0).string(1, "k").kernelDesc(1, 1, 0, 0)
+                    .kernel(T0 + 10, T0 + 20, 1, 1)
+                    .rangeBegin(PROFILER, 2, 1, T0 + 100)
+                    .kernel(T0 + 110, T0 + 130, 2, 1).kernel(T0 + 140, T0 + 150, 3, 9)
+                    .writeTo(w, 1);
+        }
+        try (CaptureReader reader = CaptureReader.open(open)) {
+            Report rep = CaptureReport.build(reader, 10);
+            assertEquals(2, rep.ranges().size());
+            Report.RangeSummary first = rep.ranges().get(0);
+            assertFalse(first.ended());
+            assertEquals(1, first.kernels());
+            assertEquals(T0 + 20, first.endNs());
+            Report.RangeSummary second = rep.ranges().get(1);
+            assertFalse(second.ended());
+            assertEquals(2, second.kernels());
+            assertEquals(T0 + 150, second.endNs());
+            assertEquals(List.of(-1, 0), second.devices().stream().map(Report.DeviceBusy::device).toList());
+            String text = TextReport.render(rep);
+            assertTrue(text.contains("range 2 [profiler .. not ended]"), text);
+            assertTrue(text.contains("GPU busy: device unknown 10 ns"), text);
+        }
+    }
+
+    @Test
     void percentilesStayCloseWhenTheSampleBudgetRunsOut() throws IOException {
         Path big = dir.resolve("budget.vprof");
         try (CaptureWriter w = CaptureWriter.create(big, new CaptureMetadata("h", T0, "0.1.0", List.of(), Map.of()))) {
