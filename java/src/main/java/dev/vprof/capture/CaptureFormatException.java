@@ -1,0 +1,10 @@
+package dev.vprof.capture;
+
+import java.io.IOException;
+
+/** The file cannot be read as a vprof capture at all; the message is one sentence for a person. */
+public final class CaptureFormatException extends IOException {
+    public CaptureFormatException(String message) {
+        super(message);
+    }
+}

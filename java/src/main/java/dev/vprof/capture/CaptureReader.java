@@ -1,0 +1,493 @@
+package dev.vprof.capture;
+
+import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
+
+import com.fasterxml.jackson.core.JacksonException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads a .vprof capture file (layout in {@link CaptureFormat}).
+ *
+ * <pre>{@code
+ * try (CaptureReader capture = CaptureReader.open(path)) {
+ *     capture.processes();                         // PROCESS chunks
+ *     capture.forEachRecord(new RecordVisitor() {  // streams; memory does not grow with the file
+ *         public void kernel(int pid, long start, long end, int corr, KernelDesc d, String name) { ... }
+ *     });
+ *     capture.clock(pid).toEpochNs(start);
+ *     capture.warnings();                          // what was damaged or missing, one sentence each
+ * }
+ * }</pre>
+ *
+ * <p>The file is memory-mapped, so reading it costs page cache, not heap. Only a file that
+ * is not a capture at all (bad magic, newer format) makes {@link #open} throw; anything
+ * else that is wrong (a file cut short, a bad checksum, a damaged index, damaged records)
+ * is read past and reported in {@link #warnings()}. Every length, offset and id is checked
+ * before use, and every structure the reader builds has a fixed bound.
+ *
+ * <p>Use a reader from one thread at a time.
+ */
+public final class CaptureReader implements Closeable {
+
+    /** Chunks a reader will track: 1 Mi chunks of 1 MiB is a terabyte of records. */
+    static final int MAX_CHUNKS = 1 << 20;
+    /** Processes a reader will decode. */
+    static final int MAX_PROCESSES = 1 << 16;
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final Path path;
+    private final Arena arena;
+    private final MemorySegment file;
+    private final long size;
+    private final int formatVersion;
+    private final Warnings warnings = new Warnings();
+    private final CRC32C crc = new CRC32C();
+
+    private long[] chunkOffsets = new long[64];
+    private int[] chunkKinds = new int[64];
+    private int[] chunkLengths = new int[64];
+    private int chunkCount;
+    private boolean complete;
+    private boolean footerDamaged;
+
+    private CaptureMetadata metadata;
+    private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
+    private final Map<Integer, AgentCounters> counters = new LinkedHashMap<>();
+    private Map<Integer, ClockMapping> clocks;
+
+    private CaptureReader(Path path, Arena arena, MemorySegment file, int formatVersion) {
+        this.path = path;
+        this.arena = arena;
+        this.file = file;
+        this.size = file.byteSize();
+        this.formatVersion = formatVersion;
+    }
+
+    /**
+     * Opens a capture file and reads its index and small chunks (metadata, processes,
+     * counters). Throws {@link CaptureFormatException} when the file is not a vprof capture
+     * or was written in a newer format; other IOExceptions when it cannot be read at all.
+     */
+    public static CaptureReader open(Path path) throws IOException {
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment file;
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                long size = channel.size();
+                if (size < CaptureFormat.FILE_HEADER_SIZE) {
+                    throw new CaptureFormatException(path + " is not a vprof capture file ("
+                            + (startsLikeMagic(channel, (int) size) ? size + " bytes, too short for a header)"
+                                    : "bad magic)"));
+                }
+                file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            }
+            if (file.get(LONG, 0) != CaptureFormat.MAGIC) {
+                throw new CaptureFormatException(path + " is not a vprof capture file (bad magic)");
+            }
+            int version = file.get(INT, 8);
+            if (version > CaptureFormat.FORMAT_VERSION || version < 0) {
+                throw new CaptureFormatException(path + " was written in capture format version "
+                        + Integer.toUnsignedString(version) + ", newer than this vprof reads (up to "
+                        + CaptureFormat.FORMAT_VERSION + "); read it with a newer vprof");
+            }
+            if (version == 0) {
+                throw new CaptureFormatException(path + " is not a vprof capture file (format version 0)");
+            }
+            CaptureReader reader = new CaptureReader(path, arena, file, version);
+            reader.locateChunks();
+            reader.readSmallChunks();
+            return reader;
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Whether the first {@code n} (< 16) bytes agree with the magic, as in a file cut short at birth. */
+    private static boolean startsLikeMagic(FileChannel channel, int n) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        while (head.hasRemaining() && channel.read(head, head.position()) > 0) {
+            // read all n bytes
+        }
+        for (int i = 0; i < Math.min(n, 8); i++) {
+            if (head.get(i) != (byte) (CaptureFormat.MAGIC >>> (8 * i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    /** True when the file was closed by its writer (its footer index is intact). */
+    public boolean complete() {
+        return complete;
+    }
+
+    /** The capture's metadata; empty only when its chunk is missing or damaged. */
+    public Optional<CaptureMetadata> metadata() {
+        return Optional.ofNullable(metadata);
+    }
+
+    /** Processes in the order they joined the capture. */
+    public List<ProcessInfo> processes() {
+        return List.copyOf(processes.values());
+    }
+
+    public Optional<ProcessInfo> process(int pid) {
+        return Optional.ofNullable(processes.get(pid));
+    }
+
+    /** Agent counters by pid, for the processes that left the capture cleanly. */
+    public Map<Integer, AgentCounters> counters() {
+        return Collections.unmodifiableMap(counters);
+    }
+
+    /** Every readable chunk, in file order. */
+    public List<ChunkInfo> chunks() {
+        return new AbstractList<>() {
+            @Override
+            public ChunkInfo get(int i) {
+                if (i < 0 || i >= chunkCount) {
+                    throw new IndexOutOfBoundsException(i);
+                }
+                return new ChunkInfo(chunkOffsets[i], chunkKinds[i], chunkLengths[i]);
+            }
+
+            @Override
+            public int size() {
+                return chunkCount;
+            }
+        };
+    }
+
+    /** The readable chunks of one kind, in file order. */
+    public List<ChunkInfo> chunks(int kind) {
+        List<ChunkInfo> out = new ArrayList<>();
+        for (int i = 0; i < chunkCount; i++) {
+            if (chunkKinds[i] == kind) {
+                out.add(new ChunkInfo(chunkOffsets[i], kind, chunkLengths[i]));
+            }
+        }
+        return out;
+    }
+
+    /** A chunk's payload, or empty (with a warning) when it fails its checksum. */
+    public Optional<byte[]> payload(ChunkInfo chunk) {
+        int i = Arrays.binarySearch(chunkOffsets, 0, chunkCount, chunk.offset());
+        if (i < 0) {
+            throw new IllegalArgumentException("no chunk at byte " + chunk.offset() + " of " + path);
+        }
+        MemorySegment p = verifiedPayload(i);
+        return p == null ? Optional.empty() : Optional.of(p.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /** The payloads of every intact chunk of {@code kind}, in file order (for METRICS, SPANS, extensions). */
+    public List<byte[]> payloads(int kind) {
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < chunkCount; i++) {
+            if (chunkKinds[i] == kind) {
+                MemorySegment p = verifiedPayload(i);
+                if (p != null) {
+                    out.add(p.toArray(ValueLayout.JAVA_BYTE));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Streams every record of the capture to {@code visitor}: each process's records in
+     * their ring order. Memory stays bounded whatever the file holds. A pass also fits the
+     * clock mappings. Exceptions thrown by the visitor end the pass and propagate.
+     */
+    public void forEachRecord(RecordVisitor visitor) {
+        RecordDecoder.Budget budget = new RecordDecoder.Budget();
+        Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
+        ClockPairs pairs = new ClockPairs();
+        for (int i = 0; i < chunkCount; i++) {
+            if (chunkKinds[i] != CaptureFormat.KIND_RECORDS) {
+                continue;
+            }
+            MemorySegment p = verifiedPayload(i);
+            if (p == null) {
+                continue;
+            }
+            if (p.byteSize() < CaptureFormat.RECORDS_HEADER_SIZE) {
+                warnings.add("RECORDS chunk at byte " + chunkOffsets[i] + " of " + path + " is too short; skipped");
+                continue;
+            }
+            int pid = p.get(INT, 0);
+            RecordDecoder decoder = decoders.get(pid);
+            if (decoder == null) {
+                if (decoders.size() >= MAX_PROCESSES) {
+                    warnings.add(path + " holds records of more than " + MAX_PROCESSES
+                            + " processes; the others were skipped");
+                    continue;
+                }
+                decoder = new RecordDecoder(pid, budget, warnings);
+                decoder.clockPairs = pairs;
+                decoders.put(pid, decoder);
+            }
+            long recordsLength = p.byteSize() - CaptureFormat.RECORDS_HEADER_SIZE;
+            decoder.decode(p, CaptureFormat.RECORDS_HEADER_SIZE, recordsLength, visitor);
+        }
+        for (RecordDecoder d : decoders.values()) {
+            d.finish();
+        }
+        if (pairs.overflowed()) {
+            warnings.add(path + " holds more than " + ClockPairs.MAX_PAIRS + " clock pairs; the fit used the first");
+        }
+        clocks = pairs.fit();
+    }
+
+    /** The clock mapping of {@code pid} (identity when it has no pairs); may take a pass over the file. */
+    public ClockMapping clock(int pid) {
+        return clocks().getOrDefault(pid, ClockMapping.identity());
+    }
+
+    /** Clock mappings of the processes that have clock pairs; may take a pass over the file. */
+    public Map<Integer, ClockMapping> clocks() {
+        if (clocks == null) {
+            forEachRecord(new RecordVisitor() {});
+        }
+        return Collections.unmodifiableMap(clocks);
+    }
+
+    /** What was damaged, missing or cut short, one sentence each (grows during passes). */
+    public List<String> warnings() {
+        return warnings.list();
+    }
+
+    /** The file size in bytes. */
+    public long fileSize() {
+        return size;
+    }
+
+    /** Bytes of RECORDS payloads (what the rings delivered, plus 8 bytes a chunk). */
+    public long recordsBytes() {
+        long sum = 0;
+        for (int i = 0; i < chunkCount; i++) {
+            if (chunkKinds[i] == CaptureFormat.KIND_RECORDS) {
+                sum += chunkLengths[i];
+            }
+        }
+        return sum;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    // ---- locating chunks --------------------------------------------------------------
+
+    private void locateChunks() {
+        long scanLimit = size;
+        if (size >= CaptureFormat.FILE_HEADER_SIZE + CHUNK_HEADER_SIZE + CaptureFormat.TRAILER_SIZE
+                && file.get(LONG, size - 8) == CaptureFormat.END_MAGIC) {
+            long indexOffset = file.get(LONG, size - CaptureFormat.TRAILER_SIZE);
+            if (readIndex(indexOffset)) {
+                complete = true;
+                return;
+            }
+            chunkCount = 0;
+            footerDamaged = true;
+            warnings.add("the footer index of " + path + " is damaged; read it chunk by chunk instead");
+            scanLimit = size - CaptureFormat.TRAILER_SIZE;
+        }
+        scan(scanLimit);
+    }
+
+    /** Trusts the footer index only if every entry checks out against the chunk it names. */
+    private boolean readIndex(long indexOffset) {
+        long trailerAt = size - CaptureFormat.TRAILER_SIZE;
+        if (indexOffset < CaptureFormat.FILE_HEADER_SIZE || (indexOffset & 7) != 0
+                || indexOffset > trailerAt - CHUNK_HEADER_SIZE) {
+            return false;
+        }
+        int kind = file.get(INT, indexOffset + CaptureFormat.CHUNK_KIND);
+        int length = file.get(INT, indexOffset + CaptureFormat.CHUNK_LENGTH);
+        if (kind != CaptureFormat.KIND_INDEX || length < 0 || length % CaptureFormat.INDEX_ENTRY_SIZE != 0
+                || indexOffset + CHUNK_HEADER_SIZE + length != trailerAt || !crcMatches(indexOffset, length)) {
+            return false;
+        }
+        int entries = length / CaptureFormat.INDEX_ENTRY_SIZE;
+        if (entries > MAX_CHUNKS) {
+            return false;
+        }
+        long previousEnd = CaptureFormat.FILE_HEADER_SIZE;
+        long at = indexOffset + CHUNK_HEADER_SIZE;
+        for (int e = 0; e < entries; e++, at += CaptureFormat.INDEX_ENTRY_SIZE) {
+            long offset = file.get(LONG, at);
+            int entryKind = file.get(INT, at + 8);
+            int entryLength = file.get(INT, at + 12);
+            if (offset < previousEnd || (offset & 7) != 0 || entryLength < 0
+                    || entryLength > CaptureFormat.MAX_PAYLOAD
+                    || offset + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) entryLength) > indexOffset
+                    || file.get(INT, offset + CaptureFormat.CHUNK_KIND) != entryKind
+                    || file.get(INT, offset + CaptureFormat.CHUNK_LENGTH) != entryLength) {
+                return false;
+            }
+            addChunk(offset, entryKind, entryLength);
+            previousEnd = offset + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) entryLength);
+        }
+        return true;
+    }
+
+    /** Walks chunk headers from the start, verifying each, up to the last whole chunk. */
+    private void scan(long limit) {
+        long pos = CaptureFormat.FILE_HEADER_SIZE;
+        String stop = null;
+        while (pos < limit) {
+            if (limit - pos < CHUNK_HEADER_SIZE) {
+                stop = "a chunk header cut short";
+                break;
+            }
+            int kind = file.get(INT, pos + CaptureFormat.CHUNK_KIND);
+            int length = file.get(INT, pos + CaptureFormat.CHUNK_LENGTH);
+            if (length < 0 || length > CaptureFormat.MAX_PAYLOAD) {
+                stop = "a chunk with an impossible length (" + Integer.toUnsignedString(length) + " bytes)";
+                break;
+            }
+            long next = pos + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length);
+            if (next > limit) {
+                stop = "a chunk cut short (" + length + " bytes announced, " + (limit - pos - CHUNK_HEADER_SIZE)
+                        + " present)";
+                break;
+            }
+            if (!crcMatches(pos, length)) {
+                if (kind == CaptureFormat.KIND_INDEX && next == limit) {
+                    break; // the damaged index itself, already reported
+                }
+                stop = "a chunk that fails its checksum";
+                break;
+            }
+            if (chunkCount >= MAX_CHUNKS) {
+                stop = "more than " + MAX_CHUNKS + " chunks";
+                break;
+            }
+            if (kind != CaptureFormat.KIND_INDEX) {
+                addChunk(pos, kind, length);
+            }
+            pos = next;
+        }
+        if (stop != null) {
+            warnings.add(path + " is damaged or cut short: read " + chunkCount + " whole chunks, then found " + stop
+                    + " at byte " + pos + " of " + size + "; the rest was ignored");
+        } else if (!footerDamaged) {
+            warnings.add(path + " was not closed by its writer (the capture was cut short?); read all "
+                    + chunkCount + " whole chunks");
+        }
+    }
+
+    private void addChunk(long offset, int kind, int length) {
+        if (chunkCount == chunkOffsets.length) {
+            int n = chunkCount * 2;
+            chunkOffsets = Arrays.copyOf(chunkOffsets, n);
+            chunkKinds = Arrays.copyOf(chunkKinds, n);
+            chunkLengths = Arrays.copyOf(chunkLengths, n);
+        }
+        chunkOffsets[chunkCount] = offset;
+        chunkKinds[chunkCount] = kind;
+        chunkLengths[chunkCount] = length;
+        chunkCount++;
+    }
+
+    private boolean crcMatches(long offset, int length) {
+        crc.reset();
+        crc.update(file.asSlice(offset, 8).asByteBuffer());
+        crc.update(file.asSlice(offset + CaptureFormat.CHUNK_FLAGS, 4).asByteBuffer());
+        crc.update(file.asSlice(offset + CHUNK_HEADER_SIZE, length).asByteBuffer());
+        return (int) crc.getValue() == file.get(INT, offset + CaptureFormat.CHUNK_CRC);
+    }
+
+    /** Chunk i's payload, or null (and a warning) when its checksum fails. */
+    private MemorySegment verifiedPayload(int i) {
+        long offset = chunkOffsets[i];
+        int length = chunkLengths[i];
+        // Chunks found by a scan were verified already; index entries are verified on use.
+        if (complete && !crcMatches(offset, length)) {
+            warnings.add(CaptureFormat.kindName(chunkKinds[i]) + " chunk at byte " + offset + " of " + path
+                    + " fails its checksum; skipped");
+            return null;
+        }
+        return file.asSlice(offset + CHUNK_HEADER_SIZE, length);
+    }
+
+    // ---- small chunks -------------------------------------------------------------------
+
+    private void readSmallChunks() {
+        for (int i = 0; i < chunkCount; i++) {
+            int kind = chunkKinds[i];
+            if (kind != CaptureFormat.KIND_METADATA && kind != CaptureFormat.KIND_PROCESS
+                    && kind != CaptureFormat.KIND_COUNTERS) {
+                continue;
+            }
+            MemorySegment p = verifiedPayload(i);
+            if (p == null) {
+                continue;
+            }
+            byte[] json = p.toArray(ValueLayout.JAVA_BYTE);
+            try {
+                switch (kind) {
+                    case CaptureFormat.KIND_METADATA -> {
+                        if (metadata == null) {
+                            metadata = CaptureJson.MAPPER.readValue(json, CaptureMetadata.class);
+                        }
+                    }
+                    case CaptureFormat.KIND_PROCESS -> {
+                        ProcessInfo info = CaptureJson.MAPPER.readValue(json, ProcessInfo.class);
+                        processes.putIfAbsent(info.pid(), info);
+                    }
+                    default -> {
+                        CaptureJson.PidCounters pc = CaptureJson.MAPPER.readValue(json, CaptureJson.PidCounters.class);
+                        if (pc.counters() != null) {
+                            // A process that left and joined again has one COUNTERS chunk per stay.
+                            counters.merge(pc.pid(), pc.counters(), CaptureReader::sum);
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
+                warnings.add(CaptureFormat.kindName(kind) + " chunk at byte " + chunkOffsets[i] + " of " + path
+                        + " is not valid JSON (" + why + "); skipped");
+            }
+        }
+        if (metadata == null) {
+            warnings.add(path + " has no readable METADATA chunk");
+        }
+    }
+
+    private static AgentCounters sum(AgentCounters a, AgentCounters b) {
+        return new AgentCounters(a.records() + b.records(), a.bytes() + b.bytes(), a.ringDrops() + b.ringDrops(),
+                a.ringDropsKernels() + b.ringDropsKernels(), a.cuptiDrops() + b.cuptiDrops(),
+                a.ranges() + b.ranges());
+    }
+}

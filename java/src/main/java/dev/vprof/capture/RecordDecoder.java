@@ -1,0 +1,404 @@
+package dev.vprof.capture;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.bindings.VprofRing.ApiRecord;
+import dev.vprof.bindings.VprofRing.ClockSyncRecord;
+import dev.vprof.bindings.VprofRing.DropsRecord;
+import dev.vprof.bindings.VprofRing.KernelDescRecord;
+import dev.vprof.bindings.VprofRing.KernelRecord;
+import dev.vprof.bindings.VprofRing.MarkerRecord;
+import dev.vprof.bindings.VprofRing.MemcpyRecord;
+import dev.vprof.bindings.VprofRing.MemsetRecord;
+import dev.vprof.bindings.VprofRing.RangeRecord;
+import dev.vprof.bindings.VprofRing.StringRecord;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Decodes one process's ring-encoded records (vprof_ring.h) into {@link RecordVisitor}
+ * calls, keeping that process's interned STRINGs and KERNEL_DESCs. Feed it the process's
+ * records in order; a STRING or KERNEL_DESC whose id was seen before replaces it (ids
+ * restart at 1 whenever the agent is armed).
+ *
+ * <p>Nothing in the input is trusted: every length is checked against the record and the
+ * buffer, records shorter than their type are skipped and counted, and interning stops at
+ * a fixed budget so that a hostile file cannot make the decoder hold unbounded memory.
+ */
+public final class RecordDecoder {
+
+    /** The name given to a kernel whose KERNEL_DESC (or its STRING) the file does not hold. */
+    public static final String UNKNOWN_KERNEL = "<unknown kernel>";
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    private static final int TYPES = (int) VprofRing.REC_TYPE_MAX + 1;
+
+    /** Interning limits shared by all decoders of one pass over a file. */
+    static final class Budget {
+        /** Chars of live interned strings. */
+        long stringBytesLeft = 32L << 20;
+        /** Live interned strings and kernel descs together. */
+        long entriesLeft = 512 * 1024;
+    }
+
+    private final int pid;
+    private final Budget budget;
+    private final Warnings warnings;
+    private final IntMap<String> strings = new IntMap<>();
+    private final IntMap<KernelDesc> descs = new IntMap<>();
+    private KernelDesc lastDesc;
+    /** Where a reader collects CLOCK_SYNC pairs for its clock fit; null if none. */
+    ClockPairs clockPairs;
+
+    private final long[] malformed = new long[TYPES];
+    private long unknownTypes;
+    private int lastUnknownType;
+    private long unresolvedKernels;
+    private long notInterned;
+    private long damagedRuns;
+    private long kernels;
+
+    /** A decoder with its own interning budget, for code outside a {@link CaptureReader}. */
+    public RecordDecoder(int pid) {
+        this(pid, new Budget(), new Warnings());
+    }
+
+    RecordDecoder(int pid, Budget budget, Warnings warnings) {
+        this.pid = pid;
+        this.budget = budget;
+        this.warnings = warnings;
+    }
+
+    public int pid() {
+        return pid;
+    }
+
+    /** Kernels decoded so far. */
+    public long kernels() {
+        return kernels;
+    }
+
+    /** The interned string {@code id}, or null. */
+    public String string(int id) {
+        return strings.get(id);
+    }
+
+    /** The interned kernel desc {@code id}, or null. */
+    public KernelDesc kernelDesc(int id) {
+        return descs.get(id);
+    }
+
+    /**
+     * Decodes the whole records in {@code seg[offset, offset+length)}. Returns false when a
+     * record header was damaged, so that the rest of the run could not be walked (it is
+     * skipped and a warning says so).
+     */
+    public boolean decode(MemorySegment seg, long offset, long length, RecordVisitor v) {
+        if (offset < 0 || length < 0 || offset + length > seg.byteSize()) {
+            throw new IndexOutOfBoundsException("records [" + offset + ", +" + length + ") outside a segment of "
+                    + seg.byteSize() + " bytes");
+        }
+        long pos = offset;
+        final long end = offset + length;
+        while (pos < end) {
+            if (end - pos < VprofRing.RecordHeader.SIZE) {
+                damaged(pos - offset, "a record header cut short");
+                return false;
+            }
+            int len = seg.get(INT, pos);
+            int type = seg.get(INT, pos + VprofRing.RecordHeader.TYPE);
+            if (len < VprofRing.RecordHeader.SIZE || (len & 7) != 0 || len > VprofRing.RECORD_MAX || len > end - pos) {
+                damaged(pos - offset, "a record length of " + len);
+                return false;
+            }
+            switch (type) {
+                case (int) VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
+                case (int) VprofRing.REC_KERNEL_DESC -> kernelDesc(seg, pos, len, v);
+                case (int) VprofRing.REC_STRING -> string(seg, pos, len, v);
+                case (int) VprofRing.REC_MEMCPY -> memcpy(seg, pos, len, v);
+                case (int) VprofRing.REC_MEMSET -> memset(seg, pos, len, v);
+                case (int) VprofRing.REC_MARKER -> marker(seg, pos, len, v);
+                case (int) VprofRing.REC_API -> api(seg, pos, len, v);
+                case (int) VprofRing.REC_CLOCK_SYNC -> clockSync(seg, pos, len, v);
+                case (int) VprofRing.REC_RANGE -> range(seg, pos, len, v);
+                case (int) VprofRing.REC_DROPS -> drops(seg, pos, len, v);
+                case (int) VprofRing.REC_PADDING -> { }
+                default -> {
+                    unknownTypes++;
+                    lastUnknownType = type;
+                }
+            }
+            pos += len;
+        }
+        return true;
+    }
+
+    /** Adds a warning for each kind of problem seen, with its count. Call once, at the end. */
+    void finish() {
+        for (int t = 0; t < TYPES; t++) {
+            if (malformed[t] > 0) {
+                warnings.add("pid " + pid + ": skipped " + malformed[t] + " " + typeName(t)
+                        + " records shorter than their type or with bad fields");
+            }
+        }
+        if (unknownTypes > 0) {
+            warnings.add("pid " + pid + ": skipped " + unknownTypes + " records of unknown type (last: "
+                    + Integer.toUnsignedString(lastUnknownType) + "); a newer agent may have written them");
+        }
+        if (unresolvedKernels > 0) {
+            warnings.add("pid " + pid + ": " + unresolvedKernels + " kernels refer to a kernel description or"
+                    + " name the file does not hold; they are reported as " + UNKNOWN_KERNEL);
+        }
+        if (notInterned > 0) {
+            warnings.add("pid " + pid + ": " + notInterned + " names or kernel descriptions were not kept"
+                    + " (interning limit reached)");
+        }
+        if (damagedRuns > 0) {
+            warnings.add("pid " + pid + ": " + damagedRuns + " record runs had a damaged record header;"
+                    + " the records after it in that chunk were skipped");
+        }
+    }
+
+    /** Warnings of a standalone decoder (after {@link #finish}). */
+    public List<String> warnings() {
+        finish();
+        return warnings.list();
+    }
+
+    private void kernel(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < KernelRecord.SIZE) {
+            malformed[(int) VprofRing.REC_KERNEL]++;
+            return;
+        }
+        long start = seg.get(LONG, pos + KernelRecord.START);
+        long end = seg.get(LONG, pos + KernelRecord.END);
+        int correlationId = seg.get(INT, pos + KernelRecord.CORRELATION_ID);
+        int descId = seg.get(INT, pos + KernelRecord.DESC_ID);
+        KernelDesc desc = lastDesc;
+        if (desc == null || desc.id() != descId) {
+            desc = descs.get(descId);
+            lastDesc = desc;
+        }
+        String name;
+        if (desc == null) {
+            name = UNKNOWN_KERNEL;
+            unresolvedKernels++;
+        } else if (desc.name() != null) {
+            name = desc.name();
+        } else {
+            // The desc arrived before its STRING: resolve now and remember it.
+            String late = strings.get(desc.nameId());
+            if (late != null) {
+                desc = withName(desc, late);
+                descs.put(descId, desc);
+                lastDesc = desc;
+                name = late;
+            } else {
+                name = UNKNOWN_KERNEL;
+                unresolvedKernels++;
+            }
+        }
+        kernels++;
+        v.kernel(pid, start, end, correlationId, desc, name);
+    }
+
+    private void kernelDesc(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < KernelDescRecord.SIZE) {
+            malformed[(int) VprofRing.REC_KERNEL_DESC]++;
+            return;
+        }
+        int id = seg.get(INT, pos + KernelDescRecord.ID);
+        int nameId = seg.get(INT, pos + KernelDescRecord.NAME_ID);
+        KernelDesc desc = new KernelDesc(id, nameId, strings.get(nameId),
+                seg.get(INT, pos + KernelDescRecord.DEVICE_ID),
+                seg.get(INT, pos + KernelDescRecord.CONTEXT_ID),
+                seg.get(INT, pos + KernelDescRecord.STREAM_ID),
+                seg.get(INT, pos + KernelDescRecord.GRAPH_ID),
+                seg.get(INT, pos + KernelDescRecord.GRID_X),
+                seg.get(INT, pos + KernelDescRecord.GRID_Y),
+                seg.get(INT, pos + KernelDescRecord.GRID_Z),
+                seg.get(INT, pos + KernelDescRecord.BLOCK_X),
+                seg.get(INT, pos + KernelDescRecord.BLOCK_Y),
+                seg.get(INT, pos + KernelDescRecord.BLOCK_Z),
+                seg.get(INT, pos + KernelDescRecord.SHARED_MEMORY),
+                seg.get(INT, pos + KernelDescRecord.REGISTERS));
+        if (descs.get(id) == null) {
+            if (budget.entriesLeft <= 0) {
+                notInterned++;
+                return;
+            }
+            budget.entriesLeft--;
+        }
+        descs.put(id, desc);
+        lastDesc = null;
+        v.kernelDesc(pid, desc);
+    }
+
+    private void string(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < StringRecord.SIZE) {
+            malformed[(int) VprofRing.REC_STRING]++;
+            return;
+        }
+        int id = seg.get(INT, pos + StringRecord.ID);
+        long byteCount = Integer.toUnsignedLong(seg.get(INT, pos + StringRecord.LEN));
+        if (id == 0 || byteCount > VprofRing.STRING_MAX || byteCount > len - StringRecord.SIZE) {
+            malformed[(int) VprofRing.REC_STRING]++;
+            return;
+        }
+        String old = strings.get(id);
+        long oldChars = old == null ? 0 : old.length();
+        // The budget counts chars; a string never has more chars than its UTF-8 bytes,
+        // so checking the byte count first keeps the budget from going below zero.
+        if ((old == null && budget.entriesLeft <= 0) || budget.stringBytesLeft + oldChars < byteCount) {
+            notInterned++;
+            return;
+        }
+        byte[] bytes = new byte[(int) byteCount];
+        MemorySegment.copy(seg, BYTE, pos + StringRecord.SIZE, bytes, 0, bytes.length);
+        String value = new String(bytes, StandardCharsets.UTF_8);
+        if (old == null) {
+            budget.entriesLeft--;
+        }
+        budget.stringBytesLeft += oldChars - value.length();
+        strings.put(id, value);
+        v.string(pid, id, value);
+    }
+
+    private void memcpy(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < MemcpyRecord.SIZE) {
+            malformed[(int) VprofRing.REC_MEMCPY]++;
+            return;
+        }
+        v.memcpy(pid, new MemcpyEvent(
+                seg.get(LONG, pos + MemcpyRecord.START),
+                seg.get(LONG, pos + MemcpyRecord.END),
+                seg.get(LONG, pos + MemcpyRecord.BYTES),
+                seg.get(INT, pos + MemcpyRecord.CORRELATION_ID),
+                seg.get(INT, pos + MemcpyRecord.DEVICE_ID),
+                seg.get(INT, pos + MemcpyRecord.CONTEXT_ID),
+                seg.get(INT, pos + MemcpyRecord.STREAM_ID),
+                Byte.toUnsignedInt(seg.get(BYTE, pos + MemcpyRecord.COPY_KIND)),
+                Byte.toUnsignedInt(seg.get(BYTE, pos + MemcpyRecord.SRC_KIND)),
+                Byte.toUnsignedInt(seg.get(BYTE, pos + MemcpyRecord.DST_KIND)),
+                Byte.toUnsignedInt(seg.get(BYTE, pos + MemcpyRecord.FLAGS))));
+    }
+
+    private void memset(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < MemsetRecord.SIZE) {
+            malformed[(int) VprofRing.REC_MEMSET]++;
+            return;
+        }
+        v.memset(pid, new MemsetEvent(
+                seg.get(LONG, pos + MemsetRecord.START),
+                seg.get(LONG, pos + MemsetRecord.END),
+                seg.get(LONG, pos + MemsetRecord.BYTES),
+                seg.get(INT, pos + MemsetRecord.CORRELATION_ID),
+                seg.get(INT, pos + MemsetRecord.DEVICE_ID),
+                seg.get(INT, pos + MemsetRecord.CONTEXT_ID),
+                seg.get(INT, pos + MemsetRecord.STREAM_ID),
+                seg.get(INT, pos + MemsetRecord.VALUE)));
+    }
+
+    private void marker(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < MarkerRecord.SIZE) {
+            malformed[(int) VprofRing.REC_MARKER]++;
+            return;
+        }
+        int nameId = seg.get(INT, pos + MarkerRecord.NAME_ID);
+        int domainId = seg.get(INT, pos + MarkerRecord.DOMAIN_ID);
+        v.marker(pid, new MarkerEvent(
+                seg.get(LONG, pos + MarkerRecord.TIMESTAMP),
+                seg.get(INT, pos + MarkerRecord.ID),
+                seg.get(INT, pos + MarkerRecord.FLAGS),
+                nameId == 0 ? null : strings.get(nameId),
+                domainId == 0 ? null : strings.get(domainId),
+                seg.get(INT, pos + MarkerRecord.TID)));
+    }
+
+    private void api(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < ApiRecord.SIZE) {
+            malformed[(int) VprofRing.REC_API]++;
+            return;
+        }
+        v.api(pid, new ApiEvent(
+                seg.get(LONG, pos + ApiRecord.START),
+                seg.get(LONG, pos + ApiRecord.END),
+                seg.get(INT, pos + ApiRecord.CORRELATION_ID),
+                seg.get(INT, pos + ApiRecord.CBID),
+                seg.get(INT, pos + ApiRecord.DOMAIN),
+                seg.get(INT, pos + ApiRecord.TID)));
+    }
+
+    private void clockSync(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < ClockSyncRecord.SIZE) {
+            malformed[(int) VprofRing.REC_CLOCK_SYNC]++;
+            return;
+        }
+        long cupti = seg.get(LONG, pos + ClockSyncRecord.CUPTI_NS);
+        long realtime = seg.get(LONG, pos + ClockSyncRecord.REALTIME_NS);
+        if (clockPairs != null) {
+            clockPairs.add(pid, cupti, realtime);
+        }
+        v.clockSync(pid, new ClockSync(cupti, realtime, seg.get(LONG, pos + ClockSyncRecord.MONOTONIC_NS)));
+    }
+
+    private void range(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        int edge = len < RangeRecord.SIZE ? 0 : seg.get(INT, pos + RangeRecord.EDGE);
+        if (edge != VprofRing.RANGE_BEGIN && edge != VprofRing.RANGE_END) {
+            malformed[(int) VprofRing.REC_RANGE]++;
+            return;
+        }
+        v.range(pid, new RangeEvent(edge,
+                seg.get(INT, pos + RangeRecord.SOURCE),
+                seg.get(INT, pos + RangeRecord.INDEX),
+                seg.get(INT, pos + RangeRecord.CAPTURE_ID),
+                seg.get(LONG, pos + RangeRecord.CUPTI_NS),
+                seg.get(LONG, pos + RangeRecord.REALTIME_NS),
+                seg.get(LONG, pos + RangeRecord.RING_DROPS),
+                seg.get(LONG, pos + RangeRecord.RING_DROPS_KERNELS),
+                seg.get(LONG, pos + RangeRecord.CUPTI_DROPS)));
+    }
+
+    private void drops(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < DropsRecord.SIZE) {
+            malformed[(int) VprofRing.REC_DROPS]++;
+            return;
+        }
+        v.drops(pid, new DropsEvent(
+                seg.get(INT, pos + DropsRecord.REASON),
+                seg.get(INT, pos + DropsRecord.CONTEXT_ID),
+                seg.get(INT, pos + DropsRecord.STREAM_ID),
+                seg.get(LONG, pos + DropsRecord.COUNT)));
+    }
+
+    private void damaged(long at, String what) {
+        damagedRuns++;
+        warnings.add("pid " + pid + ": " + what + " at byte " + at + " of a record run; skipped the rest of it");
+    }
+
+    private static KernelDesc withName(KernelDesc d, String name) {
+        return new KernelDesc(d.id(), d.nameId(), name, d.deviceId(), d.contextId(), d.streamId(), d.graphId(),
+                d.gridX(), d.gridY(), d.gridZ(), d.blockX(), d.blockY(), d.blockZ(), d.sharedMemory(), d.registers());
+    }
+
+    static String typeName(int type) {
+        return switch (type) {
+            case (int) VprofRing.REC_PADDING -> "PADDING";
+            case (int) VprofRing.REC_STRING -> "STRING";
+            case (int) VprofRing.REC_KERNEL_DESC -> "KERNEL_DESC";
+            case (int) VprofRing.REC_KERNEL -> "KERNEL";
+            case (int) VprofRing.REC_MEMCPY -> "MEMCPY";
+            case (int) VprofRing.REC_MEMSET -> "MEMSET";
+            case (int) VprofRing.REC_MARKER -> "MARKER";
+            case (int) VprofRing.REC_API -> "API";
+            case (int) VprofRing.REC_CLOCK_SYNC -> "CLOCK_SYNC";
+            case (int) VprofRing.REC_RANGE -> "RANGE";
+            case (int) VprofRing.REC_DROPS -> "DROPS";
+            default -> "type " + type;
+        };
+    }
+}

@@ -1,0 +1,39 @@
+package dev.vprof.capture;
+
+/**
+ * Typed callbacks for the records of a capture, in each process's own record order
+ * (records of different processes interleave by chunk). Every method has an empty
+ * default, so a visitor implements only what it needs. Times are CUPTI ns; map them
+ * to epoch ns with {@link CaptureReader#clock(int)}.
+ *
+ * <p>{@link #kernel} takes primitives because it is called once per kernel (tens of
+ * millions in a large capture); the rarer records come as small immutable values.
+ */
+public interface RecordVisitor {
+
+    /**
+     * One kernel execution. {@code desc} is null when the file lacks its KERNEL_DESC;
+     * {@code name} is then {@link RecordDecoder#UNKNOWN_KERNEL}, never null.
+     */
+    default void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {}
+
+    default void memcpy(int pid, MemcpyEvent memcpy) {}
+
+    default void memset(int pid, MemsetEvent memset) {}
+
+    default void marker(int pid, MarkerEvent marker) {}
+
+    default void api(int pid, ApiEvent api) {}
+
+    default void range(int pid, RangeEvent range) {}
+
+    default void drops(int pid, DropsEvent drops) {}
+
+    default void clockSync(int pid, ClockSync sync) {}
+
+    /** A STRING was interned (or replaced) under {@code id}. */
+    default void string(int pid, int id, String value) {}
+
+    /** A KERNEL_DESC was interned (or replaced). */
+    default void kernelDesc(int pid, KernelDesc desc) {}
+}

@@ -1,0 +1,88 @@
+package dev.vprof.cli;
+
+import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.report.CaptureReport;
+import dev.vprof.report.Report;
+import dev.vprof.report.ReportJson;
+import dev.vprof.report.TextReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** `vprof report FILE [--json] [--top N]`: what a capture holds, per process and per range. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Summarize a capture file: per process and per capture range, kernels, memcpy and memset,",
+                "GPU busy time per device, the top kernels by total time, and every record lost."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
+                "2:the file is missing, unreadable or not a vprof capture file"})
+public final class ReportCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file")
+    Path file;
+
+    @Option(names = "--json", description = "write JSON instead of text")
+    boolean json;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+            description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
+    int top;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (top < 0) {
+            err.println("vprof report: --top must be 0 or more, not " + top);
+            err.flush();
+            return 2;
+        }
+        Report report;
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            report = CaptureReport.build(reader, top);
+        } catch (CaptureFormatException e) {
+            err.println("vprof report: " + e.getMessage());
+            err.flush();
+            return 2;
+        } catch (NoSuchFileException e) {
+            err.println("vprof report: " + file + " does not exist");
+            err.flush();
+            return 2;
+        } catch (AccessDeniedException e) {
+            err.println("vprof report: cannot read " + file + ": permission denied");
+            err.flush();
+            return 2;
+        } catch (IOException e) {
+            String why = Files.isDirectory(file) ? "it is a directory" : e.getMessage();
+            err.println("vprof report: cannot read " + file + ": " + why);
+            err.flush();
+            return 2;
+        }
+        for (String w : report.warnings()) {
+            err.println("warning: " + w);
+        }
+        if (json) {
+            out.print(ReportJson.render(report));
+            // Lost records must be seen even when the JSON goes straight into another tool.
+            TextReport.dropWarnings(report).forEach(err::println);
+        } else {
+            out.print(TextReport.render(report));
+        }
+        out.flush();
+        err.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,346 @@
+package dev.vprof.report;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.DropsEvent;
+import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.MarkerEvent;
+import dev.vprof.capture.MemcpyEvent;
+import dev.vprof.capture.MemsetEvent;
+import dev.vprof.capture.ApiEvent;
+import dev.vprof.capture.ProcessInfo;
+import dev.vprof.capture.RangeEvent;
+import dev.vprof.capture.RecordVisitor;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds a {@link Report} from one streaming pass over a capture. Memory does not grow
+ * with the number of kernels: per range and per kernel name it keeps counters and a
+ * bounded {@link Durations}; per range and device a bounded {@link BusyTime} window.
+ *
+ * <p>A record belongs to the range whose BEGIN precedes it in its process's record
+ * stream, until that range's END; records outside every range are reported in a range
+ * of index 0 and source "none".
+ */
+public final class CaptureReport implements RecordVisitor {
+
+    private final SampleBudget budget;
+    private final Map<Integer, ProcessAgg> processes = new LinkedHashMap<>();
+    private final Map<String, KernelStats> overall = new HashMap<>();
+    private ProcessAgg last;
+
+    private CaptureReport(SampleBudget budget) {
+        this.budget = budget;
+    }
+
+    /** Reads the whole capture and summarizes it, with the {@code top} kernels by total time. */
+    public static Report build(CaptureReader reader, int top) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES);
+    }
+
+    static Report build(CaptureReader reader, int top, long exactSamples) {
+        CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples));
+        for (ProcessInfo info : reader.processes()) {
+            agg.process(info.pid());
+        }
+        reader.forEachRecord(agg);
+        return agg.summarize(reader, top);
+    }
+
+    // ---- the pass -----------------------------------------------------------------------
+
+    @Override
+    public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+        RangeAgg r = process(pid).current();
+        long duration = Math.max(0, end - start);
+        r.kernels++;
+        r.touch(start, end);
+        r.kernelStats(name).add(duration, budget);
+        KernelStats all = overall.get(name);
+        if (all == null) {
+            all = new KernelStats(name);
+            overall.put(name, all);
+        }
+        all.add(duration, budget);
+        r.busy(desc == null ? -1 : desc.deviceId()).add(start, end);
+    }
+
+    @Override
+    public void memcpy(int pid, MemcpyEvent m) {
+        RangeAgg r = process(pid).current();
+        r.memcpys++;
+        r.memcpyBytes += m.bytes();
+        r.touch(m.start(), m.end());
+    }
+
+    @Override
+    public void memset(int pid, MemsetEvent m) {
+        RangeAgg r = process(pid).current();
+        r.memsets++;
+        r.memsetBytes += m.bytes();
+        r.touch(m.start(), m.end());
+    }
+
+    @Override
+    public void marker(int pid, MarkerEvent m) {
+        process(pid).current().markers++;
+    }
+
+    @Override
+    public void api(int pid, ApiEvent a) {
+        process(pid).current().apiCalls++;
+    }
+
+    @Override
+    public void drops(int pid, DropsEvent d) {
+        RangeAgg r = process(pid).current();
+        if (d.reason() == VprofRing.DROPS_ZERO_TS) {
+            r.zeroTimestampKernels += d.count();
+        } else {
+            r.cuptiDropsReported += d.count();
+        }
+    }
+
+    @Override
+    public void range(int pid, RangeEvent e) {
+        ProcessAgg p = process(pid);
+        if (e.isBegin()) {
+            if (p.open != null) {
+                p.open.finish(); // its END never came: the agent or the capture stopped early
+            }
+            RangeAgg r = new RangeAgg(e.index(), e.captureId(), e.sourceName());
+            r.begun = true;
+            r.beginRealtimeNs = e.realtimeNs();
+            r.beginCuptiNs = e.cuptiNs();
+            p.open = r;
+            p.ranges.add(r);
+            return;
+        }
+        RangeAgg r = p.open;
+        if (r == null) {
+            // An END whose BEGIN is not in the file: keep what the END says it lost.
+            r = new RangeAgg(e.index(), e.captureId(), e.sourceName());
+            p.ranges.add(r);
+        }
+        r.ended = true;
+        r.endSource = e.sourceName();
+        r.endRealtimeNs = e.realtimeNs();
+        r.endCuptiNs = e.cuptiNs();
+        r.ringDrops = e.ringDrops();
+        r.ringDropsKernels = e.ringDropsKernels();
+        r.cuptiDropsAtEnd = e.cuptiDrops();
+        r.finish();
+        p.open = null;
+    }
+
+    private ProcessAgg process(int pid) {
+        ProcessAgg p = last;
+        if (p == null || p.pid != pid) {
+            p = processes.computeIfAbsent(pid, ProcessAgg::new);
+            last = p;
+        }
+        return p;
+    }
+
+    // ---- the summary ----------------------------------------------------------------------
+
+    private Report summarize(CaptureReader reader, int top) {
+        List<Report.ProcessSummary> processSummaries = new ArrayList<>();
+        List<Report.RangeSummary> rangeSummaries = new ArrayList<>();
+        long kernels = 0, memcpys = 0, memcpyBytes = 0, memsets = 0;
+        long ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0, zeroTs = 0;
+        int rangeCount = 0;
+        for (ProcessAgg p : processes.values()) {
+            ClockMapping clock = reader.clock(p.pid);
+            List<RangeAgg> ranges = new ArrayList<>(p.ranges);
+            if (p.unranged != null) {
+                ranges.addFirst(p.unranged);
+            }
+            long pk = 0, pmc = 0, pmcb = 0, pms = 0, pmsb = 0, pmk = 0, pap = 0;
+            long pRing = 0, pRingK = 0, pCupti = 0, pZero = 0;
+            Map<String, Long> busyByDevice = new TreeMap<>();
+            for (RangeAgg r : ranges) {
+                r.finish();
+                Report.RangeSummary s = r.summary(p.pid, clock, top);
+                rangeSummaries.add(s);
+                if (r.begun || r.ended) {
+                    rangeCount++;
+                }
+                pk += s.kernels();
+                pmc += s.memcpys();
+                pmcb += s.memcpyBytes();
+                pms += s.memsets();
+                pmsb += s.memsetBytes();
+                pmk += s.markers();
+                pap += s.apiCalls();
+                pRing += s.ringDrops();
+                pRingK += s.ringDropsKernels();
+                pCupti += s.cuptiDrops();
+                pZero += s.zeroTimestampKernels();
+                for (Report.DeviceBusy d : s.devices()) {
+                    busyByDevice.merge(Integer.toString(d.device()), d.busyNs(), Long::sum);
+                }
+            }
+            AgentCounters counters = reader.counters().get(p.pid);
+            if (counters != null) {
+                // The agent's counters and the ranges' END records count the same losses from
+                // two places (the counters also cover any time outside ranges): take the larger,
+                // never the sum.
+                pRing = Math.max(pRing, counters.ringDrops());
+                pRingK = Math.max(pRingK, counters.ringDropsKernels());
+                pCupti = Math.max(pCupti, counters.cuptiDrops());
+            }
+            ProcessInfo info = reader.process(p.pid).orElse(null);
+            processSummaries.add(new Report.ProcessSummary(p.pid,
+                    info == null ? 0 : info.ppid(),
+                    info == null ? null : info.command(),
+                    info == null ? 0 : info.cuptiVersion(),
+                    p.ranges.size(), pk, pmc, pmcb, pms, pmsb, pmk, pap, busyByDevice,
+                    pRing, pRingK, pCupti, pZero,
+                    new Report.ClockSummary(clock.pairs(), clock.offsetNs(), clock.driftPpm(),
+                            clock.residualMaxNs(), clock.residualRmsNs()),
+                    counters));
+            kernels += pk;
+            memcpys += pmc;
+            memcpyBytes += pmcb;
+            memsets += pms;
+            ringDrops += pRing;
+            ringDropsKernels += pRingK;
+            cuptiDrops += pCupti;
+            zeroTs += pZero;
+        }
+        Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
+                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs);
+        return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
+                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top));
+    }
+
+    static List<Report.KernelSummary> topKernels(Map<String, KernelStats> stats, int top) {
+        return stats.values().stream()
+                .sorted(Comparator.comparingLong((KernelStats k) -> k.totalNs).reversed()
+                        .thenComparing(k -> k.name))
+                .limit(Math.max(0, top))
+                .map(k -> new Report.KernelSummary(k.name, k.count, k.totalNs, k.count == 0 ? 0 : k.totalNs / k.count,
+                        k.count == 0 ? 0 : k.minNs, k.percentile(50), k.percentile(99), k.maxNs,
+                        k.durations.exact()))
+                .toList();
+    }
+
+    // ---- aggregates -------------------------------------------------------------------------
+
+    private static final class ProcessAgg {
+        final int pid;
+        final List<RangeAgg> ranges = new ArrayList<>();
+        RangeAgg open;
+        RangeAgg unranged;
+
+        ProcessAgg(int pid) {
+            this.pid = pid;
+        }
+
+        RangeAgg current() {
+            if (open != null) {
+                return open;
+            }
+            if (unranged == null) {
+                unranged = new RangeAgg(0, 0, "none");
+            }
+            return unranged;
+        }
+    }
+
+    private static final class RangeAgg {
+        final int index;
+        final int captureId;
+        final String source;
+        String endSource;
+        boolean begun;
+        boolean ended;
+        long beginRealtimeNs;
+        long beginCuptiNs;
+        long endRealtimeNs;
+        long endCuptiNs;
+        long firstNs = Long.MAX_VALUE;
+        long lastNs = Long.MIN_VALUE;
+
+        long kernels, memcpys, memcpyBytes, memsets, memsetBytes, markers, apiCalls;
+        long ringDrops, ringDropsKernels, cuptiDropsAtEnd, cuptiDropsReported, zeroTimestampKernels;
+
+        final Map<String, KernelStats> byName = new HashMap<>();
+        private Map<Integer, BusyTime> busy = new TreeMap<>();
+        private int lastDevice = Integer.MIN_VALUE;
+        private BusyTime lastBusy;
+        /** device -> {busy ns, late intervals}, once finished. */
+        private final Map<Integer, long[]> busyResults = new TreeMap<>();
+
+        RangeAgg(int index, int captureId, String source) {
+            this.index = index;
+            this.captureId = captureId;
+            this.source = source;
+        }
+
+        void touch(long start, long end) {
+            firstNs = Math.min(firstNs, start);
+            lastNs = Math.max(lastNs, end);
+        }
+
+        KernelStats kernelStats(String name) {
+            KernelStats k = byName.get(name);
+            if (k == null) {
+                k = new KernelStats(name);
+                byName.put(name, k);
+            }
+            return k;
+        }
+
+        BusyTime busy(int device) {
+            if (device != lastDevice || lastBusy == null) {
+                lastBusy = busy.computeIfAbsent(device, d -> new BusyTime());
+                lastDevice = device;
+            }
+            return lastBusy;
+        }
+
+        /** Settles busy time and frees the reorder windows; safe to call more than once. */
+        void finish() {
+            if (busy == null) {
+                return;
+            }
+            busy.forEach((device, b) -> busyResults.put(device, new long[] {b.busyNs(), b.lateIntervals()}));
+            busy = null;
+            lastBusy = null;
+        }
+
+        Report.RangeSummary summary(int pid, ClockMapping clock, int top) {
+            boolean hasData = firstNs <= lastNs;
+            long start = begun ? epoch(beginRealtimeNs, beginCuptiNs, clock)
+                    : hasData ? clock.toEpochNs(firstNs) : 0;
+            long end = ended ? epoch(endRealtimeNs, endCuptiNs, clock)
+                    : hasData ? clock.toEpochNs(lastNs) : start;
+            long duration = Math.max(0, end - start);
+            List<Report.DeviceBusy> devices = new ArrayList<>();
+            busyResults.forEach((device, r) -> devices.add(new Report.DeviceBusy(device, r[0],
+                    duration > 0 ? Math.round(1000.0 * r[0] / duration) / 10.0 : 0.0, r[1] > 0)));
+            return new Report.RangeSummary(pid, index, captureId, source, endSource, ended, start, end, duration,
+                    kernels, memcpys, memcpyBytes, memsets, memsetBytes, markers, apiCalls, devices,
+                    ringDrops, ringDropsKernels,
+                    // DROPS records and the END's count report the same CUPTI losses; some agents
+                    // send only one of them. The larger is right in both cases.
+                    Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
+                    topKernels(byName, top));
+        }
+
+        /** The agent's CLOCK_REALTIME reading of a range edge, or its CUPTI time mapped. */
+        private static long epoch(long realtimeNs, long cuptiNs, ClockMapping clock) {
+            return realtimeNs != 0 ? realtimeNs : clock.toEpochNs(cuptiNs);
+        }
+    }
+}

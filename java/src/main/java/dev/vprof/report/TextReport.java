@@ -1,0 +1,182 @@
+package dev.vprof.report;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Renders a {@link Report} for a terminal. Lost records get WARNING lines that name the remedy. */
+public final class TextReport {
+    private TextReport() {}
+
+    public static String render(Report report) {
+        StringBuilder out = new StringBuilder();
+        out.append("vprof report: ").append(report.file());
+        if (report.metadata() != null) {
+            var m = report.metadata();
+            out.append(" (host ").append(m.host());
+            if (m.startEpochNs() > 0) {
+                out.append(", captured ").append(instant(m.startEpochNs()));
+            }
+            out.append(", vprof ").append(m.vprofVersion()).append(')');
+        }
+        out.append('\n');
+        if (!report.complete()) {
+            out.append("NOTE: the file was not closed by its writer; this report covers what it holds\n");
+        }
+        for (Report.ProcessSummary p : report.processes()) {
+            out.append('\n').append("process ").append(p.pid());
+            if (p.ppid() != 0) {
+                out.append(" (parent ").append(p.ppid()).append(')');
+            }
+            out.append(": ").append(p.command() == null ? "(command unknown)" : p.command()).append('\n');
+            out.append("  clock: ").append(clock(p.clock())).append('\n');
+            for (Report.RangeSummary r : report.ranges()) {
+                if (r.pid() == p.pid()) {
+                    range(out, r);
+                }
+            }
+        }
+        Report.Totals t = report.totals();
+        out.append('\n').append(String.format(Locale.ROOT,
+                "totals: %d processes, %d ranges, %d kernels, %d memcpy (%s), %d memset, %d ring drops, %d CUPTI drops%n",
+                t.processes(), t.ranges(), t.kernels(), t.memcpys(), bytes(t.memcpyBytes()), t.memsets(),
+                t.ringDrops(), t.cuptiDrops()));
+        if (!report.topKernels().isEmpty()) {
+            out.append("top ").append(report.topKernels().size()).append(" kernels by total time, all ranges:\n");
+            kernelTable(out, "  ", report.topKernels());
+        }
+        for (String w : dropWarnings(report)) {
+            out.append(w).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** The WARNING lines for lost records, for the totals: also printed to stderr by the CLI. */
+    public static List<String> dropWarnings(Report report) {
+        List<String> lines = new ArrayList<>();
+        Report.Totals t = report.totals();
+        if (report.lostRecords()) {
+            lines.add("WARNING: " + lossSentence("this capture", t.kernels(), t.ringDrops(), t.ringDropsKernels(),
+                    t.cuptiDrops(), t.zeroTimestampKernels()));
+        }
+        return lines;
+    }
+
+    private static void range(StringBuilder out, Report.RangeSummary r) {
+        String indent = "    ";
+        if (r.index() == 0 && "none".equals(r.source())) {
+            out.append("  outside any capture range");
+        } else {
+            out.append("  range ").append(r.index()).append(" [").append(r.source());
+            out.append(r.ended() ? " .. " + r.endSource() : " .. not ended").append(']');
+        }
+        if (r.startNs() > 0) {
+            out.append(", from ").append(instant(r.startNs()));
+        }
+        out.append(", ").append(duration(r.durationNs())).append('\n');
+        out.append(indent).append(String.format(Locale.ROOT, "%d kernels, %d memcpy (%s), %d memset (%s)",
+                r.kernels(), r.memcpys(), bytes(r.memcpyBytes()), r.memsets(), bytes(r.memsetBytes())));
+        if (r.markers() > 0) {
+            out.append(", ").append(r.markers()).append(" NVTX markers");
+        }
+        if (r.apiCalls() > 0) {
+            out.append(", ").append(r.apiCalls()).append(" API calls");
+        }
+        out.append('\n');
+        for (Report.DeviceBusy d : r.devices()) {
+            out.append(indent).append("GPU busy: device ").append(d.device() < 0 ? "unknown" : d.device()).append(' ')
+                    .append(duration(d.busyNs()));
+            if (r.durationNs() > 0) {
+                out.append(String.format(Locale.ROOT, " (%.1f%% of the range)", d.busyPercent()));
+            }
+            if (d.approximate()) {
+                out.append(" (approximate: kernels arrived far out of order)");
+            }
+            out.append('\n');
+        }
+        if (!r.topKernels().isEmpty()) {
+            out.append(indent).append("top ").append(r.topKernels().size()).append(" kernels by total time:\n");
+            kernelTable(out, indent + "  ", r.topKernels());
+        }
+        if (r.ringDrops() > 0 || r.cuptiDrops() > 0 || r.zeroTimestampKernels() > 0) {
+            out.append(indent).append("WARNING: ")
+                    .append(lossSentence("this range", r.kernels(), r.ringDrops(), r.ringDropsKernels(), r.cuptiDrops(),
+                            r.zeroTimestampKernels()))
+                    .append('\n');
+        }
+    }
+
+    /** One sentence: what was recorded, what was lost where, and what to do about it. */
+    static String lossSentence(String what, long kernels, long ringDrops, long ringDropsKernels, long cuptiDrops,
+            long zeroTs) {
+        StringBuilder s = new StringBuilder(what).append(" lost records: ").append(kernels).append(" kernels recorded + ")
+                .append(ringDropsKernels).append(" kernels dropped by a full ring");
+        if (ringDrops != ringDropsKernels) {
+            s.append(" (").append(ringDrops).append(" records in all)");
+        }
+        s.append(" + ").append(cuptiDrops).append(" records dropped by CUPTI");
+        if (zeroTs > 0) {
+            s.append(" + ").append(zeroTs).append(" kernels without timestamps");
+        }
+        s.append(" = ").append(kernels + ringDropsKernels + cuptiDrops + zeroTs).append(';');
+        List<String> remedies = new ArrayList<>();
+        if (ringDrops > 0) {
+            remedies.add("a larger --ring-size");
+        }
+        if (cuptiDrops > 0 || zeroTs > 0) {
+            remedies.add("a larger --buffer-size");
+        }
+        s.append(" capture again with ").append(String.join(" and ", remedies)).append(" to lose nothing");
+        return s.toString();
+    }
+
+    private static void kernelTable(StringBuilder out, String indent, List<Report.KernelSummary> kernels) {
+        out.append(indent).append(String.format(Locale.ROOT, "%11s %9s %11s %11s %11s %11s  %s%n",
+                "total", "count", "mean", "p50", "p99", "max", "name"));
+        for (Report.KernelSummary k : kernels) {
+            out.append(indent).append(String.format(Locale.ROOT, "%11s %9d %11s %11s %11s %11s  %s%s%n",
+                    duration(k.totalNs()), k.count(), duration(k.meanNs()), duration(k.p50Ns()),
+                    duration(k.p99Ns()), duration(k.maxNs()), k.name(), k.percentilesExact() ? "" : " (~p50/p99)"));
+        }
+    }
+
+    private static String clock(Report.ClockSummary c) {
+        if (c.pairs() == 0) {
+            return "no clock pairs; CUPTI time taken as epoch time";
+        }
+        return String.format(Locale.ROOT, "%d pairs, offset %+d ns, drift %+.3f ppm, residual max %d ns (rms %d ns)",
+                c.pairs(), c.offsetNs(), c.driftPpm(), c.residualMaxNs(), c.residualRmsNs());
+    }
+
+    static String duration(long ns) {
+        if (ns < 1_000) {
+            return ns + " ns";
+        }
+        if (ns < 1_000_000) {
+            return String.format(Locale.ROOT, "%.2f us", ns / 1e3);
+        }
+        if (ns < 1_000_000_000) {
+            return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.3f s", ns / 1e9);
+    }
+
+    static String bytes(long b) {
+        if (b < 1024) {
+            return b + " B";
+        }
+        if (b < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", b / 1024.0);
+        }
+        if (b < 1024L * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f MiB", b / (1024.0 * 1024));
+        }
+        return String.format(Locale.ROOT, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+    }
+
+    private static String instant(long epochNs) {
+        return Instant.ofEpochSecond(Math.floorDiv(epochNs, 1_000_000_000L), Math.floorMod(epochNs, 1_000_000_000L))
+                .toString();
+    }
+}

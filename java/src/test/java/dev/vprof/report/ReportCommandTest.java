@@ -1,0 +1,117 @@
+package dev.vprof.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.CaptureMetadata;
+import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.RingRecords;
+import dev.vprof.cli.ReportCommand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** `vprof report` as a person runs it: exit codes, stdout, stderr. */
+class ReportCommandTest {
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new ReportCommand());
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private Path capture(int ranges) throws IOException {
+        Path file = dir.resolve("c.vprof");
+        long t0 = 1_700_000_000_000_000_000L;
+        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("h", t0, "0.1.0", List.of(), Map.of()))) {
+            for (int r = 1; r <= ranges; r++) {
+                RingRecords rec = new RingRecords().rangeBegin(VprofRing.SOURCE_PROFILER, r, 1, t0 + r * 1000L)
+                        .string(1, "kernel_a").kernelDesc(1, 1, 0, 0);
+                for (int i = 0; i < 40; i++) {
+                    rec.kernel(t0 + r * 1000L + i, t0 + r * 1000L + i + 1, i, 1);
+                }
+                rec.rangeEnd(VprofRing.SOURCE_PROFILER, r, 1, t0 + r * 1000L + 500, 0, 0, 0).writeTo(w, 42);
+                w.flush();
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void aFileThatIsNotACaptureExitsTwoWithOneSentence() throws IOException {
+        Path text = dir.resolve("x.txt");
+        Files.writeString(text, "not a capture");
+        Run r = run(text.toString());
+        assertEquals(2, r.exit());
+        assertEquals("vprof report: " + text + " is not a vprof capture file (bad magic)\n", r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void aMissingFileOrADirectoryExitsTwo() {
+        Run missing = run(dir.resolve("nope.vprof").toString());
+        assertEquals(2, missing.exit());
+        assertEquals("vprof report: " + dir.resolve("nope.vprof") + " does not exist\n", missing.err());
+        Run directory = run(dir.toString());
+        assertEquals(2, directory.exit());
+        assertTrue(directory.err().startsWith("vprof report: cannot read " + dir), directory.err());
+        assertEquals(1, directory.err().lines().count());
+    }
+
+    @Test
+    void aTruncatedCaptureIsReportedWithAWarningOnStderr() throws IOException {
+        Path file = capture(2);
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(file, Arrays.copyOf(bytes, bytes.length - 100));
+        Run r = run("--json", file.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().startsWith("warning: " + file + " is damaged or cut short"), r.err());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals(40, json.at("/totals/kernels").asLong()); // the second range's chunk was cut
+        assertEquals(false, json.get("complete").asBoolean());
+    }
+
+    @Test
+    void jsonAndTextAgreeAndTopLimitsTheKernelLists() throws IOException {
+        Path file = capture(2);
+        Run json = run("--json", "--top", "1", file.toString());
+        assertEquals(0, json.exit());
+        assertEquals("", json.err());
+        JsonNode root = new ObjectMapper().readTree(json.out());
+        assertEquals(80, root.at("/totals/kernels").asLong());
+        assertEquals(2, root.at("/ranges").size());
+        assertEquals(1, root.at("/top_kernels").size());
+        Run text = run(file.toString());
+        assertEquals(0, text.exit());
+        assertTrue(text.out().contains("range 1 [profiler .. profiler]"), text.out());
+        assertTrue(text.out().contains("totals: 1 processes, 2 ranges, 80 kernels"), text.out());
+        assertTrue(text.out().contains("kernel_a"), text.out());
+    }
+
+    @Test
+    void aNegativeTopIsRefused() throws IOException {
+        Run r = run("--top", "-1", capture(1).toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("--top must be 0 or more"), r.err());
+    }
+}
