@@ -373,6 +373,8 @@ public final class ExpositionParser {
                 error("expected a metric name, found '" + c + "'");
                 return;
             }
+            int afterName = pos;
+            skipBlanks();
             if (pos < end && s.charAt(pos) == '{') {
                 quotedName = null;
                 labels = parseLabels(true);
@@ -395,7 +397,7 @@ public final class ExpositionParser {
                 error("no value after " + name);
                 return;
             }
-            if (!isBlank(s.charAt(pos))) {
+            if (pos == afterName && !isBlank(s.charAt(pos))) {
                 error("unexpected character '" + s.charAt(pos) + "' in metric name " + name);
                 return;
             }
