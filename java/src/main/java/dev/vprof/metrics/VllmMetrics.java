@@ -109,11 +109,14 @@ public final class VllmMetrics {
     public static final String FINISHED_REASON = "finished_reason";
     public static final String ABORT = "abort";
 
-    /** Every metric vprof reads, for "which ones are missing" messages. */
+    /**
+     * The metrics vprof expects, for "which ones are missing" messages ({@link #PROMPT_TOKENS_CACHED}
+     * is only a fallback for the prefix-cache counters and is not expected).
+     */
     public static final List<Metric> ALL = List.of(
             NUM_REQUESTS_RUNNING, NUM_REQUESTS_WAITING, KV_CACHE_USAGE,
             PROMPT_TOKENS, GENERATION_TOKENS, REQUEST_SUCCESS, NUM_PREEMPTIONS,
-            PREFIX_CACHE_QUERIES, PREFIX_CACHE_HITS, PROMPT_TOKENS_CACHED,
+            PREFIX_CACHE_QUERIES, PREFIX_CACHE_HITS,
             TIME_TO_FIRST_TOKEN, INTER_TOKEN_LATENCY, E2E_REQUEST_LATENCY, REQUEST_QUEUE_TIME,
             REQUEST_PREFILL_TIME, REQUEST_DECODE_TIME);
 
