@@ -83,6 +83,15 @@ public final class MetricsScraper implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * A scraper for reads on demand ({@link #scrapeOnce()}) rather than on a schedule, each
+     * allowed {@code timeout}; for example for triage, whose first read may be a cold start.
+     */
+    public static MetricsScraper onDemand(URI url, Duration timeout) {
+        Duration t = timeout.compareTo(MIN_INTERVAL) < 0 ? MIN_INTERVAL : timeout;
+        return new MetricsScraper(url, t, t, DEFAULT_MAX_BODY_BYTES, r -> { });
+    }
+
     static Duration defaultTimeout(Duration interval) {
         return Duration.ofNanos(interval.toNanos() * 4 / 5);
     }
