@@ -1,0 +1,189 @@
+package dev.vprof.cli;
+
+import dev.vprof.metrics.MetricMath;
+import dev.vprof.metrics.MetricsScraper;
+import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.metrics.VllmMetrics;
+import dev.vprof.triage.Assessment;
+import dev.vprof.triage.Triage;
+import dev.vprof.triage.TriageReport;
+import dev.vprof.triage.Verdict;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code vprof triage --url URL [--window 30s] [--json]}: reads a vLLM server's /metrics at
+ * the start and end of a window (and every interval between, for the gauges), and says what
+ * is wrong and what to run next.
+ */
+@Command(name = "triage", mixinStandardHelpOptions = true,
+        description = {"Read a vLLM server's /metrics over a window and say what is wrong: queue-bound,"
+                + " KV-cache pressure, prefill-bound, decode-bound, clients timing out, or healthy;"
+                + " with the numbers behind it and the next command to run.",
+            "Exit status: 0 a verdict was given, 1 the endpoint has no vLLM metrics, 2 it cannot be read."},
+        footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s"})
+public final class TriageCommand implements Callable<Integer> {
+    static final int EXIT_NOT_VLLM = 1;
+    static final int EXIT_UNREACHABLE = 2;
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--url", required = true,
+            description = "The server's metrics URL; a bare host:port means http://host:port/metrics.")
+    String url;
+
+    @Option(names = "--window", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long to watch (e.g. 30s, 2m, 500ms). Default: ${DEFAULT-VALUE}.")
+    Duration window;
+
+    @Option(names = "--interval", defaultValue = "1s", converter = DurationConverter.class,
+            description = "How often to read the gauges (queue depth, KV usage) during the window;"
+                    + " at least 100ms. Default: ${DEFAULT-VALUE}.")
+    Duration interval;
+
+    @Option(names = "--json", description = "Print the verdict and the numbers as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        URI metricsUrl;
+        try {
+            metricsUrl = MetricsScraper.metricsUri(url);
+        } catch (IllegalArgumentException e) {
+            err.println("vprof triage: " + e.getMessage());
+            return EXIT_UNREACHABLE;
+        }
+        if (interval.compareTo(MetricsScraper.MIN_INTERVAL) < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--interval must be at least " + MetricsScraper.MIN_INTERVAL.toMillis() + "ms");
+        }
+        if (window.compareTo(interval) < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--window (" + window.toMillis() + "ms) must be at least --interval (" + interval.toMillis() + "ms)");
+        }
+        List<MetricsSnapshot> scrapes = new ArrayList<>();
+        int gaps = 0;
+        String lastError = null;
+        // Reads are on demand: the first may meet a cold client or a busy server, so each gets
+        // at least READ_TIMEOUT even when the gauge interval is shorter.
+        Duration readTimeout = interval.compareTo(READ_TIMEOUT) > 0 ? interval : READ_TIMEOUT;
+        try (MetricsScraper scraper = MetricsScraper.onDemand(metricsUrl, readTimeout)) {
+            ScrapeResult first = scraper.scrapeOnce();
+            if (first instanceof ScrapeResult.Gap g) {
+                err.println("vprof triage: cannot read metrics: " + g.error());
+                err.println("  check the URL (vLLM serves /metrics on its API port, 8000 by default)"
+                        + " and that the server is up.");
+                return EXIT_UNREACHABLE;
+            }
+            scrapes.add(((ScrapeResult.Scrape) first).snapshot());
+            long start = System.nanoTime();
+            long end = start + window.toNanos();
+            long next = start;
+            while (true) {
+                next += interval.toNanos();
+                long now = System.nanoTime();
+                if (next > end) {
+                    next = end;
+                }
+                if (next > now) {
+                    Thread.sleep(Duration.ofNanos(next - now));
+                }
+                ScrapeResult r = scraper.scrapeOnce();
+                if (r instanceof ScrapeResult.Scrape s) {
+                    scrapes.add(s.snapshot());
+                } else {
+                    gaps++;
+                    lastError = ((ScrapeResult.Gap) r).error();
+                }
+                if (!json) {
+                    progress(err, System.nanoTime() - start, scrapes.getLast(), gaps);
+                }
+                if (next >= end) {
+                    break;
+                }
+            }
+            if (!json) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }
+        if (scrapes.size() < 2) {
+            err.println("vprof triage: the server stopped answering during the window: " + lastError);
+            return EXIT_UNREACHABLE;
+        }
+        double seconds = (scrapes.getLast().epochNs() - scrapes.getFirst().epochNs()) / 1e9;
+        Assessment a = Triage.assess(scrapes, seconds, Triage.Thresholds.DEFAULT, metricsUrl);
+        if (gaps > 0) {
+            err.println("vprof triage: " + gaps + " of the reads failed (last: " + lastError
+                    + "); the verdict uses the rest");
+        }
+        out.print(json ? TriageReport.json(a, metricsUrl.toString()) + "\n" : TriageReport.text(a, metricsUrl.toString()));
+        out.flush();
+        return a.verdict() == Verdict.NOT_VLLM ? EXIT_NOT_VLLM : 0;
+    }
+
+    private void progress(PrintWriter err, long elapsedNs, MetricsSnapshot last, int gaps) {
+        double waiting = MetricMath.gauge(last, VllmMetrics.NUM_REQUESTS_WAITING,
+                MetricMath.ALL_SERIES);
+        double running = MetricMath.gauge(last, VllmMetrics.NUM_REQUESTS_RUNNING,
+                MetricMath.ALL_SERIES);
+        err.printf(Locale.ROOT, "\r\033[Kreading %s: %.0f of %.0f s  running %s  waiting %s%s",
+                url, elapsedNs / 1e9, window.toNanos() / 1e9, fmt(running), fmt(waiting),
+                gaps > 0 ? "  (" + gaps + " failed reads)" : "");
+        err.flush();
+    }
+
+    private static String fmt(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    /** Durations as people write them: 30s, 500ms, 2m, 1h, or plain seconds. */
+    public static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.strip().toLowerCase(Locale.ROOT);
+            try {
+                if (v.endsWith("ms")) {
+                    return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+                }
+                double n;
+                long unitNs;
+                if (v.endsWith("s")) {
+                    n = Double.parseDouble(v.substring(0, v.length() - 1));
+                    unitNs = 1_000_000_000L;
+                } else if (v.endsWith("m")) {
+                    n = Double.parseDouble(v.substring(0, v.length() - 1));
+                    unitNs = 60_000_000_000L;
+                } else if (v.endsWith("h")) {
+                    n = Double.parseDouble(v.substring(0, v.length() - 1));
+                    unitNs = 3_600_000_000_000L;
+                } else {
+                    n = Double.parseDouble(v);
+                    unitNs = 1_000_000_000L;
+                }
+                if (!(n > 0) || Double.isInfinite(n)) {
+                    throw new CommandLine.TypeConversionException("'" + value + "' is not a positive duration");
+                }
+                return Duration.ofNanos((long) (n * unitNs));
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not a duration (examples: 30s, 500ms, 2m)");
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.vprof.metrics;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * Window arithmetic over scrapes, the way PromQL's {@code increase}, {@code histogram_quantile}
+ * and {@code avg_over_time}/{@code max_over_time} do it, summed over all series of a metric
+ * (a vLLM server with several engines or models reads as one).
+ */
+public final class MetricMath {
+    private MetricMath() {
+    }
+
+    /** Series selector: all series. */
+    public static final Predicate<Labels> ALL_SERIES = l -> true;
+
+    /**
+     * The increase of a counter between two scrapes, summed over the series that pass
+     * {@code filter}. A series whose value went down, or whose {@code _created} time changed,
+     * was reset (the server restarted): its increase is its new value, as in PromQL. A series
+     * absent from {@code first} counts from zero, because prometheus_client creates labelled
+     * series on first use (the first abort makes {@code finished_reason="abort"} appear).
+     *
+     * @return NaN when {@code second} has no such counter
+     */
+    public static double counterIncrease(MetricsSnapshot first, MetricsSnapshot second,
+                                         VllmMetrics.Metric metric, Predicate<Labels> filter) {
+        String sampleName = metric.counterSampleName(second);
+        if (sampleName == null) {
+            return Double.NaN;
+        }
+        String base = metric.resolve(second);
+        return counterIncrease(first, second, sampleName, base + "_created", filter);
+    }
+
+    /** {@link #counterIncrease(MetricsSnapshot, MetricsSnapshot, VllmMetrics.Metric, Predicate)} by sample name. */
+    public static double counterIncrease(MetricsSnapshot first, MetricsSnapshot second, String sampleName,
+                                         String createdName, Predicate<Labels> filter) {
+        List<Sample> after = second.samples(sampleName);
+        if (after.isEmpty()) {
+            return Double.NaN;
+        }
+        Map<Labels, Double> before = byLabels(first.samples(sampleName));
+        Map<Labels, Double> createdBefore = byLabels(first.samples(createdName));
+        Map<Labels, Double> createdAfter = byLabels(second.samples(createdName));
+        double total = 0;
+        for (Sample s : after) {
+            if (!filter.test(s.labels())) {
+                continue;
+            }
+            total += increase(before.get(s.labels()), s.value(),
+                    createdBefore.get(s.labels()), createdAfter.get(s.labels()));
+        }
+        return total;
+    }
+
+    private static double increase(Double before, double after, Double createdBefore, Double createdAfter) {
+        if (before == null || Double.isNaN(before)) {
+            return after;
+        }
+        boolean restarted = createdBefore != null && createdAfter != null
+                && !createdBefore.equals(createdAfter);
+        if (restarted || after < before) {
+            return after;
+        }
+        return after - before;
+    }
+
+    /**
+     * The increase of a histogram between two scrapes, summed by {@code le} over the series
+     * that pass {@code filter}; a series whose count went down or whose {@code _created}
+     * changed was reset and contributes its new values whole.
+     *
+     * @return null when {@code second} has no such histogram
+     */
+    public static HistogramDelta histogramIncrease(MetricsSnapshot first, MetricsSnapshot second,
+                                                   VllmMetrics.Metric metric, Predicate<Labels> filter) {
+        String base = metric.resolve(second);
+        if (base == null) {
+            return null;
+        }
+        String bucketName = base + "_bucket";
+        Map<Labels, Double> countBefore = byLabels(first.samples(base + "_count"));
+        Map<Labels, Double> countAfter = byLabels(second.samples(base + "_count"));
+        Map<Labels, Double> createdBefore = byLabels(first.samples(base + "_created"));
+        Map<Labels, Double> createdAfter = byLabels(second.samples(base + "_created"));
+        Map<Labels, Double> bucketsBefore = byLabels(first.samples(bucketName));
+
+        // A series is reset when its count fell or its _created moved: then it counts whole.
+        Map<Labels, Boolean> reset = new HashMap<>();
+        for (Map.Entry<Labels, Double> e : countAfter.entrySet()) {
+            Double cb = countBefore.get(e.getKey());
+            Double crb = createdBefore.get(e.getKey());
+            Double cra = createdAfter.get(e.getKey());
+            reset.put(e.getKey(), cb == null || e.getValue() < cb
+                    || (crb != null && cra != null && !crb.equals(cra)));
+        }
+
+        TreeMap<Double, Double> byBound = new TreeMap<>();
+        for (Sample s : second.samples(bucketName)) {
+            Labels series = s.labels().without("le");
+            if (!filter.test(series)) {
+                continue;
+            }
+            double le = parseBound(s.labels().get("le"));
+            if (Double.isNaN(le)) {
+                continue;
+            }
+            Double before = Boolean.TRUE.equals(reset.get(series)) ? null : bucketsBefore.get(s.labels());
+            byBound.merge(le, increase(before, s.value(), null, null), Double::sum);
+        }
+        double sum = 0;
+        double count = 0;
+        for (Sample s : second.samples(base + "_count")) {
+            if (filter.test(s.labels())) {
+                boolean r = Boolean.TRUE.equals(reset.get(s.labels()));
+                count += r ? s.value() : increase(countBefore.get(s.labels()), s.value(), null, null);
+            }
+        }
+        Map<Labels, Double> sumBefore = byLabels(first.samples(base + "_sum"));
+        for (Sample s : second.samples(base + "_sum")) {
+            if (filter.test(s.labels())) {
+                boolean r = Boolean.TRUE.equals(reset.get(s.labels()));
+                Double b = sumBefore.get(s.labels());
+                // _sum may legitimately fall (negative observations), so only a reset voids it.
+                sum += r || b == null ? s.value() : s.value() - b;
+            }
+        }
+        double[] bounds = new double[byBound.size()];
+        double[] cumulative = new double[byBound.size()];
+        int i = 0;
+        for (Map.Entry<Double, Double> e : byBound.entrySet()) {
+            bounds[i] = e.getKey();
+            cumulative[i] = e.getValue();
+            i++;
+        }
+        return new HistogramDelta(bounds, cumulative, sum, count);
+    }
+
+    /** A gauge summed over its series in one scrape; NaN when absent. */
+    public static double gauge(MetricsSnapshot snapshot, VllmMetrics.Metric metric, Predicate<Labels> filter) {
+        String name = metric.resolve(snapshot);
+        if (name == null) {
+            return Double.NaN;
+        }
+        double total = 0;
+        boolean any = false;
+        for (Sample s : snapshot.samples(name)) {
+            if (filter.test(s.labels()) && !Double.isNaN(s.value())) {
+                total += s.value();
+                any = true;
+            }
+        }
+        return any ? total : Double.NaN;
+    }
+
+    /**
+     * A gauge's first, last, mean and max over scrapes (each scrape summed over series);
+     * scrapes without the gauge are skipped. All NaN when no scrape has it.
+     */
+    public static GaugeStats gaugeStats(List<MetricsSnapshot> snapshots, VllmMetrics.Metric metric,
+                                        Predicate<Labels> filter) {
+        List<Double> values = new ArrayList<>();
+        for (MetricsSnapshot s : snapshots) {
+            double v = gauge(s, metric, filter);
+            if (!Double.isNaN(v)) {
+                values.add(v);
+            }
+        }
+        if (values.isEmpty()) {
+            return GaugeStats.ABSENT;
+        }
+        double sum = 0;
+        double max = Double.NEGATIVE_INFINITY;
+        for (double v : values) {
+            sum += v;
+            max = Math.max(max, v);
+        }
+        return new GaugeStats(values.getFirst(), values.getLast(), sum / values.size(), max, values.size());
+    }
+
+    /** A gauge over a window: first and last value, mean and max over the scrapes read. */
+    public record GaugeStats(double first, double last, double mean, double max, int scrapes) {
+        public static final GaugeStats ABSENT = new GaugeStats(Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+
+        public boolean present() {
+            return scrapes > 0;
+        }
+    }
+
+    static double parseBound(String le) {
+        if (le == null) {
+            return Double.NaN;
+        }
+        return switch (le) {
+            case "+Inf", "Inf", "+inf", "inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf", "-inf" -> Double.NEGATIVE_INFINITY;
+            default -> {
+                try {
+                    yield Double.parseDouble(le);
+                } catch (NumberFormatException e) {
+                    yield Double.NaN;
+                }
+            }
+        };
+    }
+
+    private static Map<Labels, Double> byLabels(List<Sample> samples) {
+        if (samples.isEmpty()) {
+            return Map.of();
+        }
+        Map<Labels, Double> m = new HashMap<>(samples.size() * 2);
+        for (Sample s : samples) {
+            m.put(s.labels(), s.value());
+        }
+        return m;
+    }
+}

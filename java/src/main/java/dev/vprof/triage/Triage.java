@@ -1,0 +1,192 @@
+package dev.vprof.triage;
+
+import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.VllmMetrics;
+import dev.vprof.metrics.WindowStats;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Tier ① of the triage flow (detect at metrics, localize with traces, explain with a
+ * profile) as a pure function: from two or more scrapes of a vLLM server's {@code /metrics},
+ * which problem the window shows and what to look at next. Never recommends a profile where
+ * the metrics already explain the problem (a queue is fixed by capacity, not by a kernel).
+ */
+public final class Triage {
+    private Triage() {
+    }
+
+    /**
+     * Where the calls are made. Defaults follow common LLM-serving SLOs: TTFT p99 under 1 s,
+     * 100 ms between tokens (10 tokens/s per stream), KV usage at 95% meaning preemption is
+     * imminent, 5% aborted requests meaning clients give up.
+     */
+    public record Thresholds(double ttftP99Seconds, double interTokenP99Seconds, double kvCacheNearFull,
+                             double abortFraction, double queueShareOfTtft, double waitingGrowth) {
+        public static final Thresholds DEFAULT = new Thresholds(1.0, 0.100, 0.95, 0.05, 0.5, 5);
+    }
+
+    /** The default vLLM address, used in commands when the caller gives none. */
+    static final URI DEFAULT_URL = URI.create("http://localhost:8000/metrics");
+
+    /** Assesses the window between two scrapes; {@code windowSeconds} &lt;= 0 takes it from their stamps. */
+    public static Assessment assess(MetricsSnapshot first, MetricsSnapshot second, double windowSeconds) {
+        return assess(List.of(first, second), windowSeconds, Thresholds.DEFAULT, DEFAULT_URL);
+    }
+
+    /**
+     * Assesses a window of scrapes (time order; gauges are read from all of them, counters and
+     * histograms from the first and last).
+     *
+     * @param metricsUrl the server's metrics URL, used to write the next-step commands
+     */
+    public static Assessment assess(List<MetricsSnapshot> scrapes, double windowSeconds, Thresholds t,
+                                    URI metricsUrl) {
+        WindowStats w = WindowStats.compute(scrapes, windowSeconds, l -> true);
+        Commands cmd = new Commands(metricsUrl);
+        List<Finding> findings = new ArrayList<>();
+        if (!VllmMetrics.isVllm(scrapes.getLast())) {
+            findings.add(new Finding(Verdict.NOT_VLLM,
+                    metricsUrl + " answers but has no vllm: metrics; is this a vLLM server's /metrics?",
+                    List.of("missing = " + String.join(", ", w.missing())),
+                    List.of("point --url at the vLLM API server (vllm serve listens on :8000 by default)")));
+            return new Assessment(Verdict.NOT_VLLM, findings, w);
+        }
+
+        double queueShare = w.queue().mean() / w.ttft().mean();
+        double prefillShare = w.prefill().mean() / w.ttft().mean();
+        double abortFraction = w.aborts() / w.requests();
+        boolean ttftSlow = w.ttft().p99() >= t.ttftP99Seconds();
+
+        // KV-cache pressure: preemptions happened, or usage is at the point where they start.
+        if (w.preemptions() > 0 || w.kvCacheUsage().max() >= t.kvCacheNearFull()) {
+            List<String> ev = new ArrayList<>();
+            ev.add("KV-cache usage max = " + pct(w.kvCacheUsage().max()) + " (last " + pct(w.kvCacheUsage().last()) + ")");
+            ev.add("preemptions = " + count(w.preemptions()) + " in " + secs(w.seconds()));
+            ev.add("requests waiting max = " + count(w.waiting().max()));
+            findings.add(new Finding(Verdict.KV_CACHE_PRESSURE,
+                    w.preemptions() > 0
+                            ? "The KV cache is full: vLLM preempted running sequences to make room."
+                            : "The KV cache is nearly full: preemptions are imminent.",
+                    ev,
+                    List.of("give the cache more room: raise --gpu-memory-utilization if VRAM allows, or lower"
+                                    + " --max-num-seqs / --max-model-len to cut concurrent KV demand",
+                            "reuse KV across requests: --enable-prefix-caching (hit rate now "
+                                    + pct(w.prefixCacheHitRate()) + ")",
+                            "if this is steady-state load, add an instance")));
+        }
+
+        // Queue-bound: the waiting queue grows, or queueing is most of a slow TTFT.
+        boolean growing = w.waiting().last() - w.waiting().first() >= t.waitingGrowth()
+                || (w.waiting().mean() >= t.waitingGrowth() && w.waiting().last() >= w.waiting().first());
+        if (growing || (queueShare >= t.queueShareOfTtft() && ttftSlow)) {
+            findings.add(new Finding(Verdict.QUEUE_BOUND,
+                    "Past the knee: requests arrive faster than the server finishes them and wait in the queue.",
+                    List.of("requests waiting: " + count(w.waiting().first()) + " -> " + count(w.waiting().last())
+                                    + " (mean " + num(w.waiting().mean()) + ", max " + count(w.waiting().max()) + ")",
+                            "requests running mean = " + num(w.running().mean()),
+                            "queue time p50/p99 = " + secs(w.queue().p50()) + " / " + secs(w.queue().p99())
+                                    + " (" + pct(queueShare) + " of mean TTFT)",
+                            "TTFT p99 = " + secs(w.ttft().p99())),
+                    List.of("add capacity or shed load: more replicas behind the router, autoscale on"
+                                    + " num_requests_waiting, or lower the request rate; a profile will not fix a queue",
+                            "to see which requests waited and for how long, record their spans (vLLM started with"
+                                    + " --otlp-traces-endpoint grpc://127.0.0.1:4317): " + cmd.traces())));
+        }
+
+        if (w.aborts() > 0 && abortFraction >= t.abortFraction()) {
+            findings.add(new Finding(Verdict.CLIENTS_TIMING_OUT,
+                    "Clients are giving up: " + pct(abortFraction) + " of finished requests were aborted.",
+                    List.of("aborted = " + count(w.aborts()) + " of " + count(w.requests()) + " finished in "
+                                    + secs(w.seconds()),
+                            "e2e latency p99 = " + secs(w.e2e().p99()) + ", TTFT p99 = " + secs(w.ttft().p99())),
+                    List.of("compare the e2e and TTFT p99 with the clients' timeout: the SLO is already missed",
+                            "find where the aborted requests spent their time (queue, prefill or decode) in their"
+                                    + " spans: " + cmd.traces())));
+        }
+
+        if (ttftSlow && prefillShare >= 0.5 && !(queueShare >= t.queueShareOfTtft())) {
+            findings.add(new Finding(Verdict.PREFILL_BOUND,
+                    "TTFT is over target and prefill, not queueing, is most of it.",
+                    List.of("TTFT p50/p99 = " + secs(w.ttft().p50()) + " / " + secs(w.ttft().p99()),
+                            "prefill time p50/p99 = " + secs(w.prefill().p50()) + " / " + secs(w.prefill().p99())
+                                    + " (" + pct(prefillShare) + " of mean TTFT)",
+                            "prompt tokens/s = " + num(w.promptTokensPerSecond()),
+                            "prefix-cache hit rate = " + pct(w.prefixCacheHitRate())),
+                    List.of("long prompts or prefill batching: try chunked prefill with a smaller"
+                                    + " --max-num-batched-tokens, and prefix caching for shared prompt heads",
+                            "to see the prefill kernels, profile a few seconds (vLLM started with"
+                                    + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
+        }
+
+        if (w.interToken().p99() >= t.interTokenP99Seconds()) {
+            findings.add(new Finding(Verdict.DECODE_BOUND,
+                    "Decoding is slow per token: the time between output tokens is over target.",
+                    List.of("inter-token latency p50/p99 = " + secs(w.interToken().p50()) + " / "
+                                    + secs(w.interToken().p99()),
+                            "decode time p50/p99 = " + secs(w.decode().p50()) + " / " + secs(w.decode().p99()),
+                            "requests running mean = " + num(w.running().mean()),
+                            "generation tokens/s = " + num(w.generationTokensPerSecond())),
+                    List.of("decode is memory-bandwidth bound and slows with batch width: lower --max-num-seqs,"
+                                    + " check that CUDA graphs are on (no --enforce-eager)",
+                            "to see the decode kernels, profile a few seconds (vLLM started with"
+                                    + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
+        }
+
+        if (findings.isEmpty()) {
+            boolean idle = !(w.requests() > 0) && !(w.waiting().max() > 0) && !(w.running().max() > 0);
+            findings.add(new Finding(Verdict.HEALTHY,
+                    idle ? "Idle: no requests ran in the window, so there is nothing to judge."
+                            : "Healthy: no queue build-up, no KV pressure, no aborts, latency within target.",
+                    List.of("requests finished = " + count(w.requests()) + " in " + secs(w.seconds()),
+                            "TTFT p99 = " + secs(w.ttft().p99()) + ", inter-token p99 = " + secs(w.interToken().p99()),
+                            "requests waiting max = " + count(w.waiting().max()) + ", KV-cache usage max = "
+                                    + pct(w.kvCacheUsage().max())),
+                    idle ? List.of("run triage while the server is under its usual load")
+                            : List.of("if users still see slow requests, trace them end to end: " + cmd.traces())));
+        }
+        return new Assessment(findings.getFirst().verdict(), findings, w);
+    }
+
+    /** The vprof commands a next step names, written for this server. */
+    record Commands(URI metricsUrl) {
+        String base() {
+            String path = metricsUrl.getRawPath();
+            String s = metricsUrl.toString();
+            return path == null || path.isEmpty() ? s : s.substring(0, s.lastIndexOf(path));
+        }
+
+        String traces() {
+            return "vprof attach --pid <vllm-pid> --otlp --metrics " + metricsUrl + " --duration 30s";
+        }
+
+        String profile() {
+            return "vprof attach --pid <vllm-pid> --capture-range=cudaProfilerApi --trigger " + base()
+                    + " --metrics " + metricsUrl + " --otlp --duration 10s";
+        }
+    }
+
+    static String secs(double s) {
+        if (Double.isNaN(s)) {
+            return "n/a";
+        }
+        if (Double.isInfinite(s)) {
+            return s > 0 ? "+Inf" : "-Inf";
+        }
+        return s < 1 ? String.format(Locale.ROOT, "%.0f ms", s * 1000) : String.format(Locale.ROOT, "%.2f s", s);
+    }
+
+    static String pct(double f) {
+        return Double.isNaN(f) || Double.isInfinite(f) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", f * 100);
+    }
+
+    static String count(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    static String num(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.vprof.triage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.vprof.cli.TriageCommand;
+import dev.vprof.metrics.VllmFixture;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class TriageCommandTest {
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new TriageCommand());
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void anUnreachableUrlExitsWithTwoAndSaysWhy() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        } // closed: nothing listens there now
+        Run r = run("--url", "127.0.0.1:" + port, "--window", "1s");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("cannot read metrics") && r.err().contains("connection refused"), r.err());
+    }
+
+    @Test
+    void watchesTheWindowAndPrintsAVerdictAsJson() throws Exception {
+        VllmFixture f = new VllmFixture();
+        f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
+        int[] calls = {0};
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        s.createContext("/metrics", ex -> {
+            byte[] body;
+            synchronized (f) {
+                if (calls[0]++ > 0) {
+                    f.finish(10, "stop", 0.05, 2.0, 2.0, 8000, 100); // every later read: slow prefills
+                }
+                body = f.text().getBytes(StandardCharsets.UTF_8);
+            }
+            ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream os = ex.getResponseBody()) {
+                os.write(body);
+            }
+        });
+        s.start();
+        try {
+            Run r = run("--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
+                    "--interval", "100ms", "--json");
+            assertEquals(0, r.exit(), r.err());
+            JsonNode json = new ObjectMapper().readTree(r.out());
+            assertEquals("prefill_bound", json.get("verdict").asText(), r.out());
+            assertTrue(json.get("stats").get("requests").asDouble() >= 10);
+            assertTrue(calls[0] >= 2);
+        } finally {
+            s.stop(0);
+        }
+    }
+
+    @Test
+    void durationsReadAsPeopleWriteThem() {
+        TriageCommand.DurationConverter c = new TriageCommand.DurationConverter();
+        assertEquals(Duration.ofSeconds(30), c.convert("30s"));
+        assertEquals(Duration.ofMillis(500), c.convert("500ms"));
+        assertEquals(Duration.ofMinutes(2), c.convert("2m"));
+        assertEquals(Duration.ofSeconds(5), c.convert("5"));
+        Run r = run("--url", "localhost:1", "--window", "soon");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("not a duration"), r.err());
+    }
+}
