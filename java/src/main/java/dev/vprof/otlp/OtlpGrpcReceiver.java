@@ -24,10 +24,12 @@ import java.util.function.Consumer;
 public final class OtlpGrpcReceiver implements AutoCloseable {
     private final Server server;
     private final ExecutorService executor;
+    private final InetSocketAddress address;
 
     private OtlpGrpcReceiver(Server server, ExecutorService executor) {
         this.server = server;
         this.executor = executor;
+        this.address = (InetSocketAddress) server.getListenSockets().getFirst();
     }
 
     /** Binds and starts serving; {@code sink} must be thread-safe, {@code forwarder} may be null. */
@@ -87,7 +89,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     }
 
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.getListenSockets().getFirst();
+        return address;
     }
 
     @Override

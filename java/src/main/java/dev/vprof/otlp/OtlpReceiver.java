@@ -22,6 +22,7 @@ public final class OtlpReceiver implements AutoCloseable {
     private final OtlpHttpReceiver http;
     private final OtlpForwarder forwarder;
     private final ReceiverStats stats;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private OtlpReceiver(OtlpGrpcReceiver grpc, OtlpHttpReceiver http, OtlpForwarder forwarder, ReceiverStats stats) {
         this.grpc = grpc;
@@ -105,6 +106,9 @@ public final class OtlpReceiver implements AutoCloseable {
     /** Stops both transports, then lets the forwarder send what it has queued (up to 2 s). */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (http != null) {
             http.close();
         }
