@@ -36,6 +36,16 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     private static final int UNIMPLEMENTED = 12;
     private static final int UNAVAILABLE = 14;
 
+    static {
+        // The JDK server writes a response's headers and its body separately; with Nagle's
+        // algorithm on, the second write can wait for the client's delayed ACK. Request/response
+        // servers turn it off. The property is read once, when the JDK's server configuration is
+        // first loaded, so it takes effect only if no HttpServer was created before this class.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     /** Handler threads: decoding is CPU-bound and short; a few threads keep loopback senders busy. */
     private static final int THREADS = 4;
 

@@ -218,6 +218,23 @@ class OtlpReceiverTest {
     }
 
     @Test
+    void grpcTakesGzipMessagesAndRefusesOversizedOnes() {
+        List<Span> spans = TestSpans.mixed(2);
+        ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcAddress().getPort()).usePlaintext().build();
+        try {
+            ClientCalls.blockingUnaryCall(ch, OtlpGrpc.EXPORT,
+                    CallOptions.DEFAULT.withCompression("gzip").withDeadlineAfter(10, TimeUnit.SECONDS),
+                    OtlpProtobuf.encodeRequest(spans));
+        } finally {
+            ch.shutdownNow();
+        }
+        assertEquals(TestSpans.sorted(spans), TestSpans.sorted(drain()));
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> grpcExport(receiver.grpcAddress(), new byte[(64 << 10) + 1]));
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
+    }
+
+    @Test
     void malformedGrpcMessageIsInvalidArgument() {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
                 () -> grpcExport(receiver.grpcAddress(), new byte[] {0x0a, 0x05}));
