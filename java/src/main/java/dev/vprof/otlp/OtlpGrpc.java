@@ -1,0 +1,42 @@
+package dev.vprof.otlp;
+
+import io.grpc.MethodDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * The OTLP/gRPC trace method, described by hand: the service and method names from
+ * collector/trace/v1/trace_service.proto, and messages carried as raw bytes so that the
+ * receiver can decode them itself and the forwarder can pass them on unchanged.
+ */
+public final class OtlpGrpc {
+    private OtlpGrpc() {}
+
+    public static final String SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService";
+
+    /** Passes message bytes through untouched; gRPC itself bounds their size (maxInboundMessageSize). */
+    static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try (stream) {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    };
+
+    public static final MethodDescriptor<byte[], byte[]> EXPORT = MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Export"))
+            .setRequestMarshaller(BYTES)
+            .setResponseMarshaller(BYTES)
+            .build();
+}

@@ -1,0 +1,173 @@
+package dev.vprof.otlp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns vLLM's {@code llm_request} span into a request slice with queue, prefill and decode
+ * children.
+ *
+ * <p>vLLM opens the span at the request's arrival and closes it when the request finishes,
+ * and puts the engine's per-request timings on it as attributes, in seconds:
+ * {@code gen_ai.latency.time_in_queue} (queued until first scheduled),
+ * {@code time_in_model_prefill} (scheduled until first token), {@code time_in_model_decode}
+ * (first until last token), {@code time_to_first_token} and {@code e2e} (from arrival), and
+ * the model's own {@code time_in_model_forward}/{@code time_in_model_execute}, which are kept
+ * as attributes only (they are summed GPU time, not an interval).
+ *
+ * <p><b>Derivation.</b> The three phases are consecutive and the last token comes at the
+ * finish, so they are laid out backwards from the span's end E:
+ * <pre>
+ *   decode  = [E - decode,                     E                ]
+ *   prefill = [E - decode - prefill,           E - decode       ]
+ *   queue   = [E - decode - prefill - queue,   E - decode - prefill]
+ * </pre>
+ * Whatever remains between the span's start and the queue's start is time before the engine
+ * saw the request (HTTP handling, tokenization) and stays visible as the parent's own time.
+ * When prefill is missing it is taken as {@code ttft - queue}; when decode is missing, as
+ * {@code e2e - ttft}; a missing queue time is 0. Each such substitution is recorded.
+ *
+ * <p><b>Clamping.</b> A latency that is negative, NaN or infinite is taken as 0. Phases
+ * longer than the span are clamped at the span's start (the earliest phases shrink first),
+ * so children never leave their parent. When ttft disagrees with queue + prefill, or e2e with
+ * the span's duration, by more than {@link #TOLERANCE_NS}, that is recorded but not changed.
+ * Every correction lands in {@link RequestSlice#anomalies()}, so a report can flag the request.
+ */
+public final class RequestPhases {
+    private RequestPhases() {}
+
+    public static final String SPAN_NAME = "llm_request";
+    public static final String QUEUE = "queue";
+    public static final String PREFILL = "prefill";
+    public static final String DECODE = "decode";
+
+    public static final String ATTR_QUEUE = "gen_ai.latency.time_in_queue";
+    public static final String ATTR_TTFT = "gen_ai.latency.time_to_first_token";
+    public static final String ATTR_PREFILL = "gen_ai.latency.time_in_model_prefill";
+    public static final String ATTR_DECODE = "gen_ai.latency.time_in_model_decode";
+    public static final String ATTR_E2E = "gen_ai.latency.e2e";
+    public static final String ATTR_REQUEST_ID = "gen_ai.request.id";
+    public static final String ATTR_PROMPT_TOKENS = "gen_ai.usage.prompt_tokens";
+    public static final String ATTR_COMPLETION_TOKENS = "gen_ai.usage.completion_tokens";
+
+    /** Disagreements smaller than this are clock noise between vLLM's monotonic and wall clocks. */
+    public static final long TOLERANCE_NS = 1_000_000;
+
+    /** The requests among {@code spans}, and every other span untouched (own name, own nesting). */
+    public record Split(List<RequestSlice> requests, List<Span> others) {}
+
+    public static Split split(List<Span> spans) {
+        List<RequestSlice> requests = new ArrayList<>();
+        List<Span> others = new ArrayList<>();
+        for (Span s : spans) {
+            if (isLlmRequest(s)) {
+                requests.add(of(s));
+            } else {
+                others.add(s);
+            }
+        }
+        return new Split(requests, others);
+    }
+
+    /** vLLM's span by name, or any span carrying the engine latencies (other engines reuse them). */
+    public static boolean isLlmRequest(Span s) {
+        return s.name().equals(SPAN_NAME) || s.attribute(ATTR_QUEUE) != null || s.attribute(ATTR_PREFILL) != null;
+    }
+
+    /** Derives the request slice of one llm_request span (see the class comment). */
+    public static RequestSlice of(Span s) {
+        List<String> anomalies = new ArrayList<>();
+        long start = s.startEpochNs();
+        long end = s.endEpochNs();
+        long spanNs = end - start;
+
+        long queue = latencyNs(s, ATTR_QUEUE, anomalies);
+        long prefill = latencyNs(s, ATTR_PREFILL, anomalies);
+        long decode = latencyNs(s, ATTR_DECODE, anomalies);
+        long ttft = latencyNs(s, ATTR_TTFT, anomalies);
+        long e2e = latencyNs(s, ATTR_E2E, anomalies);
+
+        if (queue < 0) {
+            anomalies.add("no " + ATTR_QUEUE + ": queue taken as 0");
+            queue = 0;
+        }
+        if (prefill < 0) {
+            if (ttft >= 0) {
+                prefill = Math.max(0, ttft - queue);
+                anomalies.add("no " + ATTR_PREFILL + ": prefill taken as ttft - queue");
+            } else {
+                anomalies.add("no " + ATTR_PREFILL + " nor " + ATTR_TTFT + ": prefill taken as 0");
+                prefill = 0;
+            }
+        }
+        if (decode < 0) {
+            if (e2e >= 0 && ttft >= 0) {
+                decode = Math.max(0, e2e - ttft);
+                anomalies.add("no " + ATTR_DECODE + ": decode taken as e2e - ttft");
+            } else {
+                anomalies.add("no " + ATTR_DECODE + ": decode taken as 0");
+                decode = 0;
+            }
+        }
+        if (ttft >= 0 && Math.abs(queue + prefill - ttft) > TOLERANCE_NS) {
+            anomalies.add(String.format(Locale.ROOT, "ttft %.3f ms differs from queue + prefill %.3f ms",
+                    ttft / 1e6, (queue + prefill) / 1e6));
+        }
+        if (e2e >= 0 && Math.abs(e2e - spanNs) > TOLERANCE_NS) {
+            anomalies.add(String.format(Locale.ROOT, "e2e %.3f ms differs from the span's duration %.3f ms",
+                    e2e / 1e6, spanNs / 1e6));
+        }
+
+        long decodeStart = end - decode;
+        long prefillStart = decodeStart - prefill;
+        long queueStart = prefillStart - queue;
+        if (queueStart < start) {
+            anomalies.add(String.format(Locale.ROOT,
+                    "queue + prefill + decode = %.3f ms is longer than the span (%.3f ms): clamped to the span's start",
+                    (queue + prefill + decode) / 1e6, spanNs / 1e6));
+            queueStart = start;
+            prefillStart = Math.max(prefillStart, start);
+            decodeStart = Math.max(decodeStart, start);
+        }
+        List<RequestSlice.Phase> phases = List.of(
+                new RequestSlice.Phase(QUEUE, queueStart, prefillStart),
+                new RequestSlice.Phase(PREFILL, prefillStart, decodeStart),
+                new RequestSlice.Phase(DECODE, decodeStart, end));
+
+        AnyValue id = s.attribute(ATTR_REQUEST_ID);
+        String requestId = id == null || id.asText().isEmpty() ? s.spanIdHex() : id.asText();
+        return new RequestSlice(s, requestId, start, end, phases, count(s, ATTR_PROMPT_TOKENS),
+                count(s, ATTR_COMPLETION_TOKENS), anomalies);
+    }
+
+    /**
+     * An attribute in seconds, as nanoseconds; -1 when absent. Integers are read as seconds
+     * too (some exporters drop the fraction of whole numbers); bad values become 0, flagged.
+     */
+    private static long latencyNs(Span s, String key, List<String> anomalies) {
+        AnyValue v = s.attribute(key);
+        if (v == null) {
+            return -1;
+        }
+        double seconds = v.asDouble();
+        if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
+            anomalies.add(key + " = " + v.asText() + " is not a number of seconds: taken as 0");
+            return 0;
+        }
+        if (seconds < 0) {
+            anomalies.add(key + " = " + v.asText() + " is negative: taken as 0");
+            return 0;
+        }
+        return Math.round(seconds * 1e9);
+    }
+
+    private static long count(Span s, String key) {
+        AnyValue v = s.attribute(key);
+        if (v == null) {
+            return -1;
+        }
+        double d = v.asDouble();
+        return Double.isNaN(d) ? -1 : (long) d;
+    }
+}

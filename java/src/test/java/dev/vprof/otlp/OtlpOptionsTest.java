@@ -1,0 +1,66 @@
+package dev.vprof.otlp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class OtlpOptionsTest {
+
+    @CommandLine.Command(name = "t")
+    static final class Cmd {
+        @CommandLine.Mixin
+        OtlpOptions otlp;
+    }
+
+    private static OtlpOptions.Config parse(String... args) {
+        Cmd c = new Cmd();
+        new CommandLine(c).parseArgs(args);
+        return c.otlp.resolve();
+    }
+
+    @Test
+    void otlpAloneListensOnLoopbackStandardPorts() {
+        OtlpOptions.Config c = parse("--otlp");
+        assertEquals(new InetSocketAddress("127.0.0.1", 4317), c.grpc());
+        assertEquals(new InetSocketAddress("127.0.0.1", 4318), c.http());
+        assertNull(c.forward());
+        assertEquals(16L << 20, c.maxBodyBytes());
+        assertNull(parse());
+    }
+
+    @Test
+    void addressOptionsMoveOneTransportAndEnableTheReceiver() {
+        OtlpOptions.Config c = parse("--otlp-http", "0.0.0.0:14318", "--otlp-grpc", "off", "--otlp-max-body", "1m");
+        assertNull(c.grpc());
+        assertEquals(new InetSocketAddress("0.0.0.0", 14318), c.http());
+        assertEquals(1 << 20, c.maxBodyBytes());
+        assertEquals(new InetSocketAddress("127.0.0.1", 9999), parse("--otlp-grpc", "9999").grpc());
+        assertEquals(new InetSocketAddress("::1", 4317), OtlpOptions.parseAddress("--otlp-grpc", "[::1]:4317"));
+    }
+
+    @Test
+    void badValuesNameTheOption() {
+        var e = assertThrows(IllegalArgumentException.class, () -> parse("--otlp-http", "localhost:http"));
+        assertTrue(e.getMessage().startsWith("--otlp-http"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> parse("--otlp-grpc", "70000"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--otlp-grpc", "off", "--otlp-http", "off"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--otlp-forward", "ftp://x"));
+    }
+
+    @Test
+    void forwardUrlsChooseTheTransport() {
+        assertEquals(ForwardTarget.Kind.GRPC, ForwardTarget.parse("grpc://collector").kind());
+        assertEquals(4317, ForwardTarget.parse("grpc://collector").port());
+        assertEquals(ForwardTarget.Kind.GRPC, ForwardTarget.parse("http://collector:4317").kind());
+        ForwardTarget h = ForwardTarget.parse("http://collector:4318");
+        assertEquals(ForwardTarget.Kind.HTTP, h.kind());
+        assertEquals("http://collector:4318/v1/traces", h.httpUri().toString());
+        assertEquals("http://c:4317/v1/traces", ForwardTarget.parse("http://c:4317/v1/traces").httpUri().toString());
+        assertEquals("https://c/otlp/v1/traces", ForwardTarget.parse("https://c/otlp/").httpUri().toString());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.vprof.otlp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestPhasesTest {
+    static final long MS = 1_000_000;
+
+    private static Span llmRequest(long durationMs, List<Attribute> attrs) {
+        return TestSpans.span(1, 2, 1, "vllm", "llm_request", 0, durationMs * MS, attrs);
+    }
+
+    @Test
+    void phasesAreLaidBackwardsFromTheSpanEnd() {
+        Span s = llmRequest(1000, List.of(
+                Attribute.of("gen_ai.request.id", "cmpl-7"),
+                Attribute.of("gen_ai.latency.time_in_queue", 0.2),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.6),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.3),
+                Attribute.of("gen_ai.latency.e2e", 1.0),
+                Attribute.of("gen_ai.usage.prompt_tokens", 100L),
+                Attribute.of("gen_ai.usage.completion_tokens", 20L)));
+        RequestSlice r = RequestPhases.of(s);
+        long end = s.endEpochNs();
+        assertEquals("cmpl-7", r.requestId());
+        assertEquals(new RequestSlice.Phase("decode", end - 600 * MS, end), r.phase("decode"));
+        assertEquals(new RequestSlice.Phase("prefill", end - 700 * MS, end - 600 * MS), r.phase("prefill"));
+        assertEquals(new RequestSlice.Phase("queue", end - 900 * MS, end - 700 * MS), r.phase("queue"));
+        assertEquals(100, r.promptTokens());
+        assertEquals(20, r.completionTokens());
+        assertTrue(r.consistent(), r.anomalies().toString());
+    }
+
+    @Test
+    void phasesLongerThanTheSpanAreClampedToItsStartAndFlagged() {
+        Span s = llmRequest(500, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.4),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.2),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.3)));
+        RequestSlice r = RequestPhases.of(s);
+        assertEquals(s.startEpochNs(), r.phase("queue").startEpochNs());
+        assertEquals(s.endEpochNs() - 500 * MS, r.phase("queue").startEpochNs());
+        assertEquals(s.endEpochNs() - 300 * MS, r.phase("decode").startEpochNs());
+        for (RequestSlice.Phase p : r.phases()) {
+            assertTrue(p.startEpochNs() >= s.startEpochNs() && p.endEpochNs() <= s.endEpochNs(), p.toString());
+            assertTrue(p.durationNs() >= 0, p.toString());
+        }
+        assertTrue(r.anomalies().stream().anyMatch(a -> a.contains("longer than the span")), r.anomalies().toString());
+    }
+
+    @Test
+    void negativeAndNonNumericLatenciesBecomeZeroAndAreFlagged() {
+        Span s = llmRequest(100, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", -0.5),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", "soon"),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.05)));
+        RequestSlice r = RequestPhases.of(s);
+        assertEquals(0, r.phase("queue").durationNs());
+        assertEquals(0, r.phase("prefill").durationNs());
+        assertEquals(50 * MS, r.phase("decode").durationNs());
+        assertEquals(2, r.anomalies().size(), r.anomalies().toString());
+    }
+
+    @Test
+    void missingPrefillAndDecodeComeFromTtftAndE2e() {
+        Span s = llmRequest(1000, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.25),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.4),
+                Attribute.of("gen_ai.latency.e2e", 1.0)));
+        RequestSlice r = RequestPhases.of(s);
+        assertEquals(150 * MS, r.phase("prefill").durationNs());
+        assertEquals(600 * MS, r.phase("decode").durationNs());
+        assertEquals(250 * MS, r.phase("queue").durationNs());
+        assertFalse(r.consistent());
+    }
+
+    @Test
+    void ttftThatDisagreesWithQueuePlusPrefillIsFlaggedNotChanged() {
+        Span s = llmRequest(1000, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.9)));
+        RequestSlice r = RequestPhases.of(s);
+        assertEquals(100 * MS, r.phase("prefill").durationNs());
+        assertTrue(r.anomalies().getFirst().contains("ttft"), r.anomalies().toString());
+    }
+
+    @Test
+    void otherServicesKeepTheirNamesAndParents() {
+        List<Span> spans = TestSpans.mixed(3);
+        RequestPhases.Split split = RequestPhases.split(spans);
+        assertEquals(3, split.requests().size());
+        List<Span> expected = new ArrayList<>(spans);
+        expected.removeIf(s -> s.name().equals("llm_request"));
+        assertEquals(expected, split.others());
+        assertEquals("cmpl-1", split.requests().get(1).requestId());
+    }
+}

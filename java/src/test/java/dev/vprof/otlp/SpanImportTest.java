@@ -1,0 +1,87 @@
+package dev.vprof.otlp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SpanImportTest {
+
+    private static Path resource(String name) throws URISyntaxException {
+        return Path.of(SpanImportTest.class.getResource("/otlp/" + name).toURI());
+    }
+
+    @Test
+    void collectorFileExportKeepsGoodSpansAndNamesBadLines() throws Exception {
+        SpanImport.Result r = SpanImport.read(resource("collector-file-export.jsonl"));
+        assertEquals(SpanImport.Format.OTLP_JSON_LINES, r.format());
+        assertEquals(List.of("llm_request", "POST /v1/completions", "llm_request"), r.spans().stream().map(Span::name).toList());
+        assertEquals(List.of("vllm", "router", "vllm"), r.spans().stream().map(Span::serviceName).toList());
+        assertEquals(2, r.errorCount(), r.errors().toString());
+        assertTrue(r.errors().get(0).startsWith("collector-file-export.jsonl line 2: malformed JSON"), r.errors().get(0));
+        assertTrue(r.errors().get(1).startsWith("collector-file-export.jsonl line 4: "), r.errors().get(1));
+        assertTrue(r.errors().get(1).contains("traceId 'not-hex'"), r.errors().get(1));
+        // The imported llm_request becomes a request with phases, as a received one would.
+        RequestSlice req = RequestPhases.of(r.spans().getFirst());
+        assertEquals("cmpl-a", req.requestId());
+        assertEquals(600_000_000L, req.phase("decode").durationNs());
+    }
+
+    @Test
+    void jaegerExportMapsTagsBackToSpanFields() throws Exception {
+        SpanImport.Result r = SpanImport.read(resource("jaeger-export.json"));
+        assertEquals(SpanImport.Format.JAEGER_JSON, r.format());
+        assertEquals(3, r.spans().size());
+        Span root = r.spans().get(0);
+        assertEquals("router", root.serviceName());
+        assertEquals(SpanKind.SERVER, root.kind());
+        assertEquals(StatusCode.ERROR, root.status());
+        assertEquals("fastapi", root.scopeName());
+        assertEquals(1_760_000_000_000_000_000L, root.startEpochNs());
+        assertEquals(1_200_000_000L, root.durationNs());
+        assertEquals(List.of(Attribute.of("http.status_code", 500L)), root.attributes());
+
+        Span llm = r.spans().get(1);
+        assertEquals("vllm", llm.serviceName());
+        assertEquals("00f067aa0ba902b7", llm.parentSpanIdHex());
+        assertEquals(StatusCode.OK, llm.status());
+        assertEquals(AnyValue.of(0.3), llm.attribute("gen_ai.latency.time_in_queue"));
+        assertEquals(300_000_000L, RequestPhases.of(llm).phase("queue").durationNs());
+
+        Span legacy = r.spans().get(2);
+        assertEquals("0000000000000000a3ce929d0e0e4736", legacy.traceIdHex());
+        assertEquals("0000000000003331", legacy.spanIdHex());
+        assertEquals("0000000000002222", legacy.parentSpanIdHex());
+
+        assertEquals(1, r.errorCount());
+        assertTrue(r.errors().getFirst().startsWith("data[0].spans[2] (spanID xyz-not-hex)"), r.errors().getFirst());
+    }
+
+    @Test
+    void aPrettyPrintedOtlpRequestIsReadWhole(@TempDir Path dir) throws Exception {
+        List<Span> spans = TestSpans.mixed(2);
+        String pretty = OtlpJson.mapper().writerWithDefaultPrettyPrinter()
+                .writeValueAsString(OtlpJson.mapper().readTree(OtlpJson.encodeRequest(spans)));
+        Path f = Files.writeString(dir.resolve("request.json"), pretty);
+        SpanImport.Result r = SpanImport.read(f);
+        assertEquals(SpanImport.Format.OTLP_JSON, r.format());
+        assertEquals(TestSpans.sorted(spans), TestSpans.sorted(r.spans()));
+    }
+
+    @Test
+    void otherFilesAreRefusedWithWhatTheyLookedLike(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.json"), "\n\n");
+        assertTrue(assertThrows(OtlpFormatException.class, () -> SpanImport.read(empty)).getMessage().contains("empty"));
+        Path other = Files.writeString(dir.resolve("other.json"), "{\"hello\": 1}");
+        assertTrue(assertThrows(OtlpFormatException.class, () -> SpanImport.read(other)).getMessage()
+                .contains("neither OTLP"));
+        Path text = Files.writeString(dir.resolve("notes.txt"), "just text");
+        assertTrue(assertThrows(OtlpFormatException.class, () -> SpanImport.read(text)).getMessage().contains("not JSON"));
+    }
+}
