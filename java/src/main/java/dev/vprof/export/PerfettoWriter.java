@@ -524,9 +524,13 @@ public final class PerfettoWriter {
                 }
                 pendingStart = start;
                 pendingEnd = end;
+                int iid = internName(nameId);
                 ev.reset();
-                ev.uint(EVENT_TYPE, TYPE_SLICE_BEGIN);
-                ev.uint(EVENT_NAME_IID, internName(nameId));
+                ev.reserve(12);
+                ev.putByte(EVENT_TYPE << 3 | ProtoBuffer.VARINT);
+                ev.putByte(TYPE_SLICE_BEGIN);
+                ev.putByte(EVENT_NAME_IID << 3 | ProtoBuffer.VARINT);
+                ev.putVarint(iid);
             }
 
             void commit() throws IOException {
@@ -542,7 +546,9 @@ public final class PerfettoWriter {
                 while (depth > 0 && stack[depth - 1] <= t) {
                     long endTs = stack[--depth];
                     ev.reset();
-                    ev.uint(EVENT_TYPE, TYPE_SLICE_END);
+                    ev.reserve(2);
+                    ev.putByte(EVENT_TYPE << 3 | ProtoBuffer.VARINT);
+                    ev.putByte(TYPE_SLICE_END);
                     emit(endTs);
                 }
             }
@@ -661,22 +667,29 @@ public final class PerfettoWriter {
                 if (internedSize > 0) {
                     body += 1 + ProtoBuffer.varintSize(internedSize) + internedSize;
                 }
-                out.tag(TRACE_PACKET, ProtoBuffer.LEN);
-                out.varint(body);
-                out.uint(PACKET_TIMESTAMP, delta);
-                out.message(PACKET_TRACK_EVENT, ev);
+                // Every field number below is under 16, so each tag is one byte: (field << 3) | wire type.
+                out.reserve(1 + 5 + body);
+                out.putByte(TRACE_PACKET << 3 | ProtoBuffer.LEN);
+                out.putVarint(body);
+                out.putByte(PACKET_TIMESTAMP << 3 | ProtoBuffer.VARINT);
+                out.putVarint(delta);
+                out.putByte(PACKET_TRACK_EVENT << 3 | ProtoBuffer.LEN);
+                out.putVarint(ev.size());
+                out.putAll(ev);
                 if (internedSize > 0) {
-                    out.tag(PACKET_INTERNED_DATA, ProtoBuffer.LEN);
-                    out.varint(internedSize);
-                    out.append(internedNames);
-                    out.append(internedAnnotationNames);
-                    out.append(internedValues);
+                    out.putByte(PACKET_INTERNED_DATA << 3 | ProtoBuffer.LEN);
+                    out.putVarint(internedSize);
+                    out.putAll(internedNames);
+                    out.putAll(internedAnnotationNames);
+                    out.putAll(internedValues);
                     internedNames.reset();
                     internedAnnotationNames.reset();
                     internedValues.reset();
                 }
-                out.uint(PACKET_TRUSTED_SEQUENCE_ID, id);
-                out.uint(PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+                out.putByte(PACKET_TRUSTED_SEQUENCE_ID << 3 | ProtoBuffer.VARINT);
+                out.putVarint(id);
+                out.putByte(PACKET_SEQUENCE_FLAGS << 3 | ProtoBuffer.VARINT);
+                out.putByte(SEQ_NEEDS_INCREMENTAL_STATE);
                 packets++;
                 flushIfFull();
             }

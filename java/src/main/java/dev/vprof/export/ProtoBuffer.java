@@ -39,6 +39,31 @@ final class ProtoBuffer {
         return Arrays.copyOf(buf, size);
     }
 
+    /** Makes room for {@code extra} bytes so the unchecked {@code put} methods can follow. */
+    void reserve(int extra) {
+        ensure(extra);
+    }
+
+    /** A varint into reserved space (see {@link #reserve}). */
+    void putVarint(long v) {
+        while ((v & ~0x7FL) != 0) {
+            buf[size++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[size++] = (byte) v;
+    }
+
+    /** A single byte into reserved space: a one-byte tag or a small varint. */
+    void putByte(int b) {
+        buf[size++] = (byte) b;
+    }
+
+    /** Copies {@code other} into reserved space. */
+    void putAll(ProtoBuffer other) {
+        System.arraycopy(other.buf, 0, buf, size, other.size);
+        size += other.size;
+    }
+
     private void ensure(int extra) {
         if (size + extra > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + extra));
