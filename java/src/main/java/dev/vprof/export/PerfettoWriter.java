@@ -71,7 +71,11 @@ public final class PerfettoWriter {
         this.options = options;
     }
 
-    /** Writes the whole trace to {@code out} (not closed; buffer it or not, writes are 1 MiB chunks). */
+    /**
+     * Writes the whole trace to {@code out} (not closed; writes come in 1 MiB chunks). Sorts the
+     * timeline's streams and thread slices in place by start time (a no-op when already sorted), so
+     * the timeline must not be written from two threads at once.
+     */
     public Stats write(Timeline timeline, OutputStream out) throws IOException {
         return new Run(timeline, out).write();
     }
