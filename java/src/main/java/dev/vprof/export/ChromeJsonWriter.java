@@ -1,0 +1,361 @@
+package dev.vprof.export;
+
+import dev.vprof.timeline.CaptureRange;
+import dev.vprof.timeline.CounterTrack;
+import dev.vprof.timeline.CpuThread;
+import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOpKind;
+import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.Lanes;
+import dev.vprof.timeline.Phase;
+import dev.vprof.timeline.Request;
+import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ThreadSlices;
+import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineProcess;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a {@link Timeline} in the Chrome trace event format ({@code {"traceEvents":[...]}}), which
+ * chrome://tracing and the Perfetto UI open: {@code X} slices, {@code C} counters, {@code M}
+ * metadata naming processes and threads, and {@code s}/{@code f} flows from launch to kernel.
+ *
+ * <p>Times are microseconds with three decimals, relative to the earliest time on the timeline
+ * (given in {@code otherData.vprof_base_time_ns}): epoch microseconds need 19 significant digits,
+ * more than the doubles JSON readers parse them into.
+ *
+ * <p>GPU streams become threads of their process with synthetic tids (bit 30 set, above any Linux
+ * tid) named "GPU d stream s"; requests, spans and metrics become synthetic processes.
+ */
+public final class ChromeJsonWriter {
+    static final int GPU_TID_BASE = 0x4000_0000;
+    static final int CAPTURE_TID = 0x3fff_ffff;
+    static final int METRICS_PID = 0x7fff_0000;
+    static final int REQUESTS_PID = 0x7fff_0001;
+    static final int SPANS_PID_BASE = 0x7fff_0100;
+
+    /** What a write produced. */
+    public record Stats(long bytes, long events, long gpuSlices) {}
+
+    public Stats write(Timeline timeline, OutputStream out) throws IOException {
+        return new Run(timeline, out).write();
+    }
+
+    private static final class Run {
+        final Timeline timeline;
+        final JsonOut json;
+        final long base;
+        byte[][] names;
+        long events;
+        long gpuSlices;
+
+        Run(Timeline timeline, OutputStream out) {
+            this.timeline = timeline;
+            this.json = new JsonOut(out);
+            long earliest = timeline.earliestNs();
+            this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
+            this.names = new byte[timeline.strings().size()][];
+        }
+
+        byte[] name(int id) {
+            byte[] b = names[id];
+            if (b == null) {
+                b = JsonOut.quoted(timeline.strings().get(id));
+                names[id] = b;
+            }
+            return b;
+        }
+
+        Stats write() throws IOException {
+            json.raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"vprof_base_time_ns\":\"");
+            json.number(base);
+            json.raw("\"},\"traceEvents\":[");
+            List<TimelineProcess> processes = timeline.processes();
+            for (int p = 0; p < processes.size(); p++) {
+                writeProcess(processes.get(p), p);
+            }
+            writeRequests();
+            writeSpans();
+            writeCounters();
+            json.raw("\n]}\n");
+            json.flush();
+            return new Stats(json.bytes(), events, gpuSlices);
+        }
+
+        void next() throws IOException {
+            json.raw(events++ == 0 ? "\n" : ",\n");
+            json.maybeFlush();
+        }
+
+        void metadata(String what, int pid, long tid, String key, String value) throws IOException {
+            next();
+            json.raw("{\"name\":\"");
+            json.raw(what);
+            json.raw("\",\"ph\":\"M\",\"pid\":");
+            json.number(pid);
+            json.raw(",\"tid\":");
+            json.number(tid);
+            json.raw(",\"args\":{\"");
+            json.raw(key);
+            json.raw("\":");
+            json.string(value);
+            json.raw("}}");
+        }
+
+        void sortIndex(String what, int pid, long tid, long index) throws IOException {
+            next();
+            json.raw("{\"name\":\"");
+            json.raw(what);
+            json.raw("\",\"ph\":\"M\",\"pid\":");
+            json.number(pid);
+            json.raw(",\"tid\":");
+            json.number(tid);
+            json.raw(",\"args\":{\"sort_index\":");
+            json.number(index);
+            json.raw("}}");
+        }
+
+        /** Opens an X event up to its args; the caller writes args (or none) and closes with "}}". */
+        void complete(byte[] quotedName, String cat, int pid, long tid, long start, long end) throws IOException {
+            next();
+            json.raw("{\"ph\":\"X\",\"cat\":\"");
+            json.raw(cat);
+            json.raw("\",\"name\":");
+            json.raw(quotedName);
+            json.raw(",\"pid\":");
+            json.number(pid);
+            json.raw(",\"tid\":");
+            json.number(tid);
+            json.raw(",\"ts\":");
+            json.micros(start - base);
+            json.raw(",\"dur\":");
+            json.micros(end - start);
+            json.raw(",\"args\":{");
+        }
+
+        void flow(char phase, long id, int pid, long tid, long ts) throws IOException {
+            next();
+            json.raw("{\"ph\":\"");
+            json.raw(phase);
+            json.raw("\",\"cat\":\"launch\",\"name\":\"launch\",\"id\":");
+            json.number(id);
+            json.raw(",\"pid\":");
+            json.number(pid);
+            json.raw(",\"tid\":");
+            json.number(tid);
+            json.raw(",\"ts\":");
+            json.micros(ts - base);
+            // A flow end binds to the slice that encloses it, i.e. the kernel starting there.
+            json.raw(phase == 'f' ? ",\"bp\":\"e\"}" : "}");
+        }
+
+        void writeProcess(TimelineProcess process, int processIndex) throws IOException {
+            int pid = process.pid();
+            String label = process.name().isEmpty() ? "pid " + pid : process.name();
+            metadata("process_name", pid, 0, "name", label);
+            sortIndex("process_sort_index", pid, 0, processIndex);
+            Correlations corr = new Correlations(process, processIndex);
+            int gpuTrack = 0;
+            for (GpuDevice device : process.devices()) {
+                List<GpuStream> streams = device.streams();
+                for (int si = 0; si < streams.size(); si++) {
+                    GpuStream stream = streams.get(si);
+                    long tid = GPU_TID_BASE | ((long) device.deviceId() << 20) | si;
+                    metadata("thread_name", pid, tid, "name", "GPU " + device.deviceId() + " stream " + stream.streamId());
+                    sortIndex("thread_sort_index", pid, tid, gpuTrack++);
+                    writeStream(stream, pid, tid, corr);
+                }
+            }
+            for (CpuThread thread : process.threads()) {
+                long tid = thread.tid();
+                metadata("thread_name", pid, tid, "name", thread.name().isEmpty() ? "thread " + tid : thread.name());
+                sortIndex("thread_sort_index", pid, tid, 1_000_000 + tid);
+                ThreadSlices ranges = thread.ranges();
+                for (int i = 0, n = ranges.size(); i < n; i++) {
+                    complete(name(ranges.nameId(i)), "nvtx", pid, tid, ranges.start(i), ranges.end(i));
+                    if (ranges.tag(i) != 0) {
+                        json.raw("\"domain\":");
+                        json.raw(name(ranges.tag(i)));
+                    }
+                    json.raw("}}");
+                }
+                ThreadSlices calls = thread.apiCalls();
+                for (int i = 0, n = calls.size(); i < n; i++) {
+                    String cat = thread.apiKind(i) == dev.vprof.timeline.ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
+                    complete(name(calls.nameId(i)), cat, pid, tid, calls.start(i), calls.end(i));
+                    long c = calls.correlationId(i);
+                    json.raw("\"correlation\":");
+                    json.number(c);
+                    json.raw(",\"cbid\":");
+                    json.number(calls.tag(i));
+                    json.raw("}}");
+                    if (c != 0 && corr.apiCallHasGpuOp(c)) {
+                        flow('s', corr.flowId(c), pid, tid, calls.start(i));
+                    }
+                }
+            }
+            if (!process.captureRanges().isEmpty()) {
+                metadata("thread_name", pid, CAPTURE_TID, "name", "Capture ranges");
+                for (CaptureRange r : process.captureRanges()) {
+                    String label2 = "capture " + r.index() + (r.source().isEmpty() ? "" : " (" + r.source() + ")");
+                    complete(JsonOut.quoted(label2), "capture", pid, CAPTURE_TID, r.startNs(), r.endNs());
+                    json.raw("\"source\":");
+                    json.string(r.source());
+                    json.raw("}}");
+                }
+            }
+        }
+
+        void writeStream(GpuStream stream, int pid, long tid, Correlations corr) throws IOException {
+            int device = stream.device().deviceId();
+            for (int i = 0, n = stream.size(); i < n; i++) {
+                GpuOpKind kind = stream.kind(i);
+                byte[] opName = stream.nameId(i) != 0 ? name(stream.nameId(i))
+                        : JsonOut.quoted(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
+                        : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+                String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
+                complete(opName, cat, pid, tid, stream.start(i), stream.end(i));
+                json.raw("\"device\":");
+                json.number(device);
+                json.raw(",\"stream\":");
+                json.number(stream.streamId());
+                long c = stream.correlationId(i);
+                json.raw(",\"correlation\":");
+                json.number(c);
+                if (kind == GpuOpKind.KERNEL) {
+                    json.raw(",\"grid\":[");
+                    json.number(stream.gridX(i));
+                    json.raw(',');
+                    json.number(stream.gridY(i));
+                    json.raw(',');
+                    json.number(stream.gridZ(i));
+                    json.raw("],\"block\":[");
+                    json.number(stream.blockX(i));
+                    json.raw(',');
+                    json.number(stream.blockY(i));
+                    json.raw(',');
+                    json.number(stream.blockZ(i));
+                    json.raw("]}}");
+                } else {
+                    json.raw(",\"bytes\":");
+                    json.number(stream.bytes(i));
+                    json.raw("}}");
+                }
+                if (c != 0 && corr.gpuOpHasLaunch(c)) {
+                    flow('f', corr.flowId(c), pid, tid, stream.start(i));
+                }
+                gpuSlices++;
+            }
+        }
+
+        void writeRequests() throws IOException {
+            List<Request> requests = timeline.requests();
+            if (requests.isEmpty()) {
+                return;
+            }
+            metadata("process_name", REQUESTS_PID, 0, "name", "Requests");
+            long[] start = new long[requests.size()];
+            long[] end = new long[requests.size()];
+            for (int i = 0; i < start.length; i++) {
+                start[i] = requests.get(i).startNs();
+                end[i] = requests.get(i).endNs();
+            }
+            Lanes.Assignment lanes = Lanes.disjoint(start, end);
+            for (int lane = 0; lane < lanes.laneCount(); lane++) {
+                metadata("thread_name", REQUESTS_PID, lane + 1, "name", "lane " + (lane + 1));
+            }
+            for (int i = 0; i < requests.size(); i++) {
+                Request r = requests.get(i);
+                int tid = lanes.laneOf()[i] + 1;
+                complete(JsonOut.quoted(r.name()), "request", REQUESTS_PID, tid, r.startNs(), r.endNs());
+                json.raw("\"trace_id\":");
+                json.string(r.traceId());
+                json.raw(",\"span_id\":");
+                json.string(r.spanId());
+                attributes(r.attributes());
+                json.raw("}}");
+                for (Phase ph : r.phases()) {
+                    long s = Math.max(ph.startNs(), r.startNs());
+                    long e = Math.min(ph.endNs(), r.endNs());
+                    if (e >= s) {
+                        complete(JsonOut.quoted(ph.name()), "request_phase", REQUESTS_PID, tid, s, e);
+                        json.raw("}}");
+                    }
+                }
+            }
+        }
+
+        void attributes(Map<String, String> attributes) throws IOException {
+            for (Map.Entry<String, String> a : attributes.entrySet()) {
+                json.raw(',');
+                json.string(a.getKey());
+                json.raw(':');
+                json.string(a.getValue());
+            }
+        }
+
+        void writeSpans() throws IOException {
+            Map<String, List<Span>> byService = new LinkedHashMap<>();
+            for (Span s : timeline.spans()) {
+                byService.computeIfAbsent(s.service(), k -> new ArrayList<>()).add(s);
+            }
+            int serviceIndex = 0;
+            for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
+                int pid = SPANS_PID_BASE + serviceIndex++;
+                metadata("process_name", pid, 0, "name", "Spans: " + e.getKey());
+                List<Span> spans = e.getValue();
+                long[] start = new long[spans.size()];
+                long[] end = new long[spans.size()];
+                for (int i = 0; i < start.length; i++) {
+                    start[i] = spans.get(i).startNs();
+                    end[i] = spans.get(i).endNs();
+                }
+                Lanes.Assignment lanes = Lanes.nested(start, end);
+                for (int i = 0; i < spans.size(); i++) {
+                    Span s = spans.get(i);
+                    complete(JsonOut.quoted(s.name()), "span", pid, lanes.laneOf()[i] + 1, s.startNs(), s.endNs());
+                    json.raw("\"trace_id\":");
+                    json.string(s.traceId());
+                    json.raw(",\"span_id\":");
+                    json.string(s.spanId());
+                    json.raw(",\"parent_span_id\":");
+                    json.string(s.parentSpanId());
+                    attributes(s.attributes());
+                    json.raw("}}");
+                }
+            }
+        }
+
+        void writeCounters() throws IOException {
+            List<CounterTrack> counters = timeline.counters();
+            if (counters.isEmpty()) {
+                return;
+            }
+            metadata("process_name", METRICS_PID, 0, "name", "Metrics");
+            for (CounterTrack c : counters) {
+                byte[] quoted = JsonOut.quoted(c.name() + (c.unit().isEmpty() ? "" : " (" + c.unit() + ")"));
+                for (int i = 0, n = c.size(); i < n; i++) {
+                    double v = c.value(i);
+                    if (!Double.isFinite(v)) {
+                        continue;
+                    }
+                    next();
+                    json.raw("{\"ph\":\"C\",\"name\":");
+                    json.raw(quoted);
+                    json.raw(",\"pid\":");
+                    json.number(METRICS_PID);
+                    json.raw(",\"tid\":0,\"ts\":");
+                    json.micros(c.time(i) - base);
+                    json.raw(",\"args\":{\"value\":");
+                    json.number(v);
+                    json.raw("}}");
+                }
+            }
+        }
+    }
+}

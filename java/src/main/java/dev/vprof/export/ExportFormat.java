@@ -1,0 +1,44 @@
+package dev.vprof.export;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The trace formats {@code vprof export} writes. */
+public enum ExportFormat {
+    PERFETTO,
+    CHROME,
+    KINETO;
+
+    /** Parses {@code perfetto}, {@code chrome} or {@code kineto} (any case). */
+    public static ExportFormat parse(String name) {
+        String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        return switch (n) {
+            case "perfetto" -> PERFETTO;
+            case "chrome" -> CHROME;
+            case "kineto" -> KINETO;
+            default -> throw new IllegalArgumentException("unknown export format '" + name
+                    + "': use --format perfetto, chrome or kineto");
+        };
+    }
+
+    /**
+     * The format named by {@code explicit} if given, else the one the output's extension makes clear:
+     * {@code .pftrace} and {@code .perfetto-trace} are Perfetto, {@code .json} is Chrome JSON.
+     */
+    public static ExportFormat choose(String explicit, Path out) {
+        if (explicit != null && !explicit.isBlank()) {
+            return parse(explicit);
+        }
+        Path fileName = out.getFileName();
+        String name = fileName == null ? "" : fileName.toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".pftrace") || name.endsWith(".perfetto-trace")) {
+            return PERFETTO;
+        }
+        if (name.endsWith(".json")) {
+            return CHROME;
+        }
+        throw new IllegalArgumentException("cannot tell the export format from '" + out
+                + "': name it .pftrace or .perfetto-trace (Perfetto) or .json (Chrome JSON), "
+                + "or pass --format perfetto|chrome|kineto");
+    }
+}

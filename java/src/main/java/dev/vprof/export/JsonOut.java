@@ -1,0 +1,169 @@
+package dev.vprof.export;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A streaming JSON writer into a byte buffer: no tree, no reflection. Callers write the structure
+ * ({@code raw("{\"ph\":\"X\",")}) and hand strings to {@link #string} or pre-escape a name once with
+ * {@link #quoted} when it repeats millions of times.
+ */
+final class JsonOut {
+    private static final int FLUSH_AT = 1 << 20;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    private final OutputStream sink;
+    private byte[] buf = new byte[FLUSH_AT + (64 << 10)];
+    private int size;
+    private long written;
+
+    JsonOut(OutputStream sink) {
+        this.sink = sink;
+    }
+
+    /** Bytes handed to the sink so far plus those still buffered. */
+    long bytes() {
+        return written + size;
+    }
+
+    private void ensure(int extra) throws IOException {
+        if (size + extra > buf.length) {
+            flushBuffer();
+            if (extra > buf.length) {
+                buf = new byte[extra];
+            }
+        }
+    }
+
+    private void flushBuffer() throws IOException {
+        sink.write(buf, 0, size);
+        written += size;
+        size = 0;
+    }
+
+    /** Writes buffered bytes to the sink (does not flush or close the sink itself). */
+    void flush() throws IOException {
+        flushBuffer();
+    }
+
+    void maybeFlush() throws IOException {
+        if (size >= FLUSH_AT) {
+            flushBuffer();
+        }
+    }
+
+    /** Writes ASCII structure text as is. */
+    void raw(String ascii) throws IOException {
+        int n = ascii.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            buf[size++] = (byte) ascii.charAt(i);
+        }
+    }
+
+    void raw(byte[] bytes) throws IOException {
+        ensure(bytes.length);
+        System.arraycopy(bytes, 0, buf, size, bytes.length);
+        size += bytes.length;
+    }
+
+    void raw(char c) throws IOException {
+        ensure(1);
+        buf[size++] = (byte) c;
+    }
+
+    void number(long v) throws IOException {
+        if (v == Long.MIN_VALUE) {
+            raw(Long.toString(v));
+            return;
+        }
+        ensure(20);
+        if (v < 0) {
+            buf[size++] = '-';
+            v = -v;
+        }
+        int start = size;
+        do {
+            buf[size++] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        for (int i = start, j = size - 1; i < j; i++, j--) {
+            byte t = buf[i];
+            buf[i] = buf[j];
+            buf[j] = t;
+        }
+    }
+
+    /** A finite double as JSON; NaN and infinities, which JSON cannot hold, become {@code null}. */
+    void number(double v) throws IOException {
+        if (!Double.isFinite(v)) {
+            raw("null");
+        } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            number((long) v);
+        } else {
+            raw(Double.toString(v));
+        }
+    }
+
+    /** Nanoseconds as microseconds with three decimals: exact, no floating point on the way. */
+    void micros(long ns) throws IOException {
+        if (ns < 0) {
+            raw('-');
+            ns = -ns;
+        }
+        number(ns / 1000);
+        long frac = ns % 1000;
+        ensure(4);
+        buf[size++] = '.';
+        buf[size++] = (byte) ('0' + frac / 100);
+        buf[size++] = (byte) ('0' + frac / 10 % 10);
+        buf[size++] = (byte) ('0' + frac % 10);
+    }
+
+    void string(String s) throws IOException {
+        raw(quoted(s));
+    }
+
+    /**
+     * {@code s} as a quoted JSON string in UTF-8: quote, backslash and control characters escaped,
+     * and an unpaired surrogate (not encodable in UTF-8) replaced by U+FFFD.
+     */
+    static byte[] quoted(String s) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(s.length() + 8);
+        b.write('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> { b.write('\\'); b.write('"'); }
+                case '\\' -> { b.write('\\'); b.write('\\'); }
+                case '\n' -> { b.write('\\'); b.write('n'); }
+                case '\r' -> { b.write('\\'); b.write('r'); }
+                case '\t' -> { b.write('\\'); b.write('t'); }
+                case '\b' -> { b.write('\\'); b.write('b'); }
+                case '\f' -> { b.write('\\'); b.write('f'); }
+                default -> {
+                    if (c < 0x20) {
+                        b.write('\\');
+                        b.write('u');
+                        b.write('0');
+                        b.write('0');
+                        b.write(HEX[c >> 4]);
+                        b.write(HEX[c & 15]);
+                    } else if (c < 0x80) {
+                        b.write(c);
+                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        b.writeBytes(s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8));
+                        i++;
+                    } else if (Character.isSurrogate(c)) {
+                        b.writeBytes("\uFFFD".getBytes(StandardCharsets.UTF_8));
+                    } else {
+                        b.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+            }
+        }
+        b.write('"');
+        return b.toByteArray();
+    }
+}

@@ -1,0 +1,702 @@
+package dev.vprof.export;
+
+import static dev.vprof.export.PerfettoProto.*;
+
+import dev.vprof.timeline.CaptureRange;
+import dev.vprof.timeline.CounterTrack;
+import dev.vprof.timeline.CpuThread;
+import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOpKind;
+import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.Lanes;
+import dev.vprof.timeline.Phase;
+import dev.vprof.timeline.Request;
+import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ThreadSlices;
+import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineProcess;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a {@link Timeline} as a Perfetto trace (the native protobuf format, {@code .pftrace}),
+ * encoded by hand: no protobuf runtime, no intermediate objects per slice.
+ *
+ * <p>Layout: a track per process, a track per GPU under it and a track per stream under that (slices
+ * on one track must nest, and kernels on different streams overlap); a thread track per host thread
+ * for its NVTX ranges with a child track for its CUDA API calls; a track per process for its capture
+ * ranges; a "Requests" group whose lanes hold requests that never overlap on a lane, each with its
+ * phases as children; a group per span service with lanes where spans nest; a "Metrics" group of
+ * counter tracks; flows from each launch API call to its GPU op when API calls were recorded.
+ *
+ * <p>Size: every track with events gets its own packet sequence, whose defaults name the track and
+ * a sequence-scoped incremental clock (id 64), so an event packet carries only a small timestamp
+ * delta, the sequence id, the event type and an interned name id. Slices are begin/end pairs (the
+ * format has no complete events).
+ */
+public final class PerfettoWriter {
+
+    /** What to put on GPU slices beyond name and time. */
+    public record Options(boolean gpuArgs) {
+        /** Grid, block, registers, shared memory, correlation id and bytes on every GPU slice. */
+        public static Options defaults() {
+            return new Options(true);
+        }
+
+        /** Names and times only: the smallest file, for very large captures. */
+        public static Options lean() {
+            return new Options(false);
+        }
+    }
+
+    /** What a write produced. {@code clampedSlices} counts slices shortened to nest in their parent. */
+    public record Stats(long bytes, long packets, long gpuSlices, long clampedSlices, int tracks, int sequences) {}
+
+    private static final int FLUSH_AT = 1 << 20;
+
+    private final Options options;
+
+    public PerfettoWriter() {
+        this(Options.defaults());
+    }
+
+    public PerfettoWriter(Options options) {
+        this.options = options;
+    }
+
+    /**
+     * Writes the whole trace to {@code out} (not closed; writes come in 1 MiB chunks). Sorts the
+     * timeline's streams and thread slices in place by start time (a no-op when already sorted), so
+     * the timeline must not be written from two threads at once.
+     */
+    public Stats write(Timeline timeline, OutputStream out) throws IOException {
+        return new Run(timeline, out).write();
+    }
+
+    /** State of one write; a writer instance can be reused across timelines and threads. */
+    private final class Run {
+        final Timeline timeline;
+        final OutputStream sink;
+        final ProtoBuffer out = new ProtoBuffer(FLUSH_AT + (64 << 10));
+        final ProtoBuffer scratch = new ProtoBuffer(256);
+        final ProtoBuffer scratch2 = new ProtoBuffer(256);
+        final int modelStrings;
+        final Map<String, Integer> extraNames = new HashMap<>();
+        final List<String> extraList = new ArrayList<>();
+        byte[][] nameBytes;
+        final long base;
+        long bytes;
+        long packets;
+        long gpuSlices;
+        long clamped;
+        long nextUuid = 1;
+        int nextSequence = 2;
+        int tracks;
+
+        Run(Timeline timeline, OutputStream sink) {
+            this.timeline = timeline;
+            this.sink = sink;
+            this.modelStrings = timeline.strings().size();
+            this.nameBytes = new byte[modelStrings + 16][];
+            long earliest = timeline.earliestNs();
+            this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
+        }
+
+        Stats write() throws IOException {
+            writeTraceStart();
+            List<TimelineProcess> processes = timeline.processes();
+            for (int p = 0; p < processes.size(); p++) {
+                writeProcess(processes.get(p), p);
+            }
+            writeRequests();
+            writeSpans();
+            writeCounters();
+            flush();
+            return new Stats(bytes, packets, gpuSlices, clamped, tracks, nextSequence - 1);
+        }
+
+        // ---- names ----
+
+        int nameId(String s) {
+            // Names the model did not intern (request and span names) get ids after the model's.
+            Integer id = extraNames.get(s);
+            if (id == null) {
+                id = modelStrings + extraList.size();
+                extraList.add(s);
+                extraNames.put(s, id);
+            }
+            return id;
+        }
+
+        byte[] nameBytes(int id) {
+            if (id >= nameBytes.length) {
+                nameBytes = Arrays.copyOf(nameBytes, Math.max(id + 1, nameBytes.length * 2));
+            }
+            byte[] b = nameBytes[id];
+            if (b == null) {
+                String s = id < modelStrings ? timeline.strings().get(id) : extraList.get(id - modelStrings);
+                b = s.getBytes(StandardCharsets.UTF_8);
+                nameBytes[id] = b;
+            }
+            return b;
+        }
+
+        // ---- packets ----
+
+        void flushIfFull() throws IOException {
+            if (out.size() >= FLUSH_AT) {
+                flush();
+            }
+        }
+
+        void flush() throws IOException {
+            bytes += out.size();
+            out.writeTo(sink);
+            out.reset();
+        }
+
+        /** Writes {@code body} as one TracePacket of the Trace. */
+        void packet(ProtoBuffer body) throws IOException {
+            out.message(TRACE_PACKET, body);
+            packets++;
+            flushIfFull();
+        }
+
+        /** The first packet: identity clock snapshot so the UI can show wall-clock (epoch) time. */
+        void writeTraceStart() throws IOException {
+            ProtoBuffer snap = new ProtoBuffer(32);
+            ProtoBuffer clock = new ProtoBuffer(16);
+            clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
+            clock.uint(CLOCK_TIMESTAMP, base);
+            snap.message(SNAPSHOT_CLOCKS, clock);
+            clock.reset();
+            clock.uint(CLOCK_ID, CLOCK_REALTIME);
+            clock.uint(CLOCK_TIMESTAMP, base);
+            snap.message(SNAPSHOT_CLOCKS, clock);
+            snap.uint(SNAPSHOT_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
+            ProtoBuffer p = new ProtoBuffer(64);
+            p.uint(PACKET_TIMESTAMP, base);
+            p.message(PACKET_CLOCK_SNAPSHOT, snap);
+            p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
+            p.uint(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+            packet(p);
+        }
+
+        /** Emits a TrackDescriptor on the descriptor sequence (1) and returns the new track's uuid. */
+        long track(long parentUuid, String name, ProtoBuffer descriptorExtra) throws IOException {
+            long uuid = nextUuid++;
+            ProtoBuffer d = new ProtoBuffer(64);
+            d.uint(TRACK_UUID, uuid);
+            if (parentUuid != 0) {
+                d.uint(TRACK_PARENT_UUID, parentUuid);
+            }
+            if (name != null) {
+                d.string(TRACK_NAME, name);
+            }
+            if (descriptorExtra != null) {
+                d.append(descriptorExtra);
+            }
+            ProtoBuffer p = new ProtoBuffer(d.size() + 16);
+            p.message(PACKET_TRACK_DESCRIPTOR, d);
+            p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
+            packet(p);
+            tracks++;
+            return uuid;
+        }
+
+        // ---- processes ----
+
+        void writeProcess(TimelineProcess process, int processIndex) throws IOException {
+            ProtoBuffer desc = new ProtoBuffer(64);
+            ProtoBuffer pd = new ProtoBuffer(64);
+            pd.uint(PROCESS_PID, process.pid());
+            for (String arg : process.commandLine()) {
+                pd.string(PROCESS_CMDLINE, arg);
+            }
+            if (!process.name().isEmpty()) {
+                pd.string(PROCESS_NAME, process.name());
+            }
+            desc.message(TRACK_PROCESS, pd);
+            long processUuid = track(0, null, desc);
+            Correlations corr = new Correlations(process, processIndex);
+
+            for (GpuDevice device : process.devices()) {
+                String deviceName = "GPU " + device.deviceId() + (device.name().isEmpty() ? "" : " (" + device.name() + ")");
+                long deviceUuid = track(processUuid, deviceName, null);
+                for (GpuStream stream : device.streams()) {
+                    long streamUuid = track(deviceUuid, "Stream " + stream.streamId(), null);
+                    writeStream(stream, streamUuid, corr);
+                }
+            }
+            for (CpuThread thread : process.threads()) {
+                ProtoBuffer td = new ProtoBuffer(32);
+                td.uint(THREAD_PID, process.pid());
+                td.uint(THREAD_TID, thread.tid());
+                if (!thread.name().isEmpty()) {
+                    td.string(THREAD_NAME, thread.name());
+                }
+                ProtoBuffer tdesc = new ProtoBuffer(48);
+                tdesc.message(TRACK_THREAD, td);
+                long threadUuid = track(0, null, tdesc);
+                writeRanges(thread.ranges(), threadUuid);
+                if (thread.apiCalls().size() > 0) {
+                    long apiUuid = track(threadUuid, "CUDA API (" + thread.tid() + ")", null);
+                    writeApiCalls(thread, apiUuid, corr);
+                }
+            }
+            if (!process.captureRanges().isEmpty()) {
+                long rangesUuid = track(processUuid, "Capture ranges", null);
+                Sequence seq = new Sequence(rangesUuid);
+                List<CaptureRange> ranges = new ArrayList<>(process.captureRanges());
+                ranges.sort((a, b) -> a.startNs() != b.startNs() ? Long.compare(a.startNs(), b.startNs()) : Long.compare(b.endNs(), a.endNs()));
+                for (CaptureRange r : ranges) {
+                    String label = "capture " + r.index() + (r.source().isEmpty() ? "" : " (" + r.source() + ")");
+                    seq.open(r.startNs(), r.endNs(), nameId(label));
+                    seq.annotateString("source", r.source(), false);
+                    seq.commit();
+                }
+                seq.finish();
+            }
+        }
+
+        void writeStream(GpuStream stream, long uuid, Correlations corr) throws IOException {
+            stream.sortByStart();
+            Sequence seq = new Sequence(uuid);
+            boolean args = options.gpuArgs();
+            for (int i = 0, n = stream.size(); i < n; i++) {
+                GpuOpKind kind = stream.kind(i);
+                int name = stream.nameId(i);
+                if (name == 0) {
+                    name = nameId(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
+                            : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+                }
+                seq.open(stream.start(i), stream.end(i), name);
+                long c = stream.correlationId(i);
+                if (args) {
+                    if (kind == GpuOpKind.KERNEL) {
+                        seq.annotateDim("grid", stream.gridX(i), stream.gridY(i), stream.gridZ(i));
+                        seq.annotateDim("block", stream.blockX(i), stream.blockY(i), stream.blockZ(i));
+                    } else {
+                        seq.annotateUint("bytes", stream.bytes(i));
+                        if (kind == GpuOpKind.MEMCPY) {
+                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKindOrValue(i)), true);
+                        }
+                    }
+                    if (c != 0) {
+                        seq.annotateUint("correlation", c);
+                    }
+                }
+                if (c != 0 && corr.gpuOpHasLaunch(c)) {
+                    seq.flow(corr.flowId(c));
+                }
+                seq.commit();
+                gpuSlices++;
+            }
+            seq.finish();
+        }
+
+        void writeRanges(ThreadSlices ranges, long uuid) throws IOException {
+            if (ranges.size() == 0) {
+                return;
+            }
+            ranges.sortByStart();
+            Sequence seq = new Sequence(uuid);
+            for (int i = 0, n = ranges.size(); i < n; i++) {
+                seq.open(ranges.start(i), ranges.end(i), ranges.nameId(i));
+                if (ranges.tag(i) != 0) {
+                    seq.annotateString("domain", timeline.strings().get(ranges.tag(i)), true);
+                }
+                seq.commit();
+            }
+            seq.finish();
+        }
+
+        void writeApiCalls(CpuThread thread, long uuid, Correlations corr) throws IOException {
+            ThreadSlices calls = thread.apiCalls();
+            calls.sortByStart();
+            Sequence seq = new Sequence(uuid);
+            for (int i = 0, n = calls.size(); i < n; i++) {
+                seq.open(calls.start(i), calls.end(i), calls.nameId(i));
+                long c = calls.correlationId(i);
+                if (c != 0) {
+                    seq.annotateUint("correlation", c);
+                    if (corr.apiCallHasGpuOp(c)) {
+                        seq.flow(corr.flowId(c));
+                    }
+                }
+                seq.commit();
+            }
+            seq.finish();
+        }
+
+        // ---- requests and spans ----
+
+        void writeRequests() throws IOException {
+            List<Request> requests = timeline.requests();
+            if (requests.isEmpty()) {
+                return;
+            }
+            long[] start = new long[requests.size()];
+            long[] end = new long[requests.size()];
+            for (int i = 0; i < start.length; i++) {
+                start[i] = requests.get(i).startNs();
+                end[i] = requests.get(i).endNs();
+            }
+            Lanes.Assignment lanes = Lanes.disjoint(start, end);
+            List<List<Request>> byLane = groupByLane(requests, lanes);
+            long groupUuid = track(0, "Requests", null);
+            for (int lane = 0; lane < byLane.size(); lane++) {
+                long laneUuid = track(groupUuid, "Requests lane " + (lane + 1), null);
+                Sequence seq = new Sequence(laneUuid);
+                List<Request> laneRequests = byLane.get(lane);
+                laneRequests.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
+                for (Request r : laneRequests) {
+                    seq.open(r.startNs(), r.endNs(), nameId(r.name()));
+                    seq.annotateString("trace_id", r.traceId(), false);
+                    seq.annotateString("span_id", r.spanId(), false);
+                    for (Map.Entry<String, String> a : r.attributes().entrySet()) {
+                        seq.annotateString(a.getKey(), a.getValue(), false);
+                    }
+                    seq.commit();
+                    List<Phase> phases = new ArrayList<>(r.phases());
+                    phases.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
+                    long cursor = r.startNs();
+                    for (Phase ph : phases) {
+                        // Phases are siblings: clip each into the request and after the previous one.
+                        long s = Math.max(ph.startNs(), cursor);
+                        long e = Math.min(ph.endNs(), r.endNs());
+                        if (e < s) {
+                            clamped++;
+                            continue;
+                        }
+                        // The next open() ends this phase; ending it here could also end the request.
+                        seq.open(s, e, nameId(ph.name()));
+                        seq.commit();
+                        cursor = e;
+                    }
+                }
+                seq.finish();
+            }
+        }
+
+        void writeSpans() throws IOException {
+            Map<String, List<Span>> byService = new LinkedHashMap<>();
+            for (Span s : timeline.spans()) {
+                byService.computeIfAbsent(s.service(), k -> new ArrayList<>()).add(s);
+            }
+            for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
+                List<Span> spans = e.getValue();
+                long[] start = new long[spans.size()];
+                long[] end = new long[spans.size()];
+                for (int i = 0; i < start.length; i++) {
+                    start[i] = spans.get(i).startNs();
+                    end[i] = spans.get(i).endNs();
+                }
+                Lanes.Assignment lanes = Lanes.nested(start, end);
+                List<List<Span>> byLane = groupByLane(spans, lanes);
+                long groupUuid = track(0, "Spans: " + e.getKey(), null);
+                for (int lane = 0; lane < byLane.size(); lane++) {
+                    long laneUuid = track(groupUuid, e.getKey() + " lane " + (lane + 1), null);
+                    Sequence seq = new Sequence(laneUuid);
+                    List<Span> laneSpans = byLane.get(lane);
+                    laneSpans.sort((a, b) -> a.startNs() != b.startNs() ? Long.compare(a.startNs(), b.startNs()) : Long.compare(b.endNs(), a.endNs()));
+                    for (Span s : laneSpans) {
+                        seq.open(s.startNs(), s.endNs(), nameId(s.name()));
+                        seq.annotateString("trace_id", s.traceId(), false);
+                        seq.annotateString("span_id", s.spanId(), false);
+                        if (!s.parentSpanId().isEmpty()) {
+                            seq.annotateString("parent_span_id", s.parentSpanId(), false);
+                        }
+                        for (Map.Entry<String, String> a : s.attributes().entrySet()) {
+                            seq.annotateString(a.getKey(), a.getValue(), false);
+                        }
+                        seq.commit();
+                    }
+                    seq.finish();
+                }
+            }
+        }
+
+        static <T> List<List<T>> groupByLane(List<T> items, Lanes.Assignment lanes) {
+            List<List<T>> byLane = new ArrayList<>();
+            for (int i = 0; i < lanes.laneCount(); i++) {
+                byLane.add(new ArrayList<>());
+            }
+            for (int i = 0; i < items.size(); i++) {
+                byLane.get(lanes.laneOf()[i]).add(items.get(i));
+            }
+            return byLane;
+        }
+
+        // ---- counters ----
+
+        void writeCounters() throws IOException {
+            List<CounterTrack> counters = timeline.counters();
+            if (counters.isEmpty()) {
+                return;
+            }
+            long groupUuid = track(0, "Metrics", null);
+            for (CounterTrack c : counters) {
+                // An empty CounterDescriptor: values are doubles and the unit, free-form (s, 1/s,
+                // requests), goes into the track name, since the proto's unit enum has no seconds.
+                ProtoBuffer cd = new ProtoBuffer(8);
+                ProtoBuffer desc = new ProtoBuffer(16);
+                desc.message(TRACK_COUNTER, cd);
+                String label = c.name() + (c.unit().isEmpty() ? "" : " (" + c.unit() + ")");
+                long uuid = track(groupUuid, label, desc);
+                Sequence seq = new Sequence(uuid);
+                for (int i = 0, n = c.size(); i < n; i++) {
+                    double v = c.value(i);
+                    if (Double.isFinite(v)) {
+                        seq.counter(c.time(i), v);
+                    }
+                }
+            }
+        }
+
+        // ---- one packet sequence per track ----
+
+        /**
+         * A packet sequence bound to one track: its defaults name the track and the incremental clock,
+         * and it interns event names, annotation names and string values on first use.
+         */
+        final class Sequence {
+            final int id;
+            final ProtoBuffer ev = new ProtoBuffer(128);
+            final ProtoBuffer interned = new ProtoBuffer(128);
+            final ProtoBuffer internedNames = new ProtoBuffer(64);
+            final ProtoBuffer internedAnnotationNames = new ProtoBuffer(64);
+            final ProtoBuffer internedValues = new ProtoBuffer(64);
+            int[] nameIid = new int[64];
+            int nextNameIid = 1;
+            final Map<String, Integer> annotationNameIid = new HashMap<>();
+            final Map<String, Integer> valueIid = new HashMap<>();
+            final LongIntMap dimIid = new LongIntMap();
+            int nextValueIid = 1;
+            long lastTs;
+            long[] stack = new long[16];
+            int depth;
+            long pendingStart;
+            long pendingEnd;
+
+            Sequence(long trackUuid) throws IOException {
+                this.id = nextSequence++;
+                this.lastTs = base;
+                ProtoBuffer ted = new ProtoBuffer(8);
+                ted.uint(EVENT_DEFAULTS_TRACK_UUID, trackUuid);
+                ProtoBuffer defaults = new ProtoBuffer(16);
+                defaults.uint(DEFAULTS_TIMESTAMP_CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
+                defaults.message(DEFAULTS_TRACK_EVENT_DEFAULTS, ted);
+                ProtoBuffer snap = new ProtoBuffer(32);
+                ProtoBuffer clock = new ProtoBuffer(16);
+                clock.uint(CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
+                clock.uint(CLOCK_TIMESTAMP, base);
+                clock.bool(CLOCK_IS_INCREMENTAL, true);
+                snap.message(SNAPSHOT_CLOCKS, clock);
+                clock.reset();
+                clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
+                clock.uint(CLOCK_TIMESTAMP, base);
+                snap.message(SNAPSHOT_CLOCKS, clock);
+                ProtoBuffer p = new ProtoBuffer(64);
+                // This packet's own time is absolute on the trace clock, not a delta.
+                p.uint(PACKET_TIMESTAMP, base);
+                p.uint(PACKET_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
+                p.message(PACKET_CLOCK_SNAPSHOT, snap);
+                p.uint(PACKET_TRUSTED_SEQUENCE_ID, id);
+                p.uint(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+                p.message(PACKET_DEFAULTS, defaults);
+                packet(p);
+            }
+
+            /**
+             * Starts a slice: ends the open slices that are over by {@code start}, clamps {@code end}
+             * into the enclosing slice, and prepares the begin event; add annotations, then
+             * {@link #commit()}.
+             */
+            void open(long start, long end, int nameId) throws IOException {
+                closeUntil(start);
+                if (depth > 0 && end > stack[depth - 1]) {
+                    end = stack[depth - 1];
+                    clamped++;
+                }
+                pendingStart = start;
+                pendingEnd = end;
+                int iid = internName(nameId);
+                ev.reset();
+                ev.reserve(12);
+                ev.putByte(EVENT_TYPE << 3 | ProtoBuffer.VARINT);
+                ev.putByte(TYPE_SLICE_BEGIN);
+                ev.putByte(EVENT_NAME_IID << 3 | ProtoBuffer.VARINT);
+                ev.putVarint(iid);
+            }
+
+            void commit() throws IOException {
+                emit(pendingStart);
+                if (depth == stack.length) {
+                    stack = Arrays.copyOf(stack, depth * 2);
+                }
+                stack[depth++] = pendingEnd;
+            }
+
+            /** Ends every open slice that ends at or before {@code t}, innermost first. */
+            void closeUntil(long t) throws IOException {
+                while (depth > 0 && stack[depth - 1] <= t) {
+                    long endTs = stack[--depth];
+                    ev.reset();
+                    ev.reserve(2);
+                    ev.putByte(EVENT_TYPE << 3 | ProtoBuffer.VARINT);
+                    ev.putByte(TYPE_SLICE_END);
+                    emit(endTs);
+                }
+            }
+
+            void finish() throws IOException {
+                closeUntil(Long.MAX_VALUE);
+            }
+
+            void counter(long t, double value) throws IOException {
+                ev.reset();
+                ev.uint(EVENT_TYPE, TYPE_COUNTER);
+                ev.float64(EVENT_DOUBLE_COUNTER_VALUE, value);
+                emit(t);
+            }
+
+            void flow(long flowId) {
+                ev.fixed64(EVENT_FLOW_IDS, flowId);
+            }
+
+            void annotateUint(String name, long value) {
+                ProtoBuffer a = scratch;
+                a.reset();
+                a.uint(ANNOTATION_NAME_IID, annotationName(name));
+                a.uint(ANNOTATION_UINT_VALUE, value);
+                ev.message(EVENT_DEBUG_ANNOTATIONS, a);
+            }
+
+            /** A string argument; {@code intern} for values that repeat (kinds, domains), not for ids. */
+            void annotateString(String name, String value, boolean intern) {
+                ProtoBuffer a = scratch;
+                a.reset();
+                a.uint(ANNOTATION_NAME_IID, annotationName(name));
+                if (intern) {
+                    Integer iid = valueIid.get(value);
+                    if (iid == null) {
+                        iid = newValue(value.getBytes(StandardCharsets.UTF_8));
+                        valueIid.put(value, iid);
+                    }
+                    a.uint(ANNOTATION_STRING_VALUE_IID, iid);
+                } else {
+                    a.string(ANNOTATION_STRING_VALUE, value);
+                }
+                ev.message(EVENT_DEBUG_ANNOTATIONS, a);
+            }
+
+            /** A grid or block size as the interned string "(x, y, z)"; launches repeat few shapes. */
+            void annotateDim(String name, int x, int y, int z) {
+                long key = ((long) x << 32) ^ ((long) y << 16) ^ z ^ (name.equals("grid") ? 0 : 1L << 63);
+                int iid = dimIid.get(key);
+                if (iid == 0) {
+                    iid = newValue(("(" + x + ", " + y + ", " + z + ")").getBytes(StandardCharsets.US_ASCII));
+                    dimIid.put(key, iid);
+                }
+                ProtoBuffer a = scratch;
+                a.reset();
+                a.uint(ANNOTATION_NAME_IID, annotationName(name));
+                a.uint(ANNOTATION_STRING_VALUE_IID, iid);
+                ev.message(EVENT_DEBUG_ANNOTATIONS, a);
+            }
+
+            int newValue(byte[] utf8) {
+                int iid = nextValueIid++;
+                scratch2.reset();
+                scratch2.uint(INTERNED_IID, iid);
+                scratch2.bytes(INTERNED_NAME, utf8);
+                internedValues.message(INTERNED_ANNOTATION_STRING_VALUES, scratch2);
+                return iid;
+            }
+
+            int annotationName(String name) {
+                Integer iid = annotationNameIid.get(name);
+                if (iid == null) {
+                    iid = annotationNameIid.size() + 1;
+                    annotationNameIid.put(name, iid);
+                    scratch2.reset();
+                    scratch2.uint(INTERNED_IID, iid);
+                    scratch2.string(INTERNED_NAME, name);
+                    internedAnnotationNames.message(INTERNED_ANNOTATION_NAMES, scratch2);
+                }
+                return iid;
+            }
+
+            int internName(int nameId) {
+                if (nameId >= nameIid.length) {
+                    nameIid = Arrays.copyOf(nameIid, Math.max(nameId + 1, nameIid.length * 2));
+                }
+                int iid = nameIid[nameId];
+                if (iid == 0) {
+                    iid = nextNameIid++;
+                    nameIid[nameId] = iid;
+                    scratch2.reset();
+                    scratch2.uint(INTERNED_IID, iid);
+                    scratch2.bytes(INTERNED_NAME, nameBytes(nameId));
+                    internedNames.message(INTERNED_EVENT_NAMES, scratch2);
+                }
+                return iid;
+            }
+
+            /**
+             * Writes one event packet straight into the output, computing its length up front so
+             * nothing is encoded twice: timestamp delta, track event, new interned data, sequence id
+             * and the flag saying the packet depends on this sequence's incremental state.
+             */
+            void emit(long t) throws IOException {
+                long delta = t - lastTs;
+                if (delta < 0) {
+                    throw new IllegalStateException("events of sequence " + id + " went back in time: "
+                            + t + " ns after " + lastTs + " ns");
+                }
+                lastTs = t;
+                int internedSize = internedNames.size() + internedAnnotationNames.size() + internedValues.size();
+                int body = 1 + ProtoBuffer.varintSize(delta)
+                        + 1 + ProtoBuffer.varintSize(ev.size()) + ev.size()
+                        + 1 + ProtoBuffer.varintSize(id)
+                        + 2;
+                if (internedSize > 0) {
+                    body += 1 + ProtoBuffer.varintSize(internedSize) + internedSize;
+                }
+                // Every field number below is under 16, so each tag is one byte: (field << 3) | wire type.
+                out.reserve(1 + 5 + body);
+                out.putByte(TRACE_PACKET << 3 | ProtoBuffer.LEN);
+                out.putVarint(body);
+                out.putByte(PACKET_TIMESTAMP << 3 | ProtoBuffer.VARINT);
+                out.putVarint(delta);
+                out.putByte(PACKET_TRACK_EVENT << 3 | ProtoBuffer.LEN);
+                out.putVarint(ev.size());
+                out.putAll(ev);
+                if (internedSize > 0) {
+                    out.putByte(PACKET_INTERNED_DATA << 3 | ProtoBuffer.LEN);
+                    out.putVarint(internedSize);
+                    out.putAll(internedNames);
+                    out.putAll(internedAnnotationNames);
+                    out.putAll(internedValues);
+                    internedNames.reset();
+                    internedAnnotationNames.reset();
+                    internedValues.reset();
+                }
+                out.putByte(PACKET_TRUSTED_SEQUENCE_ID << 3 | ProtoBuffer.VARINT);
+                out.putVarint(id);
+                out.putByte(PACKET_SEQUENCE_FLAGS << 3 | ProtoBuffer.VARINT);
+                out.putByte(SEQ_NEEDS_INCREMENTAL_STATE);
+                packets++;
+                flushIfFull();
+            }
+        }
+    }
+}

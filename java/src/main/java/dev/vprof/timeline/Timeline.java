@@ -1,0 +1,134 @@
+package dev.vprof.timeline;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one capture put on its single clock (epoch nanoseconds): processes with their GPUs and
+ * threads, requests and other spans, and metric series. An adapter builds it incrementally; the
+ * exporters read it and know nothing of where the records came from.
+ *
+ * <p>Not thread-safe: build it on one thread, then hand it to writers.
+ */
+public final class Timeline {
+    private final StringTable strings = new StringTable();
+    private final Map<Integer, TimelineProcess> processes = new LinkedHashMap<>();
+    private final List<Request> requests = new ArrayList<>();
+    private final List<Span> spans = new ArrayList<>();
+    private final Map<String, CounterTrack> counters = new LinkedHashMap<>();
+    private int rank;
+    private int worldSize = 1;
+
+    public StringTable strings() {
+        return strings;
+    }
+
+    /** Shorthand for {@code strings().intern(s)}. */
+    public int intern(String s) {
+        return strings.intern(s);
+    }
+
+    /** The process with this pid, created (with this name and command line) on first use. */
+    public TimelineProcess process(int pid, String name, List<String> commandLine) {
+        return processes.computeIfAbsent(pid, p -> new TimelineProcess(p, name, commandLine));
+    }
+
+    /** The process with this pid, created without a name on first use. */
+    public TimelineProcess process(int pid) {
+        return process(pid, "", List.of());
+    }
+
+    public List<TimelineProcess> processes() {
+        return Collections.unmodifiableList(new ArrayList<>(processes.values()));
+    }
+
+    public void addRequest(Request r) {
+        requests.add(r);
+    }
+
+    public List<Request> requests() {
+        return Collections.unmodifiableList(requests);
+    }
+
+    public void addSpan(Span s) {
+        spans.add(s);
+    }
+
+    public List<Span> spans() {
+        return Collections.unmodifiableList(spans);
+    }
+
+    /** The counter track with this name, created on first use; a name keeps the kind it was created with. */
+    public CounterTrack counter(String name, CounterKind kind, String unit) {
+        CounterTrack t = counters.computeIfAbsent(name, n -> new CounterTrack(n, kind, unit));
+        if (t.kind() != kind) {
+            throw new IllegalArgumentException("counter '" + name + "' already exists as " + t.kind() + ", not " + kind);
+        }
+        return t;
+    }
+
+    public List<CounterTrack> counters() {
+        return Collections.unmodifiableList(new ArrayList<>(counters.values()));
+    }
+
+    /** Rank and world size for the Kineto export's distributedInfo (a single process: 0 and 1). */
+    public Timeline distributed(int rank, int worldSize) {
+        if (rank < 0 || worldSize < 1 || rank >= worldSize) {
+            throw new IllegalArgumentException("rank " + rank + " is not within world size " + worldSize);
+        }
+        this.rank = rank;
+        this.worldSize = worldSize;
+        return this;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int worldSize() {
+        return worldSize;
+    }
+
+    /** The earliest time of anything on the timeline, or {@code Long.MAX_VALUE} when it is empty. */
+    public long earliestNs() {
+        long min = Long.MAX_VALUE;
+        for (TimelineProcess p : processes.values()) {
+            for (GpuDevice d : p.devices()) {
+                for (GpuStream s : d.streams()) {
+                    for (int i = 0, n = s.size(); i < n; i++) {
+                        min = Math.min(min, s.start(i));
+                    }
+                }
+            }
+            for (CpuThread t : p.threads()) {
+                for (int i = 0, n = t.ranges().size(); i < n; i++) {
+                    min = Math.min(min, t.ranges().start(i));
+                }
+                for (int i = 0, n = t.apiCalls().size(); i < n; i++) {
+                    min = Math.min(min, t.apiCalls().start(i));
+                }
+            }
+            for (CaptureRange r : p.captureRanges()) {
+                min = Math.min(min, r.startNs());
+            }
+        }
+        for (Request r : requests) {
+            min = Math.min(min, r.startNs());
+            for (Phase ph : r.phases()) {
+                min = Math.min(min, ph.startNs());
+            }
+        }
+        for (Span s : spans) {
+            min = Math.min(min, s.startNs());
+        }
+        for (CounterTrack c : counters.values()) {
+            if (c.size() > 0) {
+                min = Math.min(min, c.time(0));
+            }
+        }
+        return min;
+    }
+}

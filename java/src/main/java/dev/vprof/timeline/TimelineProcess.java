@@ -1,0 +1,78 @@
+package dev.vprof.timeline;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One profiled process: its GPUs, host threads and capture ranges. */
+public final class TimelineProcess {
+    private final int pid;
+    private String name;
+    private List<String> commandLine;
+    private final Map<Integer, GpuDevice> devices = new LinkedHashMap<>();
+    private final Map<Long, CpuThread> threads = new LinkedHashMap<>();
+    private final List<CaptureRange> captureRanges = new ArrayList<>();
+
+    TimelineProcess(int pid, String name, List<String> commandLine) {
+        this.pid = pid;
+        this.name = name == null ? "" : name;
+        this.commandLine = List.copyOf(commandLine == null ? List.of() : commandLine);
+    }
+
+    public int pid() {
+        return pid;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<String> commandLine() {
+        return commandLine;
+    }
+
+    /** Sets the name and command line (for example once the capture's metadata chunk is read). */
+    public TimelineProcess describe(String processName, List<String> cmdline) {
+        this.name = processName == null ? "" : processName;
+        this.commandLine = List.copyOf(cmdline == null ? List.of() : cmdline);
+        return this;
+    }
+
+    /** The GPU with this CUDA device ordinal, created on first use. */
+    public GpuDevice device(int deviceId) {
+        return devices.computeIfAbsent(deviceId, id -> new GpuDevice(this, id));
+    }
+
+    public List<GpuDevice> devices() {
+        return Collections.unmodifiableList(new ArrayList<>(devices.values()));
+    }
+
+    /** The host thread with this tid, created on first use. */
+    public CpuThread thread(long tid) {
+        return threads.computeIfAbsent(tid, id -> new CpuThread(this, id));
+    }
+
+    public List<CpuThread> threads() {
+        return Collections.unmodifiableList(new ArrayList<>(threads.values()));
+    }
+
+    public void addCaptureRange(CaptureRange range) {
+        captureRanges.add(range);
+    }
+
+    public List<CaptureRange> captureRanges() {
+        return Collections.unmodifiableList(captureRanges);
+    }
+
+    /** True when any thread has CUDA API calls, i.e. when flows from launches to kernels can be drawn. */
+    public boolean hasApiCalls() {
+        for (CpuThread t : threads.values()) {
+            if (t.apiCalls().size() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
