@@ -78,11 +78,12 @@ void access_gather(pid_t pid, int probe, struct access_facts *f) {
     gid_t my_gid = getgid();
     f->same_ids = nu >= 3 && ng >= 3 && uids[0] == me && uids[1] == me && uids[2] == me &&
                   gids[0] == my_gid && gids[1] == my_gid && gids[2] == my_gid;
-    /* /proc/PID is owned by root instead of the process's euid when it is not dumpable. */
-    char dir[64];
+    /* The files in /proc/PID are owned by root instead of the process's euid when it is not
+     * dumpable (the directory itself keeps the euid on recent kernels). */
+    char file[64];
     struct stat st;
-    snprintf(dir, sizeof dir, "/proc/%d", (int)pid);
-    f->target_dumpable = !(stat(dir, &st) == 0 && nu >= 2 && st.st_uid == 0 && uids[1] != 0);
+    snprintf(file, sizeof file, "/proc/%d/status", (int)pid);
+    f->target_dumpable = !(stat(file, &st) == 0 && nu >= 2 && st.st_uid == 0 && uids[1] != 0);
     f->is_descendant = descends_from_us(pid);
     if (proc_status_field(getpid(), 0, "Seccomp:", &seccomp, 1) == 1) f->seccomp_mode = (int)seccomp;
     f->ptrace_works = probe ? probe_ptrace() : -1;

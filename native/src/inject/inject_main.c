@@ -1,6 +1,6 @@
 /* vprof-inject: load a shared library into a running process that was started without it.
  *
- *   vprof-inject --pid PID --lib /abs/path/libX.so [--timeout-ms N] [--verbose]
+ *   vprof-inject --pid PID --lib /abs/path/libX.so [--timeout-ms N] [--thread TID] [--verbose]
  *   vprof-inject --pid PID [--lib /abs/path/libX.so] --check
  *   vprof-inject --pid PID --list-cuda
  *
@@ -99,12 +99,13 @@ void inject_sleep_us(long us) {
 }
 
 static void usage(FILE *out) {
-    fputs("usage: vprof-inject --pid PID --lib /abs/path/lib.so [--timeout-ms N] [--verbose]\n"
+    fputs("usage: vprof-inject --pid PID --lib /abs/path/lib.so [--timeout-ms N] [--thread TID] [--verbose]\n"
           "       vprof-inject --pid PID [--lib /abs/path/lib.so] --check\n"
           "       vprof-inject --pid PID --list-cuda\n"
           "Loads lib into the running process PID with dlopen(lib, RTLD_NOW), through ptrace,\n"
           "on a thread the injection creates. --check only says whether that is possible here.\n"
-          "--list-cuda prints the pids in PID's process tree that have libcuda mapped.\n",
+          "--list-cuda prints the pids in PID's process tree that have libcuda mapped.\n"
+          "--thread borrows only that thread of PID (tests, debugging); default: any safe one.\n",
           out);
 }
 
@@ -155,8 +156,9 @@ int main(int argc, char **argv) {
         {"pid", required_argument, 0, 'p'},     {"lib", required_argument, 0, 'l'},
         {"timeout-ms", required_argument, 0, 't'}, {"check", no_argument, 0, 'c'},
         {"list-cuda", no_argument, 0, 'u'},     {"verbose", no_argument, 0, 'v'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
-    long pid = 0, timeout_ms = DEFAULT_TIMEOUT_MS;
+        {"thread", required_argument, 0, 'T'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    long pid = 0, tid = 0, timeout_ms = DEFAULT_TIMEOUT_MS;
     const char *lib = NULL;
     int check = 0, cuda = 0, verbose = 0, c;
     char *end;
@@ -164,6 +166,7 @@ int main(int argc, char **argv) {
         switch (c) {
         case 'p': pid = strtol(optarg, &end, 10); if (*end || pid <= 0 || pid > INT_MAX) pid = -1; break;
         case 'l': lib = optarg; break;
+        case 'T': tid = strtol(optarg, &end, 10); if (*end || tid <= 0 || tid > INT_MAX) tid = -1; break;
         case 't': timeout_ms = strtol(optarg, &end, 10); if (*end || timeout_ms <= 0 || timeout_ms > 3600000) timeout_ms = -1; break;
         case 'c': check = 1; break;
         case 'u': cuda = 1; break;
@@ -174,6 +177,7 @@ int main(int argc, char **argv) {
     }
     if (pid == 0 || optind != argc || (!check && !cuda && !lib)) { usage(stderr); return EXIT_USAGE; }
     if (pid < 0) return fail(EXIT_USAGE, "--pid needs a positive process id");
+    if (tid < 0) return fail(EXIT_USAGE, "--thread needs a positive thread id");
     if (timeout_ms < 0) return fail(EXIT_USAGE, "--timeout-ms needs a positive number of milliseconds");
     if (lib && lib[0] != '/') return fail(EXIT_USAGE, "--lib needs an absolute path (the target resolves it, not us)");
 
@@ -205,6 +209,16 @@ int main(int argc, char **argv) {
         return fail(code ? code : EXIT_PERMISSION, msg);
     }
     int loaded = lib && session_library_loaded(&m, lib, where, sizeof where);
+    if (check && !loaded) {
+        /* Possible only where the target's libc offers what the injection calls. */
+        char mem[64];
+        snprintf(mem, sizeof mem, "/proc/%ld/mem", pid);
+        int mem_fd = open(mem, O_RDONLY | O_CLOEXEC);
+        struct target_symbols syms;
+        code = mem_fd < 0 ? 0 : session_resolve((pid_t)pid, &m, mem_fd, &syms, msg, sizeof msg);
+        if (mem_fd >= 0) close(mem_fd);
+        if (code) { maps_free(&m); return fail(code, msg); }
+    }
     maps_free(&m);
     if (loaded) {
         snprintf(msg, sizeof msg, "already loaded: process %ld already has %s mapped; attach to "
@@ -219,7 +233,15 @@ int main(int argc, char **argv) {
         printf("injection into %ld is possible: %s\n", pid, msg);
         return 0;
     }
-    code = session_inject((pid_t)pid, lib, (int)timeout_ms, verbose, msg, sizeof msg);
+    if (tid) {
+        char task[96];
+        snprintf(task, sizeof task, "/proc/%ld/task/%ld", pid, tid);
+        if (access(task, F_OK) != 0) {
+            snprintf(msg, sizeof msg, "process %ld has no thread %ld", pid, tid);
+            return fail(EXIT_NO_PROCESS, msg);
+        }
+    }
+    code = session_inject((pid_t)pid, (pid_t)tid, lib, (int)timeout_ms, verbose, msg, sizeof msg);
     if (code) return fail(code, msg);
     printf("%s\n", msg);
     return 0;

@@ -122,13 +122,21 @@ int session_library_loaded(const struct maps *m, const char *lib, char *where, s
 
 /* Threads worth trying, best first: sleeping ones (blocked in a system call, where the
  * interrupted code holds nothing), then running ones. Uninterruptible (D), stopped and dead
- * threads are left out: they may not reach a ptrace stop in time. */
+ * threads are left out: they may not reach a ptrace stop in time. Within each group the
+ * starting thread rotates, so that repeated injections do not always borrow the same one. */
+static pid_t only_thread; /* --thread: borrow this thread or none */
+
 static int candidate_threads(pid_t pid, pid_t *out, int cap) {
     static pid_t tids[MAX_THREADS];
-    int n = proc_list_threads(pid, tids, MAX_THREADS), count = 0;
-    if (n < 0) return n;
+    static unsigned rotation;
+    if (!rotation) rotation = (unsigned)getpid() ^ (unsigned)inject_now_ms();
+    int n = only_thread ? 1 : proc_list_threads(pid, tids, MAX_THREADS), count = 0;
+    if (only_thread) tids[0] = only_thread;
+    if (n <= 0) return n;
+    rotation++;
     for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < n && count < cap; i++) {
+        for (int k = 0; k < n && count < cap; k++) {
+            int i = (int)((k + rotation) % (unsigned)n);
             char st = proc_thread_state(pid, tids[i]);
             if ((pass == 0 && st == 'S') || (pass == 1 && st == 'R')) out[count++] = tids[i];
         }
@@ -272,7 +280,9 @@ static int unmap_pages(pid_t pid, int mem_fd, const struct target_symbols *s, ui
     return -ESRCH;
 }
 
-int session_inject(pid_t pid, const char *lib, int timeout_ms, int verbose, char *msg, size_t len) {
+int session_inject(pid_t pid, pid_t tid, const char *lib, int timeout_ms, int verbose, char *msg,
+                   size_t len) {
+    only_thread = tid;
     if (strlen(lib) >= SH_PATH_MAX) {
         snprintf(msg, len, "library path too long (max %d bytes)", SH_PATH_MAX - 1);
         return EXIT_USAGE;
@@ -341,6 +351,7 @@ int session_inject(pid_t pid, const char *lib, int timeout_ms, int verbose, char
     mem_read(mem_fd, data + SH_ERR, err, sizeof err - 1);
     long long t_loaded = inject_now_ms();
 
+    only_thread = 0; /* a bare munmap is fine on any thread */
     if (unmap_pages(pid, mem_fd, &syms, pages, (pid_t)loader_tid, inject_now_ms() + THREAD_EXIT_WAIT_MS))
         inject_error("note: 2 scratch pages stay mapped in process %d at 0x%llx",
                      (int)pid, (unsigned long long)pages);

@@ -24,9 +24,11 @@ int session_resolve(pid_t pid, const struct maps *m, int mem_fd, struct target_s
  * where with the mapped path. */
 int session_library_loaded(const struct maps *m, const char *lib, char *where, size_t len);
 
-/* Loads lib into pid with dlopen(lib, RTLD_NOW) on a new thread. timeout_ms bounds the search
- * for a safe point and, separately, the wait for the loader's answer. Returns an exit code of
- * inject.h with msg set (to the outcome for 0). verbose: progress on stderr. */
-int session_inject(pid_t pid, const char *lib, int timeout_ms, int verbose, char *msg, size_t len);
+/* Loads lib into pid with dlopen(lib, RTLD_NOW) on a new thread. tid: borrow only this thread
+ * (0: any). timeout_ms bounds the search for a safe point and, separately, the wait for the
+ * loader's answer. Returns an exit code of inject.h with msg set (to the outcome for 0).
+ * verbose: progress on stderr. */
+int session_inject(pid_t pid, pid_t tid, const char *lib, int timeout_ms, int verbose, char *msg,
+                   size_t len);
 
 #endif
