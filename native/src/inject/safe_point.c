@@ -6,14 +6,17 @@
  * through a recursive one. A thread holds such a lock only while it is inside the code that
  * took it, so it is safe when neither its program counter nor any return address on its
  * stack lies in that code. We test:
- *   1. pc not in ld.so, and not in libc/libdl/libpthread unless the thread sits in a system
- *      call (libc's internal helpers such as _int_malloc have no exported symbol, so libc code
- *      counts as unsafe when the thread is executing it, but a syscall wrapper holds nothing);
- *   2. no word of the live stack (sp upwards, up to 256 KiB) points into ld.so or into a
+ *   1. pc not in ld.so (nor in a replacement allocator: jemalloc, tcmalloc, mimalloc), and not
+ *      in libc/libdl/libpthread unless the thread sits in a system call (libc's internal
+ *      helpers such as _int_malloc have no exported symbol, so libc code counts as unsafe
+ *      while the thread executes it, but a syscall wrapper holds nothing);
+ *   2. no word of the live stack (sp upwards, up to 256 KiB) points into that code or into a
  *      lock-taking libc function (allocator, dl*, pthread_create/join/exit, fork, exit...).
  *      Covers a thread blocked in a futex inside malloc, a thread running a library
  *      constructor inside dlopen, and a signal handler that interrupted malloc (the
- *      interrupted pc is saved on the stack). Stale words can only make us wait longer. */
+ *      interrupted pc is saved on the stack). Stale words (a dead return address left in an
+ *      uninitialised slot of a live frame) can only make us wait longer: a process whose
+ *      every thread keeps such a word is refused with exit 10, never injected unsafely. */
 #include "safe_point.h"
 #include "elf_symbols.h"
 #include "hijack.h"
@@ -105,6 +108,12 @@ static int is_loader(const char *base) {
            strncmp(base, "ld64.so", 7) == 0 || strncmp(base, "ld-musl", 7) == 0;
 }
 
+/* Replacement allocators (LD_PRELOADed or linked): all their code counts as lock-taking. */
+static int is_allocator(const char *base) {
+    return strncmp(base, "libjemalloc", 11) == 0 || strncmp(base, "libtcmalloc", 11) == 0 ||
+           strncmp(base, "libmimalloc", 11) == 0;
+}
+
 static int is_libc_family(const char *base) {
     return strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-2.", 7) == 0 ||
            strncmp(base, "libdl.so", 8) == 0 || strncmp(base, "libdl-", 6) == 0 ||
@@ -132,8 +141,8 @@ int safe_point_map_build(pid_t pid, const struct maps *m, struct safe_point_map 
         const struct map_entry *e = &m->v[i];
         if (e->path[0] != '/') continue;
         const char *base = path_basename(e->path);
-        if (is_loader(base) && e->perms[2] == 'x') {
-            if (range_add(&out->lock_holders, e->start, e->end, "the dynamic loader")) return -ENOMEM;
+        if ((is_loader(base) || is_allocator(base)) && e->perms[2] == 'x') {
+            if (range_add(&out->lock_holders, e->start, e->end, base)) return -ENOMEM;
             continue;
         }
         if (!is_libc_family(base)) continue;
