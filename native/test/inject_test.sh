@@ -120,7 +120,7 @@ hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt() {
         [ -e "$lib.loaded.$pid" ] || die "injection $i: constructor did not run"
     done
     t1=$(date +%s%N)
-    echo "    100 injections into a busy target: $(( (t1 - t0) / 100000000 ))ms average" >&3
+    echo "    100 injections into a busy target: $(( (t1 - t0) / 100000000 )) ms wall per iteration (cp + vprof-inject)" >&3
     touch "$d/stop"; code=0; wait $pid || code=$?
     [ $code -eq 0 ] || die "busy target exit $code: $(cat "$d/stdout")"
     [ "$(cat "$d/stdout")" = "busy target: integrity ok" ] || die "busy target said: $(cat "$d/stdout")"
