@@ -1,0 +1,229 @@
+/* Target and helper processes for the injection tests (inject_test.sh). One binary, modes:
+ *   wait DIR              plain target: a thread blocked in read() (its tid in the name of
+ *                         DIR/reader-tid-TID), main in a nanosleep loop until DIR/go; then
+ *                         deterministic output and exit code 42
+ *   busy DIR CHURNLIB     every thread busy in malloc/free or dlopen/dlclose until DIR/stop
+ *   tree DIR LIBCUDA      forks two children that dlopen LIBCUDA; all wait for DIR/stop
+ *   hang DIR HANGLIB      dlopens a library whose constructor never returns
+ *   nondumpable DIR       prctl(PR_SET_DUMPABLE, 0), then waits for DIR/stop
+ *   trace PID DIR         ptrace-seizes PID (a stand-in for a debugger), waits to be killed
+ *   noptrace CMD ARG...   runs CMD under a seccomp filter that fails ptrace with EPERM,
+ *                         as Docker's default profile does
+ *   as-user UID CMD ARG...runs CMD with uid and gid UID (needs root)
+ * Every mode that other steps wait for touches DIR/ready when it is in position. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *dir;
+
+static int exists(const char *name) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+static void touch(const char *name) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) close(fd);
+}
+
+static void sleep_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+    if (nanosleep(&ts, NULL) != 0) printf("nanosleep interrupted: %s\n", strerror(errno));
+}
+
+static void wait_for(const char *name) {
+    while (!exists(name)) sleep_ms(2);
+}
+
+/* ---- wait ---- */
+static int pipefd[2];
+
+static void *reader(void *arg) {
+    (void)arg;
+    char name[64];
+    snprintf(name, sizeof name, "reader-tid-%ld", (long)syscall(SYS_gettid));
+    touch(name);
+    touch("reader-started");
+    char c;
+    ssize_t n = read(pipefd[0], &c, 1);
+    if (n < 0) printf("read interrupted: %s\n", strerror(errno));
+    else printf("plain target: reader saw %s\n", n == 0 ? "EOF" : "data");
+    return NULL;
+}
+
+static int mode_wait(void) {
+    pthread_t t;
+    if (pipe(pipefd) != 0 || pthread_create(&t, NULL, reader, NULL) != 0) return 2;
+    wait_for("reader-started");
+    touch("ready");
+    wait_for("go");
+    close(pipefd[1]);
+    pthread_join(t, NULL);
+    unsigned long long sum = 0;
+    for (unsigned i = 1; i <= 1000000; i++) sum += i;
+    printf("plain target: sum=%llu\n", sum);
+    return 42;
+}
+
+/* ---- busy ---- */
+static atomic_int stop;
+static atomic_int errors;
+static const char *churn_lib;
+
+static void alloc_round(unsigned *seed) {
+    *seed ^= *seed << 13; *seed ^= *seed >> 17; *seed ^= *seed << 5;
+    size_t n = 16 + *seed % 4000;
+    volatile unsigned char *p = malloc(n);
+    if (!p) { errors++; return; }
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(*seed + i);
+    /* Two checksums of the same bytes, one kept in a vector register (double) and one in a
+     * general register: an injection that failed to restore either kind shows as a mismatch. */
+    double fsum = 0;
+    unsigned long isum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != (unsigned char)(*seed + i)) errors++;
+        fsum += p[i];
+        isum += p[i];
+    }
+    if (fsum != (double)isum) errors++;
+    free((void *)p);
+}
+
+static void *alloc_worker(void *arg) {
+    unsigned seed = (unsigned)(size_t)arg;
+    while (!stop) alloc_round(&seed);
+    return NULL;
+}
+
+static void *churn_worker(void *arg) {
+    (void)arg;
+    while (!stop) {
+        void *h = dlopen(churn_lib, RTLD_NOW);
+        if (!h || !dlsym(h, "inject_tiny_function")) { errors++; continue; }
+        dlclose(h);
+    }
+    return NULL;
+}
+
+static int mode_busy(void) {
+    /* Main and one worker allocate, one worker churns the loader: three busy threads are
+     * enough variety while keeping a 2-core CI machine responsive. */
+    pthread_t t[2];
+    pthread_create(&t[0], NULL, alloc_worker, (void *)7u);
+    pthread_create(&t[1], NULL, churn_worker, NULL);
+    touch("ready");
+    unsigned seed = 3, rounds = 0;
+    while (!stop) {
+        alloc_round(&seed);
+        if (++rounds % 512 == 0 && exists("stop")) stop = 1;
+    }
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    printf("busy target: %s\n", errors ? "CORRUPTION" : "integrity ok");
+    return errors ? 1 : 0;
+}
+
+/* ---- tree ---- */
+static int mode_tree(const char *libcuda) {
+    pid_t kids[2];
+    for (int i = 0; i < 2; i++) {
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            if (!dlopen(libcuda, RTLD_NOW)) { fprintf(stderr, "%s\n", dlerror()); _exit(3); }
+            char name[32];
+            snprintf(name, sizeof name, "child%d-ready", i);
+            touch(name);
+            wait_for("stop");
+            _exit(0);
+        }
+    }
+    wait_for("child0-ready");
+    wait_for("child1-ready");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/children", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "%d\n%d\n", (int)kids[0], (int)kids[1]);
+    fclose(f);
+    touch("ready");
+    int bad = 0;
+    for (int i = 0; i < 2; i++) {
+        int st;
+        waitpid(kids[i], &st, 0);
+        bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+    }
+    return bad;
+}
+
+/* ---- trace, noptrace, as-user ---- */
+static int mode_trace(pid_t pid) {
+    if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) != 0) { perror("PTRACE_SEIZE"); return 1; }
+    touch("ready");
+    for (;;) pause();
+}
+
+static int run_without_ptrace(char **argv) {
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ptrace, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {sizeof filter / sizeof *filter, filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) { perror("seccomp"); return 1; }
+    execv(argv[0], argv);
+    perror(argv[0]);
+    return 1;
+}
+
+static int run_as(uid_t uid, char **argv) {
+    if (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0) { perror("setuid"); return 1; }
+    execv(argv[0], argv);
+    perror(argv[0]);
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc >= 3 && strcmp(argv[1], "noptrace") == 0) return run_without_ptrace(argv + 2);
+    if (argc >= 4 && strcmp(argv[1], "as-user") == 0) return run_as((uid_t)atoi(argv[2]), argv + 3);
+    if (argc < 3) { fprintf(stderr, "usage: see the comment at the top of inject_target.c\n"); return 2; }
+    const char *mode = argv[1];
+    dir = argv[2];
+    if (strcmp(mode, "wait") == 0) return mode_wait();
+    if (strcmp(mode, "busy") == 0 && argc == 4) { churn_lib = argv[3]; return mode_busy(); }
+    if (strcmp(mode, "tree") == 0 && argc == 4) return mode_tree(argv[3]);
+    if (strcmp(mode, "hang") == 0 && argc == 4) {
+        setenv("INJECT_TEST_DIR", dir, 1);
+        dlopen(argv[3], RTLD_NOW);
+        return 1;
+    }
+    if (strcmp(mode, "nondumpable") == 0) {
+        prctl(PR_SET_DUMPABLE, 0);
+        touch("ready");
+        wait_for("stop");
+        return 0;
+    }
+    if (strcmp(mode, "trace") == 0 && argc == 4) { dir = argv[3]; return mode_trace((pid_t)atoi(argv[2])); }
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+}

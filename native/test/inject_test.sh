@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Integration tests of vprof-inject against the small targets of inject_target.c.
+#   inject_test.sh path/to/vprof-inject dir-with-test-binaries [test-name...]
+# Each test waits for its targets through marker files (bounded polls, no timing assertions)
+# and runs every injection under `timeout` so that a deadlock fails the test instead of
+# hanging the build. Each test runs in a subshell under `set -e`; its processes are killed
+# when it ends.
+set -u
+INJECT=$(realpath "$1")
+BIN=$(realpath "$2")
+WORK=$(mktemp -d /tmp/vprof-inject-test.XXXXXX)
+chmod 755 "$WORK"
+STARTED=()
+passed=0 failed=0 skipped=0
+trap 'rm -rf "$WORK"' EXIT
+
+kill_started() {
+    for p in "${STARTED[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+
+die() { echo "    $*"; exit 1; }
+
+# wait_file FILE: up to 20 s for FILE to appear.
+wait_file() {
+    for _ in $(seq 2000); do [ -e "$1" ] && return 0; sleep 0.01; done
+    die "timed out waiting for $1"
+}
+
+newdir() { local d="$WORK/$1"; mkdir -p "$d"; chmod 755 "$d"; echo "$d"; }
+
+# inject ARGS...: runs vprof-inject bounded by 60 s; sets rc, out, err.
+inject() { run_cmd "$INJECT" "$@"; }
+
+# run_cmd CMD ARGS...: the same for any command line (wrappers around vprof-inject).
+run_cmd() {
+    rc=0
+    timeout 60 "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+    out=$(cat "$WORK/out")
+    err=$(cat "$WORK/err")
+}
+
+# finish PID CODE: lets the target run to its end and checks its exit code.
+finish() {
+    local code=0
+    wait "$1" || code=$?
+    [ "$code" -eq "$2" ] || die "target exit code $code, wanted $2"
+}
+
+expect_rc() {
+    [ "$rc" -eq "$1" ] || die "exit $rc, wanted $1; stdout: $out; stderr: $err"
+}
+
+anon_exec_mappings() { grep -E ' ..xp 00000000 00:00 0 *$' "/proc/$1/maps" | wc -l; }
+
+# ---- tests ----
+
+# Two injections, one borrowing the main thread (blocked in nanosleep: restarted through
+# restart_syscall) and one the reader thread (blocked in read: restarted with -ERESTARTSYS).
+# A system call that returned EINTR, or any register not restored, would change the output.
+plainTargetLoadsTheLibraryAndFinishesUnchanged() {
+    local ref run lib lib2 pid code reader
+    ref=$(newdir plain-ref); run=$(newdir plain-run)
+    "$BIN/inject_target" wait "$ref" >"$ref/stdout" 2>&1 & pid=$!
+    wait_file "$ref/ready"
+    touch "$ref/go"; code=0; wait $pid || code=$?; echo $code >"$ref/code"
+
+    lib="$run/libinjected.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$BIN/inject_target" wait "$run" >"$run/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$run/ready"
+    local anon_before; anon_before=$(anon_exec_mappings $pid)
+    inject --pid $pid --lib "$lib" --thread $pid
+    expect_rc 0
+    [ "$out" = "injected $lib into $pid" ] || die "unexpected output: $out"
+    [ -e "$lib.loaded.$pid" ] || die "the constructor did not run in the target"
+    grep -q "$lib" "/proc/$pid/maps" || die "$lib is not in /proc/$pid/maps"
+    reader=$(cd "$run" && ls reader-tid-* | sed 's/reader-tid-//')
+    lib2="$run/libinjected2.so"; cp "$BIN/inject_lib.so" "$lib2"
+    inject --pid $pid --lib "$lib2" --thread $reader
+    expect_rc 0
+    [ -e "$lib2.loaded.$pid" ] || die "the constructor did not run when borrowing the reader thread"
+    [ "$(anon_exec_mappings $pid)" -eq "$anon_before" ] || die "the scratch pages were left mapped"
+    grep -q '^TracerPid:[[:space:]]*0$' "/proc/$pid/status" || die "the target is still traced"
+    touch "$run/go"; code=0; wait $pid || code=$?
+    [ "$code" = "$(cat "$ref/code")" ] || die "exit code $code, uninjected run: $(cat "$ref/code")"
+    diff "$ref/stdout" "$run/stdout" >/dev/null || die "output differs: $(diff "$ref/stdout" "$run/stdout")"
+}
+
+secondInjectionOfTheSameLibraryIsRefused() {
+    local d pid lib
+    d=$(newdir twice); lib="$d/libonce.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$BIN/inject_target" wait "$d" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --pid $pid --lib "$lib"; expect_rc 0
+    rm "$lib.loaded.$pid"
+    inject --pid $pid --lib "$lib"; expect_rc 8
+    [[ "$err" == *"already loaded"* ]] || die "message does not say already loaded: $err"
+    [ ! -e "$lib.loaded.$pid" ] || die "the library was initialized a second time"
+    # The same file name from another directory is refused too: it would be a second agent.
+    mkdir "$d/other"; cp "$lib" "$d/other/libonce.so"
+    inject --pid $pid --lib "$d/other/libonce.so"; expect_rc 8
+    touch "$d/go"; finish $pid 42
+}
+
+# 100 injections into ONE busy target, each with a fresh copy of the library: every thread
+# spends its life in malloc/free or dlopen/dlclose, so each injection has to find a safe
+# point among them, and its loader thread races the churning dlopen. One long-lived target
+# also accumulates what 100 injections leave behind (threads come and go, 100 libraries)
+# and still has to finish with its integrity checks passing.
+hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt() {
+    local d pid i lib t0 t1 code
+    d=$(newdir busy)
+    "$BIN/inject_target" busy "$d" "$BIN/inject_tiny_lib.so" >"$d/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    t0=$(date +%s%N)
+    for i in $(seq 100); do
+        lib="$d/libbusy$i.so"; cp "$BIN/inject_lib.so" "$lib"
+        inject --pid $pid --lib "$lib" --timeout-ms 20000
+        [ "$rc" -eq 0 ] || die "injection $i: exit $rc: $err"
+        [ -e "$lib.loaded.$pid" ] || die "injection $i: constructor did not run"
+    done
+    t1=$(date +%s%N)
+    echo "    100 injections into a busy target: $(( (t1 - t0) / 100000000 )) ms wall per iteration (cp + vprof-inject)" >&3
+    touch "$d/stop"; code=0; wait $pid || code=$?
+    [ $code -eq 0 ] || die "busy target exit $code: $(cat "$d/stdout")"
+    [ "$(cat "$d/stdout")" = "busy target: integrity ok" ] || die "busy target said: $(cat "$d/stdout")"
+}
+
+listCudaNamesOnlyTheWorkersThatMapLibcuda() {
+    local d pid
+    d=$(newdir tree)
+    cp "$BIN/inject_tiny_lib.so" "$d/libcuda.so.1"
+    "$BIN/inject_target" tree "$d" "$d/libcuda.so.1" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --pid $pid --list-cuda; expect_rc 0
+    [ "$(echo "$out" | sort)" = "$(sort "$d/children")" ] || die "listed [$out], workers are [$(cat "$d/children" | tr '\n' ' ')]"
+    ! grep -q libcuda "/proc/$pid/maps" || die "the parent should not map libcuda"
+    touch "$d/stop"; finish $pid 0
+}
+
+dlopenFailureInTheTargetReportsDlerror() {
+    local d pid
+    d=$(newdir badlib)
+    "$BIN/inject_target" wait "$d" >"$d/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --pid $pid --lib "$BIN/inject_bad_lib.so"; expect_rc 9
+    [[ "$err" == *"undefined symbol: vprof_symbol_that_does_not_exist"* ]] || die "no dlerror text: $err"
+    touch "$d/go"; finish $pid 42
+}
+
+# The only thread sits in a library constructor (inside dlopen, holding the loader lock),
+# blocked in nanosleep: blocked in a system call, yet unsafe. The injector must notice the
+# loader frames on its stack, keep its hands off and give up when its time is out.
+noSafePointMeansTimeoutAndAnUntouchedTarget() {
+    local d pid
+    d=$(newdir hang)
+    "$BIN/inject_target" hang "$d" "$BIN/inject_hang_lib.so" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300; expect_rc 10
+    [[ "$err" == *"safe point"* ]] || die "message does not explain: $err"
+    kill -0 $pid || die "the target died"
+    grep -q '^TracerPid:[[:space:]]*0$' "/proc/$pid/status" || die "the target is still traced"
+    ! grep -q inject_lib.so "/proc/$pid/maps" || die "the library was loaded anyway"
+}
+
+missingProcessIsExit3() {
+    local pid
+    true & pid=$!; wait $pid
+    inject --pid $pid --lib "$BIN/inject_lib.so"; expect_rc 3
+    [[ "$err" == *"no such process $pid"* ]] || die "unclear message: $err"
+}
+
+targetTracedByADebuggerIsExit7() {
+    local d pid tracer
+    d=$(newdir traced); mkdir "$d/t"
+    "$BIN/inject_target" wait "$d" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    "$BIN/inject_target" trace $pid "$d/t" & tracer=$!; STARTED+=($tracer)
+    wait_file "$d/t/ready"
+    inject --pid $pid --lib "$BIN/inject_lib.so"; expect_rc 7
+    [[ "$err" == *"already traced by process $tracer"* ]] || die "unclear message: $err"
+    inject --pid $pid --check; expect_rc 7
+    kill -9 $tracer; wait $tracer 2>/dev/null || true
+    touch "$d/go"; finish $pid 42
+}
+
+ptraceForbiddenBySeccompIsExit6WithTheContainerRemedy() {
+    local d pid
+    d=$(newdir seccomp)
+    "$BIN/inject_target" wait "$d" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --check --pid $pid
+    expect_rc 0
+    run_cmd "$BIN/inject_target" noptrace "$INJECT" --pid $pid --check
+    expect_rc 6
+    [[ "$err" == *"--cap-add=SYS_PTRACE"* ]] || die "no remedy: $err"
+    run_cmd "$BIN/inject_target" noptrace "$INJECT" --pid $pid --lib "$BIN/inject_lib.so"
+    expect_rc 6
+    touch "$d/go"; finish $pid 42
+}
+
+# Needs root to act as two users: the injector runs as nobody against a root process, and
+# both run as nobody with a target that made itself non-dumpable.
+otherUsersAndNonDumpableProcessesAreExit4() {
+    local d pid nobody=65534
+    [ "$(id -u)" -eq 0 ] || { echo "    skipped: needs root to switch users"; exit 2; }
+    d=$(newdir users)
+    cp "$INJECT" "$BIN/inject_lib.so" "$BIN/inject_target" "$d/"
+    "$BIN/inject_target" wait "$d" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    run_cmd "$d/inject_target" as-user $nobody "$d/vprof-inject" --pid $pid --lib "$d/inject_lib.so"
+    expect_rc 4
+    [[ "$err" == *"belongs to another user"* ]] || die "unclear message: $err"
+    touch "$d/go"; finish $pid 42
+
+    mkdir "$d/nd"; chmod 777 "$d/nd"
+    "$d/inject_target" as-user $nobody "$d/inject_target" nondumpable "$d/nd" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/nd/ready"
+    run_cmd "$d/inject_target" as-user $nobody "$d/vprof-inject" --pid $pid --check
+    expect_rc 4
+    [[ "$err" == *"non-dumpable"* ]] || die "unclear message: $err"
+    touch "$d/nd/stop"; finish $pid 0
+}
+
+# ---- runner ----
+exec 3>&1
+ALL_TESTS="plainTargetLoadsTheLibraryAndFinishesUnchanged secondInjectionOfTheSameLibraryIsRefused \
+         hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt \
+         listCudaNamesOnlyTheWorkersThatMapLibcuda dlopenFailureInTheTargetReportsDlerror \
+         noSafePointMeansTimeoutAndAnUntouchedTarget missingProcessIsExit3 \
+         targetTracedByADebuggerIsExit7 ptraceForbiddenBySeccompIsExit6WithTheContainerRemedy \
+         otherUsersAndNonDumpableProcessesAreExit4"
+shift 2
+for t in ${*:-$ALL_TESTS}; do
+    r=0
+    ( set -e; trap kill_started EXIT; $t ) || r=$?
+    if [ $r -eq 0 ]; then passed=$((passed + 1)); echo "ok $t"
+    elif [ $r -eq 2 ]; then skipped=$((skipped + 1)); echo "skip $t"
+    else failed=$((failed + 1)); echo "FAIL $t"; fi
+done
+if [ $skipped -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+else echo "$passed passed, $failed failed"; fi
+[ $failed -eq 0 ]
