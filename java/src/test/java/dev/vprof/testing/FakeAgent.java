@@ -29,8 +29,16 @@ public final class FakeAgent implements AutoCloseable {
     public volatile int armsSeen;
     public volatile int lastArmKinds;
 
+    private final boolean stayArmed;
+
     public FakeAgent(Path region, int kernels) throws IOException {
+        this(region, kernels, false);
+    }
+
+    /** @param stayArmed keep CAPTURING after the records until DISARM (capture-range=none) */
+    public FakeAgent(Path region, int kernels, boolean stayArmed) throws IOException {
         this.kernels = kernels;
+        this.stayArmed = stayArmed;
         try (FileChannel ch = FileChannel.open(region, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MemorySegment whole = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena);
             control = whole.asSlice(0, VprofRing.CONTROL_SIZE);
@@ -58,7 +66,9 @@ public final class FakeAgent implements AutoCloseable {
                 LONG.setRelease(control, Control.CMD_ACK, seq);
                 acked = seq;
                 publishRange();
-                INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
+                if (!stayArmed) {
+                    INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
+                }
             } else {
                 INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
                 LONG.setRelease(control, Control.CMD_ACK, seq);
