@@ -58,20 +58,15 @@ final class AttachCommand implements Callable<Integer> {
         OutputPath.checkWritable(file);
 
         List<Region> regions = findAgents(err);
-        CaptureOutput out;
-        try {
-            out = CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)), capture.asMap());
-        } catch (RuntimeException e) {
-            regions.forEach(Region::close);
-            throw e;
-        }
-        CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, out, directory, err,
+        CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
                 System.console() != null);
+        // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
+        session.armAll(regions, capture.ringBytes());
         try {
-            session.armAll(regions, capture.ringBytes());
+            session.output(CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)),
+                    capture.asMap()));
         } catch (RuntimeException e) {
-            out.close();
-            java.nio.file.Files.deleteIfExists(file); // nothing was captured: leave no empty file behind
+            session.releaseAll();
             throw e;
         }
         err.println("vprof: capturing " + regions.size() + " process" + (regions.size() == 1 ? "" : "es")

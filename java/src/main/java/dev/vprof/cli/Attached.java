@@ -15,6 +15,8 @@ final class Attached {
     boolean finished;
     /** Attach mode: the agent went back to DORMANT by itself after we armed it. */
     boolean endedByItself;
+    /** Its PROCESS chunk was written. */
+    boolean announced;
     AgentCounters last;
 
     Attached(Region region, AgentCounters baseline, ProcessInfo info) {

@@ -50,7 +50,7 @@ final class CaptureSession {
     private final Mode mode;
     private final int rootPid;
     private final ArmSpec spec;
-    private final CaptureOutput out;
+    private CaptureOutput out;        // may arrive after arming (attach arms before it creates the file)
     private final AgentDirectory dir;
     private final PrintWriter err;
     private final int ourPid = (int) ProcessHandle.current().pid();
@@ -104,11 +104,11 @@ final class CaptureSession {
      * agents armed so far are disarmed again.
      */
     void armAll(List<Region> regions, long askedRingSize) {
-        for (Region r : regions) {
-            checkUsable(r);
-        }
         List<Attached> armed = new ArrayList<>();
         try {
+            for (Region r : regions) {
+                checkUsable(r);
+            }
             for (Region r : regions) {
                 if (askedRingSize != 0 && askedRingSize != r.capacity()) {
                     err.println("vprof: warning: --ring-size is fixed when the agent starts; pid " + r.pid()
@@ -120,8 +120,9 @@ final class CaptureSession {
             for (Attached a : armed) {
                 disarmQuietly(a);
                 a.region.setFrontendPid(0);
-                a.region.close();
             }
+            attached.clear();
+            regions.forEach(Region::close);
             throw e;
         }
     }
@@ -202,13 +203,38 @@ final class CaptureSession {
     }
 
     private void join(Attached a) {
+        attached.add(a);
+        seenPids.add(a.pid());
+        if (out != null) {
+            announce(a);
+        }
+    }
+
+    /** The PROCESS chunk, before any of the process's records. */
+    private void announce(Attached a) {
         try {
             out.process(a.info);
+            a.announced = true;
         } catch (IOException e) {
             throw new CliException("cannot write the capture file: " + e.getMessage(), e);
         }
-        attached.add(a);
-        seenPids.add(a.pid());
+    }
+
+    /** Sets the output when it was not known at construction; must come before {@link #run}. */
+    void output(CaptureOutput o) {
+        this.out = o;
+    }
+
+    /** Undoes armAll when the capture cannot go on (the file could not be created): agents back to DORMANT. */
+    void releaseAll() {
+        for (Attached a : attached) {
+            if (a.region.state().isActive()) {
+                disarmQuietly(a);
+            }
+            a.region.setFrontendPid(0);
+            a.region.close();
+            a.finished = true;
+        }
     }
 
     /** Finds regions that joined since the last look (new workers, or RUN's processes). */
@@ -279,6 +305,11 @@ final class CaptureSession {
     Summary run() throws IOException {
         String stopReason;
         try {
+            for (Attached a : attached) {
+                if (!a.announced) {
+                    announce(a);
+                }
+            }
             stopReason = loop();
             finishAll(stopReason != null);
         } finally {

@@ -286,7 +286,9 @@ public final class Region implements AutoCloseable {
     /** Unmaps. The file stays; {@link #unlink} removes it. */
     @Override
     public void close() {
-        arena.close();
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
     }
 
     /** Removes the region file: the front end does this once it has read everything of an exited process. */
