@@ -1,0 +1,83 @@
+package dev.vprof.cli;
+
+import dev.vprof.loadgen.BenchResult;
+import dev.vprof.loadgen.LoadGenerator;
+import java.net.URI;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code vprof bench}: load an OpenAI-compatible server, as {@code vllm bench serve} does. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {
+            "Send streaming /v1/completions requests to an OpenAI-compatible server and print",
+            "throughput, TTFT and inter-token latency (p50/p99). Each request carries a W3C",
+            "traceparent, so its server span joins the client's trace.",
+            "",
+            "With --profile, POST /start_profile before the run and /stop_profile after it,",
+            "as 'vllm bench serve --profile' does; a vLLM started with",
+            "--profiler-config '{\"profiler\":\"cuda\"}' then calls cudaProfilerStart/Stop in",
+            "every worker, which 'vprof attach --capture-range=cudaProfilerApi' records."},
+        footer = {"", "Example:",
+            "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile"})
+public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
+    URI url;
+
+    @Option(names = "--model", defaultValue = "Qwen/Qwen2.5-7B-Instruct", description = "Model name sent in requests (default: ${DEFAULT-VALUE})")
+    String model;
+
+    @Option(names = "--num-prompts", defaultValue = "100", description = "Requests to send (default: ${DEFAULT-VALUE})")
+    int numPrompts;
+
+    @Option(names = "--request-rate", defaultValue = "inf", description = "Requests per second, Poisson arrivals; inf sends all at once (default: ${DEFAULT-VALUE})")
+    String requestRate;
+
+    @Option(names = "--prompt-chars", defaultValue = "800:4000", description = "Prompt length range in characters, MIN:MAX (default: ${DEFAULT-VALUE})")
+    String promptChars;
+
+    @Option(names = "--max-tokens", defaultValue = "64", description = "Tokens to generate per request (default: ${DEFAULT-VALUE})")
+    int maxTokens;
+
+    @Option(names = "--profile", description = "POST /start_profile before and /stop_profile after the run")
+    boolean profile;
+
+    @Option(names = "--seed", defaultValue = "0", description = "Random seed for arrivals and prompt lengths (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Override
+    public Integer call() throws Exception {
+        double rate;
+        try {
+            rate = requestRate.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(requestRate);
+        } catch (NumberFormatException e) {
+            System.err.println("vprof bench: --request-rate must be a number or 'inf', not '" + requestRate + "'");
+            return 2;
+        }
+        String[] range = promptChars.split(":");
+        LoadGenerator.Plan plan;
+        try {
+            if (range.length != 2) throw new IllegalArgumentException("--prompt-chars must be MIN:MAX");
+            plan = new LoadGenerator.Plan(url, model, numPrompts, rate, Integer.parseInt(range[0]),
+                    Integer.parseInt(range[1]), maxTokens, profile, seed);
+        } catch (IllegalArgumentException e) {
+            System.err.println("vprof bench: " + e.getMessage());
+            return 2;
+        }
+        AtomicInteger done = new AtomicInteger();
+        boolean tty = System.console() != null;
+        try {
+            BenchResult r = new LoadGenerator().run(plan, res -> {
+                int n = done.incrementAndGet();
+                if (tty) System.err.print("\rrequests done: " + n + "/" + numPrompts);
+            });
+            if (tty) System.err.println();
+            System.out.print(r.format());
+            return r.failed() == 0 ? 0 : 1;
+        } catch (java.io.IOException e) {
+            System.err.println("vprof bench: " + e.getMessage());
+            return 2;
+        }
+    }
+}
