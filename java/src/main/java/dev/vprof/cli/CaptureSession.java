@@ -55,6 +55,8 @@ final class CaptureSession {
     private final PrintWriter err;
     private final int ourPid = (int) ProcessHandle.current().pid();
     private final int uid;
+    private final long startedRealtimeNs = ProcessHandle.current().info().startInstant()
+            .map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElse(0L);
     private final List<Attached> attached = new ArrayList<>();
     private final Set<Integer> seenPids = new HashSet<>();
     private final Set<String> ignored = new HashSet<>();
@@ -261,7 +263,9 @@ final class CaptureSession {
                 continue;
             }
             AgentState st = r.state();
-            boolean ours = r.frontendPid() == ourPid && r.captureId() == spec.captureId();
+            // The agent records which front end it serves (VPROF_ARM's frontend=); an agent started
+            // before this front end cannot be ours, whatever pid reuse put in that field.
+            boolean ours = r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
             if (st == AgentState.STARTING) {
                 r.close();
                 continue;

@@ -168,10 +168,27 @@ class EndToEndTest {
             }
             assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the target keeps running");
         } finally {
-            ProcessHandle.of(pid).ifPresent(h -> {
-                h.descendants().forEach(ProcessHandle::destroyForcibly);
+            stopTree(pid);
+        }
+    }
+
+    /** SIGTERM first, so the agents remove their 64 MiB regions; then make sure nothing is left. */
+    private static void stopTree(int pid) throws java.io.IOException {
+        List<ProcessHandle> all = new ArrayList<>();
+        ProcessHandle.of(pid).ifPresent(h -> {
+            h.descendants().forEach(all::add);
+            all.add(h);
+        });
+        all.forEach(ProcessHandle::destroy);
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
                 h.destroyForcibly();
-            });
+            }
+        }
+        for (ProcessHandle h : all) {
+            Files.deleteIfExists(Path.of("/dev/shm/vprof." + h.pid()));
         }
     }
 
