@@ -50,7 +50,9 @@ public final class FakeAgent implements AutoCloseable {
     }
 
     private void serve() {
-        long acked = (long) LONG.getAcquire(control, Control.CMD_SEQ);
+        // Compare with the last ack, not with cmd_seq as found at thread start: a command may
+        // already be waiting when this thread gets going.
+        long acked = (long) LONG.getAcquire(control, Control.CMD_ACK);
         while (!stop) {
             long seq = (long) LONG.getAcquire(control, Control.CMD_SEQ);
             if (seq == acked) {
