@@ -1,18 +1,59 @@
 package dev.vprof.cli;
 
+import dev.vprof.nativelib.NativeAccessException;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The vprof command line. SKELETON: the CLI work fills in the subcommands. */
+/** The vprof command line. */
 @Command(name = "vprof", mixinStandardHelpOptions = true, version = "vprof 0.1.0",
-        description = "Low-overhead GPU profiling for LLM inference servers.")
+        description = {"Low-overhead GPU profiling for LLM inference servers: an agent inside each CUDA "
+                + "process records kernels, memcpys and NVTX ranges, only inside the capture range you choose."},
+        subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, ListCommand.class,
+                AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Examples:",
+                "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",
+                "  vprof launch -- vllm serve meta-llama/Llama-3.1-8B",
+                "  vprof attach --pid 4242 --duration 10s -o b.vprof",
+                "  vprof list",
+                "  export CUDA_INJECTION64_PATH=$(vprof agent-path)   # start it yourself, attach later",
+                "", "Exit codes: the command's own for run, 0 on success, 2 when vprof cannot do what was asked."})
 public final class Main implements Runnable {
+    /** Exit code for every error vprof itself reports (bad options, no agent, unwritable file, ...). */
+    public static final int EXIT_ERROR = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public void run() {
-        new CommandLine(this).usage(System.out);
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The configured command line; tests call {@code execute} on it with their own streams. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        // Everything after the command's name belongs to it: `vprof run python -m x --port 1`.
+        cl.getSubcommands().get("run").setStopAtPositional(true);
+        cl.getSubcommands().get("launch").setStopAtPositional(true);
+        cl.getSubcommands().get("simulate").setStopAtPositional(true);
+        cl.getSubcommands().get("simulate").setUnmatchedOptionsArePositionalParams(true);
+        cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
+            PrintWriter err = line.getErr();
+            if (ex instanceof CliException || ex instanceof NativeAccessException) {
+                err.println("vprof: " + ex.getMessage());
+            } else {
+                err.println("vprof: internal error: " + ex);
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return EXIT_ERROR;
+        });
+        return cl;
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Main()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }

@@ -1,0 +1,143 @@
+package dev.vprof.cli;
+
+import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.discovery.ProcessTree;
+import dev.vprof.discovery.RegionFile;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.region.AgentState;
+import dev.vprof.region.ArmSpec;
+import dev.vprof.region.Region;
+import dev.vprof.region.RegionException;
+import dev.vprof.region.RegionNotReadyException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "attach", mixinStandardHelpOptions = true,
+        description = {"Capture a running process and all its descendants that have a vprof agent "
+                + "(started with `vprof launch` or CUDA_INJECTION64_PATH=$(vprof agent-path)).",
+                "Ends at --duration, Ctrl-C, when every agent's capture range is over, or when the targets exit; "
+                        + "the agents go back to dormant and the targets run on."},
+        footer = {"", "Examples:",
+                "  vprof attach --pid 4242 --duration 10s -o b.vprof",
+                "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
+                "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5"})
+final class AttachCommand implements Callable<Integer> {
+    private static final long NOT_READY_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-p", "--pid"}, required = true, paramLabel = "PID",
+            description = "The process to capture; its descendants are captured too.")
+    int pid;
+
+    @Mixin
+    CaptureOptions capture = new CaptureOptions();
+
+    AgentDirectory directory = AgentDirectory.system();
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        capture.validate();
+        Duration duration = capture.durationOrNull();
+        ArmSpec armSpec = capture.toSpec(CaptureRunner.newCaptureId());
+        Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
+        OutputPath.checkWritable(file);
+
+        List<Region> regions = findAgents(err);
+        CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
+                System.console() != null);
+        // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
+        session.armAll(regions, capture.ringBytes());
+        try {
+            session.output(CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)),
+                    capture.asMap()));
+        } catch (RuntimeException e) {
+            session.releaseAll();
+            throw e;
+        }
+        err.println("vprof: capturing " + regions.size() + " process" + (regions.size() == 1 ? "" : "es")
+                + " in the tree of pid " + pid + (duration != null ? " for " + capture.duration : "")
+                + "; Ctrl-C to stop");
+        err.flush();
+        if (duration != null) {
+            session.deadlineAfterNanos(duration.toNanos());
+        }
+        CaptureSession.Summary s = CaptureRunner.runWithShutdownHook(session, err);
+        CaptureSession.printSummary(err, file.toString(), s);
+        err.flush();
+        return 0;
+    }
+
+    /** The agents in pid's tree, validated; every way this can fail is one clear sentence. */
+    private List<Region> findAgents(PrintWriter err) {
+        if (!ProcessTree.isAlive(pid)) {
+            throw new CliException("no process with pid " + pid + " is running");
+        }
+        var tree = ProcessTree.read().descendantsOf(pid);
+        List<RegionFile> files = directory.within(tree);
+        if (files.isEmpty()) {
+            throw new CliException("no vprof agent in pid " + pid + " or its descendants; start the program with "
+                    + "`vprof launch -- CMD`, or with CUDA_INJECTION64_PATH=$(vprof agent-path) in its environment");
+        }
+        int uid = Posix.getuid();
+        List<Region> regions = new ArrayList<>();
+        try {
+            for (RegionFile f : files) {
+                Region r = openWhenReady(f.path(), uid);
+                if (r.state() == AgentState.EXITED) {
+                    r.close();
+                    continue;
+                }
+                regions.add(r);
+            }
+        } catch (RegionException e) {
+            regions.forEach(Region::close);
+            throw new CliException(e.getMessage(), e);
+        }
+        if (regions.isEmpty()) {
+            throw new CliException("every vprof agent in the tree of pid " + pid + " has already exited");
+        }
+        return regions;
+    }
+
+    private static Region openWhenReady(Path path, int uid) throws RegionException {
+        long deadline = System.nanoTime() + NOT_READY_WAIT_NS;
+        while (true) {
+            try {
+                Region r = Region.open(path, uid, true);
+                if (r.state() != AgentState.STARTING) {
+                    return r;
+                }
+                r.close();
+                if (System.nanoTime() - deadline > 0) {
+                    throw new RegionException("the agent in pid " + Region.pidOf(path)
+                            + " is still starting after 2 s; try again in a moment");
+                }
+            } catch (RegionNotReadyException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RegionException("interrupted");
+            }
+        }
+    }
+}

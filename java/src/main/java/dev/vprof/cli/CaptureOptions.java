@@ -1,0 +1,166 @@
+package dev.vprof.cli;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.region.ArmSpec;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The options every capture takes ({@code run} and {@code attach}), validated into an {@link ArmSpec}. */
+final class CaptureOptions {
+    @Option(names = "--capture-range", paramLabel = "RANGE", defaultValue = "none",
+            description = {"What to record: none (everything from start to stop), cudaProfilerApi "
+                    + "(between cudaProfilerStart and cudaProfilerStop), or nvtx:NAME[@DOMAIN] "
+                    + "(inside the NVTX range NAME). Default: ${DEFAULT-VALUE}."})
+    String captureRange;
+
+    @Option(names = "--capture-range-end", paramLabel = "END", defaultValue = "stop",
+            description = {"After a range ends: stop (record one range), repeat (every range), "
+                    + "repeat:N (the first N ranges). Default: ${DEFAULT-VALUE}."})
+    String captureRangeEnd;
+
+    @Option(names = "--duration", paramLabel = "D",
+            description = "Stop after this long (500ms, 10s, 2m). Default: until the target exits or Ctrl-C.")
+    String duration;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "vprof-%p-%t.vprof",
+            description = "Capture file; %p is the target pid, %t a timestamp. Default: ${DEFAULT-VALUE}.")
+    String output;
+
+    @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
+            description = "Activity to record, comma separated: kernel, memcpy, memset, nvtx, runtime, "
+                    + "driver. Default: ${DEFAULT-VALUE}.")
+    String kinds;
+
+    @Option(names = "--ring-size", paramLabel = "SIZE",
+            description = "Shared ring per process, a power of two from 64k to 1g (e.g. 256m). "
+                    + "Default: 64m. Fixed when the agent starts: attach cannot change it.")
+    String ringSize;
+
+    @Option(names = "--buffer-size", paramLabel = "SIZE",
+            description = "CUPTI activity buffer size, 64k to 256m. Default: the agent's.")
+    String bufferSize;
+
+    /** The ARM arguments this capture sends (or puts into VPROF_ARM). */
+    ArmSpec toSpec(int captureId) {
+        int mode;
+        String name = "";
+        String domain = "";
+        String range = captureRange.trim();
+        if (range.equalsIgnoreCase("none")) {
+            mode = (int) VprofRing.RANGE_NONE;
+        } else if (range.equalsIgnoreCase("cudaProfilerApi")) {
+            mode = (int) VprofRing.RANGE_PROFILER;
+        } else if (range.regionMatches(true, 0, "nvtx:", 0, 5)) {
+            mode = (int) VprofRing.RANGE_NVTX;
+            String rest = range.substring(5);
+            int at = rest.lastIndexOf('@');
+            name = at >= 0 ? rest.substring(0, at) : rest;
+            domain = at >= 0 ? rest.substring(at + 1) : "";
+            if (name.isEmpty()) {
+                throw new CliException("--capture-range=nvtx:NAME needs the NVTX range name, e.g. nvtx:step");
+            }
+            checkName("NVTX range name", name);
+            checkName("NVTX domain", domain);
+        } else {
+            throw new CliException("--capture-range '" + captureRange
+                    + "' is not one of none, cudaProfilerApi, nvtx:NAME[@DOMAIN]");
+        }
+        return new ArmSpec(mode, repeat(), kindMask(), bufferBytes(), captureId, name, domain);
+    }
+
+    private static void checkName(String what, String s) {
+        if (s.contains(",") || s.contains("=")) {
+            throw new CliException("the " + what + " '" + s + "' may not contain ',' or '='");
+        }
+        if (s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= VprofRing.NAME_MAX) {
+            throw new CliException("the " + what + " '" + s + "' is longer than " + (VprofRing.NAME_MAX - 1) + " bytes");
+        }
+    }
+
+    /** Ranges to record: 1 for stop, 0 (unlimited) for repeat, N for repeat:N. */
+    int repeat() {
+        String e = captureRangeEnd.trim().toLowerCase(Locale.ROOT);
+        if (e.equals("stop")) return 1;
+        if (e.equals("repeat")) return 0;
+        if (e.startsWith("repeat:")) {
+            try {
+                int n = Integer.parseInt(e.substring(7));
+                if (n > 0) return n;
+            } catch (NumberFormatException ignored) {
+                // falls through to the message
+            }
+        }
+        throw new CliException("--capture-range-end '" + captureRangeEnd + "' is not one of stop, repeat, repeat:N (N >= 1)");
+    }
+
+    int kindMask() {
+        int mask = 0;
+        for (String k : kinds.split(",")) {
+            switch (k.trim().toLowerCase(Locale.ROOT)) {
+                case "kernel" -> mask |= (int) VprofRing.KIND_KERNEL;
+                case "memcpy" -> mask |= (int) VprofRing.KIND_MEMCPY;
+                case "memset" -> mask |= (int) VprofRing.KIND_MEMSET;
+                case "nvtx" -> mask |= (int) VprofRing.KIND_NVTX;
+                case "runtime" -> mask |= (int) VprofRing.KIND_RUNTIME;
+                case "driver" -> mask |= (int) VprofRing.KIND_DRIVER;
+                case "" -> { }
+                default -> throw new CliException("--kinds: '" + k.trim()
+                        + "' is not one of kernel, memcpy, memset, nvtx, runtime, driver");
+            }
+        }
+        if (mask == 0) {
+            throw new CliException("--kinds names no activity; use for example --kinds=kernel,memcpy");
+        }
+        return mask;
+    }
+
+    int bufferBytes() {
+        if (bufferSize == null) {
+            return 0;
+        }
+        long b = Units.size("--buffer-size", bufferSize);
+        if (b < 64 * 1024 || b > 256L * 1024 * 1024) {
+            throw new CliException("--buffer-size " + bufferSize + " is outside 64k..256m");
+        }
+        return (int) b;
+    }
+
+    /** The ring size asked for, or 0 when not given. */
+    long ringBytes() {
+        if (ringSize == null) {
+            return 0;
+        }
+        long b = Units.size("--ring-size", ringSize);
+        if (Long.bitCount(b) != 1 || b < VprofRing.RING_MIN || b > VprofRing.RING_MAX) {
+            throw new CliException("--ring-size " + ringSize + " must be a power of two between 64k and 1g (e.g. 1m, 64m)");
+        }
+        return b;
+    }
+
+    /** The --duration, or null for no limit. */
+    Duration durationOrNull() {
+        return duration == null ? null : Units.duration("--duration", duration);
+    }
+
+    /** Checks every option at once, so that errors come before anything starts. */
+    void validate() {
+        toSpec(1);
+        ringBytes();
+        durationOrNull();
+    }
+
+    /** The options as the capture file's metadata records them. */
+    Map<String, String> asMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("capture-range", captureRange);
+        m.put("capture-range-end", captureRangeEnd);
+        if (duration != null) m.put("duration", duration);
+        m.put("kinds", kinds);
+        if (ringSize != null) m.put("ring-size", ringSize);
+        if (bufferSize != null) m.put("buffer-size", bufferSize);
+        return m;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.vprof.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+
+/** Expands {@code -o} patterns and checks, before anything starts, that the file can be written. */
+final class OutputPath {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private OutputPath() {}
+
+    /** {@code %p} the target pid, {@code %t} a local timestamp, {@code %%} a percent sign. */
+    static Path expand(String pattern, long pid, LocalDateTime when) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '%' && i + 1 < pattern.length()) {
+                char n = pattern.charAt(i + 1);
+                if (n == 'p') { sb.append(pid); i++; continue; }
+                if (n == 't') { sb.append(STAMP.format(when)); i++; continue; }
+                if (n == '%') { sb.append('%'); i++; continue; }
+            }
+            sb.append(c);
+        }
+        return Path.of(sb.toString());
+    }
+
+    /** Throws a {@link CliException} naming the reason when {@code file} cannot be created or replaced. */
+    static void checkWritable(Path file) {
+        Path abs = file.toAbsolutePath();
+        Path parent = abs.getParent();
+        String fix = "; choose another path with -o";
+        if (Files.isDirectory(abs)) {
+            throw new CliException("cannot write the capture file " + file + ": it is a directory" + fix);
+        }
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new CliException("cannot write the capture file " + file + ": the folder " + parent
+                    + " does not exist" + fix);
+        }
+        if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(parent)) {
+            throw new CliException("cannot write the capture file " + file + ": permission denied" + fix);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.vprof.cli;
+
+import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.nativelib.NativeFiles;
+import dev.vprof.region.ArmSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Start CMD with the vprof agent and capture it and every CUDA process it starts.",
+                "The agents arm themselves as CUDA initializes, so no kernel in the range is missed. "
+                        + "vprof exits with CMD's exit code."},
+        footer = {"", "Examples:",
+                "  vprof run -o a.vprof -- python infer.py                      # everything",
+                "  vprof run --capture-range=cudaProfilerApi --capture-range-end=repeat -- python serve.py",
+                "  vprof run --capture-range=nvtx:decode --duration 30s -- ./bench",
+                "  vprof run --ring-size 256m --kinds kernel,memcpy,runtime -- python train.py",
+                "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished."})
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CaptureOptions capture = new CaptureOptions();
+
+    @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command to run, after --.")
+    List<String> cmd = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        capture.validate();
+        Duration duration = capture.durationOrNull();
+        long ringBytes = capture.ringBytes();
+        ArmSpec armSpec = capture.toSpec(CaptureRunner.newCaptureId());
+        LocalDateTime now = LocalDateTime.now();
+        OutputPath.checkWritable(OutputPath.expand(capture.output, 0, now));
+        Path agent;
+        try {
+            agent = NativeFiles.require(NativeFiles.AGENT);
+        } catch (IOException e) {
+            throw new CliException(e.getMessage(), e);
+        }
+
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        Map<String, String> env = pb.environment();
+        env.put("CUDA_INJECTION64_PATH", agent.toString());
+        env.put("VPROF_ARM", armSpec.toEnv(ProcessHandle.current().pid()));
+        if (ringBytes != 0) {
+            env.put("VPROF_RING_SIZE", Long.toString(ringBytes));
+        } else {
+            env.remove("VPROF_RING_SIZE");
+        }
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
+        }
+        Path file = OutputPath.expand(capture.output, p.pid(), now);
+        CaptureOutput out;
+        try {
+            OutputPath.checkWritable(file);
+            out = CaptureRunner.createOutput(file, cmd, capture.asMap());
+        } catch (RuntimeException e) {
+            p.destroyForcibly();
+            throw e;
+        }
+        CaptureSession session = new CaptureSession(CaptureSession.Mode.RUN, (int) p.pid(), armSpec, out,
+                AgentDirectory.system(), err, System.console() != null);
+        session.command(p);
+        if (duration != null) {
+            session.deadlineAfterNanos(duration.toNanos());
+        }
+        CaptureSession.Summary s = CaptureRunner.runWithShutdownHook(session, err);
+        CaptureSession.printSummary(err, file.toString(), s);
+        if (s.processes() == 0) {
+            err.println("vprof: warning: no process of " + cmd.getFirst() + " loaded the agent (no CUDA "
+                    + "initialization seen); the file holds no GPU activity");
+        }
+        err.flush();
+        if ("duration".equals(s.stopReason()) && p.isAlive()) {
+            // As nsys does when its --duration ends: ask the application to terminate.
+            err.println("vprof: --duration reached; sending SIGTERM to pid " + p.pid());
+            err.flush();
+            p.destroy();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+        return p.waitFor();
+    }
+}

@@ -1,0 +1,51 @@
+package dev.vprof.cli;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/** Parses the human units of the command line: durations ({@code 500ms, 10s, 2m}) and sizes ({@code 64m}). */
+final class Units {
+    private Units() {}
+
+    /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; a bare number is seconds. */
+    static Duration duration(String option, String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        long mult; // nanoseconds per unit
+        String digits;
+        if (s.endsWith("ms")) { mult = 1_000_000L; digits = s.substring(0, s.length() - 2); }
+        else if (s.endsWith("us")) { mult = 1_000L; digits = s.substring(0, s.length() - 2); }
+        else if (s.endsWith("s")) { mult = 1_000_000_000L; digits = s.substring(0, s.length() - 1); }
+        else if (s.endsWith("m")) { mult = 60_000_000_000L; digits = s.substring(0, s.length() - 1); }
+        else if (s.endsWith("h")) { mult = 3_600_000_000_000L; digits = s.substring(0, s.length() - 1); }
+        else { mult = 1_000_000_000L; digits = s; }
+        try {
+            double v = Double.parseDouble(digits);
+            if (!(v > 0) || Double.isInfinite(v) || v * mult > Long.MAX_VALUE / 2.0) {
+                throw new NumberFormatException();
+            }
+            return Duration.ofNanos((long) (v * mult));
+        } catch (NumberFormatException e) {
+            throw new CliException(option + " '" + text + "' is not a duration; write it like 500ms, 10s or 2m");
+        }
+    }
+
+    /** {@code 65536}, {@code 64k}, {@code 64m}, {@code 1g} (binary multiples; an optional trailing b or ib). */
+    static long size(String option, String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        if (s.endsWith("ib")) s = s.substring(0, s.length() - 2);
+        else if (s.endsWith("b")) s = s.substring(0, s.length() - 1);
+        long mult = 1;
+        if (s.endsWith("k")) { mult = 1L << 10; s = s.substring(0, s.length() - 1); }
+        else if (s.endsWith("m")) { mult = 1L << 20; s = s.substring(0, s.length() - 1); }
+        else if (s.endsWith("g")) { mult = 1L << 30; s = s.substring(0, s.length() - 1); }
+        try {
+            long v = Long.parseLong(s);
+            if (v <= 0 || v > Long.MAX_VALUE / mult) {
+                throw new NumberFormatException();
+            }
+            return v * mult;
+        } catch (NumberFormatException e) {
+            throw new CliException(option + " '" + text + "' is not a size; write it like 65536, 256k, 64m or 1g");
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.vprof.discovery;
+
+import dev.vprof.region.Region;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The region files agents created: {@code /dev/shm/vprof.<pid>} (the folder can be changed with
+ * the system property {@code vprof.shm.dir}, for tests).
+ */
+public final class AgentDirectory {
+    private final Path dir;
+    private final Path proc;
+
+    public AgentDirectory(Path dir, Path proc) {
+        this.dir = dir;
+        this.proc = proc;
+    }
+
+    public static AgentDirectory system() {
+        return new AgentDirectory(Path.of(System.getProperty("vprof.shm.dir", "/dev/shm")), Path.of("/proc"));
+    }
+
+    public Path dir() { return dir; }
+
+    public Path pathFor(int pid) {
+        return dir.resolve("vprof." + pid);
+    }
+
+    /** Every region file, sorted by pid, each marked alive or stale. */
+    public List<RegionFile> all() {
+        List<RegionFile> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "vprof.*")) {
+            for (Path p : ds) {
+                int pid = Region.pidOf(p);
+                if (pid > 0) {
+                    out.add(new RegionFile(pid, p, Files.isDirectory(proc.resolve(Integer.toString(pid)))));
+                }
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        out.sort(Comparator.comparingInt(RegionFile::pid));
+        return out;
+    }
+
+    /** The live region files whose pid is in {@code pids} (a process tree). */
+    public List<RegionFile> within(Set<Integer> pids) {
+        List<RegionFile> out = new ArrayList<>();
+        for (RegionFile f : all()) {
+            if (f.alive() && pids.contains(f.pid())) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+}

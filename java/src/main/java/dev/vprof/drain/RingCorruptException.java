@@ -1,0 +1,8 @@
+package dev.vprof.drain;
+
+/** The ring holds a record the front end refuses: it stops reading that region. */
+public final class RingCorruptException extends Exception {
+    public RingCorruptException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.vprof.nativelib;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The few libc calls the front end needs, as FFM downcalls gathered in one place.
+ *
+ * <p>Why not {@link System#nanoTime()} for the heartbeat: the agent compares the heartbeat
+ * with its own {@code clock_gettime(CLOCK_MONOTONIC)}, and the JDK does not promise that
+ * nanoTime is that clock.
+ */
+public final class Posix {
+    private Posix() {}
+
+    /** Linux's clockid for CLOCK_MONOTONIC. */
+    private static final int CLOCK_MONOTONIC = 1;
+    private static final int CLOCK_REALTIME = 0;
+
+    /* struct timespec { time_t tv_sec; long tv_nsec; } on LP64 Linux */
+    private static final StructLayout TIMESPEC = MemoryLayout.structLayout(
+            ValueLayout.JAVA_LONG.withName("tv_sec"),
+            ValueLayout.JAVA_LONG.withName("tv_nsec"));
+
+    private static final MethodHandle CLOCK_GETTIME;
+    private static final MethodHandle GETUID;
+    private static final MethodHandle KILL;
+
+    static {
+        try {
+            Linker linker = Linker.nativeLinker();
+            var libc = linker.defaultLookup();
+            CLOCK_GETTIME = linker.downcallHandle(libc.findOrThrow("clock_gettime"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+            GETUID = linker.downcallHandle(libc.findOrThrow("getuid"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            KILL = linker.downcallHandle(libc.findOrThrow("kill"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        } catch (IllegalCallerException e) {
+            throw new NativeAccessException(e);
+        }
+    }
+
+    /** CLOCK_MONOTONIC in nanoseconds: the clock the agent checks heartbeats against. */
+    public static long monotonicNanos() {
+        return clockNanos(CLOCK_MONOTONIC);
+    }
+
+    /** CLOCK_REALTIME in nanoseconds since the Unix epoch. */
+    public static long realtimeNanos() {
+        return clockNanos(CLOCK_REALTIME);
+    }
+
+    private static long clockNanos(int clock) {
+        // A tiny confined arena per call: the heartbeat runs every few hundred ms, not per record.
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ts = arena.allocate(TIMESPEC);
+            int rc = (int) CLOCK_GETTIME.invokeExact(clock, ts);
+            if (rc != 0) {
+                throw new IllegalStateException("clock_gettime(" + clock + ") failed");
+            }
+            return ts.get(ValueLayout.JAVA_LONG, 0) * 1_000_000_000L + ts.get(ValueLayout.JAVA_LONG, 8);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The real user id of this process. */
+    public static int getuid() {
+        try {
+            return (int) GETUID.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** kill(2); returns 0 on success, -1 on failure (no errno: callers only need yes/no). */
+    public static int kill(int pid, int signal) {
+        try {
+            return (int) KILL.invokeExact(pid, signal);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public static final int SIGTERM = 15;
+    public static final int SIGKILL = 9;
+}

@@ -1,0 +1,175 @@
+package dev.vprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.bindings.VprofRing.Control;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.testing.TestRegions;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every error of issue 2 that the capture commands own: exit code 2 and one clear sentence. */
+class CliErrorsTest {
+    @TempDir
+    Path dir;
+
+    private Process target;
+    private int pid;
+    private String savedShm;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        savedShm = System.getProperty("vprof.shm.dir");
+        System.setProperty("vprof.shm.dir", dir.toString());
+        target = new ProcessBuilder("sleep", "60").start();
+        pid = (int) target.pid();
+    }
+
+    @AfterEach
+    void tearDown() {
+        target.destroyForcibly();
+        if (savedShm == null) System.clearProperty("vprof.shm.dir"); else System.setProperty("vprof.shm.dir", savedShm);
+    }
+
+    private static void assertError(Cli.Result r, String... fragments) {
+        assertEquals(2, r.code(), r.err());
+        for (String f : fragments) {
+            assertTrue(r.err().contains(f), "expected '" + f + "' in: " + r.err());
+        }
+        assertEquals(1, r.err().strip().lines().count(), "one sentence, no stack trace: " + r.err());
+    }
+
+    private String out() {
+        return dir.resolve("o.vprof").toString();
+    }
+
+    @Test
+    void attachToAPidThatDoesNotExist() {
+        assertError(Cli.run("attach", "--pid", "4000000", "-o", out()), "no process with pid 4000000");
+    }
+
+    @Test
+    void attachToAProcessWithNoAgentNamesBothRemedies() {
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
+                "no vprof agent in pid " + pid, "vprof launch", "CUDA_INJECTION64_PATH=$(vprof agent-path)");
+    }
+
+    @Test
+    void attachToARegionOfAnotherUser() throws Exception {
+        Assumptions.assumeTrue(Posix.getuid() == 0, "needs root to give a file away");
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        Files.setAttribute(p, "unix:uid", 65534);
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()), "belongs to user id 65534");
+    }
+
+    @Test
+    void attachToARegionOfAnotherFormatVersion() throws Exception {
+        TestRegions.create(dir, pid, 65536, c -> c.set(ValueLayout.JAVA_INT, Control.FORMAT_VERSION, 2));
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
+                "format version 2", "reads version 1");
+    }
+
+    @Test
+    void attachToAFailedAgentShowsItsReason() throws Exception {
+        TestRegions.create(dir, pid, 65536, c -> {
+            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_FAILED);
+            TestRegions.putString(c, Control.REASON, "cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
+        });
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
+                "is FAILED", "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
+    }
+
+    @Test
+    void attachToAnAgentThatAnotherFrontEndHolds() throws Exception {
+        int other = (int) ProcessHandle.current().parent().orElseThrow().pid();
+        TestRegions.create(dir, pid, 65536, c -> {
+            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_CAPTURING);
+            c.set(ValueLayout.JAVA_INT, Control.FRONTEND_PID, other);
+        });
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
+                "already being captured by the vprof in pid " + other);
+    }
+
+    @Test
+    void attachToAnAgentThatDoesNotAnswer() throws Exception {
+        TestRegions.create(dir, pid, 65536, c -> { });
+        Cli.Result r = Cli.run("attach", "--pid", Integer.toString(pid), "-o", out());
+        assertError(r, "agent in pid " + pid + " did not answer");
+        assertTrue(Files.notExists(dir.resolve("o.vprof")), "no empty capture file is left behind");
+    }
+
+    @Test
+    void attachWithAnOutputPathThatCannotBeWritten() {
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", "/nonexistent-dir/x.vprof"),
+                "cannot write the capture file /nonexistent-dir/x.vprof", "does not exist");
+    }
+
+    @Test
+    void runWithAnOutputPathThatCannotBeWritten() {
+        assertError(Cli.run("run", "-o", dir.toString(), "--", "true"), "cannot write the capture file", "is a directory");
+    }
+
+    @Test
+    void runOfACommandThatDoesNotExist() {
+        assertError(Cli.run("run", "-o", out(), "--", "/nonexistent/program"), "cannot start /nonexistent/program");
+    }
+
+    @Test
+    void badCaptureOptionsAreRefusedBeforeAnythingStarts() {
+        assertError(Cli.run("run", "--capture-range=sometimes", "--", "true"), "--capture-range 'sometimes'");
+        assertError(Cli.run("run", "--capture-range=nvtx:", "--", "true"), "needs the NVTX range name");
+        assertError(Cli.run("run", "--capture-range-end=repeat:0", "--", "true"), "repeat:N");
+        assertError(Cli.run("run", "--ring-size", "1000", "--", "true"), "power of two");
+        assertError(Cli.run("run", "--duration", "soon", "--", "true"), "not a duration");
+        assertError(Cli.run("run", "--kinds", "kernel,warp", "--", "true"), "'warp'");
+        assertError(Cli.run("attach", "--pid", "1", "--buffer-size", "1k"), "outside 64k..256m");
+    }
+
+    @Test
+    void agentPathPrintsTheBundledAgent() {
+        Cli.Result r = Cli.run("agent-path");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().strip().endsWith("/libvprof.so"), r.out());
+        assertTrue(Files.isRegularFile(Path.of(r.out().strip())));
+    }
+
+    @Test
+    void listShowsFailedAgentsWithTheirReasonAndStaleRegions() throws Exception {
+        TestRegions.create(dir, pid, 65536, c -> {
+            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_FAILED);
+            TestRegions.putString(c, Control.REASON, "cuptiSubscribe: CUPTI_ERROR_UNKNOWN");
+        });
+        Files.createFile(dir.resolve("vprof.4000000"));
+        Cli.Result r = Cli.run("list");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("FAILED") && r.out().contains("CUPTI_ERROR_UNKNOWN"), r.out());
+        assertTrue(r.out().contains("STALE"), r.out());
+        Cli.Result j = Cli.run("list", "--json");
+        assertTrue(j.out().contains("\"state\" : \"FAILED\"") && j.out().contains("\"pid\" : " + pid), j.out());
+    }
+
+    @Test
+    void doctorChecksEveryPrerequisite() {
+        Cli.Result r = Cli.run("doctor");
+        for (String what : new String[] {"jdk", "native access", "agent", "libcupti", "driver", "shared memory", "ptrace scope"}) {
+            assertTrue(r.out().contains(what), what + " in: " + r.out());
+        }
+    }
+
+    @Test
+    void helpTeachesWithExamples() {
+        for (String cmd : new String[] {"run", "launch", "attach", "list", "agent-path", "doctor"}) {
+            Cli.Result r = Cli.run(cmd, "--help");
+            assertEquals(0, r.code());
+            assertTrue(r.out().contains("Example"), cmd + ": " + r.out());
+        }
+    }
+}

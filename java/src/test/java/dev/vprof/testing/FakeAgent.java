@@ -1,0 +1,106 @@
+package dev.vprof.testing;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.bindings.VprofRing.Control;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The agent's side of a region, in Java, for front-end tests: answers ARM and DISARM like the
+ * control thread does, and on ARM publishes a RANGE begin, {@code kernels} KERNEL records and a
+ * RANGE end, then (as capture-range-end=stop would) goes back to DORMANT by itself.
+ */
+public final class FakeAgent implements AutoCloseable {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment control;
+    private final TestProducer producer;
+    private final Thread thread;
+    private final int kernels;
+    private volatile boolean stop;
+    public volatile int armsSeen;
+    public volatile int lastArmKinds;
+
+    private final boolean stayArmed;
+
+    public FakeAgent(Path region, int kernels) throws IOException {
+        this(region, kernels, false);
+    }
+
+    /** @param stayArmed keep CAPTURING after the records until DISARM (capture-range=none) */
+    public FakeAgent(Path region, int kernels, boolean stayArmed) throws IOException {
+        this.kernels = kernels;
+        this.stayArmed = stayArmed;
+        try (FileChannel ch = FileChannel.open(region, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment whole = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena);
+            control = whole.asSlice(0, VprofRing.CONTROL_SIZE);
+            producer = new TestProducer(control, whole.asSlice(VprofRing.CONTROL_SIZE));
+        }
+        thread = new Thread(this::serve, "fake-agent");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void serve() {
+        // Compare with the last ack, not with cmd_seq as found at thread start: a command may
+        // already be waiting when this thread gets going.
+        long acked = (long) LONG.getAcquire(control, Control.CMD_ACK);
+        while (!stop) {
+            long seq = (long) LONG.getAcquire(control, Control.CMD_SEQ);
+            if (seq == acked) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int cmd = control.get(ValueLayout.JAVA_INT, Control.CMD);
+            control.set(ValueLayout.JAVA_INT, Control.CMD_RESULT, (int) VprofRing.RESULT_OK);
+            if (cmd == VprofRing.CMD_ARM) {
+                armsSeen++;
+                lastArmKinds = control.get(ValueLayout.JAVA_INT, Control.CMD_KINDS);
+                INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_CAPTURING);
+                LONG.setRelease(control, Control.CMD_ACK, seq);
+                acked = seq;
+                publishRange();
+                if (!stayArmed) {
+                    INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
+                }
+            } else {
+                INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
+                LONG.setRelease(control, Control.CMD_ACK, seq);
+                acked = seq;
+            }
+        }
+    }
+
+    private void publishRange() {
+        write((int) VprofRing.REC_RANGE, 64, VprofRing.RANGE_BEGIN);
+        for (int i = 0; i < kernels; i++) {
+            write((int) VprofRing.REC_KERNEL, 32, i);
+        }
+        write((int) VprofRing.REC_RANGE, 64, VprofRing.RANGE_END);
+        LONG.getAndAdd(control, Control.RANGES, 1L);
+    }
+
+    private void write(int type, int len, long stamp) {
+        // A range must not be lost in the test: wait for room instead of dropping.
+        while (!producer.write(type, len, stamp)) {
+            Thread.onSpinWait();
+        }
+        LONG.getAndAdd(control, Control.RECORDS, 1L);
+        LONG.getAndAdd(control, Control.BYTES, (long) len);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop = true;
+        thread.join();
+        arena.close();
+    }
+}
