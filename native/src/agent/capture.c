@@ -574,6 +574,7 @@ uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *
         a->arm.kinds &= ~(uint32_t)VPROF_KIND_NVTX;
     a->armed = 1;
     a->holder_pid = req->frontend_pid;
+    __atomic_store_n(&a->control->frontend_pid, req->frontend_pid, __ATOMIC_RELEASE);
     a->range_index = 0;
     /* The front end gets a full timeout to start its heartbeat. */
     __atomic_store_n(&a->control->heartbeat_ns, vprof_now_ns(CLOCK_MONOTONIC), __ATOMIC_RELEASE);
