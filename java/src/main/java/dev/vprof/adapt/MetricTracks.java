@@ -97,11 +97,13 @@ final class MetricTracks implements Consumer<ScrapeResult> {
                     if (previous == null || seconds <= 0) {
                         continue;
                     }
-                    String sampleName = now.has(f.name() + "_total") ? f.name() + "_total" : f.name();
-                    double inc = MetricMath.counterIncrease(previous, now, sampleName, f.name() + "_created",
+                    // Prometheus text names the family x_total, OpenMetrics x: name the track x either way.
+                    String base = f.name().endsWith("_total") ? f.name().substring(0, f.name().length() - 6) : f.name();
+                    String sampleName = now.has(base + "_total") ? base + "_total" : base;
+                    double inc = MetricMath.counterIncrease(previous, now, sampleName, base + "_created",
                             MetricMath.ALL_SERIES);
                     if (!Double.isNaN(inc)) {
-                        timeline.counter(f.name() + " rate", CounterKind.RATE, "1/s").add(t, inc / seconds);
+                        timeline.counter(base + " rate", CounterKind.RATE, "1/s").add(t, inc / seconds);
                     }
                 }
                 case HISTOGRAM -> {
