@@ -77,7 +77,9 @@ final class GpuOverlap {
         return Math.max(0, at(b) - at(a));
     }
 
+    /** Kernels that came too far out of order to place exactly (settles the pass first). */
     long lateIntervals() {
+        finish();
         return lateIntervals;
     }
 
