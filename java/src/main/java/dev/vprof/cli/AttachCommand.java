@@ -62,6 +62,8 @@ final class AttachCommand implements Callable<Integer> {
     /** Late injection and its terminal prompt (null: no terminal); tests replace them. */
     LateInjection lateInjection;
     InjectPrompt prompt = InjectPrompt.terminal();
+    /** The pids this attach loaded the agent into. */
+    private final List<Integer> injectedNow = new ArrayList<>();
 
     @Override
     public Integer call() throws IOException {
@@ -129,17 +131,19 @@ final class AttachCommand implements Callable<Integer> {
         }
         try {
             lateInjection.injectAll(chosen);
+            injectedNow.addAll(chosen);
         } catch (InjectionException e) {
             throw new CliException(e.getMessage(), e);
         }
         return left;
     }
 
-    /** An agent loaded late says what it could not see (work before CUPTI attached at the ARM). */
-    private static void warnWhatLateAgentsMissed(PrintWriter err, CaptureSession session) {
+    /** An agent loaded just now says what it could not see (work before CUPTI attached at the ARM). */
+    private void warnWhatLateAgentsMissed(PrintWriter err, CaptureSession session) {
         for (Attached a : session.attached()) {
             String why = a.region.reason();
-            if ((a.region.agentFlags() & VprofRing.AGENT_INJECTED_LATE) != 0 && !why.isEmpty()) {
+            if (injectedNow.contains(a.pid()) && (a.region.agentFlags() & VprofRing.AGENT_INJECTED_LATE) != 0
+                    && !why.isEmpty()) {
                 err.println("vprof: warning: pid " + a.pid() + ": " + why);
             }
         }

@@ -1,5 +1,8 @@
 package dev.vprof.cli;
 
+import dev.vprof.inject.InjectionReadiness;
+import dev.vprof.inject.Injector;
+import dev.vprof.inject.InjectorExit;
 import dev.vprof.nativelib.NativeAccessException;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
@@ -24,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what vprof needs on this machine: JDK, native access, the agent library, "
-                + "libcupti and its version, the NVIDIA driver, /dev/shm, ptrace scope. Each line says OK, "
+                + "libcupti and its version, the NVIDIA driver, /dev/shm, whether `attach --inject` can work here (ptrace scope, CAP_SYS_PTRACE, seccomp). Each line says OK, "
                 + "WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
         footer = {"", "Example:", "  vprof doctor"})
 final class DoctorCommand implements Callable<Integer> {
@@ -187,21 +190,47 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
+    /** Whether `vprof attach --inject` can load the agent into running processes here, and if not why. */
     private void checkPtrace() {
-        Path p = Path.of("/proc/sys/kernel/yama/ptrace_scope");
-        String v;
+        String scope;
         try {
-            v = Files.readString(p).strip();
+            scope = Files.readString(Path.of("/proc/sys/kernel/yama/ptrace_scope"));
         } catch (IOException e) {
-            add(Level.OK, "ptrace scope", "no Yama LSM: no ptrace restriction");
-            return;
+            scope = null; // no Yama LSM
         }
-        switch (v) {
-            case "0" -> add(Level.OK, "ptrace scope", "0 (classic)");
-            case "1" -> add(Level.OK, "ptrace scope", "1 (restricted to descendants): fine for launch/attach through "
-                    + "the agent; loading the agent into an unprepared process would need sudo or ptrace_scope 0");
-            default -> add(Level.WARN, "ptrace scope", v + ": ptrace is admin-only or off; attach through the agent works, "
-                    + "late injection will not (echo 1 | sudo tee " + p + ")");
+        String status;
+        try {
+            status = Files.readString(Path.of("/proc/self/status"));
+        } catch (IOException e) {
+            status = "";
         }
+        Path injector = null;
+        try {
+            injector = NativeFiles.require(NativeFiles.INJECT);
+        } catch (IOException e) {
+            // reported as a blocker below
+        }
+        InjectionReadiness.Verdict v = InjectionReadiness.assess(scope, status, injector != null);
+        List<String> blockers = new ArrayList<>(v.blockers());
+        boolean possible = v.possible();
+        if (injector != null && possible) {
+            // The injector's own probe: ptrace on a child of its own tells a seccomp/LSM ban apart.
+            try {
+                Injector.Result r = new Injector(injector).check((int) ProcessHandle.current().pid());
+                if (r.exit() == InjectorExit.SECCOMP) {
+                    possible = false;
+                    blockers.clear();
+                    blockers.add(r.exit().explain((int) ProcessHandle.current().pid(), "", r.detail()));
+                } else if (r.exitCode() == 0) {
+                    blockers.removeIf(b -> b.contains("seccomp filter")); // the probe shows ptrace works
+                }
+            } catch (IOException e) {
+                blockers.add("cannot run " + injector + ": " + e.getMessage());
+            }
+        }
+        String detail = "attach --inject is " + (possible ? v.summary() : v.summary().replaceFirst("^possible", "not possible"))
+                + (blockers.isEmpty() ? "" : ": " + String.join("; ", blockers))
+                + (possible ? "" : "; attach through an agent started with `vprof launch` still works");
+        add(possible && blockers.isEmpty() ? Level.OK : Level.WARN, "injection", detail);
     }
 }

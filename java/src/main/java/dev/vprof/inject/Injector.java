@@ -92,7 +92,7 @@ public final class Injector {
         List<String> cmd = new ArrayList<>();
         cmd.add(executable.toString());
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         CompletableFuture<String> out = readAsync(p.getInputStream());
         CompletableFuture<String> err = readAsync(p.getErrorStream());
         try {

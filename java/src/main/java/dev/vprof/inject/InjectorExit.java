@@ -55,7 +55,8 @@ public enum InjectorExit {
             case YAMA -> "the Yama ptrace_scope setting forbids tracing pid " + pid + ": run vprof with sudo, or "
                     + "`echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope`; or restart the program with "
                     + "`vprof launch`" + d;
-            case SECCOMP -> "ptrace is forbidden in this environment (seccomp filter or container policy): run the "
+            case SECCOMP -> "ptrace of pid " + pid + " is forbidden in this environment (seccomp filter or container "
+                    + "policy): run the "
                     + "container with --cap-add=SYS_PTRACE or a seccomp profile that allows ptrace, or restart the "
                     + "program with `vprof launch`" + d;
             case ALREADY_TRACED -> "pid " + pid + " is already traced by another tool (a debugger, strace, another "

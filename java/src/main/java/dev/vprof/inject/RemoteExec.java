@@ -53,7 +53,7 @@ final class RemoteExec {
         Files.writeString(script, script(agent), StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(interpreter.toString(), "-c",
                 "import sys; sys.remote_exec(int(sys.argv[1]), sys.argv[2])", Integer.toString(pid), script.toString())
-                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         try {
             if (!p.waitFor(WAIT_MS, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
