@@ -66,7 +66,7 @@ public enum InjectorExit {
             case NO_SAFE_POINT -> "no thread of pid " + pid + " stopped at a point where loading a library is safe "
                     + "(each was inside the allocator, the dynamic loader or fork every time it was looked at); "
                     + "nothing was changed in it: retry in a moment" + d;
-            case USAGE -> "vprof-inject refused the arguments vprof gave it, which is a vprof bug: please report "
+            case USAGE -> "vprof-inject refused the arguments vprof gave it for pid " + pid + ", which is a vprof bug: please report "
                     + "it with this message" + d;
             case OTHER -> "loading the agent into pid " + pid + " failed" + (d.isEmpty() ? "; retry with "
                     + "`vprof-inject --pid " + pid + " --lib " + agent + " --verbose` to see why" : d);
