@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcessTree;
 import dev.vprof.discovery.RegionFile;
@@ -9,7 +10,6 @@ import dev.vprof.inject.Injector;
 import dev.vprof.inject.LateInjection;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;
@@ -163,7 +163,8 @@ final class AttachCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             throw new CliException("no vprof agent in pid " + pid + " or its descendants; start the program with "
                     + "`vprof launch -- CMD`, or with CUDA_INJECTION64_PATH=$(vprof agent-path) in its environment"
-                    + injectHint);
+                    + (inject ? "; none of them has CUDA loaded (libcuda mapped) to inject into: has it "
+                    + "initialized CUDA yet?" : injectHint));
         }
         if (!injectHint.isEmpty()) {
             err.println("vprof: warning: not capturing the processes without an agent" + injectHint);

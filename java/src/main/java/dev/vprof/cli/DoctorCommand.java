@@ -27,8 +27,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what vprof needs on this machine: JDK, native access, the agent library, "
-                + "libcupti and its version, the NVIDIA driver, /dev/shm, whether `attach --inject` can work here (ptrace scope, CAP_SYS_PTRACE, seccomp). Each line says OK, "
-                + "WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
+                + "libcupti and its version, the NVIDIA driver, /dev/shm, ptrace scope, whether `attach --inject` "
+                + "can work here (CAP_SYS_PTRACE, seccomp, vprof-inject). Each line says OK, WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
         footer = {"", "Example:", "  vprof doctor"})
 final class DoctorCommand implements Callable<Integer> {
     @Spec
@@ -51,6 +51,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         checkShm();
         checkPtrace();
+        checkInjection();
         PrintWriter out = spec.commandLine().getOut();
         boolean failed = false;
         for (Check c : checks) {
@@ -190,8 +191,26 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    /** Whether `vprof attach --inject` can load the agent into running processes here, and if not why. */
     private void checkPtrace() {
+        Path p = Path.of("/proc/sys/kernel/yama/ptrace_scope");
+        String v;
+        try {
+            v = Files.readString(p).strip();
+        } catch (IOException e) {
+            add(Level.OK, "ptrace scope", "no Yama LSM: no ptrace restriction");
+            return;
+        }
+        switch (v) {
+            case "0" -> add(Level.OK, "ptrace scope", "0 (classic)");
+            case "1" -> add(Level.OK, "ptrace scope", "1 (restricted to descendants): fine for launch/attach through "
+                    + "the agent; loading the agent into an unprepared process would need sudo or ptrace_scope 0");
+            default -> add(Level.WARN, "ptrace scope", v + ": ptrace is admin-only or off; attach through the agent works, "
+                    + "late injection will not without CAP_SYS_PTRACE (see the injection line)");
+        }
+    }
+
+    /** Whether `vprof attach --inject` can load the agent into running processes here, and if not why. */
+    private void checkInjection() {
         String scope;
         try {
             scope = Files.readString(Path.of("/proc/sys/kernel/yama/ptrace_scope"));

@@ -284,6 +284,7 @@ class AttachInjectTest {
                 "-o", dir.resolve("z.vprof").toString());
         assertEquals(0, third.code(), third.err());
         assertFalse(third.err().contains("loading the agent"), "never injected twice: " + third.err());
+        assertFalse(third.err().contains("warning"), third.err());
 
         p.destroy(); // SIGTERM: the simulation ends its step and exits normally
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -310,6 +311,22 @@ class AttachInjectTest {
         Cli.Result r = attach("--pid", Long.toString(p.pid()), "--inject", "-o", dir.resolve("a.vprof").toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("no process with pid " + p.pid()), r.err());
+    }
+
+    @Test
+    void injectIntoATreeWithoutCudaSaysThereIsNothingToInjectInto() throws Exception {
+        Process p = new ProcessBuilder("sleep", "60").start();
+        started.add(p);
+        Cli.Result r = attach("--pid", Long.toString(p.pid()), "--inject", "-o", dir.resolve("a.vprof").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("none of them has CUDA loaded"), r.err());
+    }
+
+    @Test
+    void doctorSaysWhetherInjectionIsPossibleHere() {
+        Cli.Result r = Cli.run("doctor");
+        Matcher m = Pattern.compile("(OK|WARN) +injection +attach --inject is (possible|not possible)").matcher(r.out());
+        assertTrue(m.find(), r.out());
     }
 
     @Test
