@@ -35,6 +35,9 @@ uint64_t arch_sp(const struct arch_regs *r);
 /* Whether the stopped thread was in (or was interrupted out of) a system call. */
 int arch_in_syscall(const struct arch_regs *r, int mem_fd);
 
+/* The number of the system call the stopped thread is in, or -1 when it is not in one. */
+long arch_syscall_nr(const struct arch_regs *r, int mem_fd);
+
 /* Points the thread at an existing system-call instruction with the given number and
  * arguments, with kernel syscall-restart disabled for this step. */
 void arch_prepare_syscall(struct arch_regs *r, uint64_t insn, long nr, const uint64_t args[6]);

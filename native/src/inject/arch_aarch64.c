@@ -108,6 +108,11 @@ int arch_in_syscall(const struct arch_regs *r, int mem_fd) {
     return insn[0] == 0xd4000001u || insn[1] == 0xd4000001u;
 }
 
+long arch_syscall_nr(const struct arch_regs *r, int mem_fd) {
+    /* x8 carries the number into svc and the kernel leaves it unchanged. */
+    return arch_in_syscall(r, mem_fd) ? (long)r->r.regs[8] : -1;
+}
+
 void arch_prepare_syscall(struct arch_regs *r, uint64_t insn, long nr, const uint64_t a[6]) {
     /* The kernel already forgot the interrupted syscall before the stop (forget_syscall), so
      * resuming at another pc does not trigger a restart. */

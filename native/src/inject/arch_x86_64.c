@@ -108,6 +108,10 @@ int arch_in_syscall(const struct arch_regs *r, int mem_fd) {
     return (long long)r->r.orig_rax >= 0;
 }
 
+long arch_syscall_nr(const struct arch_regs *r, int mem_fd) {
+    return arch_in_syscall(r, mem_fd) ? (long)r->r.orig_rax : -1;
+}
+
 void arch_prepare_syscall(struct arch_regs *r, uint64_t insn, long nr, const uint64_t a[6]) {
     r->r.rip = insn;
     r->r.rax = (uint64_t)nr;

@@ -104,7 +104,8 @@ static void usage(FILE *out) {
           "       vprof-inject --pid PID --list-cuda\n"
           "Loads lib into the running process PID with dlopen(lib, RTLD_NOW), through ptrace,\n"
           "on a thread the injection creates. --check only says whether that is possible here.\n"
-          "--list-cuda prints the pids in PID's process tree that have libcuda mapped.\n"
+          "--list-cuda prints the pids in PID's process tree that have libcuda mapped\n"
+          "(or /memfd:simcuda-context, the CUPTI test double's stand-in for it).\n"
           "--thread borrows only that thread of PID (tests, debugging); default: any safe one.\n",
           out);
 }
@@ -114,7 +115,13 @@ static int fail(int code, const char *msg) {
     return code;
 }
 
-/* Prints PID and its descendants that have libcuda mapped, one pid per line. */
+/* The mapping that marks a process of the CUPTI test double's simulated GPU (vprof-simgpu)
+ * as one that initialized "CUDA": it maps no libcuda, only this memfd (cuptisim_driver.c).
+ * Recognised so that the CI tests can exercise `vprof attach --inject` without a GPU. */
+#define SIMCUDA_STAND_IN "memfd:simcuda-context"
+
+/* Prints PID and its descendants that have libcuda (or the test double's stand-in for it)
+ * mapped, one pid per line. */
 static int list_cuda(pid_t pid) {
     static pid_t tree[65536];
     int n = proc_tree(pid, tree, 65536);
@@ -126,7 +133,8 @@ static int list_cuda(pid_t pid) {
                 inject_error("cannot read the maps of process %d: %s", (int)tree[i], strerror(-rc));
             continue;
         }
-        if (maps_find_library(&m, "libcuda.so")) printf("%d\n", (int)tree[i]);
+        if (maps_find_library(&m, "libcuda.so") || maps_find_library(&m, SIMCUDA_STAND_IN))
+            printf("%d\n", (int)tree[i]);
         maps_free(&m);
     }
     return EXIT_INJECTED;

@@ -16,7 +16,17 @@
  *      constructor inside dlopen, and a signal handler that interrupted malloc (the
  *      interrupted pc is saved on the stack). Stale words (a dead return address left in an
  *      uninitialised slot of a live frame) can only make us wait longer: a process whose
- *      every thread keeps such a word is refused with exit 10, never injected unsafely. */
+ *      every thread keeps such a word is refused with exit 10, never injected unsafely.
+ *   3. One exception to 2, for fork: a process forked without exec (a worker of a
+ *      multiprocessing server, vprof-simgpu's workers) keeps a dead return address into fork
+ *      in the frame that called fork, for its whole life, which would refuse every such
+ *      worker. fork holds pthread_create's locks (malloc arenas, stdio list, stack cache)
+ *      only between taking them and _Fork's return, and in that window the thread only waits
+ *      on those locks (futex) and clones; the atfork handlers it runs outside that window
+ *      hold only the atfork lock, which pthread_create does not take. So a fork word on the
+ *      stack of a thread blocked in a sleeping or waiting system call (nanosleep, poll,
+ *      epoll_wait, read, wait4...) is not a held lock, and is ignored there; anywhere else
+ *      (running, in futex, in clone) it still makes the thread unsafe. */
 #include "safe_point.h"
 #include "elf_symbols.h"
 #include "hijack.h"
@@ -25,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #define STACK_SCAN_BYTES (256 * 1024)
 
@@ -40,7 +51,7 @@ static const char *const lock_holder_names[] = {
     "dl_iterate_phdr", "__tls_get_addr",
     /* threads, fork, exit: stack cache, TLS and at-fork locks */
     "pthread_create", "pthread_join", "pthread_exit", "pthread_detach", "pthread_atfork",
-    "__pthread_create_2_1", "allocate_stack", "fork", "_Fork", "__libc_fork", "vfork", "__fork",
+    "__pthread_create_2_1", "allocate_stack",
     "exit", "_exit", "quick_exit", "__run_exit_handlers", "__cxa_finalize", "__cxa_thread_atexit_impl",
     "__libc_thread_freeres", "__call_tls_dtors",
 };
@@ -51,7 +62,47 @@ static const char *const lock_holder_prefixes[] = {
     "pthread_tryjoin", "pthread_timedjoin", "pthread_clockjoin", "__pthread_exit", "__pthread_join",
 };
 
+/* fork and its aliases: lock holders too, but see 3. above. */
+static const char *const fork_names[] = {"fork", "_Fork", "__libc_fork", "vfork", "__fork"};
+
+static int is_fork_name(const char *name) {
+    for (size_t i = 0; i < sizeof fork_names / sizeof *fork_names; i++)
+        if (strcmp(name, fork_names[i]) == 0) return 1;
+    return 0;
+}
+
+/* System calls a thread sleeps or waits in, which fork never makes while it holds locks. */
+static int is_waiting_syscall(long nr) {
+    static const long waits[] = {
+        SYS_nanosleep, SYS_clock_nanosleep, SYS_ppoll, SYS_pselect6, SYS_epoll_pwait,
+        SYS_read, SYS_readv, SYS_recvfrom, SYS_recvmsg, SYS_accept4, SYS_wait4, SYS_waitid,
+        SYS_rt_sigsuspend, SYS_rt_sigtimedwait,
+#ifdef SYS_poll
+        SYS_poll,
+#endif
+#ifdef SYS_select
+        SYS_select,
+#endif
+#ifdef SYS_epoll_wait
+        SYS_epoll_wait,
+#endif
+#ifdef SYS_epoll_pwait2
+        SYS_epoll_pwait2,
+#endif
+#ifdef SYS_accept
+        SYS_accept,
+#endif
+#ifdef SYS_pause
+        SYS_pause,
+#endif
+    };
+    for (size_t i = 0; i < sizeof waits / sizeof *waits; i++)
+        if (nr == waits[i]) return 1;
+    return 0;
+}
+
 int safe_point_name_holds_locks(const char *name) {
+    if (is_fork_name(name)) return 1;
     for (size_t i = 0; i < sizeof lock_holder_names / sizeof *lock_holder_names; i++)
         if (strcmp(name, lock_holder_names[i]) == 0) return 1;
     for (size_t i = 0; i < sizeof lock_holder_prefixes / sizeof *lock_holder_prefixes; i++)
@@ -122,6 +173,7 @@ static int is_libc_family(const char *base) {
 
 struct collect_ctx {
     struct range_set *set;
+    struct range_set *fork_set;
     uint64_t bias;
     int err;
 };
@@ -129,7 +181,8 @@ struct collect_ctx {
 static void collect(void *vctx, const char *name, uint64_t value, uint64_t size) {
     struct collect_ctx *c = vctx;
     if (!safe_point_name_holds_locks(name)) return;
-    if (range_add(c->set, c->bias + value, c->bias + value + (size ? size : 1), "libc lock holder"))
+    struct range_set *set = is_fork_name(name) ? c->fork_set : c->set;
+    if (range_add(set, c->bias + value, c->bias + value + (size ? size : 1), "libc lock holder"))
         c->err = -ENOMEM;
 }
 
@@ -157,19 +210,21 @@ int safe_point_map_build(pid_t pid, const struct maps *m, struct safe_point_map 
         struct elf_image img;
         int rc = elf_open(file, &img);
         if (rc) return rc;
-        struct collect_ctx c = {&out->lock_holders, elf_load_bias(&img, lowest->start, lowest->offset), 0};
+        struct collect_ctx c = {&out->lock_holders, &out->fork_code, elf_load_bias(&img, lowest->start, lowest->offset), 0};
         elf_for_each_function(&img, collect, &c);
         elf_close(&img);
         if (c.err) return c.err;
     }
     range_sort(&out->lock_holders);
     range_sort(&out->libc_text);
+    range_sort(&out->fork_code);
     return 0;
 }
 
 void safe_point_map_free(struct safe_point_map *sp) {
     free(sp->lock_holders.v);
     free(sp->libc_text.v);
+    free(sp->fork_code.v);
     memset(sp, 0, sizeof *sp);
 }
 
@@ -178,6 +233,8 @@ const char *safe_point_check(const struct safe_point_map *sp, const struct maps 
     uint64_t pc = arch_pc(r);
     const struct addr_range *hit = range_find(&sp->lock_holders, pc);
     if (hit) return "executing in the dynamic loader or a lock-taking libc function";
+    int waiting = is_waiting_syscall(arch_syscall_nr(r, mem_fd));
+    if (!waiting && range_find(&sp->fork_code, pc)) return "executing in fork";
     if (range_find(&sp->libc_text, pc) && !arch_in_syscall(r, mem_fd))
         return "executing inside libc (not in a system call)";
 
@@ -192,5 +249,7 @@ const char *safe_point_check(const struct safe_point_map *sp, const struct maps 
     for (size_t i = 0; i < len / 8; i++)
         if (range_find(&sp->lock_holders, words[i]))
             return "a loader/allocator/thread function is on its stack";
+        else if (!waiting && range_find(&sp->fork_code, words[i]))
+            return "fork is on its stack and it is not blocked in a waiting system call";
     return NULL;
 }

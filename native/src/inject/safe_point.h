@@ -18,6 +18,7 @@ struct range_set {
 struct safe_point_map {
     struct range_set lock_holders; /* code that may run with a loader/allocator/thread lock held */
     struct range_set libc_text;    /* executable mappings of libc, libdl, libpthread */
+    struct range_set fork_code;    /* fork and its aliases (see safe_point.c, 3.) */
 };
 
 /* Builds the map for pid from its current mappings; the ELF files are read through

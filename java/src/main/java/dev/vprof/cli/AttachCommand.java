@@ -1,8 +1,14 @@
 package dev.vprof.cli;
 
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcessTree;
 import dev.vprof.discovery.RegionFile;
+import dev.vprof.inject.InjectPrompt;
+import dev.vprof.inject.InjectionException;
+import dev.vprof.inject.Injector;
+import dev.vprof.inject.LateInjection;
+import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
@@ -32,7 +38,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
-                "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5"})
+                "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5",
+                "  vprof attach --pid 4242 --inject --duration 3s   # started without vprof: see docs/attach.md"})
 final class AttachCommand implements Callable<Integer> {
     private static final long NOT_READY_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
 
@@ -46,7 +53,17 @@ final class AttachCommand implements Callable<Integer> {
     @Mixin
     CaptureOptions capture = new CaptureOptions();
 
+    @Option(names = "--inject", description = "Load the agent into the processes of the tree that use CUDA but "
+            + "have no vprof agent (ptrace, or sys.remote_exec for Python 3.14+), then capture them; without it "
+            + "vprof asks on a terminal. Risks: docs/attach.md.")
+    boolean inject;
+
     AgentDirectory directory = AgentDirectory.system();
+    /** Late injection and its terminal prompt (null: no terminal); tests replace them. */
+    LateInjection lateInjection;
+    InjectPrompt prompt = InjectPrompt.terminal();
+    /** The pids this attach loaded the agent into. */
+    private final List<Integer> injectedNow = new ArrayList<>();
 
     @Override
     public Integer call() throws IOException {
@@ -57,11 +74,13 @@ final class AttachCommand implements Callable<Integer> {
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
 
-        List<Region> regions = findAgents(err);
+        List<Integer> withoutAgent = offerInjection(err);
+        List<Region> regions = findAgents(err, withoutAgent);
         CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
                 System.console() != null);
         // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
         session.armAll(regions, capture.ringBytes());
+        warnWhatLateAgentsMissed(err, session);
         try {
             session.output(CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)),
                     capture.asMap()));
@@ -82,16 +101,73 @@ final class AttachCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The processes of the tree that use CUDA but have no agent: with --inject (or yes at the
+     * terminal's prompt) the agent is loaded into them now; returns those left without one.
+     */
+    private List<Integer> offerInjection(PrintWriter err) {
+        if (!ProcessTree.isAlive(pid)) {
+            return List.of(); // findAgents says so
+        }
+        List<Integer> bare;
+        try {
+            if (lateInjection == null) {
+                lateInjection = new LateInjection(new Injector(NativeFiles.require(NativeFiles.INJECT)),
+                        NativeFiles.require(NativeFiles.AGENT), directory, Posix.getuid(), err);
+            }
+            bare = lateInjection.candidates(pid);
+        } catch (IOException | InjectionException e) {
+            if (inject) {
+                throw new CliException(e.getMessage() + "; --inject cannot work without it", e);
+            }
+            return List.of(); // attach through existing agents still works
+        }
+        List<Integer> chosen = new ArrayList<>();
+        List<Integer> left = new ArrayList<>();
+        for (int p : bare) {
+            boolean yes = inject || (prompt != null && prompt.confirm("pid " + p + " (" + LateInjection.commandOf(p)
+                    + ") uses CUDA but has no vprof agent; inject it now? [y/N] "));
+            (yes ? chosen : left).add(p);
+        }
+        try {
+            lateInjection.injectAll(chosen);
+            injectedNow.addAll(chosen);
+        } catch (InjectionException e) {
+            throw new CliException(e.getMessage(), e);
+        }
+        return left;
+    }
+
+    /** An agent loaded just now says what it could not see (work before CUPTI attached at the ARM). */
+    private void warnWhatLateAgentsMissed(PrintWriter err, CaptureSession session) {
+        for (Attached a : session.attached()) {
+            String why = a.region.reason();
+            if (injectedNow.contains(a.pid()) && (a.region.agentFlags() & VprofRing.AGENT_INJECTED_LATE) != 0
+                    && !why.isEmpty()) {
+                err.println("vprof: warning: pid " + a.pid() + ": " + why);
+            }
+        }
+    }
+
     /** The agents in pid's tree, validated; every way this can fail is one clear sentence. */
-    private List<Region> findAgents(PrintWriter err) {
+    private List<Region> findAgents(PrintWriter err, List<Integer> withoutAgent) {
         if (!ProcessTree.isAlive(pid)) {
             throw new CliException("no process with pid " + pid + " is running");
         }
         var tree = ProcessTree.read().descendantsOf(pid);
         List<RegionFile> files = directory.within(tree);
+        String injectHint = withoutAgent.isEmpty() ? "" : "; pid" + (withoutAgent.size() == 1 ? " " : "s ")
+                + withoutAgent.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + " use" + (withoutAgent.size() == 1 ? "s" : "") + " CUDA without one: "
+                + "use --inject to load the agent into the running process";
         if (files.isEmpty()) {
             throw new CliException("no vprof agent in pid " + pid + " or its descendants; start the program with "
-                    + "`vprof launch -- CMD`, or with CUDA_INJECTION64_PATH=$(vprof agent-path) in its environment");
+                    + "`vprof launch -- CMD`, or with CUDA_INJECTION64_PATH=$(vprof agent-path) in its environment"
+                    + (inject ? "; none of them has CUDA loaded (libcuda mapped) to inject into: has it "
+                    + "initialized CUDA yet?" : injectHint));
+        }
+        if (!injectHint.isEmpty()) {
+            err.println("vprof: warning: not capturing the processes without an agent" + injectHint);
         }
         int uid = Posix.getuid();
         List<Region> regions = new ArrayList<>();

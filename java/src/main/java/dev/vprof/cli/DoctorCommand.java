@@ -1,5 +1,8 @@
 package dev.vprof.cli;
 
+import dev.vprof.inject.InjectionReadiness;
+import dev.vprof.inject.Injector;
+import dev.vprof.inject.InjectorExit;
 import dev.vprof.nativelib.NativeAccessException;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
@@ -24,8 +27,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what vprof needs on this machine: JDK, native access, the agent library, "
-                + "libcupti and its version, the NVIDIA driver, /dev/shm, ptrace scope. Each line says OK, "
-                + "WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
+                + "libcupti and its version, the NVIDIA driver, /dev/shm, ptrace scope, whether `attach --inject` "
+                + "can work here (CAP_SYS_PTRACE, seccomp, vprof-inject). Each line says OK, WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
         footer = {"", "Example:", "  vprof doctor"})
 final class DoctorCommand implements Callable<Integer> {
     @Spec
@@ -48,6 +51,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         checkShm();
         checkPtrace();
+        checkInjection();
         PrintWriter out = spec.commandLine().getOut();
         boolean failed = false;
         for (Check c : checks) {
@@ -201,7 +205,51 @@ final class DoctorCommand implements Callable<Integer> {
             case "1" -> add(Level.OK, "ptrace scope", "1 (restricted to descendants): fine for launch/attach through "
                     + "the agent; loading the agent into an unprepared process would need sudo or ptrace_scope 0");
             default -> add(Level.WARN, "ptrace scope", v + ": ptrace is admin-only or off; attach through the agent works, "
-                    + "late injection will not (echo 1 | sudo tee " + p + ")");
+                    + "late injection will not without CAP_SYS_PTRACE (see the injection line)");
         }
+    }
+
+    /** Whether `vprof attach --inject` can load the agent into running processes here, and if not why. */
+    private void checkInjection() {
+        String scope;
+        try {
+            scope = Files.readString(Path.of("/proc/sys/kernel/yama/ptrace_scope"));
+        } catch (IOException e) {
+            scope = null; // no Yama LSM
+        }
+        String status;
+        try {
+            status = Files.readString(Path.of("/proc/self/status"));
+        } catch (IOException e) {
+            status = "";
+        }
+        Path injector = null;
+        try {
+            injector = NativeFiles.require(NativeFiles.INJECT);
+        } catch (IOException e) {
+            // reported as a blocker below
+        }
+        InjectionReadiness.Verdict v = InjectionReadiness.assess(scope, status, injector != null);
+        List<String> blockers = new ArrayList<>(v.blockers());
+        boolean possible = v.possible();
+        if (injector != null && possible) {
+            // The injector's own probe: ptrace on a child of its own tells a seccomp/LSM ban apart.
+            try {
+                Injector.Result r = new Injector(injector).check((int) ProcessHandle.current().pid());
+                if (r.exit() == InjectorExit.SECCOMP) {
+                    possible = false;
+                    blockers.clear();
+                    blockers.add(r.exit().explain((int) ProcessHandle.current().pid(), "", r.detail()));
+                } else if (r.exitCode() == 0) {
+                    blockers.removeIf(b -> b.contains("seccomp filter")); // the probe shows ptrace works
+                }
+            } catch (IOException e) {
+                blockers.add("cannot run " + injector + ": " + e.getMessage());
+            }
+        }
+        String detail = "attach --inject is " + (possible ? v.summary() : v.summary().replaceFirst("^possible", "not possible"))
+                + (blockers.isEmpty() ? "" : ": " + String.join("; ", blockers))
+                + (possible ? "" : "; attach through an agent started with `vprof launch` still works");
+        add(possible && blockers.isEmpty() ? Level.OK : Level.WARN, "injection", detail);
     }
 }
