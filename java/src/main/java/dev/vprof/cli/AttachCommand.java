@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,7 +33,9 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
-                "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5"})
+                "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5",
+                "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --trigger localhost:8000 --duration 10s \\",
+                "      --metrics localhost:8000 --otlp    # vprof POSTs /start_profile and /stop_profile itself"})
 final class AttachCommand implements Callable<Integer> {
     private static final long NOT_READY_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
 
@@ -48,6 +51,11 @@ final class AttachCommand implements Callable<Integer> {
 
     AgentDirectory directory = AgentDirectory.system();
 
+    /** vprof demo and tests: called once the agents are armed and the file exists, just before the capture runs. */
+    Consumer<CaptureSession> beforeCapture = s -> { };
+    /** vprof demo: null shows the live progress line when a console is attached. */
+    Boolean showProgress;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -58,17 +66,26 @@ final class AttachCommand implements Callable<Integer> {
         OutputPath.checkWritable(file);
 
         List<Region> regions = findAgents(err);
+        CaptureFeeds feeds = CaptureFeeds.open(capture, err);
         CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
-                System.console() != null);
+                showProgress != null ? showProgress : System.console() != null);
+        session.feeds(feeds);
         // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
-        session.armAll(regions, capture.ringBytes());
+        try {
+            session.armAll(regions, capture.ringBytes());
+        } catch (RuntimeException e) {
+            feeds.close();
+            throw e;
+        }
         try {
             session.output(CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)),
                     capture.asMap()));
         } catch (RuntimeException e) {
+            feeds.close();
             session.releaseAll();
             throw e;
         }
+        beforeCapture.accept(session);
         err.println("vprof: capturing " + regions.size() + " process" + (regions.size() == 1 ? "" : "es")
                 + " in the tree of pid " + pid + (duration != null ? " for " + capture.duration : "")
                 + "; Ctrl-C to stop");
