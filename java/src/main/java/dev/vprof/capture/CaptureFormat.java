@@ -41,7 +41,7 @@ import java.nio.charset.StandardCharsets;
  *             never split across chunks; about 1 MiB per chunk
  *   COUNTERS  JSON {"pid": P, "counters": {@link AgentCounters}}
  *   WINDOW    JSON {"window_start_epoch_ns": S, "window_end_epoch_ns": E, counts...}
- *             ({@link CaptureWindow}), written as the capture ends
+ *             ({@link WindowChunk}), written as the capture ends
  *   METRICS, SPANS and kinds from 64 up: owned by the code that writes them;
  *             readers skip kinds they do not know (no format change needed)
  *   INDEX     n x { int64 offset, uint32 kind, uint32 payload length }, one per
@@ -83,7 +83,7 @@ public final class CaptureFormat {
     public static final int KIND_METRICS = 5;
     /** Reserved for OTLP spans. */
     public static final int KIND_SPANS = 6;
-    /** The capture window and the feeds' counts, written once as the capture ends ({@link CaptureWindow}). */
+    /** The capture window and the feeds' counts, written once as the capture ends ({@link WindowChunk}). */
     public static final int KIND_WINDOW = 7;
     public static final int KIND_INDEX = 15;
     /** Kinds from here up are free for extensions. */

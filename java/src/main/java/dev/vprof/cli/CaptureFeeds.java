@@ -1,7 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormat;
-import dev.vprof.capture.CaptureWindow;
+import dev.vprof.capture.WindowChunk;
 import dev.vprof.metrics.MetricsCodec;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
@@ -336,7 +336,7 @@ final class CaptureFeeds implements AutoCloseable {
         if (imported != null) {
             importedOutside = SpanWindow.filter(imported.spans(), windowStartNs, windowEndNs).outside().size();
         }
-        out.chunk(CaptureFormat.KIND_WINDOW, new CaptureWindow(windowStartNs, windowEndNs, counts().asMap()).toJson());
+        out.chunk(CaptureFormat.KIND_WINDOW, new WindowChunk(windowStartNs, windowEndNs, counts().asMap()).toJson());
     }
 
     private Duration scrapeTimeout() {

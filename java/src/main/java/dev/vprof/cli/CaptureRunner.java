@@ -1,7 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureMetadata;
-import dev.vprof.capture.CaptureWindow;
+import dev.vprof.capture.WindowChunk;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
@@ -27,8 +27,8 @@ final class CaptureRunner {
     static CaptureOutput createOutput(Path file, List<String> commandLine, Map<String, String> options) {
         long start = Posix.realtimeNanos();
         Map<String, String> opts = new LinkedHashMap<>(options);
-        // The window's start is known now; its end is written at the end, in a WINDOW chunk (CaptureWindow).
-        opts.put(CaptureWindow.START_KEY, Long.toString(start));
+        // The window's start is known now; its end is written at the end, in a WINDOW chunk (WindowChunk).
+        opts.put(WindowChunk.START_KEY, Long.toString(start));
         CaptureMetadata md = new CaptureMetadata(hostName(), start, "0.1.0", commandLine, opts);
         try {
             return CaptureOutput.of(CaptureWriter.create(file, md), start);

@@ -10,7 +10,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.CaptureWindow;
+import dev.vprof.capture.WindowChunk;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.metrics.MetricsCodec;
 import dev.vprof.metrics.ScrapeResult;
@@ -173,10 +173,12 @@ class CaptureFeedsTest {
         assertEquals(0, a.code(), a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {
             assertTrue(r.complete());
-            CaptureWindow w = CaptureWindow.read(r).orElseThrow();
+            WindowChunk w = WindowChunk.read(r).orElseThrow();
             assertTrue(w.hasEnd());
             assertEquals(Long.toString(w.startEpochNs()),
-                    r.metadata().orElseThrow().options().get(CaptureWindow.START_KEY), "metadata and WINDOW agree");
+                    r.metadata().orElseThrow().options().get(WindowChunk.START_KEY), "metadata and WINDOW agree");
+            assertEquals(Long.toString(w.endEpochNs()), r.metadata().orElseThrow().options().get(WindowChunk.END_KEY),
+                    "the reader hands the window's end out with the metadata");
             List<ScrapeResult> scrapes = scrapes(r);
             assertTrue(scrapes.size() >= 2, "the scrapes seen by the server, plus the last one: " + scrapes.size());
             for (ScrapeResult s : scrapes) {
@@ -211,7 +213,7 @@ class CaptureFeedsTest {
             assertInstanceOf(ScrapeResult.Scrape.class, scrapes.getFirst());
             ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scrapes.getLast());
             assertFalse(gap.error().isBlank());
-            assertTrue(CaptureWindow.read(r).orElseThrow().counts().get("gaps") >= 1);
+            assertTrue(WindowChunk.read(r).orElseThrow().counts().get("gaps") >= 1);
             assertEquals(1, r.processes().size(), "the GPU capture went on");
         }
         assertTrue(a.err().contains("the capture goes on and marks the gap"), a.err());
@@ -257,7 +259,7 @@ class CaptureFeedsTest {
             assertEquals(2, spans.size());
             assertEquals(trace, spans.getFirst().traceIdHex());
             assertEquals("api", spans.getFirst().serviceName());
-            CaptureWindow w = CaptureWindow.read(r).orElseThrow();
+            WindowChunk w = WindowChunk.read(r).orElseThrow();
             assertEquals(2L, w.counts().get("spans_received"));
             assertEquals(1L, w.counts().get("spans_outside_window"));
         }

@@ -16,16 +16,17 @@ import java.util.Optional;
  * <p>Where it is stored: the start is known when the file is created, so the METADATA options
  * carry {@value #START_KEY}; the end is only known at the end, so a WINDOW chunk
  * ({@link CaptureFormat#KIND_WINDOW}, JSON) written just before the index carries both keys and
- * the counts. A file whose writer died has no WINDOW chunk: {@link #read} then gives the start
- * with {@link #endEpochNs()} = -1.
+ * the counts. {@link CaptureReader} merges the WINDOW chunk's two keys into
+ * {@code metadata().options()}, so readers find the whole window there. A file whose writer
+ * died has no WINDOW chunk: {@link #read} then gives the start with {@link #endEpochNs()} = -1.
  *
  * @param counts the feeds' counters by name (scrapes, gaps, spans_received, ...); may be empty
  */
-public record CaptureWindow(long startEpochNs, long endEpochNs, Map<String, Long> counts) {
+public record WindowChunk(long startEpochNs, long endEpochNs, Map<String, Long> counts) {
     public static final String START_KEY = "window_start_epoch_ns";
     public static final String END_KEY = "window_end_epoch_ns";
 
-    public CaptureWindow {
+    public WindowChunk {
         counts = Map.copyOf(counts);
     }
 
@@ -37,6 +38,24 @@ public record CaptureWindow(long startEpochNs, long endEpochNs, Map<String, Long
     /** Whether {@code epochNs} lies in [start, end] (an unknown end is open). */
     public boolean contains(long epochNs) {
         return epochNs >= startEpochNs && (!hasEnd() || epochNs <= endEpochNs);
+    }
+
+    /** The last WINDOW payload that decodes, if any. */
+    static Optional<WindowChunk> last(List<byte[]> payloads) {
+        for (int i = payloads.size() - 1; i >= 0; i--) {
+            try {
+                Map<String, Long> m = CaptureJson.MAPPER.readValue(payloads.get(i),
+                        new TypeReference<LinkedHashMap<String, Long>>() { });
+                Long start = m.remove(START_KEY);
+                Long end = m.remove(END_KEY);
+                if (start != null && end != null) {
+                    return Optional.of(new WindowChunk(start, end, m));
+                }
+            } catch (IOException e) {
+                // A damaged or foreign chunk: fall back to an earlier one.
+            }
+        }
+        return Optional.empty();
     }
 
     /** The WINDOW chunk's payload. */
@@ -56,24 +75,15 @@ public record CaptureWindow(long startEpochNs, long endEpochNs, Map<String, Long
      * The window of a capture: the last intact WINDOW chunk, else the start from the metadata
      * (end -1), else empty (a file written before windows were recorded).
      */
-    public static Optional<CaptureWindow> read(CaptureReader reader) {
-        List<byte[]> chunks = reader.payloads(CaptureFormat.KIND_WINDOW);
-        for (int i = chunks.size() - 1; i >= 0; i--) {
-            try {
-                Map<String, Long> m = CaptureJson.MAPPER.readValue(chunks.get(i), new TypeReference<LinkedHashMap<String, Long>>() { });
-                Long start = m.remove(START_KEY);
-                Long end = m.remove(END_KEY);
-                if (start != null && end != null) {
-                    return Optional.of(new CaptureWindow(start, end, m));
-                }
-            } catch (IOException e) {
-                // A damaged or foreign chunk: fall back to an earlier one or the metadata.
-            }
+    public static Optional<WindowChunk> read(CaptureReader reader) {
+        Optional<WindowChunk> last = last(reader.payloads(CaptureFormat.KIND_WINDOW));
+        if (last.isPresent()) {
+            return last;
         }
         return reader.metadata().map(md -> md.options() == null ? null : md.options().get(START_KEY))
                 .flatMap(s -> {
                     try {
-                        return Optional.of(new CaptureWindow(Long.parseLong(s), -1, Map.of()));
+                        return Optional.of(new WindowChunk(Long.parseLong(s), -1, Map.of()));
                     } catch (NumberFormatException e) {
                         return Optional.empty();
                     }
