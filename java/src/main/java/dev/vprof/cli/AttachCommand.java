@@ -34,8 +34,9 @@ import picocli.CommandLine.Spec;
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
                 "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5",
-                "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --trigger localhost:8000 --duration 10s \\",
-                "      --metrics localhost:8000 --otlp    # vprof POSTs /start_profile and /stop_profile itself"})
+                "  # kernels, /metrics and spans in one file; vprof POSTs /start_profile and /stop_profile:",
+                "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --duration 10s \\",
+                "      --trigger localhost:8000 --metrics localhost:8000 --otlp"})
 final class AttachCommand implements Callable<Integer> {
     private static final long NOT_READY_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
 
@@ -65,8 +66,15 @@ final class AttachCommand implements Callable<Integer> {
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
 
-        List<Region> regions = findAgents(err);
+        // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
         CaptureFeeds feeds = CaptureFeeds.open(capture, err);
+        List<Region> regions;
+        try {
+            regions = findAgents(err);
+        } catch (RuntimeException e) {
+            feeds.close();
+            throw e;
+        }
         CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
                 showProgress != null ? showProgress : System.console() != null);
         session.feeds(feeds);
@@ -85,7 +93,6 @@ final class AttachCommand implements Callable<Integer> {
             session.releaseAll();
             throw e;
         }
-        beforeCapture.accept(session);
         err.println("vprof: capturing " + regions.size() + " process" + (regions.size() == 1 ? "" : "es")
                 + " in the tree of pid " + pid + (duration != null ? " for " + capture.duration : "")
                 + "; Ctrl-C to stop");
@@ -93,6 +100,7 @@ final class AttachCommand implements Callable<Integer> {
         if (duration != null) {
             session.deadlineAfterNanos(duration.toNanos());
         }
+        beforeCapture.accept(session);
         CaptureSession.Summary s = CaptureRunner.runWithShutdownHook(session, err);
         CaptureSession.printSummary(err, file.toString(), s);
         err.flush();

@@ -132,6 +132,16 @@ final class DemoCommand implements Callable<Integer> {
         // The agent rides in each worker, dormant: no VPROF_ARM, so it waits for an attach.
         env.put("CUDA_INJECTION64_PATH", agent.toString());
         env.put("VPROF_RING_SIZE", Long.toString(32L << 20));
+        if (!Files.exists(simgpu.resolveSibling("libcupti.so.13"))) {
+            // Extracted from the jar, the double has no libcupti.so.13 link beside it, and the loader
+            // would find the real libcupti. Preloaded, the double's soname (libcupti.so.13) satisfies
+            // vprof-simgpu's DT_NEEDED, and the agent finds it loaded, as it would the real one.
+            try {
+                env.put("LD_PRELOAD", NativeFiles.require(NativeFiles.CUPTI_SIM).toString());
+            } catch (IOException e) {
+                throw new CliException(e.getMessage(), e);
+            }
+        }
         SimulatedVllmServer server;
         try {
             server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir));
@@ -232,12 +242,12 @@ final class DemoCommand implements Callable<Integer> {
         out.println(reportText);
         out.println(verdict);
         out.println("Files in " + dir + ":");
-        out.println("  " + capture.getFileName() + "   the capture (vprof report " + capture + ")");
+        out.printf("  %-14s the capture (vprof report %s)%n", capture.getFileName(), capture);
         for (Path t : traceFiles) {
-            out.println("  " + t.getFileName() + "   " + (t.toString().endsWith(".json") ? "Chrome trace (chrome://tracing)"
-                    : "Perfetto trace"));
+            out.printf("  %-14s %s%n", t.getFileName(), t.toString().endsWith(".json")
+                    ? "Chrome trace JSON (chrome://tracing, or Perfetto)" : "Perfetto trace");
         }
-        out.println("  " + report.getFileName() + "   this report");
+        out.printf("  %-14s this report%n", report.getFileName());
         if (traceFiles.isEmpty()) {
             out.println("(trace export is not in this build yet; the capture holds everything it needs)");
         } else {
@@ -308,7 +318,7 @@ final class DemoCommand implements Callable<Integer> {
         return List.of();
     }
 
-    /** The triage verdict over the scrapes inside the capture window. */
+    /** The triage verdict over the scrapes inside the capture window (METRICS chunks, WINDOW bounds). */
     static String triage(CaptureReader reader, URI metricsUrl) throws IOException {
         WindowChunk w = WindowChunk.read(reader).orElse(null);
         List<MetricsSnapshot> snaps = new ArrayList<>();
@@ -322,7 +332,9 @@ final class DemoCommand implements Callable<Integer> {
         if (snaps.size() < 2) {
             return "Triage: fewer than two scrapes in the capture window; no verdict.\n";
         }
-        Assessment a = Triage.assess(List.of(snaps.getFirst(), snaps.getLast()), 0, Triage.Thresholds.DEFAULT, metricsUrl);
+        // Counters and histograms are read from the first and the last scrape; gauges (queue depth,
+        // KV usage) from all of them, so the burst's queue shows even though it drained by the end.
+        Assessment a = Triage.assess(snaps, 0, Triage.Thresholds.DEFAULT, metricsUrl);
         return TriageReport.text(a, metricsUrl.toString());
     }
 

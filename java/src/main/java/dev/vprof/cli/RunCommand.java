@@ -28,8 +28,9 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi --capture-range-end=repeat -- python serve.py",
                 "  vprof run --capture-range=nvtx:decode --duration 30s -- ./bench",
                 "  vprof run --ring-size 256m --kinds kernel,memcpy,runtime -- python train.py",
-                "  vprof run --capture-range=cudaProfilerApi --trigger localhost:8000 --metrics localhost:8000 --otlp \\",
-                "      -- vllm serve MODEL --profiler-config '{\"profiler\":\"cuda\"}'   # metrics, spans, kernels in one file",
+                "  vprof run --capture-range=cudaProfilerApi --duration 60s \\",
+                "      --trigger localhost:8000 --metrics localhost:8000 --otlp \\",
+                "      -- vllm serve MODEL --profiler-config '{\"profiler\":\"cuda\"}'",
                 "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished."})
 final class RunCommand implements Callable<Integer> {
     @Spec
