@@ -287,8 +287,11 @@ final class CaptureFeeds implements AutoCloseable {
         writePending(out);
     }
 
-    /** The capture is ending, before the agents are disarmed: POST /stop_profile so the range closes cleanly. */
-    void beforeFinish(PrintWriter err) {
+    /**
+     * The capture is ending, before the agents are disarmed: POST /stop_profile so the range closes
+     * cleanly. Not when {@code serverGone} (run's command exited: there is nobody to ask).
+     */
+    void beforeFinish(PrintWriter err, boolean serverGone) {
         stopping = true;
         if (triggerThread != null) {
             triggerThread.interrupt();
@@ -298,7 +301,7 @@ final class CaptureFeeds implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (trigger != null && triggerStarted) {
+        if (trigger != null && triggerStarted && !serverGone) {
             try {
                 trigger.stop();
                 err.println("vprof: --trigger: POST " + trigger.stopUri() + " ok");

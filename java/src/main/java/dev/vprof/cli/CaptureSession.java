@@ -330,7 +330,7 @@ final class CaptureSession {
                 throw e;
             }
             stopReason = loop();
-            feeds.beforeFinish(err);
+            feeds.beforeFinish(err, command != null && !command.isAlive());
             finishAll(stopReason != null);
             feeds.finish(out, err);
         } finally {
