@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 
 /** {@code vprof bench}: load an OpenAI-compatible server, as {@code vllm bench serve} does. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+        header = "Load an OpenAI-compatible server; print throughput, TTFT and inter-token latency.",
         description = {
             "Send streaming /v1/completions requests to an OpenAI-compatible server and print",
             "throughput, TTFT and inter-token latency (p50/p99). Each request carries a W3C",

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
 
 /** `vprof report FILE [--json] [--top N]`: what a capture holds, per process and per range. */
 @Command(name = "report", mixinStandardHelpOptions = true,
+        header = "Summarize a capture file: kernels, memcpys, GPU busy time, top kernels, drops.",
         description = {"Summarize a capture file: per process and per capture range, kernels, memcpy and memset,",
                 "GPU busy time per device, the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
