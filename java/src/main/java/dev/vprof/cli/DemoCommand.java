@@ -1,18 +1,21 @@
 package dev.vprof.cli;
 
+import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.demo.SimulatedVllmServer;
 import dev.vprof.discovery.AgentDirectory;
-import dev.vprof.discovery.ProcessTree;
 import dev.vprof.discovery.RegionFile;
+import dev.vprof.export.ExportFormat;
+import dev.vprof.export.Exporter;
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
 import dev.vprof.metrics.MetricsCodec;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.NativeFiles;
+import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.otlp.OtlpReceiver;
 import dev.vprof.otlp.Span;
@@ -21,10 +24,10 @@ import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.TextReport;
+import dev.vprof.timeline.Timeline;
 import dev.vprof.triage.Assessment;
 import dev.vprof.triage.Triage;
 import dev.vprof.triage.TriageReport;
-import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -41,11 +44,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code vprof demo}: the whole story without a GPU. A simulated vLLM server whose GPU workers run
@@ -248,12 +251,8 @@ final class DemoCommand implements Callable<Integer> {
                     ? "Chrome trace JSON (chrome://tracing, or Perfetto)" : "Perfetto trace");
         }
         out.printf("  %-14s this report%n", report.getFileName());
-        if (traceFiles.isEmpty()) {
-            out.println("(trace export is not in this build yet; the capture holds everything it needs)");
-        } else {
-            out.println("Open the trace: https://ui.perfetto.dev -> \"Open trace file\" -> " + traceFiles.getFirst()
-                    .toAbsolutePath());
-        }
+        out.println("Open the trace: https://ui.perfetto.dev -> \"Open trace file\" -> "
+                + traceFiles.getFirst().toAbsolutePath());
         out.printf("vprof demo: done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         out.flush();
         if (failed > 0) {
@@ -307,15 +306,16 @@ final class DemoCommand implements Callable<Integer> {
         feeds.offerSpans(batch);
     }
 
-    /**
-     * trace.pftrace and trace.json from the capture.
-     * TODO(timeline): when branch `timeline` lands, this is
-     * {@code Timeline t = dev.vprof.adapt.CaptureTimeline.build(reader);
-     * Exporter.export(t, dir.resolve("trace.pftrace"), ExportFormat.PERFETTO);
-     * Exporter.export(t, dir.resolve("trace.json"), ExportFormat.CHROME);}
-     */
-    private List<Path> exportTraces(Path capture) {
-        return List.of();
+    /** trace.pftrace (Perfetto) and trace.json (Chrome) from the capture, as {@code vprof export} writes them. */
+    private List<Path> exportTraces(Path capture) throws IOException {
+        Timeline timeline;
+        try (CaptureReader reader = CaptureReader.open(capture)) {
+            timeline = CaptureTimeline.build(reader);
+        }
+        List<Path> files = new ArrayList<>();
+        files.addAll(Exporter.export(timeline, dir.resolve("trace.pftrace"), ExportFormat.PERFETTO));
+        files.addAll(Exporter.export(timeline, dir.resolve("trace.json"), ExportFormat.CHROME));
+        return files;
     }
 
     /** The triage verdict over the scrapes inside the capture window (METRICS chunks, WINDOW bounds). */

@@ -1,5 +1,6 @@
 package dev.vprof.report;
 
+import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureReader;
@@ -36,6 +37,11 @@ public final class CaptureReport implements RecordVisitor {
     private final Map<Integer, ProcessAgg> processes = new LinkedHashMap<>();
     private final Map<String, KernelStats> overall = new HashMap<>();
     private ProcessAgg last;
+    /** Requests to credit GPU time to; null without spans. */
+    private RequestsSection requests;
+    private Map<Integer, ClockMapping> clocks = Map.of();
+    private int clockPid = Integer.MIN_VALUE;
+    private ClockMapping clock = ClockMapping.identity();
 
     private CaptureReport(SampleBudget budget) {
         this.budget = budget;
@@ -51,8 +57,43 @@ public final class CaptureReport implements RecordVisitor {
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
+        List<String> notes = new ArrayList<>();
+        agg.requests = RequestsSection.prepare(reader, notes);
+        if (agg.requests != null && agg.requests.wantsKernels()) {
+            // Kernels meet spans on epoch time: fit the clocks first (one extra pass, only with spans).
+            agg.clocks = reader.clocks();
+        }
         reader.forEachRecord(agg);
-        return agg.summarize(reader, top);
+        Report base = agg.summarize(reader, top);
+        CaptureWindow window = window(reader, base);
+        Report.MetricsSummary metrics = MetricsSection.build(reader, window, notes);
+        Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
+        List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
+        List<String> warnings = new ArrayList<>(base.warnings());
+        warnings.addAll(notes);
+        return new Report(base.file(), base.complete(), warnings, base.metadata(), base.processes(), base.ranges(),
+                base.totals(), base.topKernels(),
+                new Report.WindowSummary(window.startNs(), window.endNs(), window.durationNs(), window.source()),
+                metrics, spans, reqs, RequestsSection.slowest(reqs, top));
+    }
+
+    /** The capture window: as the metadata records it, else from the ranges, else from the records. */
+    private static CaptureWindow window(CaptureReader reader, Report base) {
+        long rs = Long.MAX_VALUE, re = Long.MIN_VALUE, ds = Long.MAX_VALUE, de = Long.MIN_VALUE;
+        for (Report.RangeSummary r : base.ranges()) {
+            boolean unranged = r.index() == 0 && "none".equals(r.source());
+            if (r.startNs() == 0 && r.endNs() == 0) {
+                continue;
+            }
+            if (unranged) {
+                ds = Math.min(ds, r.startNs());
+                de = Math.max(de, r.endNs());
+            } else {
+                rs = Math.min(rs, r.startNs());
+                re = Math.max(re, r.endNs());
+            }
+        }
+        return CaptureWindow.choose(reader.metadata().orElse(null), rs, re, ds, de);
     }
 
     // ---- the pass -----------------------------------------------------------------------
@@ -71,6 +112,13 @@ public final class CaptureReport implements RecordVisitor {
         }
         all.add(duration, budget);
         r.busy(desc == null ? -1 : desc.deviceId()).add(start, end);
+        if (requests != null && requests.wantsKernels()) {
+            if (pid != clockPid) {
+                clock = clocks.getOrDefault(pid, ClockMapping.identity());
+                clockPid = pid;
+            }
+            requests.kernel(clock.toEpochNs(start), clock.toEpochNs(end));
+        }
     }
 
     @Override

@@ -16,7 +16,84 @@ public record Report(
         List<ProcessSummary> processes,
         List<RangeSummary> ranges,
         Totals totals,
-        List<KernelSummary> topKernels) {
+        List<KernelSummary> topKernels,
+        WindowSummary window,
+        MetricsSummary metrics,
+        SpansSummary spans,
+        List<RequestSummary> requests,
+        List<RequestSummary> slowestRequests) {
+
+    /** The report before metrics and spans: the capture's own sections only. */
+    public Report(String file, boolean complete, List<String> warnings, CaptureMetadata metadata,
+                  List<ProcessSummary> processes, List<RangeSummary> ranges, Totals totals,
+                  List<KernelSummary> topKernels) {
+        this(file, complete, warnings, metadata, processes, ranges, totals, topKernels, null, null, null,
+                List.of(), List.of());
+    }
+
+    /** The interval metrics and spans are read against; source: metadata, ranges, records or none. */
+    public record WindowSummary(long startNs, long endNs, long durationNs, String source) {}
+
+    /**
+     * What the server's metrics say about the capture window, from the increase between the scrape
+     * before (or at) the window's start and the last scrape in it; histogram quantiles from bucket
+     * deltas as histogram_quantile computes them. Seconds; null where the server exports no such metric.
+     */
+    public record MetricsSummary(
+            long scrapes,
+            Double seconds,
+            Double requests,
+            Double ttftP50S,
+            Double ttftP99S,
+            Double queueP50S,
+            Double queueP99S,
+            Double prefillP50S,
+            Double prefillP99S,
+            Double decodeP50S,
+            Double decodeP99S,
+            Double queueDepthMean,
+            Double queueDepthMax,
+            Double runningMean,
+            Double kvCacheUsageMax,
+            Double aborts,
+            Double preemptions,
+            Double prefixCacheHitRate,
+            Double promptTokensPerS,
+            Double generationTokensPerS,
+            List<String> missing,
+            List<MetricGap> gaps) {}
+
+    /** A stretch without metrics: scrapes failed from start_ns until the next good scrape (end_ns). */
+    public record MetricGap(long startNs, long endNs, String error) {}
+
+    /**
+     * The spans of the capture: how many, how many became requests, and those wholly outside the
+     * window (kept out of the timeline, listed here, at most 100).
+     */
+    public record SpansSummary(long spans, long requests, long outside, long endedBefore, long startedAfter,
+                               long straddling, String description, List<OutsideSpan> outsideSpans,
+                               boolean gpuOverlapApproximate) {}
+
+    public record OutsideSpan(String traceId, String spanId, String service, String name, long startNs, long endNs) {}
+
+    /**
+     * One request (an llm_request span): its phases and the GPU busy time (the union of kernels over
+     * every device of the captured processes) that overlapped each. dominant_phase is the longest phase.
+     */
+    public record RequestSummary(
+            String traceId,
+            String requestId,
+            long startNs,
+            long e2eNs,
+            long queueNs,
+            long prefillNs,
+            long decodeNs,
+            long gpuNsInQueue,
+            long gpuNsInPrefill,
+            long gpuNsInDecode,
+            String dominantPhase,
+            boolean inWindow,
+            List<String> anomalies) {}
 
     public record ProcessSummary(
             int pid,

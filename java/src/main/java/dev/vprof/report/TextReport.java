@@ -46,6 +46,9 @@ public final class TextReport {
             out.append("top ").append(report.topKernels().size()).append(" kernels by total time, all ranges:\n");
             kernelTable(out, "  ", report.topKernels());
         }
+        if (report.metrics() != null || report.spans() != null) {
+            ServingText.render(out, report);
+        }
         for (String w : dropWarnings(report)) {
             out.append(w).append('\n');
         }
@@ -147,6 +150,10 @@ public final class TextReport {
         }
         return String.format(Locale.ROOT, "%d pairs, offset %+d ns, drift %+.3f ppm, residual max %d ns (rms %d ns)",
                 c.pairs(), c.offsetNs(), c.driftPpm(), c.residualMaxNs(), c.residualRmsNs());
+    }
+
+    static String instantOf(long epochNs) {
+        return instant(epochNs);
     }
 
     static String duration(long ns) {

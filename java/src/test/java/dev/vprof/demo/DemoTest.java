@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
@@ -67,8 +69,21 @@ class DemoTest {
         assertEquals(0, code, err + out);
         assertTrue(Files.isRegularFile(dir.resolve("capture.vprof")));
         assertTrue(Files.isRegularFile(dir.resolve("report.txt")));
+        assertTrue(out.contains("https://ui.perfetto.dev"), "says how to open the trace: " + out);
         assertTrue(out.contains("Verdict:"), "the triage verdict is printed: " + out);
         assertTrue(err.contains("vprof demo ["), "progress lines while it runs: " + err);
+    }
+
+    @Test
+    void theTracesHoldTheKernelsAndTheRequests() throws Exception {
+        assertTrue(Files.size(dir.resolve("trace.pftrace")) > 0, "Perfetto trace written");
+        JsonNode chrome = new ObjectMapper().readTree(dir.resolve("trace.json").toFile());
+        JsonNode events = chrome.isArray() ? chrome : chrome.get("traceEvents");
+        Set<String> names = new HashSet<>();
+        events.forEach(e -> names.add(e.path("name").asText()));
+        assertTrue(names.stream().anyMatch(n -> n.contains("gemm")), "kernels on the timeline");
+        assertTrue(names.stream().anyMatch(n -> n.contains("llm_request") || n.startsWith("request")),
+                "requests on the timeline: " + names.stream().limit(40).toList());
     }
 
     @Test

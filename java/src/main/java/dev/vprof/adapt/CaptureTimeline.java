@@ -1,0 +1,103 @@
+package dev.vprof.adapt;
+
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ClockMapping;
+import dev.vprof.otlp.Span;
+import dev.vprof.otlp.SpanWindow;
+import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineProcess;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * Reads a capture file into the {@link Timeline} the exporters write: one clock (epoch ns) for
+ * kernels (CUPTI time through each process's clock pairs), metric samples (the scrape's epoch time)
+ * and spans (their own epoch ns).
+ *
+ * <p>Two passes over the records: the first fits the clock mappings (the pairs are spread through
+ * the file), the second maps each record as it streams by, so no record is held twice. The model
+ * keeps 40 bytes per GPU op in columns ({@link dev.vprof.timeline.GpuStream}), plus up to half that
+ * again while a column grows: 10 M kernels take about 400 MB, more than a 256 MiB heap holds; a
+ * capture that large needs {@code -Xmx1g} (the exported file itself is about 12 bytes a kernel).
+ */
+public final class CaptureTimeline {
+    private CaptureTimeline() {}
+
+    /**
+     * What a build produced besides the timeline.
+     *
+     * @param window  the capture window spans and metrics were placed against
+     * @param spans   which spans fell inside the window (on the timeline) and which outside (reported only)
+     * @param notes   what was changed, left out or could not be read, one sentence each
+     * @param gpuOps  kernels, copies and sets on the timeline
+     * @param records records read in the mapping pass
+     */
+    public record Result(Timeline timeline, CaptureWindow window, SpanWindow.Result spans, int requests,
+                         long metricScrapes, int metricGaps, List<String> notes, long gpuOps, long records) {
+        public Result {
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /** The capture as a timeline. */
+    public static Timeline build(CaptureReader reader) {
+        return read(reader, null).timeline();
+    }
+
+    /**
+     * The capture as a timeline, with what was left out. {@code progress}, when not null, hears the
+     * number of records read so far every million records.
+     */
+    public static Result read(CaptureReader reader, LongConsumer progress) {
+        Timeline timeline = new Timeline();
+        Notes notes = new Notes();
+        reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command()));
+
+        Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
+        RecordAdapter records = new RecordAdapter(timeline, clocks, notes, progress);
+        reader.forEachRecord(records); // the mapping pass
+        records.finish();
+
+        CaptureWindow window = CaptureWindow.choose(reader.metadata().orElse(null), records.rangesStart,
+                records.rangesEnd, records.dataStart, records.dataEnd);
+
+        MetricTracks metrics = new MetricTracks(timeline);
+        CaptureMetrics.forEach(reader, metrics).forEach(notes::add);
+        metrics.finish(window.endNs());
+        if (metrics.gaps() > 0) {
+            notes.add(metrics.gaps() + " gap(s) in the metrics (scrapes failed): drawn on the '"
+                    + MetricTracks.GAP_SERVICE + "' lane");
+        }
+
+        CaptureSpans.Read spans = CaptureSpans.read(reader);
+        spans.notes().forEach(notes::add);
+        SpanWindow.Result placed = SpanWindow.filter(spans.spans(), window.startNs(), window.endNs());
+        if (!window.present() && !spans.spans().isEmpty()) {
+            // No window at all (a capture without records or ranges): keep every span rather than none.
+            placed = new SpanWindow.Result(spans.spans(), List.of(), 0, 0, 0, 0, 0);
+        }
+        String outside = placed.describe();
+        if (!outside.isEmpty()) {
+            notes.add(outside);
+        }
+        int requests = SpanTracks.add(timeline, placed.inside());
+        return new Result(timeline, window, placed, requests, metrics.scrapes, metrics.gaps(), notes.list(),
+                records.gpuOps, records.records());
+    }
+
+    private static void describe(TimelineProcess p, String command) {
+        if (command == null || command.isBlank()) {
+            return;
+        }
+        List<String> argv = new ArrayList<>(List.of(command.trim().split("\\s+")));
+        String exe = argv.getFirst();
+        p.describe(exe.substring(exe.lastIndexOf('/') + 1), argv);
+    }
+
+    /** The spans of a result that fell outside its window, for callers that list them. */
+    public static List<Span> outside(Result r) {
+        return r.spans().outside();
+    }
+}

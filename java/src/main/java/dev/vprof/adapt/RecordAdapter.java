@@ -1,0 +1,300 @@
+package dev.vprof.adapt;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.ApiEvent;
+import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.MarkerEvent;
+import dev.vprof.capture.MemcpyEvent;
+import dev.vprof.capture.MemsetEvent;
+import dev.vprof.capture.RangeEvent;
+import dev.vprof.capture.RecordVisitor;
+import dev.vprof.timeline.ApiKind;
+import dev.vprof.timeline.CaptureRange;
+import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineProcess;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * One streaming pass of a capture's records into a {@link Timeline}: GPU ops onto stream tracks,
+ * NVTX markers into thread ranges, API records into thread API calls, RANGE pairs into capture
+ * ranges, every CUPTI time mapped to epoch ns through its process's clock mapping. Nothing is kept
+ * per record beyond the model's own columns, except NVTX ranges whose END has not come yet.
+ */
+final class RecordAdapter implements RecordVisitor {
+    /** NVTX start/end ranges left open at once; a real program has a handful, a broken one could leak. */
+    static final int MAX_OPEN_MARKERS = 1 << 16;
+    /** How often (in records) the progress callback hears from the pass. */
+    static final long PROGRESS_EVERY = 1 << 20;
+
+    private final Timeline timeline;
+    private final Map<Integer, ClockMapping> clocks;
+    private final Notes notes;
+    private final LongConsumer progress;
+    private final Map<Integer, Proc> procs = new LinkedHashMap<>();
+    private Proc last;
+    private long records;
+    private long clampedOps;
+    private long markersWithoutStart;
+    private long markersOverflowed;
+
+    // Kernel names repeat millions of times and the decoder hands out the same String for a name:
+    // remember the last one so most kernels skip the intern table.
+    private String lastKernelName;
+    private int lastKernelNameId;
+
+    long rangesStart = Long.MAX_VALUE;
+    long rangesEnd = Long.MIN_VALUE;
+    long dataStart = Long.MAX_VALUE;
+    long dataEnd = Long.MIN_VALUE;
+    long gpuOps;
+
+    /** Per-process state of the pass. */
+    private final class Proc {
+        final int pid;
+        final TimelineProcess process;
+        final ClockMapping clock;
+        final Map<Integer, OpenMarker> openMarkers = new HashMap<>();
+        RangeEvent openRange;
+        long openRangeStartNs;
+        long firstNs = Long.MAX_VALUE;
+        long lastNs = Long.MIN_VALUE;
+        // The stream of the last GPU op: consecutive kernels mostly share it.
+        int lastDevice = Integer.MIN_VALUE;
+        long lastStreamId = Long.MIN_VALUE;
+        GpuStream lastStream;
+
+        Proc(int pid) {
+            this.pid = pid;
+            this.process = timeline.process(pid);
+            this.clock = clocks.getOrDefault(pid, ClockMapping.identity());
+        }
+
+        long epoch(long cuptiNs) {
+            return clock.toEpochNs(cuptiNs);
+        }
+
+        void touch(long startNs, long endNs) {
+            firstNs = Math.min(firstNs, startNs);
+            lastNs = Math.max(lastNs, endNs);
+        }
+
+        GpuStream stream(int device, long streamId) {
+            if (device != lastDevice || streamId != lastStreamId) {
+                lastStream = process.device(device).stream(streamId);
+                lastDevice = device;
+                lastStreamId = streamId;
+            }
+            return lastStream;
+        }
+
+        /**
+         * A range edge in epoch ns. With clock pairs, the CUPTI time goes through the same mapping as
+         * the kernels, so ranges and kernels agree to the ns; without pairs the agent's own
+         * CLOCK_REALTIME reading is the better epoch time.
+         */
+        long rangeEdge(RangeEvent e) {
+            if (clock.pairs() > 0 || e.realtimeNs() == 0) {
+                return epoch(e.cuptiNs());
+            }
+            return e.realtimeNs();
+        }
+    }
+
+    private record OpenMarker(long startNs, int nameId, int domainId, int tid) {}
+
+    RecordAdapter(Timeline timeline, Map<Integer, ClockMapping> clocks, Notes notes, LongConsumer progress) {
+        this.timeline = timeline;
+        this.clocks = clocks;
+        this.notes = notes;
+        this.progress = progress;
+    }
+
+    private Proc proc(int pid) {
+        Proc p = last;
+        if (p == null || p.pid != pid) {
+            p = procs.computeIfAbsent(pid, Proc::new);
+            last = p;
+        }
+        if (++records % PROGRESS_EVERY == 0 && progress != null) {
+            progress.accept(records);
+        }
+        return p;
+    }
+
+    @Override
+    public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+        Proc p = proc(pid);
+        long s = p.epoch(start);
+        long e = ordered(s, p.epoch(end));
+        p.touch(s, e);
+        int nameId;
+        if (name == lastKernelName) {
+            nameId = lastKernelNameId;
+        } else {
+            nameId = timeline.intern(name);
+            lastKernelName = name;
+            lastKernelNameId = nameId;
+        }
+        long corr = Integer.toUnsignedLong(correlationId);
+        if (desc == null) {
+            // No KERNEL_DESC in the file: device and stream unknown, kept visible on a "GPU -1".
+            p.stream(-1, -1).addKernel(nameId, s, e, corr, 0, 0, 0, 0, 0, 0, 0, 0);
+        } else {
+            p.stream(desc.deviceId(), Integer.toUnsignedLong(desc.streamId())).addKernel(nameId, s, e, corr,
+                    clamp(desc.gridX(), 0x7fff_ffff), clamp(desc.gridY(), 0xffff), clamp(desc.gridZ(), 0xffff),
+                    clamp(desc.blockX(), 0x7ff), clamp(desc.blockY(), 0x7ff), clamp(desc.blockZ(), 0x7f),
+                    clamp(desc.registers(), 0xff), clamp(desc.sharedMemory(), 0xff_ffff));
+        }
+        gpuOps++;
+    }
+
+    @Override
+    public void memcpy(int pid, MemcpyEvent m) {
+        Proc p = proc(pid);
+        long s = p.epoch(m.start());
+        long e = ordered(s, p.epoch(m.end()));
+        p.touch(s, e);
+        // Name id 0: the writers name a copy by its kind ("Memcpy HtoD").
+        p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
+                .addMemcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.copyKind());
+        gpuOps++;
+    }
+
+    @Override
+    public void memset(int pid, MemsetEvent m) {
+        Proc p = proc(pid);
+        long s = p.epoch(m.start());
+        long e = ordered(s, p.epoch(m.end()));
+        p.touch(s, e);
+        p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
+                .addMemset(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value());
+        gpuOps++;
+    }
+
+    @Override
+    public void api(int pid, ApiEvent a) {
+        Proc p = proc(pid);
+        long s = p.epoch(a.start());
+        long e = ordered(s, p.epoch(a.end()));
+        p.touch(s, e);
+        ApiKind kind = ApiNames.isDriver(a.domain()) ? ApiKind.DRIVER : ApiKind.RUNTIME;
+        p.process.thread(Integer.toUnsignedLong(a.tid())).addApiCall(kind,
+                timeline.intern(ApiNames.name(a.domain(), a.cbid())), s, e,
+                Integer.toUnsignedLong(a.correlationId()), a.cbid());
+    }
+
+    @Override
+    public void marker(int pid, MarkerEvent m) {
+        Proc p = proc(pid);
+        long t = p.epoch(m.timestamp());
+        p.touch(t, t);
+        int flags = m.flags();
+        if ((flags & VprofRing.MARKER_END) != 0) {
+            OpenMarker open = p.openMarkers.remove(m.id());
+            if (open == null) {
+                markersWithoutStart++;
+                return;
+            }
+            p.process.thread(Integer.toUnsignedLong(open.tid()))
+                    .addRange(open.nameId(), open.startNs(), Math.max(open.startNs(), t), open.domainId());
+            return;
+        }
+        int nameId = timeline.intern(m.name() == null ? "(unnamed NVTX range)" : m.name());
+        int domainId = m.domain() == null ? 0 : timeline.intern(m.domain());
+        if ((flags & VprofRing.MARKER_START) != 0) {
+            if (p.openMarkers.size() >= MAX_OPEN_MARKERS && !p.openMarkers.containsKey(m.id())) {
+                markersOverflowed++;
+                return;
+            }
+            p.openMarkers.put(m.id(), new OpenMarker(t, nameId, domainId, m.tid()));
+        } else {
+            // An instant mark: a zero-length range, which every viewer draws as a tick.
+            p.process.thread(Integer.toUnsignedLong(m.tid())).addRange(nameId, t, t, domainId);
+        }
+    }
+
+    @Override
+    public void range(int pid, RangeEvent e) {
+        Proc p = proc(pid);
+        long t = p.rangeEdge(e);
+        if (e.isBegin()) {
+            if (p.openRange != null) {
+                closeRange(p, p.openRange, p.openRangeStartNs, Math.max(p.openRangeStartNs, p.lastNs), false);
+            }
+            p.openRange = e;
+            p.openRangeStartNs = t;
+            return;
+        }
+        if (p.openRange == null) {
+            long start = Math.min(t, p.firstNs == Long.MAX_VALUE ? t : p.firstNs);
+            notes.add("pid " + pid + ": capture range " + e.index() + " has an END but no BEGIN in the file; "
+                    + "drawn from its first record");
+            closeRange(p, e, start, t, true);
+            return;
+        }
+        closeRange(p, p.openRange, p.openRangeStartNs, Math.max(p.openRangeStartNs, t), true);
+        p.openRange = null;
+    }
+
+    private void closeRange(Proc p, RangeEvent begin, long start, long end, boolean ended) {
+        if (!ended) {
+            notes.add("pid " + p.pid + ": capture range " + begin.index() + " never ended (the agent or the capture "
+                    + "stopped early); drawn up to its last record");
+        }
+        p.process.addCaptureRange(new CaptureRange(begin.index(), start, end, begin.sourceName()));
+        rangesStart = Math.min(rangesStart, start);
+        rangesEnd = Math.max(rangesEnd, end);
+    }
+
+    /** Closes what the file left open and gives each stream back its spare capacity. */
+    void finish() {
+        for (Proc p : procs.values()) {
+            if (p.openRange != null) {
+                closeRange(p, p.openRange, p.openRangeStartNs, Math.max(p.openRangeStartNs, p.lastNs), false);
+                p.openRange = null;
+            }
+            if (!p.openMarkers.isEmpty()) {
+                notes.add("pid " + p.pid + ": " + p.openMarkers.size() + " NVTX range(s) never ended; drawn up to "
+                        + "the process's last record");
+                long end = p.lastNs;
+                p.openMarkers.values().forEach(m -> p.process.thread(Integer.toUnsignedLong(m.tid()))
+                        .addRange(m.nameId(), m.startNs(), Math.max(m.startNs(), end), m.domainId()));
+                p.openMarkers.clear();
+            }
+            dataStart = Math.min(dataStart, p.firstNs);
+            dataEnd = Math.max(dataEnd, p.lastNs);
+            p.process.devices().forEach(d -> d.streams().forEach(GpuStream::trim));
+        }
+        if (markersWithoutStart > 0) {
+            notes.add(markersWithoutStart + " NVTX range END(s) without a START in the file were left out");
+        }
+        if (markersOverflowed > 0) {
+            notes.add(markersOverflowed + " NVTX range START(s) were left out: more than " + MAX_OPEN_MARKERS
+                    + " ranges were open at once in one process");
+        }
+        if (clampedOps > 0) {
+            notes.add(clampedOps + " record(s) ended before they started; drawn with zero length");
+        }
+    }
+
+    long records() {
+        return records;
+    }
+
+    private long ordered(long start, long end) {
+        if (end < start) {
+            clampedOps++;
+            return start;
+        }
+        return end;
+    }
+
+    private static int clamp(int v, int max) {
+        return v < 0 ? 0 : Math.min(v, max);
+    }
+}

@@ -1,0 +1,147 @@
+package dev.vprof.cli;
+
+import dev.vprof.adapt.CaptureTimeline;
+import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.export.ExportFormat;
+import dev.vprof.export.Exporter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** `vprof export FILE -o OUT [--format perfetto|chrome|kineto]`: a capture as a trace a viewer opens. */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = {"Write a capture as a trace: Perfetto (.pftrace), Chrome trace JSON (.json) or Kineto JSON",
+                "(for Holistic Trace Analysis). Kernels, NVTX ranges, capture ranges, requests with their",
+                "queue/prefill/decode phases and metric counters, on one clock."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the trace was written", "2:the capture cannot be read or the trace cannot be written"})
+public final class ExportCommand implements Callable<Integer> {
+    /** Files above this size get a progress line on a terminal. */
+    static final long PROGRESS_ABOVE_BYTES = 64L << 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file")
+    Path file;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
+            description = "the trace to write; the format follows the extension (.pftrace, .perfetto-trace, .json)")
+    Path out;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "perfetto, chrome or kineto (default: from the extension of OUT)")
+    String format;
+
+    @Override
+    public Integer call() {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ExportFormat fmt;
+        try {
+            fmt = ExportFormat.choose(format, out);
+        } catch (IllegalArgumentException e) {
+            return fail(err, e.getMessage());
+        }
+        String unwritable = unwritable(out);
+        if (unwritable != null) {
+            return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
+        }
+        boolean showProgress = System.console() != null;
+        CaptureTimeline.Result result;
+        List<Path> written;
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
+            result = CaptureTimeline.read(reader, large ? n -> {
+                err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
+                err.flush();
+            } : null);
+            if (large) {
+                err.print("\rvprof export: writing " + fmt.name().toLowerCase(Locale.ROOT) + " trace...          ");
+                err.flush();
+            }
+            reader.warnings().forEach(w -> err.println((large ? "\r" : "") + "warning: " + w));
+            written = Exporter.export(result.timeline(), out, fmt);
+            if (large) {
+                err.print("\r" + " ".repeat(60) + "\r");
+            }
+        } catch (CaptureFormatException e) {
+            return fail(err, e.getMessage());
+        } catch (NoSuchFileException e) {
+            return fail(err, (e.getFile() != null && Path.of(e.getFile()).equals(file) ? file + " does not exist"
+                    : "cannot write " + out + ": " + e.getMessage()));
+        } catch (AccessDeniedException e) {
+            return fail(err, "permission denied: " + e.getFile());
+        } catch (IOException e) {
+            String why = Files.isDirectory(file) ? file + " is a directory, not a capture file" : e.getMessage();
+            return fail(err, why);
+        } catch (IllegalArgumentException e) {
+            return fail(err, e.getMessage());
+        }
+        for (String note : result.notes()) {
+            err.println("note: " + note);
+        }
+        for (Path p : written) {
+            stdout.println(String.format(Locale.ROOT, "wrote %s (%s, %s): %d GPU ops, %d processes, %d requests, "
+                            + "%d counter tracks", p, fmt.name().toLowerCase(Locale.ROOT), size(p), result.gpuOps(),
+                    result.timeline().processes().size(), result.requests(), result.timeline().counters().size()));
+        }
+        Path first = written.getFirst();
+        switch (fmt) {
+            case PERFETTO, CHROME -> {
+                stdout.println("open https://ui.perfetto.dev and drag " + first + " in");
+                stdout.println("offline: Perfetto's trace_processor (trace_processor_shell " + first
+                        + ") answers SQL over it");
+            }
+            case KINETO -> stdout.println("Holistic Trace Analysis: TraceAnalysis(trace_dir=\""
+                    + first.toAbsolutePath().getParent() + "\"); Perfetto's UI also opens it");
+        }
+        stdout.flush();
+        err.flush();
+        return 0;
+    }
+
+    private static int fail(PrintWriter err, String message) {
+        err.println("vprof export: " + message);
+        err.flush();
+        return Main.EXIT_ERROR;
+    }
+
+    /** Why {@code out} cannot be written, or null when it can. */
+    static String unwritable(Path out) {
+        Path abs = out.toAbsolutePath();
+        Path parent = abs.getParent();
+        if (Files.isDirectory(abs)) {
+            return "it is a directory";
+        }
+        if (parent == null || !Files.isDirectory(parent)) {
+            return "the folder " + parent + " does not exist";
+        }
+        if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(parent)) {
+            return "permission denied";
+        }
+        return null;
+    }
+
+    private static String size(Path p) {
+        try {
+            long b = Files.size(p);
+            return b < 1 << 20 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024.0)
+                    : String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0);
+        } catch (IOException e) {
+            return "size unknown";
+        }
+    }
+}

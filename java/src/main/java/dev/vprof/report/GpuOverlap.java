@@ -1,0 +1,171 @@
+package dev.vprof.report;
+
+import java.util.Arrays;
+
+/**
+ * How much GPU busy time (the union of kernel intervals over every device and process, so that
+ * concurrent kernels count once) falls inside given intervals, such as the phases of requests,
+ * in one streaming pass and memory bounded by the reorder window, not by the number of kernels.
+ *
+ * <p>With B(t) the busy time before t, the busy time inside [a, b] is B(b) - B(a). The interval
+ * ends are known before the pass (the spans are read first), so B is evaluated only there: kernels
+ * go through a min-heap on start (a reorder window, as in {@link BusyTime}) into a running union,
+ * and each finished union segment advances a sweep over the sorted query points. A kernel that
+ * arrives after the union has passed its start (further out of order than the window) loses the
+ * part before the union's start; such kernels are counted in {@link #lateIntervals()}, and a
+ * non-zero count marks the figures as approximate.
+ */
+final class GpuOverlap {
+    private final long[] queries;
+    private final long[] busyBefore;
+    private int nextQuery;
+    private long busyTotal;
+
+    private final int window;
+    private long[] starts = new long[1024];
+    private long[] ends = new long[1024];
+    private int size;
+
+    private boolean any;
+    private long unionStart;
+    private long unionEnd;
+    private long lateIntervals;
+    private boolean finished;
+
+    /** @param points interval ends to evaluate at (any order, duplicates allowed); @param window reorder capacity */
+    GpuOverlap(long[] points, int window) {
+        long[] q = points.clone();
+        Arrays.sort(q);
+        int n = 0;
+        for (int i = 0; i < q.length; i++) {
+            if (i == 0 || q[i] != q[i - 1]) {
+                q[n++] = q[i];
+            }
+        }
+        this.queries = Arrays.copyOf(q, n);
+        this.busyBefore = new long[n];
+        this.window = Math.max(16, window);
+    }
+
+    void add(long start, long end) {
+        if (end < start) {
+            end = start;
+        }
+        if (size == window) {
+            emitMin();
+        }
+        if (size == starts.length) {
+            starts = Arrays.copyOf(starts, size * 2);
+            ends = Arrays.copyOf(ends, size * 2);
+        }
+        int i = size++;
+        starts[i] = start;
+        ends[i] = end;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (starts[parent] <= starts[i]) {
+                break;
+            }
+            swap(i, parent);
+            i = parent;
+        }
+    }
+
+    /** Busy ns inside [a, b]; a and b must be among the points given at construction. */
+    long busyBetween(long a, long b) {
+        finish();
+        return Math.max(0, at(b) - at(a));
+    }
+
+    /** Kernels that came too far out of order to place exactly (settles the pass first). */
+    long lateIntervals() {
+        finish();
+        return lateIntervals;
+    }
+
+    private long at(long t) {
+        int i = Arrays.binarySearch(queries, t);
+        if (i < 0) {
+            throw new IllegalArgumentException(t + " was not given as a query point");
+        }
+        return busyBefore[i];
+    }
+
+    private void finish() {
+        if (finished) {
+            return;
+        }
+        while (size > 0) {
+            emitMin();
+        }
+        if (any) {
+            segment(unionStart, unionEnd);
+        }
+        while (nextQuery < queries.length) {
+            busyBefore[nextQuery++] = busyTotal;
+        }
+        finished = true;
+    }
+
+    private void emitMin() {
+        long s = starts[0];
+        long e = ends[0];
+        size--;
+        if (size > 0) {
+            starts[0] = starts[size];
+            ends[0] = ends[size];
+            siftDown();
+        }
+        if (!any) {
+            any = true;
+            unionStart = s;
+            unionEnd = e;
+        } else if (s > unionEnd) {
+            segment(unionStart, unionEnd);
+            unionStart = s;
+            unionEnd = e;
+        } else {
+            if (s < unionStart) {
+                lateIntervals++;
+            }
+            unionEnd = Math.max(unionEnd, e);
+        }
+    }
+
+    /** One finished piece of the union: settle every query point up to its end. */
+    private void segment(long s, long e) {
+        while (nextQuery < queries.length && queries[nextQuery] <= s) {
+            busyBefore[nextQuery++] = busyTotal;
+        }
+        while (nextQuery < queries.length && queries[nextQuery] < e) {
+            busyBefore[nextQuery] = busyTotal + (queries[nextQuery] - s);
+            nextQuery++;
+        }
+        busyTotal += e - s;
+    }
+
+    private void siftDown() {
+        int i = 0;
+        while (true) {
+            int l = 2 * i + 1;
+            if (l >= size) {
+                return;
+            }
+            int smallest = (l + 1 < size && starts[l + 1] < starts[l]) ? l + 1 : l;
+            if (starts[i] <= starts[smallest]) {
+                return;
+            }
+            swap(i, smallest);
+            i = smallest;
+        }
+    }
+
+    private void swap(int a, int b) {
+        long t = starts[a];
+        starts[a] = starts[b];
+        starts[b] = t;
+        t = ends[a];
+        ends[a] = ends[b];
+        ends[b] = t;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.vprof.report;
+
+import dev.vprof.adapt.CaptureSpans;
+import dev.vprof.adapt.CaptureWindow;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.otlp.RequestPhases;
+import dev.vprof.otlp.RequestSlice;
+import dev.vprof.otlp.Span;
+import dev.vprof.otlp.SpanWindow;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The report's requests: each llm_request span's queue, prefill and decode, and the GPU busy time
+ * that overlapped each phase. The spans are read before the records pass so that the pass can feed
+ * kernels (in epoch ns) to a {@link GpuOverlap} evaluated at the phases' ends.
+ */
+final class RequestsSection {
+    /** Outside spans listed by name in the report; the rest are counted. */
+    static final int MAX_OUTSIDE_LISTED = 100;
+    /** Reorder window per process: about two 1 MiB RECORDS chunks of 32-byte kernels. */
+    static final int WINDOW_PER_PROCESS = 1 << 16;
+    static final int MAX_WINDOW = 1 << 22;
+
+    private final List<Span> spans;
+    private final List<RequestSlice> requests;
+    private final GpuOverlap overlap;
+
+    private RequestsSection(List<Span> spans, List<RequestSlice> requests, GpuOverlap overlap) {
+        this.spans = spans;
+        this.requests = requests;
+        this.overlap = overlap;
+    }
+
+    /** Null when the capture holds no SPANS chunk. */
+    static RequestsSection prepare(CaptureReader reader, List<String> notes) {
+        if (!CaptureSpans.present(reader)) {
+            return null;
+        }
+        CaptureSpans.Read read = CaptureSpans.read(reader);
+        notes.addAll(read.notes());
+        List<RequestSlice> requests = RequestPhases.split(read.spans()).requests();
+        GpuOverlap overlap = null;
+        if (!requests.isEmpty()) {
+            long[] points = new long[requests.size() * 4];
+            int n = 0;
+            for (RequestSlice r : requests) {
+                for (String phase : List.of(RequestPhases.QUEUE, RequestPhases.PREFILL, RequestPhases.DECODE)) {
+                    RequestSlice.Phase p = r.phase(phase);
+                    points[n++] = p.startEpochNs();
+                    if (phase.equals(RequestPhases.DECODE)) {
+                        points[n++] = p.endEpochNs();
+                    }
+                }
+            }
+            int window = (int) Math.min(MAX_WINDOW, (long) WINDOW_PER_PROCESS * Math.max(1, reader.processes().size()));
+            overlap = new GpuOverlap(java.util.Arrays.copyOf(points, n), window);
+        }
+        return new RequestsSection(read.spans(), requests, overlap);
+    }
+
+    /** Whether kernels should be fed (there are requests to credit them to). */
+    boolean wantsKernels() {
+        return overlap != null;
+    }
+
+    void kernel(long startEpochNs, long endEpochNs) {
+        overlap.add(startEpochNs, endEpochNs);
+    }
+
+    Report.SpansSummary spans(CaptureWindow window) {
+        SpanWindow.Result placed = SpanWindow.filter(spans, window.startNs(), window.endNs());
+        List<Report.OutsideSpan> listed = new ArrayList<>();
+        for (Span s : placed.outside()) {
+            if (listed.size() == MAX_OUTSIDE_LISTED) {
+                break;
+            }
+            listed.add(new Report.OutsideSpan(s.traceIdHex(), s.spanIdHex(), s.serviceName(), s.name(),
+                    s.startEpochNs(), s.endEpochNs()));
+        }
+        return new Report.SpansSummary(spans.size(), requests.size(), placed.outside().size(), placed.before(),
+                placed.after(), placed.straddling(), placed.describe(), listed,
+                overlap != null && overlap.lateIntervals() > 0);
+    }
+
+    List<Report.RequestSummary> requests(CaptureWindow window) {
+        List<Report.RequestSummary> out = new ArrayList<>(requests.size());
+        for (RequestSlice r : requests) {
+            RequestSlice.Phase q = r.phase(RequestPhases.QUEUE);
+            RequestSlice.Phase p = r.phase(RequestPhases.PREFILL);
+            RequestSlice.Phase d = r.phase(RequestPhases.DECODE);
+            String dominant = q.durationNs() >= p.durationNs() && q.durationNs() >= d.durationNs() ? RequestPhases.QUEUE
+                    : p.durationNs() >= d.durationNs() ? RequestPhases.PREFILL : RequestPhases.DECODE;
+            boolean inWindow = r.endEpochNs() >= window.startNs() && r.startEpochNs() <= window.endNs();
+            out.add(new Report.RequestSummary(r.span().traceIdHex(), r.requestId(), r.startEpochNs(),
+                    r.endEpochNs() - r.startEpochNs(), q.durationNs(), p.durationNs(), d.durationNs(),
+                    gpu(q), gpu(p), gpu(d), dominant, inWindow, r.anomalies()));
+        }
+        return out;
+    }
+
+    static List<Report.RequestSummary> slowest(List<Report.RequestSummary> requests, int n) {
+        return requests.stream()
+                .sorted(Comparator.comparingLong(Report.RequestSummary::e2eNs).reversed()
+                        .thenComparing(Report.RequestSummary::requestId))
+                .limit(Math.max(0, n))
+                .toList();
+    }
+
+    private long gpu(RequestSlice.Phase phase) {
+        return overlap == null ? 0 : overlap.busyBetween(phase.startEpochNs(), phase.endEpochNs());
+    }
+}

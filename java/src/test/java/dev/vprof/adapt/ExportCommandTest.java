@@ -1,0 +1,81 @@
+package dev.vprof.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vprof.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** `vprof export` as a person runs it: what it writes, what it prints, how it refuses. */
+class ExportCommandTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {}
+
+    private Run vprof(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void writesAPerfettoTraceChosenByItsExtensionAndSaysHowToOpenIt() throws IOException {
+        Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
+        Path trace = dir.resolve("c.pftrace");
+        Run r = vprof("export", capture.toString(), "-o", trace.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.size(trace) > 0);
+        assertTrue(r.out().contains("wrote " + trace + " (perfetto"), r.out());
+        assertTrue(r.out().contains("6 GPU ops"), r.out());
+        assertTrue(r.out().contains("open https://ui.perfetto.dev and drag " + trace + " in"), r.out());
+        assertTrue(r.out().contains("trace_processor"), r.out());
+        assertTrue(r.err().contains("note: 2 span(s) outside the capture window"), r.err());
+    }
+
+    @Test
+    void writesChromeJsonWhenAsked() throws IOException {
+        Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
+        Path trace = dir.resolve("c.trace");
+        Run r = vprof("export", capture.toString(), "-o", trace.toString(), "--format", "chrome");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.readString(trace).contains("\"traceEvents\""));
+    }
+
+    @Test
+    void aFileThatIsNotACaptureIsRefusedByName() throws IOException {
+        Path junk = Files.writeString(dir.resolve("notes.txt"), "hello, this is not a capture");
+        Run r = vprof("export", junk.toString(), "-o", dir.resolve("x.pftrace").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains(junk + " is not a vprof capture file"), r.err());
+    }
+
+    @Test
+    void anOutputThatCannotBeWrittenIsRefusedBeforeReading() throws IOException {
+        Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), false);
+        Path out = dir.resolve("no/such/folder/x.pftrace");
+        Run r = vprof("export", capture.toString(), "-o", out.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("cannot write " + out + ": the folder"), r.err());
+        assertTrue(r.err().contains("does not exist"), r.err());
+    }
+
+    @Test
+    void anUnclearExtensionAsksForAFormat() throws IOException {
+        Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), false);
+        Run r = vprof("export", capture.toString(), "-o", dir.resolve("x.trace").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--format perfetto|chrome|kineto"), r.err());
+    }
+}
