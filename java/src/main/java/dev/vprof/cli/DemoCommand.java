@@ -164,6 +164,7 @@ final class DemoCommand implements Callable<Integer> {
                     AtomicReference<CaptureFeeds> feeds, Path capture) throws Exception {
         URI base = server.baseUri();
         awaitDormantAgents(server.workerPids());
+        warmUp(URI.create(base + "/metrics"));
         int self = (int) ProcessHandle.current().pid();
 
         step("attaching: vprof attach --pid " + self + " --capture-range=cudaProfilerApi --capture-range-end=stop "
@@ -284,6 +285,19 @@ final class DemoCommand implements Callable<Integer> {
                         + pids.size() + " ready); see the worker logs in " + dir);
             }
             Thread.sleep(50);
+        }
+    }
+
+    /**
+     * A few reads of /metrics before the capture: a cold JVM answers the first ones slower than the
+     * 160 ms a 200 ms scrape interval allows, and the capture would open with gaps.
+     */
+    private static void warmUp(URI metrics) {
+        try (dev.vprof.metrics.MetricsScraper s = dev.vprof.metrics.MetricsScraper.onDemand(metrics,
+                java.time.Duration.ofSeconds(2))) {
+            for (int i = 0; i < 5; i++) {
+                s.scrapeOnce();
+            }
         }
     }
 
