@@ -23,11 +23,15 @@ final class BusyTime {
     private long unionEnd;
     private long busyNs;
     private long lateIntervals;
+    private long firstStart = Long.MAX_VALUE;
+    private long lastEnd = Long.MIN_VALUE;
 
     void add(long start, long end) {
         if (end < start) {
             end = start;
         }
+        firstStart = Math.min(firstStart, start);
+        lastEnd = Math.max(lastEnd, end);
         if (size == WINDOW) {
             emitMin();
         }
@@ -54,6 +58,11 @@ final class BusyTime {
             emitMin();
         }
         return any ? busyNs + (unionEnd - unionStart) : 0;
+    }
+
+    /** From the first kernel's start to the last kernel's end: what busy time is a share of. */
+    long spanNs() {
+        return lastEnd >= firstStart ? lastEnd - firstStart : 0;
     }
 
     long lateIntervals() {

@@ -362,7 +362,7 @@ public final class CaptureReport implements RecordVisitor {
             if (busy == null) {
                 return;
             }
-            busy.forEach((device, b) -> busyResults.put(device, new long[] {b.busyNs(), b.lateIntervals()}));
+            busy.forEach((device, b) -> busyResults.put(device, new long[] {b.busyNs(), b.lateIntervals(), b.spanNs()}));
             busy = null;
             lastBusy = null;
         }
@@ -375,8 +375,10 @@ public final class CaptureReport implements RecordVisitor {
                     : hasData ? clock.toEpochNs(lastNs) : start;
             long duration = Math.max(0, end - start);
             List<Report.DeviceBusy> devices = new ArrayList<>();
-            busyResults.forEach((device, r) -> devices.add(new Report.DeviceBusy(device, r[0],
-                    duration > 0 ? Math.round(1000.0 * r[0] / duration) / 10.0 : 0.0, r[1] > 0)));
+            // A share of the device's own span, not of the range: kernels launched in a range may
+            // run after it ends (and a simulator's GPU clock can run ahead of the wall clock).
+            busyResults.forEach((device, r) -> devices.add(new Report.DeviceBusy(device, r[0], r[2],
+                    r[2] > 0 ? Math.round(1000.0 * r[0] / r[2]) / 10.0 : 0.0, r[1] > 0)));
             return new Report.RangeSummary(pid, index, captureId, source, endSource, ended, start, end, duration,
                     kernels, memcpys, memcpyBytes, memsets, memsetBytes, markers, apiCalls, devices,
                     ringDrops, ringDropsKernels,

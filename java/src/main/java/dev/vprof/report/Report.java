@@ -142,8 +142,11 @@ public record Report(
             long zeroTimestampKernels,
             List<KernelSummary> topKernels) {}
 
-    /** busy_percent is of the range's duration; approximate when intervals arrived too far out of order. */
-    public record DeviceBusy(int device, long busyNs, double busyPercent, boolean approximate) {}
+    /**
+     * busy_percent is of span_ns, the device's first kernel start to its last kernel end;
+     * approximate when intervals arrived too far out of order.
+     */
+    public record DeviceBusy(int device, long busyNs, long spanNs, double busyPercent, boolean approximate) {}
 
     /**
      * One kernel name's durations. p50/p99 are exact while percentiles_exact is true, and

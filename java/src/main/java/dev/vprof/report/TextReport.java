@@ -90,8 +90,9 @@ public final class TextReport {
         for (Report.DeviceBusy d : r.devices()) {
             out.append(indent).append("GPU busy: device ").append(d.device() < 0 ? "unknown" : d.device()).append(' ')
                     .append(duration(d.busyNs()));
-            if (r.durationNs() > 0) {
-                out.append(String.format(Locale.ROOT, " (%.1f%% of the range)", d.busyPercent()));
+            if (d.spanNs() > 0) {
+                out.append(" of ").append(duration(d.spanNs()))
+                        .append(String.format(Locale.ROOT, " from its first kernel to its last (%.1f%%)", d.busyPercent()));
             }
             if (d.approximate()) {
                 out.append(" (approximate: kernels arrived far out of order)");

@@ -136,12 +136,12 @@ class ReportTest {
     }
 
     @Test
-    void busyTimeIsTheUnionOfOverlappingKernelsPerDevice() throws IOException {
+    void busyTimeIsTheUnionOfOverlappingKernelsPerDeviceAsAShareOfItsSpan() throws IOException {
         Report.RangeSummary first = report(10).ranges().get(1);
         assertEquals(List.of(
-                new Report.DeviceBusy(0, 250, 0.0, false),
-                new Report.DeviceBusy(1, 100, 0.0, false),
-                new Report.DeviceBusy(2, 5_050_000, 2.5, false)), first.devices());
+                new Report.DeviceBusy(0, 250, 300, 83.3, false),
+                new Report.DeviceBusy(1, 100, 100, 100.0, false),
+                new Report.DeviceBusy(2, 5_050_000, 99_100_000, 5.1, false)), first.devices());
     }
 
     @Test
