@@ -40,6 +40,8 @@ import java.nio.charset.StandardCharsets;
  *             holds them (8-byte header: int32 length, uint32 type; payload),
  *             never split across chunks; about 1 MiB per chunk
  *   COUNTERS  JSON {"pid": P, "counters": {@link AgentCounters}}
+ *   WINDOW    JSON {"window_start_epoch_ns": S, "window_end_epoch_ns": E, counts...}
+ *             ({@link WindowChunk}), written as the capture ends
  *   METRICS, SPANS and kinds from 64 up: owned by the code that writes them;
  *             readers skip kinds they do not know (no format change needed)
  *   INDEX     n x { int64 offset, uint32 kind, uint32 payload length }, one per
@@ -81,6 +83,8 @@ public final class CaptureFormat {
     public static final int KIND_METRICS = 5;
     /** Reserved for OTLP spans. */
     public static final int KIND_SPANS = 6;
+    /** The capture window and the feeds' counts, written once as the capture ends ({@link WindowChunk}). */
+    public static final int KIND_WINDOW = 7;
     public static final int KIND_INDEX = 15;
     /** Kinds from here up are free for extensions. */
     public static final int KIND_EXTENSION_FIRST = 64;
@@ -108,6 +112,7 @@ public final class CaptureFormat {
             case KIND_COUNTERS -> "COUNTERS";
             case KIND_METRICS -> "METRICS";
             case KIND_SPANS -> "SPANS";
+            case KIND_WINDOW -> "WINDOW";
             case KIND_INDEX -> "INDEX";
             default -> "kind " + kind;
         };

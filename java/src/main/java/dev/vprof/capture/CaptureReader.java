@@ -116,6 +116,7 @@ public final class CaptureReader implements Closeable {
             CaptureReader reader = new CaptureReader(path, arena, file, version);
             reader.locateChunks();
             reader.readSmallChunks();
+            reader.mergeWindow();
             return reader;
         } catch (IOException | RuntimeException e) {
             arena.close();
@@ -442,6 +443,23 @@ public final class CaptureReader implements Closeable {
     }
 
     // ---- small chunks -------------------------------------------------------------------
+
+    /**
+     * The window's end is only known when the capture ends, after METADATA was written: the
+     * WINDOW chunk's bounds join the metadata's options, where every reader looks for them.
+     */
+    private void mergeWindow() {
+        if (metadata == null) {
+            return;
+        }
+        WindowChunk.last(payloads(CaptureFormat.KIND_WINDOW)).ifPresent(w -> {
+            Map<String, String> options = new LinkedHashMap<>(metadata.options() == null ? Map.of() : metadata.options());
+            options.put(WindowChunk.START_KEY, Long.toString(w.startEpochNs()));
+            options.put(WindowChunk.END_KEY, Long.toString(w.endEpochNs()));
+            metadata = new CaptureMetadata(metadata.host(), metadata.startEpochNs(), metadata.vprofVersion(),
+                    metadata.commandLine(), options);
+        });
+    }
 
     private void readSmallChunks() {
         for (int i = 0; i < chunkCount; i++) {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,7 +40,10 @@ import picocli.CommandLine.Spec;
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
                 "  vprof attach --pid 4242 --capture-range=nvtx:decode@vllm --capture-range-end=repeat:5",
-                "  vprof attach --pid 4242 --inject --duration 3s   # started without vprof: see docs/attach.md"})
+                "  vprof attach --pid 4242 --inject --duration 3s   # started without vprof: see docs/attach.md",
+                "  # kernels, /metrics and spans in one file; vprof POSTs /start_profile and /stop_profile:",
+                "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --duration 10s \\",
+                "      --trigger localhost:8000 --metrics localhost:8000 --otlp"})
 final class AttachCommand implements Callable<Integer> {
     private static final long NOT_READY_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
 
@@ -65,6 +69,11 @@ final class AttachCommand implements Callable<Integer> {
     /** The pids this attach loaded the agent into. */
     private final List<Integer> injectedNow = new ArrayList<>();
 
+    /** vprof demo and tests: called once the agents are armed and the file exists, just before the capture runs. */
+    Consumer<CaptureSession> beforeCapture = s -> { };
+    /** vprof demo: null shows the live progress line when a console is attached. */
+    Boolean showProgress;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -74,17 +83,32 @@ final class AttachCommand implements Callable<Integer> {
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
 
-        List<Integer> withoutAgent = offerInjection(err);
-        List<Region> regions = findAgents(err, withoutAgent);
+        // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
+        CaptureFeeds feeds = CaptureFeeds.open(capture, err);
+        List<Region> regions;
+        try {
+            List<Integer> withoutAgent = offerInjection(err);
+            regions = findAgents(err, withoutAgent);
+        } catch (RuntimeException e) {
+            feeds.close();
+            throw e;
+        }
         CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
-                System.console() != null);
+                showProgress != null ? showProgress : System.console() != null);
+        session.feeds(feeds);
         // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
-        session.armAll(regions, capture.ringBytes());
+        try {
+            session.armAll(regions, capture.ringBytes());
+        } catch (RuntimeException e) {
+            feeds.close();
+            throw e;
+        }
         warnWhatLateAgentsMissed(err, session);
         try {
             session.output(CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)),
                     capture.asMap()));
         } catch (RuntimeException e) {
+            feeds.close();
             session.releaseAll();
             throw e;
         }
@@ -95,6 +119,7 @@ final class AttachCommand implements Callable<Integer> {
         if (duration != null) {
             session.deadlineAfterNanos(duration.toNanos());
         }
+        beforeCapture.accept(session);
         CaptureSession.Summary s = CaptureRunner.runWithShutdownHook(session, err);
         CaptureSession.printSummary(err, file.toString(), s);
         err.flush();

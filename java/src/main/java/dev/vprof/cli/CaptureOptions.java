@@ -2,10 +2,15 @@ package dev.vprof.cli;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.region.ArmSpec;
+import dev.vprof.metrics.MetricsScraper;
+import dev.vprof.otlp.OtlpOptions;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every capture takes ({@code run} and {@code attach}), validated into an {@link ArmSpec}. */
@@ -42,6 +47,31 @@ final class CaptureOptions {
     @Option(names = "--buffer-size", paramLabel = "SIZE",
             description = "CUPTI activity buffer size, 64k to 256m. Default: the agent's.")
     String bufferSize;
+
+    @Option(names = "--metrics", paramLabel = "URL",
+            description = "Scrape this Prometheus /metrics endpoint for the whole capture and store every sample "
+                    + "in the file (localhost:8000 means http://localhost:8000/metrics).")
+    String metrics;
+
+    @Option(names = "--metrics-interval", paramLabel = "D", defaultValue = "1s",
+            description = "Time between scrapes, 100ms or more. Default: ${DEFAULT-VALUE}.")
+    String metricsInterval;
+
+    @Option(names = "--spans", paramLabel = "FILE",
+            description = "Import spans into the capture from OTLP JSON lines (the collector's file exporter) "
+                    + "or a Jaeger JSON export.")
+    Path spans;
+
+    @Option(names = "--trigger", paramLabel = "URL",
+            description = {"POST URL/start_profile when the capture starts and URL/stop_profile when it ends, "
+                    + "as `vllm bench serve --profile` does. With vLLM started with "
+                    + "--profiler-config '{\"profiler\":\"cuda\"}' and --capture-range=cudaProfilerApi, "
+                    + "no bench client is needed."})
+    String trigger;
+
+    /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
+    @Mixin
+    OtlpOptions otlp = new OtlpOptions();
 
     /** The ARM arguments this capture sends (or puts into VPROF_ARM). */
     ArmSpec toSpec(int captureId) {
@@ -145,11 +175,53 @@ final class CaptureOptions {
         return duration == null ? null : Units.duration("--duration", duration);
     }
 
+    /** The --metrics URL, or null when not asked. */
+    URI metricsUriOrNull() {
+        if (metrics == null) {
+            return null;
+        }
+        try {
+            return MetricsScraper.metricsUri(metrics);
+        } catch (IllegalArgumentException e) {
+            throw new CliException("--metrics: " + e.getMessage());
+        }
+    }
+
+    Duration metricsIntervalValue() {
+        Duration d = Units.duration("--metrics-interval", metricsInterval);
+        if (d.compareTo(MetricsScraper.MIN_INTERVAL) < 0) {
+            throw new CliException("--metrics-interval " + metricsInterval + " is below the minimum of "
+                    + MetricsScraper.MIN_INTERVAL.toMillis() + "ms");
+        }
+        return d;
+    }
+
+    /** The --trigger base URL (http://HOST:PORT), or null. */
+    URI triggerUriOrNull() {
+        return trigger == null ? null : ProfilerTrigger.baseUri(trigger);
+    }
+
+    /** The OTLP receiver's configuration, or null when no --otlp option was given. */
+    OtlpOptions.Config otlpConfigOrNull() {
+        try {
+            return otlp.resolve();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage());
+        }
+    }
+
     /** Checks every option at once, so that errors come before anything starts. */
     void validate() {
         toSpec(1);
         ringBytes();
         durationOrNull();
+        metricsUriOrNull();
+        metricsIntervalValue();
+        triggerUriOrNull();
+        otlpConfigOrNull();
+        if (spans != null && !java.nio.file.Files.isReadable(spans)) {
+            throw new CliException("--spans " + spans + ": no such readable file");
+        }
     }
 
     /** The options as the capture file's metadata records them. */
@@ -161,6 +233,13 @@ final class CaptureOptions {
         m.put("kinds", kinds);
         if (ringSize != null) m.put("ring-size", ringSize);
         if (bufferSize != null) m.put("buffer-size", bufferSize);
+        if (metrics != null) {
+            m.put("metrics", metricsUriOrNull().toString());
+            m.put("metrics-interval", metricsInterval);
+        }
+        if (spans != null) m.put("spans", spans.toString());
+        if (trigger != null) m.put("trigger", triggerUriOrNull().toString());
+        if (otlp.enabled()) m.put("otlp", "on");
         return m;
     }
 }

@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureMetadata;
+import dev.vprof.capture.WindowChunk;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -23,9 +25,13 @@ final class CaptureRunner {
     }
 
     static CaptureOutput createOutput(Path file, List<String> commandLine, Map<String, String> options) {
-        CaptureMetadata md = new CaptureMetadata(hostName(), Posix.realtimeNanos(), "0.1.0", commandLine, options);
+        long start = Posix.realtimeNanos();
+        Map<String, String> opts = new LinkedHashMap<>(options);
+        // The window's start is known now; its end is written at the end, in a WINDOW chunk (WindowChunk).
+        opts.put(WindowChunk.START_KEY, Long.toString(start));
+        CaptureMetadata md = new CaptureMetadata(hostName(), start, "0.1.0", commandLine, opts);
         try {
-            return CaptureOutput.of(CaptureWriter.create(file, md));
+            return CaptureOutput.of(CaptureWriter.create(file, md), start);
         } catch (IOException e) {
             throw new CliException("cannot write the capture file " + file + ": " + e.getMessage()
                     + "; choose another path with -o", e);

@@ -38,7 +38,8 @@ final class CaptureSession {
 
     /** What the session saw, for the closing summary and for tests. */
     record Summary(int processes, long ranges, long kernels, long records, long ringDrops,
-                   long ringDropsKernels, long cuptiDrops, String stopReason) {}
+                   long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
+                   List<String> feedLines) {}
 
     static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long DISCOVER_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -65,6 +66,7 @@ final class CaptureSession {
 
     private volatile String stopRequest;
     private Process command;          // RUN: the command we started
+    private CaptureFeeds feeds = CaptureFeeds.none();
     private long deadlineNs;          // 0: none
 
     CaptureSession(Mode mode, int rootPid, ArmSpec spec, CaptureOutput out, AgentDirectory dir,
@@ -80,6 +82,11 @@ final class CaptureSession {
     }
 
     void command(Process p) { this.command = p; }
+
+    /** Metrics, spans and the trigger for this capture; the session closes them when it ends. */
+    void feeds(CaptureFeeds f) { this.feeds = f; }
+
+    CaptureFeeds feeds() { return feeds; }
 
     void deadlineAfterNanos(long ns) { this.deadlineNs = System.nanoTime() + ns; }
 
@@ -314,10 +321,21 @@ final class CaptureSession {
                     announce(a);
                 }
             }
+            try {
+                feeds.begin(out, mode == Mode.RUN, err);
+            } catch (CliException e) {
+                // --trigger refused (404, no server): nothing will be captured; leave a finished, empty file.
+                finishAll(true);
+                feeds.finish(out, err);
+                throw e;
+            }
             stopReason = loop();
+            feeds.beforeFinish(err, command != null && !command.isAlive());
             finishAll(stopReason != null);
+            feeds.finish(out, err);
         } finally {
             try {
+                feeds.close();
                 out.close();
             } finally {
                 if (progress != null) {
@@ -358,6 +376,7 @@ final class CaptureSession {
             if (checkNow) {
                 checkEnds();
             }
+            feeds.pump(out, now, err);
             if (progress != null && now - nextProgress >= 0) {
                 progress.show(attached);
                 nextProgress = now + PROGRESS_EVERY_NS;
@@ -503,7 +522,8 @@ final class CaptureSession {
             ringDropsKernels += d.ringDropsKernels();
             cuptiDrops += d.cuptiDrops();
         }
-        return new Summary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason);
+        return new Summary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason,
+                feeds.counts(), feeds.summaryLines());
     }
 
     /** The closing lines; loud when anything was lost. */
@@ -511,6 +531,7 @@ final class CaptureSession {
         err.printf("vprof: wrote %s: %d process%s, %d range%s, %d kernels, %d records; %d ring drops, %d CUPTI drops%n",
                 file, s.processes(), s.processes() == 1 ? "" : "es", s.ranges(), s.ranges() == 1 ? "" : "s",
                 s.kernels(), s.records(), s.ringDrops(), s.cuptiDrops());
+        s.feedLines().forEach(err::println);
         if (s.ringDrops() > 0) {
             err.printf("vprof: WARNING: %d records (%d kernels) were DROPPED because a ring was full; "
                     + "use a larger --ring-size%n", s.ringDrops(), s.ringDropsKernels());

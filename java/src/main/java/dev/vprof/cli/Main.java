@@ -11,13 +11,14 @@ import picocli.CommandLine.Command;
                 + "process records kernels, memcpys and NVTX ranges, only inside the capture range you choose."},
         subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, ListCommand.class,
                 ReportCommand.class, ExportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
-                TriageCommand.class, BenchCommand.class, SelftestCommand.class,
+                TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",
                 "  vprof launch -- vllm serve meta-llama/Llama-3.1-8B",
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof list",
+                "  vprof demo                                           # the whole story in a minute, no GPU",
                 "  export CUDA_INJECTION64_PATH=$(vprof agent-path)   # start it yourself, attach later",
                 "", "Exit codes: the command's own for run, 0 on success, 2 when vprof cannot do what was asked."})
 public final class Main implements Runnable {

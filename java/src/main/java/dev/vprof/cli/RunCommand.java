@@ -28,6 +28,9 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi --capture-range-end=repeat -- python serve.py",
                 "  vprof run --capture-range=nvtx:decode --duration 30s -- ./bench",
                 "  vprof run --ring-size 256m --kinds kernel,memcpy,runtime -- python train.py",
+                "  vprof run --capture-range=cudaProfilerApi --duration 60s \\",
+                "      --trigger localhost:8000 --metrics localhost:8000 --otlp \\",
+                "      -- vllm serve MODEL --profiler-config '{\"profiler\":\"cuda\"}'",
                 "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished."})
 final class RunCommand implements Callable<Integer> {
     @Spec
@@ -55,6 +58,8 @@ final class RunCommand implements Callable<Integer> {
             throw new CliException(e.getMessage(), e);
         }
 
+        // Before the command starts: a bad --spans file or an OTLP port in use stops here.
+        CaptureFeeds feeds = CaptureFeeds.open(capture, err);
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         Map<String, String> env = pb.environment();
         env.put("CUDA_INJECTION64_PATH", agent.toString());
@@ -68,6 +73,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             p = pb.start();
         } catch (IOException e) {
+            feeds.close();
             throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
         }
         Path file = OutputPath.expand(capture.output, p.pid(), now);
@@ -76,12 +82,14 @@ final class RunCommand implements Callable<Integer> {
             OutputPath.checkWritable(file);
             out = CaptureRunner.createOutput(file, cmd, capture.asMap());
         } catch (RuntimeException e) {
+            feeds.close();
             p.destroyForcibly();
             throw e;
         }
         CaptureSession session = new CaptureSession(CaptureSession.Mode.RUN, (int) p.pid(), armSpec, out,
                 AgentDirectory.system(), err, System.console() != null);
         session.command(p);
+        session.feeds(feeds);
         if (duration != null) {
             session.deadlineAfterNanos(duration.toNanos());
         }

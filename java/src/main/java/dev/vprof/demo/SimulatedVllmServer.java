@@ -102,6 +102,11 @@ public final class SimulatedVllmServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
     }
 
+    /** The model name it serves (what requests must name). */
+    public String model() {
+        return config.model();
+    }
+
     public List<Long> workerPids() {
         return workers.pids();
     }

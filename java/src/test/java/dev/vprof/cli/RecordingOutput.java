@@ -15,7 +15,18 @@ final class RecordingOutput implements CaptureOutput {
     final List<ProcessInfo> processes = new ArrayList<>();
     final Map<Integer, AgentCounters> ends = new HashMap<>();
     final Map<Integer, Long> kernels = new HashMap<>();
+    final List<Integer> chunkKinds = new ArrayList<>();
+    final List<byte[]> chunks = new ArrayList<>();
     boolean closed;
+
+    @Override
+    public void chunk(int kind, byte[] payload) {
+        if (closed) {
+            throw new AssertionError("chunk after close");
+        }
+        chunkKinds.add(kind);
+        chunks.add(payload);
+    }
 
     @Override
     public void process(ProcessInfo info) {

@@ -1,0 +1,383 @@
+package dev.vprof.cli;
+
+import dev.vprof.adapt.CaptureTimeline;
+import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.WindowChunk;
+import dev.vprof.demo.SimulatedVllmServer;
+import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.discovery.RegionFile;
+import dev.vprof.export.ExportFormat;
+import dev.vprof.export.Exporter;
+import dev.vprof.loadgen.BenchResult;
+import dev.vprof.loadgen.LoadGenerator;
+import dev.vprof.metrics.MetricsCodec;
+import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.nativelib.NativeFiles;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.otlp.OtlpReceiver;
+import dev.vprof.otlp.Span;
+import dev.vprof.region.AgentState;
+import dev.vprof.region.Region;
+import dev.vprof.region.RegionException;
+import dev.vprof.report.CaptureReport;
+import dev.vprof.report.TextReport;
+import dev.vprof.timeline.Timeline;
+import dev.vprof.triage.Assessment;
+import dev.vprof.triage.Triage;
+import dev.vprof.triage.TriageReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+
+/**
+ * {@code vprof demo}: the whole story without a GPU. A simulated vLLM server whose GPU workers run
+ * the CUPTI test double under a dormant agent; an OTLP receiver its spans go to; a capture taken
+ * exactly as {@code vprof attach --pid <this vprof> --capture-range=cudaProfilerApi
+ * --capture-range-end=stop --metrics <server>/metrics --metrics-interval 200ms} takes it; a load
+ * with a steady phase and a burst that overloads the server, bracketed by /start_profile and
+ * /stop_profile; then the file, the traces, the report and the triage verdict.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Show vprof end to end in under a minute, no GPU needed: a simulated vLLM server with two "
+                + "GPU workers (the CUPTI test double), a load with a burst that overloads it, and one capture "
+                + "holding the kernels, the server's /metrics and its request spans.",
+                "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome) and report.txt into --dir."},
+        footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100"})
+final class DemoCommand implements Callable<Integer> {
+    private static final long AGENTS_READY_NS = TimeUnit.SECONDS.toNanos(20);
+    private static final long SPANS_WAIT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--dir", paramLabel = "DIR", defaultValue = "vprof-demo",
+            description = "Where the files go. Default: ./${DEFAULT-VALUE}.")
+    Path dir;
+
+    @Option(names = "--steady", paramLabel = "N", defaultValue = "40",
+            description = "Requests of the steady phase. Default: ${DEFAULT-VALUE}.")
+    int steady;
+
+    @Option(names = "--rate", paramLabel = "R", defaultValue = "6",
+            description = "Requests per second of the steady phase. Default: ${DEFAULT-VALUE}.")
+    double rate;
+
+    @Option(names = "--burst", paramLabel = "N", defaultValue = "60",
+            description = "Requests sent at once after the steady phase. Default: ${DEFAULT-VALUE}.")
+    int burst;
+
+    @Option(names = "--max-tokens", paramLabel = "N", defaultValue = "48",
+            description = "Tokens generated per request. Default: ${DEFAULT-VALUE}.")
+    int maxTokens;
+
+    private PrintWriter err;
+    private long t0;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        err = spec.commandLine().getErr();
+        if (steady < 0 || burst < 0 || steady + burst == 0) {
+            throw new CliException("--steady and --burst must be 0 or more, and not both 0");
+        }
+        if (!(rate > 0)) {
+            throw new CliException("--rate must be positive");
+        }
+        if (maxTokens < 1) {
+            throw new CliException("--max-tokens must be at least 1");
+        }
+        t0 = System.nanoTime();
+        Path simgpu;
+        Path agent;
+        try {
+            simgpu = NativeFiles.require(NativeFiles.SIMGPU);
+            agent = NativeFiles.require(NativeFiles.AGENT);
+        } catch (IOException e) {
+            throw new CliException(e.getMessage(), e);
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new CliException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+        Path capture = dir.resolve("capture.vprof");
+
+        step("starting an OTLP receiver on an ephemeral loopback port");
+        AtomicReference<CaptureFeeds> feeds = new AtomicReference<>();
+        OtlpReceiver receiver = OtlpReceiver.start(new OtlpOptions.Config(null,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES),
+                batch -> spansTo(feeds.get(), batch), w -> err.println("vprof demo: OTLP: " + w));
+        URI traces = URI.create("http://127.0.0.1:" + receiver.httpAddress().getPort() + "/v1/traces");
+
+        step("starting the simulated vLLM server; its 2 GPU workers carry a dormant vprof agent");
+        Map<String, String> env = new HashMap<>();
+        // The agent rides in each worker, dormant: no VPROF_ARM, so it waits for an attach.
+        env.put("CUDA_INJECTION64_PATH", agent.toString());
+        env.put("VPROF_RING_SIZE", Long.toString(32L << 20));
+        if (!Files.exists(simgpu.resolveSibling("libcupti.so.13"))) {
+            // Extracted from the jar, the double has no libcupti.so.13 link beside it, and the loader
+            // would find the real libcupti. Preloaded, the double's soname (libcupti.so.13) satisfies
+            // vprof-simgpu's DT_NEEDED, and the agent finds it loaded, as it would the real one.
+            try {
+                env.put("LD_PRELOAD", NativeFiles.require(NativeFiles.CUPTI_SIM).toString());
+            } catch (IOException e) {
+                throw new CliException(e.getMessage(), e);
+            }
+        }
+        SimulatedVllmServer server;
+        try {
+            server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir));
+        } catch (IOException e) {
+            receiver.close();
+            throw new CliException("cannot start the simulated server: " + e.getMessage(), e);
+        }
+        try {
+            return run(out, server, receiver, feeds, capture);
+        } finally {
+            server.close();
+            receiver.close();
+        }
+    }
+
+    private int run(PrintWriter out, SimulatedVllmServer server, OtlpReceiver receiver,
+                    AtomicReference<CaptureFeeds> feeds, Path capture) throws Exception {
+        URI base = server.baseUri();
+        awaitDormantAgents(server.workerPids());
+        warmUp(URI.create(base + "/metrics"));
+        int self = (int) ProcessHandle.current().pid();
+
+        step("attaching: vprof attach --pid " + self + " --capture-range=cudaProfilerApi --capture-range-end=stop "
+                + "--metrics " + base + "/metrics --metrics-interval 200ms");
+        AttachCommand attach = new AttachCommand();
+        CommandLine cl = new CommandLine(attach);
+        cl.setErr(err);
+        cl.parseArgs("--pid", Integer.toString(self), "--capture-range=cudaProfilerApi", "--capture-range-end=stop",
+                "--metrics", base + "/metrics", "--metrics-interval", "200ms", "-o", capture.toString());
+        attach.showProgress = false;
+        AtomicReference<CaptureSession> session = new AtomicReference<>();
+        CountDownLatch capturing = new CountDownLatch(1);
+        attach.beforeCapture = s -> {
+            s.feeds().adoptReceiver(receiver);
+            feeds.set(s.feeds());
+            session.set(s);
+            capturing.countDown();
+        };
+        AtomicReference<Throwable> attachFailure = new AtomicReference<>();
+        Thread attachThread = Thread.ofPlatform().name("vprof-demo-attach").start(() -> {
+            try {
+                attach.call();
+            } catch (Throwable t) {
+                attachFailure.set(t);
+            }
+        });
+        while (!capturing.await(50, TimeUnit.MILLISECONDS)) {
+            if (!attachThread.isAlive()) {
+                throw failure(attachFailure.get());
+            }
+        }
+
+        LoadGenerator load = new LoadGenerator();
+        String model = server.model();
+        step("POST " + base + "/start_profile: the workers call cudaProfilerStart, the capture range opens");
+        load.post(base.resolve("/start_profile"));
+        int sent = 0;
+        int failed = 0;
+        if (steady > 0) {
+            step(String.format("steady load: %d requests at %s req/s", steady, num(rate)));
+            BenchResult r = load.run(new LoadGenerator.Plan(base, model, steady, rate, 200, 1200, maxTokens, false, 1),
+                    counter(steady));
+            sent += r.requests();
+            failed += r.failed();
+            step(String.format("steady: TTFT p50 %.0f ms, p99 %.0f ms", r.ttftP50Ms(), r.ttftP99Ms()));
+        }
+        if (burst > 0) {
+            step(String.format("burst: %d requests at once, more than the server's 16 batch slots: the queue builds",
+                    burst));
+            BenchResult r = load.run(new LoadGenerator.Plan(base, model, burst, Double.POSITIVE_INFINITY, 200, 1200,
+                    maxTokens, false, 2), counter(burst));
+            sent += r.requests();
+            failed += r.failed();
+            step(String.format("burst: TTFT p50 %.0f ms, p99 %.0f ms", r.ttftP50Ms(), r.ttftP99Ms()));
+        }
+        awaitSpans(receiver, sent);
+        step("POST " + base + "/stop_profile: cudaProfilerStop, the range ends and the capture finishes");
+        load.post(base.resolve("/stop_profile"));
+        attachThread.join(TimeUnit.SECONDS.toMillis(30));
+        if (attachThread.isAlive()) {
+            // The agents should have gone dormant by themselves; do not hang the demo if one did not.
+            session.get().requestStop("demo");
+            attachThread.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        if (attachFailure.get() != null) {
+            throw failure(attachFailure.get());
+        }
+
+        step("writing the traces and the report into " + dir);
+        List<Path> traceFiles = exportTraces(capture);
+        String reportText;
+        String verdict;
+        try (CaptureReader reader = CaptureReader.open(capture)) {
+            reportText = TextReport.render(CaptureReport.build(reader, 10));
+            verdict = triage(reader, URI.create(base + "/metrics"));
+        }
+        Path report = dir.resolve("report.txt");
+        Files.writeString(report, reportText + "\n" + verdict);
+        out.println(reportText);
+        out.println(verdict);
+        out.println("Files in " + dir + ":");
+        out.printf("  %-14s the capture (vprof report %s)%n", capture.getFileName(), capture);
+        for (Path t : traceFiles) {
+            out.printf("  %-14s %s%n", t.getFileName(), t.toString().endsWith(".json")
+                    ? "Chrome trace JSON (chrome://tracing, or Perfetto)" : "Perfetto trace");
+        }
+        out.printf("  %-14s this report%n", report.getFileName());
+        out.println("Open the trace: https://ui.perfetto.dev -> \"Open trace file\" -> "
+                + traceFiles.getFirst().toAbsolutePath());
+        out.printf("vprof demo: done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        out.flush();
+        if (failed > 0) {
+            err.println("vprof demo: warning: " + failed + " of " + sent + " requests failed");
+        }
+        return 0;
+    }
+
+    /** Until the agents in both workers have made their regions and are DORMANT (CUDA initialized). */
+    private void awaitDormantAgents(List<Long> pids) throws InterruptedException {
+        AgentDirectory agents = AgentDirectory.system();
+        long deadline = System.nanoTime() + AGENTS_READY_NS;
+        while (true) {
+            int ready = 0;
+            for (RegionFile f : agents.within(new java.util.HashSet<>(pids.stream().map(Long::intValue).toList()))) {
+                try (Region r = Region.open(f.path(), Posix.getuid(), false)) {
+                    if (r.state() == AgentState.DORMANT) {
+                        ready++;
+                    }
+                } catch (RegionException e) {
+                    // not ready yet
+                }
+            }
+            if (ready == pids.size()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new CliException("the simulated GPU workers' agents did not come up within 20 s (" + ready + " of "
+                        + pids.size() + " ready); see the worker logs in " + dir);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * A few reads of /metrics before the capture: a cold JVM answers the first ones slower than the
+     * 160 ms a 200 ms scrape interval allows, and the capture would open with gaps.
+     */
+    private static void warmUp(URI metrics) {
+        try (dev.vprof.metrics.MetricsScraper s = dev.vprof.metrics.MetricsScraper.onDemand(metrics,
+                java.time.Duration.ofSeconds(2))) {
+            for (int i = 0; i < 5; i++) {
+                s.scrapeOnce();
+            }
+        }
+    }
+
+    /** Every request's span reaches the capture before /stop_profile ends it (the exporter batches). */
+    private void awaitSpans(OtlpReceiver receiver, int requests) throws InterruptedException {
+        long deadline = System.nanoTime() + SPANS_WAIT_NS;
+        while (receiver.stats().spansAccepted() < requests && System.nanoTime() - deadline < 0) {
+            Thread.sleep(20);
+        }
+        long got = receiver.stats().spansAccepted();
+        if (got < requests) {
+            err.println("vprof demo: warning: " + got + " of " + requests + " request spans arrived in time");
+        }
+    }
+
+    private static void spansTo(CaptureFeeds feeds, List<Span> batch) {
+        if (feeds == null) {
+            throw new IllegalStateException("the demo's capture has not started yet");
+        }
+        feeds.offerSpans(batch);
+    }
+
+    /** trace.pftrace (Perfetto) and trace.json (Chrome) from the capture, as {@code vprof export} writes them. */
+    private List<Path> exportTraces(Path capture) throws IOException {
+        Timeline timeline;
+        try (CaptureReader reader = CaptureReader.open(capture)) {
+            timeline = CaptureTimeline.build(reader);
+        }
+        List<Path> files = new ArrayList<>();
+        files.addAll(Exporter.export(timeline, dir.resolve("trace.pftrace"), ExportFormat.PERFETTO));
+        files.addAll(Exporter.export(timeline, dir.resolve("trace.json"), ExportFormat.CHROME));
+        return files;
+    }
+
+    /** The triage verdict over the scrapes inside the capture window (METRICS chunks, WINDOW bounds). */
+    static String triage(CaptureReader reader, URI metricsUrl) throws IOException {
+        WindowChunk w = WindowChunk.read(reader).orElse(null);
+        List<MetricsSnapshot> snaps = new ArrayList<>();
+        for (byte[] p : reader.payloads(CaptureFormat.KIND_METRICS)) {
+            for (ScrapeResult r : MetricsCodec.decode(p)) {
+                if (r instanceof ScrapeResult.Scrape s && (w == null || w.contains(s.epochNs()))) {
+                    snaps.add(s.snapshot());
+                }
+            }
+        }
+        if (snaps.size() < 2) {
+            return "Triage: fewer than two scrapes in the capture window; no verdict.\n";
+        }
+        // Counters and histograms are read from the first and the last scrape; gauges (queue depth,
+        // KV usage) from all of them, so the burst's queue shows even though it drained by the end.
+        Assessment a = Triage.assess(snaps, 0, Triage.Thresholds.DEFAULT, metricsUrl);
+        return TriageReport.text(a, metricsUrl.toString());
+    }
+
+    private java.util.function.Consumer<LoadGenerator.RequestResult> counter(int total) {
+        AtomicInteger done = new AtomicInteger();
+        int every = Math.max(1, total / 4);
+        return r -> {
+            int n = done.incrementAndGet();
+            if (n % every == 0 || n == total) {
+                step("  " + n + "/" + total + " requests done");
+            }
+        };
+    }
+
+    private void step(String s) {
+        synchronized (err) {
+            err.printf("vprof demo [%5.1fs] %s%n", (System.nanoTime() - t0) / 1e9, s);
+            err.flush();
+        }
+    }
+
+    private static RuntimeException failure(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        return new CliException("the capture failed: " + t, t);
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

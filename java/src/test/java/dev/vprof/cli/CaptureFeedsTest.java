@@ -1,0 +1,325 @@
+package dev.vprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.WindowChunk;
+import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.metrics.MetricsCodec;
+import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.otlp.Span;
+import dev.vprof.otlp.SpansCodec;
+import dev.vprof.testing.FakeAgent;
+import dev.vprof.testing.TestRegions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Metrics, spans and the profiler trigger during a real {@code vprof attach} (the agent is the
+ * Java stand-in, armed and capturing until the capture stops).
+ */
+@Timeout(60)
+class CaptureFeedsTest {
+    private static final String EXPOSITION = """
+            # HELP vllm:num_requests_waiting Requests waiting.
+            # TYPE vllm:num_requests_waiting gauge
+            vllm:num_requests_waiting{model_name="m"} 3
+            # TYPE vllm:request_success_total counter
+            vllm:request_success_total{model_name="m",finished_reason="length"} 42
+            """;
+
+    @TempDir
+    Path dir;
+
+    private Process target;
+    private FakeAgent agent;
+    private HttpServer server;
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void startTarget() throws Exception {
+        target = new ProcessBuilder("sleep", "60").start();
+        Path region = TestRegions.create(dir, (int) target.pid(), 65536, c -> { });
+        agent = new FakeAgent(region, 100, true);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        agent.close();
+        target.destroyForcibly();
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    /** The result of one attach, run on its own thread so the test can act during the capture. */
+    record Attach(int code, String err, Path file) {}
+
+    /** Runs attach with {@code args}; {@code during} gets the session once it is capturing and decides when to stop. */
+    private Attach attach(Consumer<CaptureSession> during, String... args) throws Exception {
+        Path file = dir.resolve("c.vprof");
+        AttachCommand a = new AttachCommand();
+        a.directory = new AgentDirectory(dir, Path.of("/proc"));
+        a.showProgress = false;
+        AtomicReference<CaptureSession> session = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        a.beforeCapture = s -> {
+            session.set(s);
+            started.countDown();
+        };
+        CommandLine cl = new CommandLine(a);
+        cl.setErr(new PrintWriter(err, true));
+        cl.setExecutionExceptionHandler((ex, line, parse) -> {
+            line.getErr().println("vprof: " + ex.getMessage());
+            return Main.EXIT_ERROR;
+        });
+        List<String> all = new ArrayList<>(List.of("--pid", Long.toString(target.pid()), "-o", file.toString()));
+        all.addAll(List.of(args));
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread t = Thread.ofPlatform().start(() -> code.set(cl.execute(all.toArray(String[]::new))));
+        while (!started.await(50, TimeUnit.MILLISECONDS)) {
+            if (!t.isAlive()) {
+                return new Attach(code.get(), err.toString(), file);
+            }
+        }
+        during.accept(session.get());
+        t.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(t.isAlive(), "attach finished: " + err);
+        return new Attach(code.get(), err.toString(), file);
+    }
+
+    private URI serve(String path, int status, String body, List<String> log) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext(path, ex -> answer(ex, status, body, log));
+        server.start();
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    private static void answer(HttpExchange ex, int status, String body, List<String> log) throws IOException {
+        log.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
+        if (b.length > 0) {
+            ex.getResponseBody().write(b);
+        }
+        ex.close();
+    }
+
+    private static List<ScrapeResult> scrapes(CaptureReader r) throws IOException {
+        List<ScrapeResult> out = new ArrayList<>();
+        for (byte[] p : r.payloads(CaptureFormat.KIND_METRICS)) {
+            out.addAll(MetricsCodec.decode(p));
+        }
+        return out;
+    }
+
+    private static List<Span> spans(CaptureReader r) throws Exception {
+        List<Span> out = new ArrayList<>();
+        for (byte[] p : r.payloads(CaptureFormat.KIND_SPANS)) {
+            out.addAll(SpansCodec.decode(p));
+        }
+        return out;
+    }
+
+    private static void awaitRequests(List<String> log, int n) throws InterruptedException {
+        while (log.size() < n) {
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void metricsScrapedDuringTheCaptureLandInMetricsChunksStampedInsideTheWindow() throws Exception {
+        List<String> log = new CopyOnWriteArrayList<>();
+        URI url = serve("/metrics", 200, EXPOSITION, log);
+        Attach a = attach(s -> {
+            try {
+                awaitRequests(log, 2);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            s.requestStop("test");
+        }, "--metrics", url + "/metrics", "--metrics-interval", "100ms");
+        assertEquals(0, a.code(), a.err());
+        try (CaptureReader r = CaptureReader.open(a.file())) {
+            assertTrue(r.complete());
+            WindowChunk w = WindowChunk.read(r).orElseThrow();
+            assertTrue(w.hasEnd());
+            assertEquals(Long.toString(w.startEpochNs()),
+                    r.metadata().orElseThrow().options().get(WindowChunk.START_KEY), "metadata and WINDOW agree");
+            assertEquals(Long.toString(w.endEpochNs()), r.metadata().orElseThrow().options().get(WindowChunk.END_KEY),
+                    "the reader hands the window's end out with the metadata");
+            List<ScrapeResult> scrapes = scrapes(r);
+            assertTrue(scrapes.size() >= 2, "the scrapes seen by the server, plus the last one: " + scrapes.size());
+            for (ScrapeResult s : scrapes) {
+                ScrapeResult.Scrape ok = assertInstanceOf(ScrapeResult.Scrape.class, s);
+                assertTrue(w.contains(s.epochNs()), "scrape at " + s.epochNs() + " inside " + w);
+                assertEquals(3.0, ok.snapshot().samples("vllm:num_requests_waiting").getFirst().value());
+            }
+            assertEquals((long) scrapes.size(), w.counts().get("scrapes"));
+            assertEquals(0L, w.counts().get("gaps"));
+        }
+        assertTrue(a.err().contains("vprof: metrics: "), a.err());
+    }
+
+    @Test
+    void aMetricsServerThatGoesDownLeavesAGapAndTheCaptureFinishes() throws Exception {
+        List<String> log = new CopyOnWriteArrayList<>();
+        URI url = serve("/metrics", 200, EXPOSITION, log);
+        Attach a = attach(s -> {
+            try {
+                awaitRequests(log, 2); // the second request means the first answer reached the scraper
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            server.stop(0);
+            // The capture's own last scrape, at its end, finds the server gone.
+            s.requestStop("test");
+        }, "--metrics", url.toString(), "--metrics-interval", "100ms");
+        assertEquals(0, a.code(), a.err());
+        try (CaptureReader r = CaptureReader.open(a.file())) {
+            assertTrue(r.complete(), "the capture finished its file");
+            List<ScrapeResult> scrapes = scrapes(r);
+            assertInstanceOf(ScrapeResult.Scrape.class, scrapes.getFirst());
+            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scrapes.getLast());
+            assertFalse(gap.error().isBlank());
+            assertTrue(WindowChunk.read(r).orElseThrow().counts().get("gaps") >= 1);
+            assertEquals(1, r.processes().size(), "the GPU capture went on");
+        }
+        assertTrue(a.err().contains("the capture goes on and marks the gap"), a.err());
+    }
+
+    private static String otlpJson(String traceHex, String spanHex, long start, long end) {
+        return """
+                {"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"api"}}]},
+                 "scopeSpans":[{"scope":{"name":"t"},"spans":[
+                  {"traceId":"%s","spanId":"%s","name":"handle","kind":2,
+                   "startTimeUnixNano":"%d","endTimeUnixNano":"%d"}]}]}]}
+                """.formatted(traceHex, spanHex, start, end).replace("\n", "");
+    }
+
+    private static long nowNs() {
+        java.time.Instant i = java.time.Instant.now();
+        return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+    }
+
+    @Test
+    void otlpSpansReceivedDuringTheCaptureLandInSpansChunks() throws Exception {
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        Attach a = attach(s -> {
+            var http = s.feeds().receiver().httpAddress();
+            try (HttpClient c = HttpClient.newHttpClient()) {
+                URI u = URI.create("http://127.0.0.1:" + http.getPort() + "/v1/traces");
+                long now = nowNs();
+                for (String body : List.of(otlpJson(trace, "00f067aa0ba902b7", now - 1_000_000, now),
+                        // ended an hour before the capture: kept, but counted outside the window
+                        otlpJson(trace, "00f067aa0ba902b8", now - 3_600_000_000_000L, now - 3_599_000_000_000L))) {
+                    HttpResponse<String> r = c.send(HttpRequest.newBuilder(u).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, r.statusCode(), r.body());
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            s.requestStop("test");
+        }, "--otlp-http", "127.0.0.1:0", "--otlp-grpc", "off");
+        assertEquals(0, a.code(), a.err());
+        try (CaptureReader r = CaptureReader.open(a.file())) {
+            List<Span> spans = spans(r);
+            assertEquals(2, spans.size());
+            assertEquals(trace, spans.getFirst().traceIdHex());
+            assertEquals("api", spans.getFirst().serviceName());
+            WindowChunk w = WindowChunk.read(r).orElseThrow();
+            assertEquals(2L, w.counts().get("spans_received"));
+            assertEquals(1L, w.counts().get("spans_outside_window"));
+        }
+        assertTrue(a.err().contains("2 received into the capture"), a.err());
+    }
+
+    @Test
+    void spansImportedFromAFileAreKeptAndTheirErrorsNameTheLine() throws Exception {
+        long now = nowNs();
+        Path file = dir.resolve("spans.jsonl");
+        Files.writeString(file, otlpJson("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", now, now + 1000) + "\n"
+                + "{\"resourceSpans\": [ this is not json\n"
+                + otlpJson("4bf92f3577b34da6a3ce929d0e0e4737", "00f067aa0ba902b9", now, now + 1000) + "\n");
+        Attach a = attach(s -> s.requestStop("test"), "--spans", file.toString());
+        assertEquals(0, a.code(), a.err());
+        assertTrue(a.err().contains("line 2"), "the bad line is named: " + a.err());
+        try (CaptureReader r = CaptureReader.open(a.file())) {
+            assertEquals(2, spans(r).size(), "both good spans kept");
+        }
+    }
+
+    @Test
+    void triggerPostsStartProfileAtTheStartAndStopProfileAtTheEnd() throws Exception {
+        List<String> log = new CopyOnWriteArrayList<>();
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext("/start_profile", ex -> answer(ex, 200, "", log));
+        server.createContext("/stop_profile", ex -> answer(ex, 200, "", log));
+        server.start();
+        String url = "127.0.0.1:" + server.getAddress().getPort();
+        Attach a = attach(s -> {
+            try {
+                awaitRequests(log, 1);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            s.requestStop("test");
+        }, "--trigger", url);
+        assertEquals(0, a.code(), a.err());
+        assertEquals(List.of("POST /start_profile", "POST /stop_profile"), log);
+    }
+
+    @Test
+    void triggerAgainstAServerWithoutAProfilerSaysHowToEnableIt() throws Exception {
+        List<String> log = new CopyOnWriteArrayList<>();
+        URI url = serve("/health", 200, "", log); // every other path answers 404
+        Attach a = attach(s -> { }, "--trigger", url.toString(), "--capture-range=cudaProfilerApi");
+        assertEquals(Main.EXIT_ERROR, a.code(), a.err());
+        assertTrue(a.err().contains("404") && a.err().contains("profiler is not enabled")
+                && a.err().contains("--profiler-config"), a.err());
+        try (CaptureReader r = CaptureReader.open(a.file())) {
+            assertTrue(r.complete(), "the file is finished even so");
+        }
+        assertNotNull(agent);
+    }
+
+    @Test
+    void aMetricsIntervalBelowTheMinimumIsRefusedBeforeAnythingStarts() {
+        Cli.Result r = Cli.run("attach", "--pid", Long.toString(target.pid()), "--metrics", "localhost:1",
+                "--metrics-interval", "50ms", "-o", dir.resolve("x.vprof").toString());
+        assertEquals(Main.EXIT_ERROR, r.code());
+        assertTrue(r.err().contains("--metrics-interval 50ms is below the minimum of 100ms"), r.err());
+    }
+}
