@@ -135,16 +135,6 @@ final class DemoCommand implements Callable<Integer> {
         // The agent rides in each worker, dormant: no VPROF_ARM, so it waits for an attach.
         env.put("CUDA_INJECTION64_PATH", agent.toString());
         env.put("VPROF_RING_SIZE", Long.toString(32L << 20));
-        if (!Files.exists(simgpu.resolveSibling("libcupti.so.13"))) {
-            // Extracted from the jar, the double has no libcupti.so.13 link beside it, and the loader
-            // would find the real libcupti. Preloaded, the double's soname (libcupti.so.13) satisfies
-            // vprof-simgpu's DT_NEEDED, and the agent finds it loaded, as it would the real one.
-            try {
-                env.put("LD_PRELOAD", NativeFiles.require(NativeFiles.CUPTI_SIM).toString());
-            } catch (IOException e) {
-                throw new CliException(e.getMessage(), e);
-            }
-        }
         SimulatedVllmServer server;
         try {
             server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir));

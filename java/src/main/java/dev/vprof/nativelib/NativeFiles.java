@@ -33,7 +33,12 @@ public final class NativeFiles {
     public static final String CUPTI_SIM = "libvprof-cuptisim.so";
     public static final String SIMGPU = "vprof-simgpu";
     public static final String INJECT = "vprof-inject";
-    private static final List<String> ALL = List.of(AGENT, CUPTI_SIM, SIMGPU, INJECT);
+    /**
+     * The double again, under the name vprof-simgpu asks the loader for (its soname): in the build
+     * folder a symlink, in the jar a copy. Without it the loader would find the real libcupti.
+     */
+    public static final String CUPTI_SIM_SONAME = "libcupti.so.13";
+    private static final List<String> ALL = List.of(AGENT, CUPTI_SIM, CUPTI_SIM_SONAME, SIMGPU, INJECT);
     private static final String RESOURCE_DIR = "/dev/vprof/native/linux-x86_64/";
     private static final String VERSION = "0.1.0";
 
