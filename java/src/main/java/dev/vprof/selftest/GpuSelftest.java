@@ -198,7 +198,11 @@ public final class GpuSelftest {
     private void waitForArmed(long pid, int seconds) throws IOException, InterruptedException {
         for (int i = 0; i < seconds * 10; i++) {
             SelfCli.Result r = SelfCli.run(SelfCli.vprof("list", "--json"), Map.of(), 30, work);
-            if (r.stdout().contains("\"pid\":" + pid) && r.stdout().contains("ARMED")) return;
+            if (r.exitCode() == 0) {
+                for (JsonNode agent : SelfCli.parse(r.stdout())) {
+                    if (agent.path("pid").asLong() == pid && "ARMED".equals(agent.path("state").asText())) return;
+                }
+            }
             Thread.sleep(100);
         }
     }

@@ -1,0 +1,43 @@
+package dev.vprof.selftest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vprof.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class GpuSelftestTest {
+
+    @Test
+    void withoutAGpuItSaysSoAndExitsZeroWithoutPretending() {
+        String why = GpuSelftest.whyNoGpu();
+        if (why == null) {
+            // A GPU machine: the full self-test is the check there, not this test.
+            return;
+        }
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream old = System.out;
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            StringWriter err = new StringWriter();
+            var cl = Main.commandLine();
+            cl.setErr(new PrintWriter(err));
+            code = cl.execute("selftest", "--gpu");
+        } finally {
+            System.setOut(old);
+        }
+        String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, code, out);
+        assertTrue(out.contains("no NVIDIA GPU here"), out);
+        assertTrue(out.contains("Nothing was tested on a GPU"), out);
+    }
+
+    @Test
+    void theCudaProgramAndTheTorchWorkloadShipInTheJar() {
+        assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/selftest.cu") != null);
+        assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/torch_selftest.py") != null);
+    }
+}
