@@ -40,4 +40,18 @@ class GpuSelftestTest {
         assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/selftest.cu") != null);
         assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/torch_selftest.py") != null);
     }
+
+    @Test
+    void theCudaProgramCompilesWithNvccWhereNvccExists(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path nvcc = Toolchain.nvcc();
+        org.junit.jupiter.api.Assumptions.assumeTrue(nvcc != null, "no nvcc on this machine");
+        java.nio.file.Path src = dir.resolve("selftest.cu");
+        try (var in = GpuSelftest.class.getResourceAsStream("/dev/vprof/selftest/selftest.cu")) {
+            java.nio.file.Files.copy(in, src);
+        }
+        SelfCli.Result r = SelfCli.run(java.util.List.of(nvcc.toString(), "-O2", "-o", dir.resolve("t").toString(),
+                src.toString()), java.util.Map.of(), 300, dir);
+        assertEquals(0, r.exitCode(), r.stderr());
+    }
 }
