@@ -26,7 +26,7 @@ final class CaptureOptions {
     String duration;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "vprof-%p-%t.vprof",
-            description = "Capture file; %p is the target pid, %t a timestamp. Default: ${DEFAULT-VALUE}.")
+            description = "Capture file; %%p is the target pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
     String output;
 
     @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
