@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs vprof's JMH benchmarks, short, one fork each, raw JSON into bench/results/NAME.json
+# Runs vprof's JMH benchmarks, short, one fork each, raw JSON into bench/results/NAME.json,
+# JMH's full output into bench/results/NAME.log
 # and the load average before and after into bench/results/NAME.load (on a shared machine
 # a number taken under load is a lower bound; rerun it when the machine is quiet).
 #   bench/scripts/jmh.sh [NAME...]          (default: all five)
@@ -22,7 +23,9 @@ for n in "${names[@]}"; do
   echo "== $n ($opts)"
   before=$(cut -d' ' -f1-3 /proc/loadavg)
   # shellcheck disable=SC2086
-  "$java" -jar "$jar" "$n" $opts -rf json -rff "$results/$n.json" 2>&1 | grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' || true
+  "$java" -jar "$jar" "$n" $opts -rf json -rff "$results/$n.json" >"$results/$n.log" 2>&1 || {
+    echo "   $n failed; see $results/$n.log" >&2; tail -n 20 "$results/$n.log" >&2; exit 1; }
+  grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)|bytes/kernel' "$results/$n.log" | sort -u || true
   after=$(cut -d' ' -f1-3 /proc/loadavg)
   printf 'opts: %s\nload before: %s\nload after: %s\ndate: %s\n' "$opts" "$before" "$after" "$(date -u +%FT%TZ)" \
     >"$results/$n.load"
