@@ -12,11 +12,14 @@
 # file's bytes per kernel, the front end's peak heap (from -Xlog:gc), and then times
 # `vprof report` on the same file, also with -Xmx256m.
 # The GPU is the CUPTI test double: these are this machine's figures, not GPU figures.
-#   bench/scripts/e2e-throughput.sh [DURATION] [KERNELS_PER_STEP] [STEP_US]
+#   bench/scripts/e2e-throughput.sh [DURATION|STEPS] [KERNELS_PER_STEP] [STEP_US]
+# DURATION is 10s, 500ms, ...; a plain number is a step count instead (250000 steps of 40
+# kernels = a 10 M-kernel capture, whatever rate the machine reaches).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 native="$root/native/target/native"
-duration=${1:-10s}
+length=${1:-10s}
+if [[ $length =~ ^[0-9]+$ ]]; then how=(--steps "$length"); else how=(--duration "$length"); fi
 kps=${2:-40}
 step_us=${3:-0}
 work=$(mktemp -d "${TMPDIR:-/tmp}/vprof-e2e-bench.XXXXXX")
@@ -51,7 +54,7 @@ PY
 read -r fe_user fe_sys fe_wall fe_exit < <(
   JAVA_TOOL_OPTIONS="-Xmx256m -Xlog:gc*:file=$work/gc-run.log" \
   VPROF_NO_BUILD=1 cpu_of "$work/run.err" "$root/vprof" run -o "$file" -- \
-      "$native/vprof-simgpu" --duration "$duration" --kernels-per-step "$kps" --step-us "$step_us")
+      "$native/vprof-simgpu" "${how[@]}" --kernels-per-step "$kps" --step-us "$step_us")
 echo "load average after run: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$fe_exit" = 0 ] || { echo "vprof run exited $fe_exit:" >&2; cat "$work/run.err" >&2; exit 1; }
 
