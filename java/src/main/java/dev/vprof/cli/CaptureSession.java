@@ -200,6 +200,38 @@ final class CaptureSession {
         }
     }
 
+    /**
+     * DISARM at the end of a capture, draining while the agent answers: its forced flush puts the
+     * last buffers into the ring before the ack, and they must find room there instead of being
+     * dropped (or, with a producer that waits for room, the ack never coming).
+     */
+    private void disarmWhileDraining(Attached a) throws IOException {
+        RingCorruptException[] corrupt = {null};
+        try {
+            a.region.disarm(COMMAND_TIMEOUT_NS, () -> {
+                if (corrupt[0] != null) {
+                    return false;
+                }
+                try {
+                    return a.reader.drain(out, DRAIN_SLICE_BYTES) > 0;
+                } catch (RingCorruptException e) {
+                    corrupt[0] = e;
+                    return false;
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        } catch (RegionException e) {
+            err.println("vprof: warning: " + e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+        if (corrupt[0] != null) {
+            err.println("vprof: error: " + corrupt[0].getMessage());
+            finish(a, false);
+        }
+    }
+
     private Attached newAttached(Region r, AgentCounters baseline) {
         ProcessTree tree = ProcessTree.read();
         String cmd = r.cmdline();
@@ -480,7 +512,7 @@ final class CaptureSession {
             heartbeatAll();
             for (Attached a : attached) {
                 if (!a.finished && a.region.state().isActive() && ProcessTree.isAlive(a.pid())) {
-                    disarmQuietly(a);
+                    disarmWhileDraining(a);
                 }
             }
         }

@@ -29,7 +29,7 @@ final class LaunchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--log", paramLabel = "FILE", defaultValue = "vprof-launch-%p.log",
-            description = "Where CMD's stdout and stderr go; %p is its pid. Default: ${DEFAULT-VALUE}.")
+            description = "Where CMD's stdout and stderr go; %%p is its pid. Default: ${DEFAULT-VALUE}.")
     String log;
 
     @Option(names = "--ring-size", paramLabel = "SIZE",

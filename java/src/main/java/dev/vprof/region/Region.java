@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * One agent's shared region, {@code /dev/shm/vprof.<pid>}, mapped into this process.
@@ -239,10 +240,23 @@ public final class Region implements AutoCloseable {
 
     /** Sends DISARM and waits for the ack: the agent ends any open range, flushes, goes DORMANT. */
     public int disarm(long timeoutNanos) throws RegionException {
-        return command((int) VprofRing.CMD_DISARM, timeoutNanos);
+        return command((int) VprofRing.CMD_DISARM, timeoutNanos, null);
+    }
+
+    /**
+     * DISARM, calling {@code whileWaiting} instead of sleeping until the ack: the agent's final
+     * flush writes into the ring before it answers, so a front end that does not drain meanwhile
+     * makes it drop what does not fit. {@code whileWaiting} returns true when it did some work.
+     */
+    public int disarm(long timeoutNanos, BooleanSupplier whileWaiting) throws RegionException {
+        return command((int) VprofRing.CMD_DISARM, timeoutNanos, whileWaiting);
     }
 
     private int command(int cmd, long timeoutNanos) throws RegionException {
+        return command(cmd, timeoutNanos, null);
+    }
+
+    private int command(int cmd, long timeoutNanos, BooleanSupplier whileWaiting) throws RegionException {
         control.set(ValueLayout.JAVA_INT, Control.CMD, cmd);
         long seq = (long) LONG.getAcquire(control, Control.CMD_SEQ) + 1;
         LONG.setRelease(control, Control.CMD_SEQ, seq);
@@ -255,6 +269,9 @@ public final class Region implements AutoCloseable {
             }
             if (pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                 throw new RegionException("pid " + pid + " exited before its agent answered");
+            }
+            if (whileWaiting != null && whileWaiting.getAsBoolean()) {
+                continue;
             }
             try {
                 Thread.sleep(1);

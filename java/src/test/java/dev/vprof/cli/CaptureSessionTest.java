@@ -105,6 +105,22 @@ class CaptureSessionTest {
         }
     }
 
+    /** 3000 records of 32 bytes do not fit the 64 KiB ring: the stop must drain while DISARM is answered. */
+    @Test
+    void recordsFlushedByDisarmAreDrainedWhileTheFrontEndWaitsForItsAnswer() throws Exception {
+        int pid = (int) target.pid();
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (FakeAgent agent = FakeAgent.flushingOnDisarm(p, 3000)) {
+            RecordingOutput out = new RecordingOutput();
+            CaptureSession s = session(out);
+            s.armAll(List.of(open(p)), 0);
+            s.requestStop("signal");
+            CaptureSession.Summary sum = s.run();
+            assertEquals(3000, sum.kernels(), err.toString());
+            assertTrue(!err.toString().contains("did not answer"), err.toString());
+        }
+    }
+
     @Test
     void aTargetThatExitsEndsTheCaptureAndItsRegionIsRemoved() throws Exception {
         int pid = (int) target.pid();

@@ -11,7 +11,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,12 +61,24 @@ class CliErrorsTest {
                 "no vprof agent in pid " + pid, "vprof launch", "CUDA_INJECTION64_PATH=$(vprof agent-path)");
     }
 
+    /**
+     * Root gives the region away; anyone else cannot, so the region is a link to a file root owns
+     * (the owner check reads through links, like every open of the region). Runs either way.
+     */
     @Test
     void attachToARegionOfAnotherUser() throws Exception {
-        Assumptions.assumeTrue(Posix.getuid() == 0, "needs root to give a file away");
-        Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        Files.setAttribute(p, "unix:uid", 65534);
-        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()), "belongs to user id 65534");
+        int other;
+        if (Posix.getuid() == 0) {
+            Path p = TestRegions.create(dir, pid, 65536, c -> { });
+            other = 65534;
+            Files.setAttribute(p, "unix:uid", other);
+        } else {
+            Path rootOwned = Path.of("/etc/passwd");
+            other = (Integer) Files.getAttribute(rootOwned, "unix:uid");
+            assertTrue(other != Posix.getuid(), "/etc/passwd is owned by another user");
+            Files.createSymbolicLink(dir.resolve("vprof." + pid), rootOwned);
+        }
+        assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()), "belongs to user id " + other);
     }
 
     @Test
@@ -134,6 +145,14 @@ class CliErrorsTest {
     }
 
     @Test
+    void reportOfAFileThatIsNotAVprofCapture() throws Exception {
+        Path text = dir.resolve("notes.txt");
+        Files.writeString(text, "these are not the records you are looking for\n");
+        assertError(Cli.run("report", text.toString()), "is not a vprof capture file");
+        assertError(Cli.run("report", "--json", dir.resolve("missing.vprof").toString()), "does not exist");
+    }
+
+    @Test
     void agentPathPrintsTheBundledAgent() {
         Cli.Result r = Cli.run("agent-path");
         assertEquals(0, r.code(), r.err());
@@ -162,6 +181,17 @@ class CliErrorsTest {
         for (String what : new String[] {"jdk", "native access", "agent", "libcupti", "driver", "shared memory", "ptrace scope"}) {
             assertTrue(r.out().contains(what), what + " in: " + r.out());
         }
+    }
+
+    /** A '%' in an option's description is a format character to picocli; unescaped, help prints it raw. */
+    @Test
+    void helpShowsTheFileNamePatternsAsAPersonTypesThem() {
+        for (String cmd : new String[] {"run", "attach", "launch"}) {
+            String help = Cli.run(cmd, "--help").out();
+            assertTrue(help.contains("%p is"), cmd + ": " + help);
+            assertTrue(!help.contains("%%"), cmd + " help shows a doubled %: " + help);
+        }
+        assertTrue(Cli.run("run", "--help").out().contains("Default: vprof-%p-%t.vprof"));
     }
 
     @Test

@@ -30,6 +30,16 @@ public final class FakeAgent implements AutoCloseable {
     public volatile int lastArmKinds;
 
     private final boolean stayArmed;
+    private final boolean publishOnDisarm;
+
+    /**
+     * An agent that publishes its records only when DISARM comes, before it answers, as the real
+     * agent's forced flush does; it waits for room in the ring, so the DISARM is answered only if
+     * the front end drains while it waits for the answer.
+     */
+    public static FakeAgent flushingOnDisarm(Path region, int kernels) throws IOException {
+        return new FakeAgent(region, kernels, true, true);
+    }
 
     public FakeAgent(Path region, int kernels) throws IOException {
         this(region, kernels, false);
@@ -37,8 +47,13 @@ public final class FakeAgent implements AutoCloseable {
 
     /** @param stayArmed keep CAPTURING after the records until DISARM (capture-range=none) */
     public FakeAgent(Path region, int kernels, boolean stayArmed) throws IOException {
+        this(region, kernels, stayArmed, false);
+    }
+
+    private FakeAgent(Path region, int kernels, boolean stayArmed, boolean publishOnDisarm) throws IOException {
         this.kernels = kernels;
         this.stayArmed = stayArmed;
+        this.publishOnDisarm = publishOnDisarm;
         try (FileChannel ch = FileChannel.open(region, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MemorySegment whole = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena);
             control = whole.asSlice(0, VprofRing.CONTROL_SIZE);
@@ -67,11 +82,17 @@ public final class FakeAgent implements AutoCloseable {
                 INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_CAPTURING);
                 LONG.setRelease(control, Control.CMD_ACK, seq);
                 acked = seq;
+                if (publishOnDisarm) {
+                    continue;
+                }
                 publishRange();
                 if (!stayArmed) {
                     INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
                 }
             } else {
+                if (publishOnDisarm) {
+                    publishRange();
+                }
                 INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
                 LONG.setRelease(control, Control.CMD_ACK, seq);
                 acked = seq;

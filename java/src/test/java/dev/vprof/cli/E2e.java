@@ -1,0 +1,178 @@
+package dev.vprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.region.AgentState;
+import dev.vprof.region.Region;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the end-to-end tests share: the native parts (the real agent and the synthetic GPU process
+ * behind the CUPTI test double), and checking a capture the way a user does, through
+ * {@code vprof report --json FILE}.
+ */
+final class E2e {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final Path simgpu;
+    final Path agent;
+
+    private E2e(Path simgpu, Path agent) {
+        this.simgpu = simgpu;
+        this.agent = agent;
+    }
+
+    /**
+     * The native build. Missing parts fail the test (they never skip it): a CI run without them
+     * would otherwise pass while proving nothing.
+     */
+    static E2e nativeParts() {
+        Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native")).toAbsolutePath();
+        Path simgpu = nat.resolve("vprof-simgpu");
+        Path agent = nat.resolve("libvprof.so");
+        if (!Files.isExecutable(simgpu) || !Files.isRegularFile(agent)) {
+            fail("the native build is missing: " + simgpu + " and " + agent + " must exist; build them with "
+                    + "`make -C native` (or `mvn -pl java -am verify`, which runs it)");
+        }
+        return new E2e(simgpu, agent);
+    }
+
+    /** vprof-simgpu with these arguments. */
+    List<String> sim(String... args) {
+        List<String> l = new ArrayList<>(List.of(simgpu.toString()));
+        l.addAll(List.of(args));
+        return l;
+    }
+
+    /**
+     * vprof-simgpu with these arguments, its stderr (where it prints its summary line) appended to
+     * {@code log}. The shell execs the simulator, so the pid vprof sees is the simulator's.
+     */
+    List<String> simLogged(Path log, String... args) {
+        List<String> l = new ArrayList<>(List.of("/bin/sh", "-c", "exec \"$0\" \"$@\" 2>>'" + log + "'"));
+        l.addAll(sim(args));
+        return l;
+    }
+
+    /** {@code vprof run OPTS -- CMD}, which must exit 0. */
+    static Cli.Result run(List<String> opts, List<String> cmd) {
+        List<String> a = new ArrayList<>(List.of("run"));
+        a.addAll(opts);
+        a.add("--");
+        a.addAll(cmd);
+        return ok(Cli.run(a.toArray(String[]::new)));
+    }
+
+    static Cli.Result ok(Cli.Result r) {
+        assertEquals(0, r.code(), "exit code; stderr: " + r.err());
+        return r;
+    }
+
+    /** {@code vprof report --json FILE}: exit 0, parsed. */
+    static JsonNode report(Path file) {
+        Cli.Result r = ok(Cli.run("report", "--json", file.toString()));
+        try {
+            return JSON.readTree(r.out());
+        } catch (IOException e) {
+            throw new AssertionError("vprof report --json printed no JSON: " + r.out(), e);
+        }
+    }
+
+    /** {@code vprof list --json}, parsed. */
+    static JsonNode list() {
+        Cli.Result r = ok(Cli.run("list", "--json"));
+        try {
+            return JSON.readTree(r.out());
+        } catch (IOException e) {
+            throw new AssertionError("vprof list --json printed no JSON: " + r.out(), e);
+        }
+    }
+
+    static long kernels(JsonNode report) {
+        return report.at("/totals/kernels").asLong();
+    }
+
+    /** Every way a record can be lost, as the report counts them. */
+    static long lost(JsonNode report) {
+        JsonNode t = report.get("totals");
+        return t.get("ring_drops").asLong() + t.get("cupti_drops").asLong() + t.get("zero_timestamp_kernels").asLong();
+    }
+
+    /** One field of the simulator's summary line(s) in its log, summed over its processes. */
+    static long simCount(Path log, String field) throws IOException {
+        String text = Files.readString(log);
+        Matcher m = Pattern.compile("vprof-simgpu: pid=\\d+ role=(\\w+) .*\\b" + field + "=(\\d+)").matcher(text);
+        long sum = 0;
+        boolean any = false;
+        while (m.find()) {
+            sum += Long.parseLong(m.group(2));
+            any = true;
+        }
+        assertTrue(any, "no summary line with " + field + " in: " + text);
+        return sum;
+    }
+
+    static void await(String what, long timeoutMs, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("timed out after " + timeoutMs + " ms waiting for: " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    static Path awaitRegion(long pid) throws InterruptedException {
+        Path p = Path.of("/dev/shm/vprof." + pid);
+        await("the agent of pid " + pid + " to make " + p, 10_000, () -> Files.exists(p));
+        return p;
+    }
+
+    /** The agent's state as its region says, or null while it is not readable yet. */
+    static AgentState stateOf(Path region) {
+        try (Region r = Region.open(region, Posix.getuid(), false)) {
+            return r.state();
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    static String reasonOf(Path region) throws Exception {
+        try (Region r = Region.open(region, Posix.getuid(), false)) {
+            return r.reason();
+        }
+    }
+
+    /** SIGTERM the tree first, so the agents remove their regions; then make sure nothing is left. */
+    static void stopTree(long pid) throws IOException {
+        List<ProcessHandle> all = new ArrayList<>();
+        ProcessHandle.of(pid).ifPresent(h -> {
+            h.descendants().forEach(all::add);
+            all.add(h);
+        });
+        all.forEach(ProcessHandle::destroy);
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                h.destroyForcibly();
+            }
+        }
+        for (ProcessHandle h : all) {
+            Files.deleteIfExists(Path.of("/dev/shm/vprof." + h.pid()));
+        }
+    }
+}
