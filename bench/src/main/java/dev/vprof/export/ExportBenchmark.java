@@ -95,6 +95,13 @@ public class ExportBenchmark {
 
     @Benchmark
     @OperationsPerInvocation(KERNELS)
+    public long perfettoLeanUncompressed() throws IOException {
+        runs++;
+        return new PerfettoWriter(PerfettoWriter.Options.lean().uncompressed()).write(timeline, sink).bytes();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(KERNELS)
     public long chromeJson() throws IOException {
         runs++;
         return new ChromeJsonWriter().write(timeline, sink).bytes();

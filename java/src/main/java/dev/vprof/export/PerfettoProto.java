@@ -13,6 +13,7 @@ final class PerfettoProto {
 
     // trace_packet.proto: message TracePacket
     static final int PACKET_TIMESTAMP = 8;
+    static final int PACKET_COMPRESSED_PACKETS = 50; // zlib-deflated bytes of a Trace (repeated packets)
     static final int PACKET_TIMESTAMP_CLOCK_ID = 58;
     static final int PACKET_CLOCK_SNAPSHOT = 6;
     static final int PACKET_TRUSTED_SEQUENCE_ID = 10;

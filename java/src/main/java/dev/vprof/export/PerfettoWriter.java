@@ -43,16 +43,26 @@ import java.util.Map;
  */
 public final class PerfettoWriter {
 
-    /** What to put on GPU slices beyond name and time. */
-    public record Options(boolean gpuArgs) {
+    /**
+     * What to put on GPU slices beyond name and time, and whether to compress. Compressed output
+     * wraps each ~1 MiB run of packets, DEFLATE-compressed (zlib), in one TracePacket's
+     * {@code compressed_packets} field, which Perfetto's trace processor and UI expand in place (it
+     * is what the tracing service itself writes with {@code compression_type: DEFLATE}).
+     */
+    public record Options(boolean gpuArgs, boolean compress) {
         /** Grid, block, registers, shared memory, correlation id and bytes on every GPU slice. */
         public static Options defaults() {
-            return new Options(true);
+            return new Options(true, true);
         }
 
         /** Names and times only: the smallest file, for very large captures. */
         public static Options lean() {
-            return new Options(false);
+            return new Options(false, true);
+        }
+
+        /** The same content, packets written plainly (for tools that cannot inflate). */
+        public Options uncompressed() {
+            return new Options(gpuArgs, false);
         }
     }
 
@@ -60,6 +70,33 @@ public final class PerfettoWriter {
     public record Stats(long bytes, long packets, long gpuSlices, long clampedSlices, int tracks, int sequences) {}
 
     private static final int FLUSH_AT = 1 << 20;
+    private static final int COMPRESSOR_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private static final int MAX_PENDING = 2 * COMPRESSOR_THREADS;
+
+    /**
+     * One Trace.packet whose compressed_packets holds {@code chunk} (whole TracePackets) deflated.
+     * The fastest level: the export must keep up with millions of kernels a second, and these
+     * packets are repetitive enough that level 1 already shrinks them about four times.
+     */
+    private static byte[] compressedPacket(byte[] chunk) {
+        java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_SPEED);
+        try {
+            deflater.setInput(chunk);
+            deflater.finish();
+            java.io.ByteArrayOutputStream z = new java.io.ByteArrayOutputStream(chunk.length / 3 + 64);
+            byte[] buf = new byte[64 << 10];
+            while (!deflater.finished()) {
+                z.write(buf, 0, deflater.deflate(buf));
+            }
+            ProtoBuffer wrapper = new ProtoBuffer(z.size() + 16);
+            wrapper.bytes(PACKET_COMPRESSED_PACKETS, z.toByteArray());
+            ProtoBuffer packet = new ProtoBuffer(z.size() + 32);
+            packet.message(TRACE_PACKET, wrapper);
+            return packet.toByteArray();
+        } finally {
+            deflater.end();
+        }
+    }
 
     private final Options options;
 
@@ -77,7 +114,14 @@ public final class PerfettoWriter {
      * the timeline must not be written from two threads at once.
      */
     public Stats write(Timeline timeline, OutputStream out) throws IOException {
-        return new Run(timeline, out).write();
+        Run run = new Run(timeline, out);
+        try {
+            return run.write();
+        } finally {
+            if (run.compressor != null) {
+                run.compressor.shutdownNow(); // after an error: no compressor thread outlives the write
+            }
+        }
     }
 
     /** State of one write; a writer instance can be reused across timelines and threads. */
@@ -87,6 +131,8 @@ public final class PerfettoWriter {
         final ProtoBuffer out = new ProtoBuffer(FLUSH_AT + (64 << 10));
         final ProtoBuffer scratch = new ProtoBuffer(256);
         final ProtoBuffer scratch2 = new ProtoBuffer(256);
+        final java.util.ArrayDeque<java.util.concurrent.Future<byte[]>> pending = new java.util.ArrayDeque<>();
+        java.util.concurrent.ExecutorService compressor;
         final int modelStrings;
         final Map<String, Integer> extraNames = new HashMap<>();
         final List<String> extraList = new ArrayList<>();
@@ -118,7 +164,7 @@ public final class PerfettoWriter {
             writeRequests();
             writeSpans();
             writeCounters();
-            flush();
+            finish();
             return new Stats(bytes, packets, gpuSlices, clamped, tracks, nextSequence - 1);
         }
 
@@ -157,9 +203,56 @@ public final class PerfettoWriter {
         }
 
         void flush() throws IOException {
-            bytes += out.size();
-            out.writeTo(sink);
+            if (out.size() == 0) {
+                return;
+            }
+            if (!options.compress()) {
+                bytes += out.size();
+                out.writeTo(sink);
+                out.reset();
+                return;
+            }
+            // Deflating is the slow part (the encoding runs several times faster), so chunks are
+            // compressed on other cores while this thread encodes the next ones; they are written
+            // in order, and at most MAX_PENDING chunks wait, which bounds the memory.
+            byte[] chunk = Arrays.copyOf(out.array(), out.size());
             out.reset();
+            pending.addLast(compressor().submit(() -> compressedPacket(chunk)));
+            while (pending.size() > MAX_PENDING) {
+                writeOldest();
+            }
+        }
+
+        void finish() throws IOException {
+            flush();
+            while (!pending.isEmpty()) {
+                writeOldest();
+            }
+            if (compressor != null) {
+                compressor.shutdown();
+            }
+        }
+
+        private void writeOldest() throws IOException {
+            byte[] packet;
+            try {
+                packet = pending.removeFirst().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while compressing the trace");
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IOException("compressing the trace failed", e.getCause());
+            }
+            bytes += packet.length;
+            sink.write(packet);
+        }
+
+        private java.util.concurrent.ExecutorService compressor() {
+            if (compressor == null) {
+                compressor = java.util.concurrent.Executors.newFixedThreadPool(COMPRESSOR_THREADS,
+                        Thread.ofPlatform().daemon().name("perfetto-deflate-", 0).factory());
+            }
+            return compressor;
         }
 
         /** Writes {@code body} as one TracePacket of the Trace. */

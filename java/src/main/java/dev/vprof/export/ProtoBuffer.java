@@ -35,6 +35,11 @@ final class ProtoBuffer {
     }
 
     /** Copies the encoded bytes (tests and small cold-path buffers only). */
+    /** The backing array; valid up to {@link #size()} until the next write. */
+    byte[] array() {
+        return buf;
+    }
+
     byte[] toByteArray() {
         return Arrays.copyOf(buf, size);
     }

@@ -81,6 +81,7 @@ final class PerfettoTraceReader {
     final Map<Long, Track> tracks = new LinkedHashMap<>();
     final List<Event> events = new ArrayList<>();
     int packets;
+    int compressedPackets;
 
     private static final class SeqState {
         long defaultTrack;
@@ -92,11 +93,43 @@ final class PerfettoTraceReader {
         boolean cleared;
     }
 
+    /** Packets whose compressed_packets (field 50) hold a zlib-deflated Trace, expanded in place as trace processor does. */
+    static List<Msg> expandCompressed(List<Msg> packets, PerfettoTraceReader r) throws IOException {
+        List<Msg> out = new ArrayList<>();
+        for (Msg p : packets) {
+            if (!p.has(50)) {
+                out.add(p);
+                continue;
+            }
+            r.compressedPackets++;
+            byte[] deflated = ((ByteString) p.fields.get(50).getFirst()).toByteArray();
+            java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+            inflater.setInput(deflated);
+            java.io.ByteArrayOutputStream plain = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[1 << 16];
+            try {
+                while (!inflater.finished()) {
+                    int n = inflater.inflate(buf);
+                    if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                        throw new IOException("compressed_packets ended early");
+                    }
+                    plain.write(buf, 0, n);
+                }
+            } catch (java.util.zip.DataFormatException e) {
+                throw new IOException("compressed_packets is not zlib data", e);
+            } finally {
+                inflater.end();
+            }
+            out.addAll(Msg.parse(ByteString.copyFrom(plain.toByteArray())).msgs(1));
+        }
+        return out;
+    }
+
     static PerfettoTraceReader read(byte[] trace) throws IOException {
         PerfettoTraceReader r = new PerfettoTraceReader();
         Msg root = Msg.parse(ByteString.copyFrom(trace));
         Map<Integer, SeqState> seqs = new HashMap<>();
-        for (Msg p : root.msgs(1)) {
+        for (Msg p : expandCompressed(root.msgs(1), r)) {
             r.packets++;
             int seqId = p.has(10) ? (int) p.num(10) : 0;
             SeqState st = seqs.computeIfAbsent(seqId, k -> new SeqState());

@@ -205,14 +205,32 @@ class PerfettoWriterTest {
     }
 
     @Test
-    void aLeanKernelSliceCostsUnderThirtyBytesThatIsUnderFifteenPerTrackEvent() throws IOException {
+    void aLeanUncompressedKernelSliceCostsUnderThirtyBytesThatIsUnderFifteenPerTrackEvent() throws IOException {
         // The encoding is deterministic, so this guards the size against regressions exactly.
         Timeline t = SampleTimelines.kernels(100_000, 4);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PerfettoWriter.Stats stats = new PerfettoWriter(PerfettoWriter.Options.lean()).write(t, out);
+        PerfettoWriter.Stats stats = new PerfettoWriter(PerfettoWriter.Options.lean().uncompressed()).write(t, out);
         double perSlice = (double) stats.bytes() / stats.gpuSlices();
         assertTrue(perSlice < 30.0, "bytes per kernel slice (begin + end packets): " + perSlice);
         assertTrue(perSlice / 2 < 15.0, "bytes per track event: " + perSlice / 2);
+    }
+
+    @Test
+    void compressedOutputIsAtMostSixteenBytesPerKernelAndDecodesToTheSameEvents() throws IOException {
+        Timeline t = SampleTimelines.kernels(100_000, 4);
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        PerfettoWriter.Stats stats = new PerfettoWriter(PerfettoWriter.Options.defaults()).write(t, zipped);
+        double perKernel = (double) stats.bytes() / stats.gpuSlices();
+        assertTrue(perKernel <= 16.0, "bytes per kernel slice, compressed, with grid/block args: " + perKernel);
+        assertEquals(zipped.size(), stats.bytes());
+        ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        new PerfettoWriter(PerfettoWriter.Options.defaults().uncompressed()).write(t, plain);
+        PerfettoTraceReader a = PerfettoTraceReader.read(zipped.toByteArray());
+        PerfettoTraceReader b = PerfettoTraceReader.read(plain.toByteArray());
+        assertTrue(a.compressedPackets > 0, "the output used compressed_packets");
+        assertEquals(0, b.compressedPackets);
+        assertEquals(b.packets, a.packets);
+        assertEquals(b.events, a.events);
     }
 
     @Test
