@@ -1,12 +1,6 @@
 package dev.vprof.drain;
 
-import dev.vprof.bindings.VprofRing;
-import dev.vprof.bindings.VprofRing.Control;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.agrona.MutableDirectBuffer;
@@ -48,21 +42,12 @@ import org.openjdk.jmh.annotations.Warmup;
 public class RingDrainBenchmark {
     static final int BATCH = 1024;
     private static final int CAPACITY = 1 << 20;
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     /** Bytes per record, 8-byte header included: 32 is a KERNEL record. */
     @Param({"32", "64"})
     int recordSize;
 
-    private Arena arena;
-    private MemorySegment control;
-    private MemorySegment ring;
-    private RingReader reader;
-    private long tail;
-    private MemorySegment copyTarget;
-    private long copyPos;
-    private RecordSink sink;
+    private SyntheticRing vprof;
 
     private OneToOneRingBuffer agrona;
     private UnsafeBuffer agronaPayload;
@@ -72,18 +57,7 @@ public class RingDrainBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        arena = Arena.ofShared();
-        control = arena.allocate(VprofRing.CONTROL_SIZE, 4096);
-        ring = arena.allocate(CAPACITY, 4096);
-        reader = new RingReader(1, control, ring);
-        copyTarget = arena.allocate(CAPACITY, 4096);
-        sink = (pid, src, offset, length) -> {
-            if (copyPos + length > copyTarget.byteSize()) {
-                copyPos = 0;
-            }
-            MemorySegment.copy(src, offset, copyTarget, copyPos, length);
-            copyPos += length;
-        };
+        vprof = new SyntheticRing(CAPACITY, recordSize);
 
         agrona = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH)));
@@ -100,37 +74,14 @@ public class RingDrainBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        arena.close();
-    }
-
-    /** One producer, vprof's commit protocol (claim, type and payload, release the length). */
-    private void publishVprofBatch() {
-        final long mask = CAPACITY - 1;
-        final int len = recordSize;
-        for (int i = 0; i < BATCH; i++) {
-            long off = tail & mask;
-            if (off + len > CAPACITY) {
-                int pad = (int) (CAPACITY - off);
-                ring.set(ValueLayout.JAVA_INT, off + 4, (int) VprofRing.REC_PADDING);
-                INT.setRelease(ring, off, pad);
-                tail += pad;
-                off = 0;
-            }
-            ring.set(ValueLayout.JAVA_INT, off + 4, (int) VprofRing.REC_KERNEL);
-            for (int p = 8; p < len; p += 8) {
-                ring.set(ValueLayout.JAVA_LONG, off + p, tail + p);
-            }
-            INT.setRelease(ring, off, len);
-            tail += len;
-        }
-        LONG.setRelease(control, Control.TAIL, tail);
+        vprof.close();
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long vprofDrain() throws IOException, RingCorruptException {
-        publishVprofBatch();
-        return reader.drain(sink, Long.MAX_VALUE);
+        vprof.publish(BATCH);
+        return vprof.drain();
     }
 
     @Benchmark

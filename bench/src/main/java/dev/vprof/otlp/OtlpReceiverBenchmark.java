@@ -51,6 +51,17 @@ public class OtlpReceiverBenchmark {
     @Param({"true"})
     public boolean encodeChunk;
 
+    /**
+     * Whether a front end drains a ring flat out on another thread meanwhile (issue 3 asks for the
+     * receiver's rate "with the front end draining a ring at the same time"); on a 2-core machine
+     * that thread takes a whole core, so this is the pessimistic case.
+     */
+    @Param({"false", "true"})
+    public boolean drainRing;
+
+    private Thread drainer;
+    private volatile boolean draining;
+    private final AtomicLong drainedBytes = new AtomicLong();
     private OtlpReceiver receiver;
     private HttpClient client;
     private HttpRequest request;
@@ -67,6 +78,19 @@ public class OtlpReceiverBenchmark {
         }, null);
         byte[] body = OtlpProtobuf.encodeRequest(batch());
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        if (drainRing) {
+            draining = true;
+            drainer = Thread.ofPlatform().name("ring-drain").daemon().start(() -> {
+                try (dev.vprof.drain.SyntheticRing ring = new dev.vprof.drain.SyntheticRing(1 << 20, 32)) {
+                    while (draining) {
+                        ring.publish(1024);
+                        drainedBytes.addAndGet(ring.drain());
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
         request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + receiver.httpAddress().getPort() + "/v1/traces"))
                 .header("Content-Type", "application/x-protobuf")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
@@ -74,7 +98,12 @@ public class OtlpReceiverBenchmark {
     }
 
     @TearDown(Level.Trial)
-    public void stop() {
+    public void stop() throws InterruptedException {
+        if (drainer != null) {
+            draining = false;
+            drainer.join();
+            System.out.printf("%n    ring drained meanwhile: %d records%n", drainedBytes.get() / 32);
+        }
         receiver.close();
         client.shutdownNow();
     }

@@ -24,7 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +47,7 @@ class DemoTest {
     @BeforeAll
     static void runTheDemo() {
         Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
-        Assumptions.assumeTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built");
+        assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
         CommandLine cl = Main.commandLine();
