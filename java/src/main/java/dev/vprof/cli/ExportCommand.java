@@ -22,9 +22,11 @@ import picocli.CommandLine.Spec;
 
 /** `vprof export FILE -o OUT [--format perfetto|chrome|kineto]`: a capture as a trace a viewer opens. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Write a capture as a trace: Perfetto (.pftrace), Chrome trace JSON (.json) or Kineto JSON",
-                "(for Holistic Trace Analysis). Kernels, NVTX ranges, capture ranges, requests with their",
-                "queue/prefill/decode phases and metric counters, on one clock."},
+        header = "Write a capture as a Perfetto, Chrome JSON or Kineto JSON trace.",
+        description = {"Write a capture as a trace: Perfetto (.pftrace), Chrome trace JSON (.json) or Kineto JSON "
+                + "(for Holistic Trace Analysis). Kernels, NVTX ranges, capture ranges, requests with their "
+                + "queue/prefill/decode phases and metric counters, on one clock. Open a .pftrace at "
+                + "https://ui.perfetto.dev (Open trace file)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trace was written", "2:the capture cannot be read or the trace cannot be written"})
 public final class ExportCommand implements Callable<Integer> {
