@@ -13,11 +13,17 @@ steps=${2:-50000}
 [ -x "$native/vprof-simgpu" ] || make -C "$root/native" -s all
 field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" | tail -n1; }
 p_cpu=(); d_cpu=(); p_wall=(); d_wall=()
-for ((i = 0; i < runs; i++)); do
+plain() {
   line=$(env -u CUDA_INJECTION64_PATH "$native/vprof-simgpu" --steps "$steps" 2>&1 >/dev/null | tail -n1)
   p_cpu+=("$(field loop_cpu_ns <<<"$line")"); p_wall+=("$(field loop_ns <<<"$line")")
+}
+dormant() {
   line=$(env CUDA_INJECTION64_PATH="$native/libvprof.so" "$native/vprof-simgpu" --steps "$steps" 2>&1 >/dev/null | tail -n1)
   d_cpu+=("$(field loop_cpu_ns <<<"$line")"); d_wall+=("$(field loop_ns <<<"$line")")
+}
+# Alternate which goes first, so that neither always runs right after the other.
+for ((i = 0; i < runs; i++)); do
+  if ((i % 2)); then dormant; plain; else plain; dormant; fi
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 awk -v pc="$(median "${p_cpu[@]}")" -v dc="$(median "${d_cpu[@]}")" \

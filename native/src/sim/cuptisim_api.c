@@ -24,7 +24,7 @@ static pthread_mutex_t subscribe_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct CUpti_Subscriber_st the_subscriber;
 /* Non-NULL while subscribed; callback paths load it with acquire. */
 static _Atomic(struct CUpti_Subscriber_st *) subscriber;
-static _Atomic uint8_t cb_enabled[CUPTI_CB_DOMAIN_SIZE][SIM_CBID_MAX];
+_Atomic uint8_t sim_cb_enabled[CUPTI_CB_DOMAIN_SIZE][SIM_CBID_MAX];
 static _Atomic int thread_id_type = CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT;
 
 uint64_t sim_now_ns(void) {
@@ -39,14 +39,9 @@ uint32_t sim_thread_id(void) {
     return (uint32_t)pthread_self(); /* CUPTI's default on Linux: pthread_self() */
 }
 
-int sim_callback_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-    if (atomic_load_explicit(&subscriber, memory_order_acquire) == NULL) return 0;
-    return atomic_load_explicit(&cb_enabled[domain][cbid], memory_order_relaxed) != 0;
-}
-
 void sim_callback_invoke(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     struct CUpti_Subscriber_st *s = atomic_load_explicit(&subscriber, memory_order_acquire);
-    if (s == NULL || !atomic_load_explicit(&cb_enabled[domain][cbid], memory_order_relaxed)) return;
+    if (s == NULL || !atomic_load_explicit(&sim_cb_enabled[domain][cbid], memory_order_relaxed)) return;
     s->callback(s->userdata, domain, cbid, data);
 }
 
@@ -103,7 +98,7 @@ CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *handle, CUpti_CallbackFunc ca
         return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
     }
     for (int d = 0; d < CUPTI_CB_DOMAIN_SIZE; d++)
-        for (int c = 0; c < SIM_CBID_MAX; c++) atomic_store_explicit(&cb_enabled[d][c], 0, memory_order_relaxed);
+        for (int c = 0; c < SIM_CBID_MAX; c++) atomic_store_explicit(&sim_cb_enabled[d][c], 0, memory_order_relaxed);
     the_subscriber.callback = callback;
     the_subscriber.userdata = userdata;
     atomic_store_explicit(&subscriber, &the_subscriber, memory_order_release);
@@ -117,6 +112,8 @@ CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle handle) {
     CUptiResult r = CUPTI_ERROR_INVALID_PARAMETER;
     if (handle != NULL && atomic_load(&subscriber) == handle) {
         atomic_store_explicit(&subscriber, NULL, memory_order_release);
+        for (int d = 0; d < CUPTI_CB_DOMAIN_SIZE; d++)
+            for (int c = 0; c < SIM_CBID_MAX; c++) atomic_store_explicit(&sim_cb_enabled[d][c], 0, memory_order_relaxed);
         r = CUPTI_SUCCESS;
     }
     pthread_mutex_unlock(&subscribe_mu);
@@ -131,7 +128,7 @@ CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle handle,
                                 CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
     if (handle == NULL || atomic_load(&subscriber) != handle || !valid_domain(domain) || cbid >= SIM_CBID_MAX)
         return CUPTI_ERROR_INVALID_PARAMETER;
-    atomic_store_explicit(&cb_enabled[domain][cbid], enable ? 1 : 0, memory_order_relaxed);
+    atomic_store_explicit(&sim_cb_enabled[domain][cbid], enable ? 1 : 0, memory_order_relaxed);
     return CUPTI_SUCCESS;
 }
 
@@ -139,7 +136,7 @@ CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle handle, CU
     if (handle == NULL || atomic_load(&subscriber) != handle || !valid_domain(domain))
         return CUPTI_ERROR_INVALID_PARAMETER;
     for (int c = 0; c < SIM_CBID_MAX; c++)
-        atomic_store_explicit(&cb_enabled[domain][c], enable ? 1 : 0, memory_order_relaxed);
+        atomic_store_explicit(&sim_cb_enabled[domain][c], enable ? 1 : 0, memory_order_relaxed);
     return CUPTI_SUCCESS;
 }
 

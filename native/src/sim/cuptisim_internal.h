@@ -38,8 +38,14 @@ _Static_assert(CUPTI_DRIVER_TRACE_CBID_SIZE <= SIM_CBID_MAX, "driver cbids fit")
 
 /* ---- cuptisim_api.c ---- */
 
-/* True when a subscriber exists and enabled (domain, cbid). Lock-free. */
-int sim_callback_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+/* Which (domain, cbid) callbacks the subscriber enabled; all zero while there is none. Every
+ * API entry and exit checks it, so the check is one inline load, whether or not anyone is
+ * subscribed: a subscriber that enabled only other ids costs a launch nothing more. */
+extern _Atomic uint8_t sim_cb_enabled[CUPTI_CB_DOMAIN_SIZE][SIM_CBID_MAX];
+
+static inline int sim_callback_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    return atomic_load_explicit(&sim_cb_enabled[domain][cbid], memory_order_relaxed) != 0;
+}
 /* Calls the subscriber on the calling thread (if still subscribed/enabled). */
 void sim_callback_invoke(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data);
 /* The thread id CUPTI records carry, per cuptiSetThreadIdType. */
