@@ -14,9 +14,7 @@ package dev.vprof.report;
 final class BusyTime {
     static final int WINDOW = 1 << 16;
 
-    private long[] starts = new long[64];
-    private long[] ends = new long[64];
-    private int size;
+    private final ReorderWindow window = new ReorderWindow(WINDOW);
 
     private boolean any;
     private long unionStart;
@@ -32,29 +30,15 @@ final class BusyTime {
         }
         firstStart = Math.min(firstStart, start);
         lastEnd = Math.max(lastEnd, end);
-        if (size == WINDOW) {
+        if (window.isFull()) {
             emitMin();
         }
-        if (size == starts.length) {
-            starts = java.util.Arrays.copyOf(starts, size * 2);
-            ends = java.util.Arrays.copyOf(ends, size * 2);
-        }
-        int i = size++;
-        starts[i] = start;
-        ends[i] = end;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (starts[parent] <= starts[i]) {
-                break;
-            }
-            swap(i, parent);
-            i = parent;
-        }
+        window.add(start, end);
     }
 
     /** The busy ns of everything added (drains the window). */
     long busyNs() {
-        while (size > 0) {
+        while (!window.isEmpty()) {
             emitMin();
         }
         return any ? busyNs + (unionEnd - unionStart) : 0;
@@ -70,14 +54,9 @@ final class BusyTime {
     }
 
     private void emitMin() {
-        long s = starts[0];
-        long e = ends[0];
-        size--;
-        if (size > 0) {
-            starts[0] = starts[size];
-            ends[0] = ends[size];
-            siftDown();
-        }
+        long s = window.minStart();
+        long e = window.minEnd();
+        window.removeMin();
         if (!any) {
             any = true;
             unionStart = s;
@@ -93,30 +72,5 @@ final class BusyTime {
         } else if (e > unionEnd) {
             unionEnd = e;
         }
-    }
-
-    private void siftDown() {
-        int i = 0;
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= size) {
-                return;
-            }
-            int smallest = (l + 1 < size && starts[l + 1] < starts[l]) ? l + 1 : l;
-            if (starts[i] <= starts[smallest]) {
-                return;
-            }
-            swap(i, smallest);
-            i = smallest;
-        }
-    }
-
-    private void swap(int a, int b) {
-        long t = starts[a];
-        starts[a] = starts[b];
-        starts[b] = t;
-        t = ends[a];
-        ends[a] = ends[b];
-        ends[b] = t;
     }
 }

@@ -21,10 +21,7 @@ final class GpuOverlap {
     private int nextQuery;
     private long busyTotal;
 
-    private final int window;
-    private long[] starts = new long[1024];
-    private long[] ends = new long[1024];
-    private int size;
+    private final ReorderWindow window;
 
     private boolean any;
     private long unionStart;
@@ -44,31 +41,17 @@ final class GpuOverlap {
         }
         this.queries = Arrays.copyOf(q, n);
         this.busyBefore = new long[n];
-        this.window = Math.max(16, window);
+        this.window = new ReorderWindow(Math.max(16, window));
     }
 
     void add(long start, long end) {
         if (end < start) {
             end = start;
         }
-        if (size == window) {
+        if (window.isFull()) {
             emitMin();
         }
-        if (size == starts.length) {
-            starts = Arrays.copyOf(starts, size * 2);
-            ends = Arrays.copyOf(ends, size * 2);
-        }
-        int i = size++;
-        starts[i] = start;
-        ends[i] = end;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (starts[parent] <= starts[i]) {
-                break;
-            }
-            swap(i, parent);
-            i = parent;
-        }
+        window.add(start, end);
     }
 
     /** Busy ns inside [a, b]; a and b must be among the points given at construction. */
@@ -95,7 +78,7 @@ final class GpuOverlap {
         if (finished) {
             return;
         }
-        while (size > 0) {
+        while (!window.isEmpty()) {
             emitMin();
         }
         if (any) {
@@ -108,14 +91,9 @@ final class GpuOverlap {
     }
 
     private void emitMin() {
-        long s = starts[0];
-        long e = ends[0];
-        size--;
-        if (size > 0) {
-            starts[0] = starts[size];
-            ends[0] = ends[size];
-            siftDown();
-        }
+        long s = window.minStart();
+        long e = window.minEnd();
+        window.removeMin();
         if (!any) {
             any = true;
             unionStart = s;
@@ -142,30 +120,5 @@ final class GpuOverlap {
             nextQuery++;
         }
         busyTotal += e - s;
-    }
-
-    private void siftDown() {
-        int i = 0;
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= size) {
-                return;
-            }
-            int smallest = (l + 1 < size && starts[l + 1] < starts[l]) ? l + 1 : l;
-            if (starts[i] <= starts[smallest]) {
-                return;
-            }
-            swap(i, smallest);
-            i = smallest;
-        }
-    }
-
-    private void swap(int a, int b) {
-        long t = starts[a];
-        starts[a] = starts[b];
-        starts[b] = t;
-        t = ends[a];
-        ends[a] = ends[b];
-        ends[b] = t;
     }
 }
