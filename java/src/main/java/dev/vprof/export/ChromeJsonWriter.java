@@ -48,27 +48,17 @@ public final class ChromeJsonWriter {
 
     private static final class Run {
         final Timeline timeline;
+        final TraceEvents ev;
         final JsonOut json;
         final long base;
-        byte[][] names;
-        long events;
         long gpuSlices;
 
         Run(Timeline timeline, OutputStream out) {
             this.timeline = timeline;
-            this.json = new JsonOut(out);
             long earliest = timeline.earliestNs();
-            this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
-            this.names = new byte[timeline.strings().size()][];
-        }
-
-        byte[] name(int id) {
-            byte[] b = names[id];
-            if (b == null) {
-                b = JsonOut.quoted(timeline.strings().get(id));
-                names[id] = b;
-            }
-            return b;
+            this.ev = new TraceEvents(new JsonOut(out), earliest == Long.MAX_VALUE ? 0 : earliest, timeline, false, "launch");
+            this.json = ev.json;
+            this.base = ev.base;
         }
 
         Stats write() throws IOException {
@@ -84,31 +74,11 @@ public final class ChromeJsonWriter {
             writeCounters();
             json.raw("\n]}\n");
             json.flush();
-            return new Stats(json.bytes(), events, gpuSlices);
-        }
-
-        void next() throws IOException {
-            json.raw(events++ == 0 ? "\n" : ",\n");
-            json.maybeFlush();
-        }
-
-        void metadata(String what, int pid, long tid, String key, String value) throws IOException {
-            next();
-            json.raw("{\"name\":\"");
-            json.raw(what);
-            json.raw("\",\"ph\":\"M\",\"pid\":");
-            json.number(pid);
-            json.raw(",\"tid\":");
-            json.number(tid);
-            json.raw(",\"args\":{\"");
-            json.raw(key);
-            json.raw("\":");
-            json.string(value);
-            json.raw("}}");
+            return new Stats(json.bytes(), ev.count, gpuSlices);
         }
 
         void sortIndex(String what, int pid, long tid, long index) throws IOException {
-            next();
+            ev.next();
             json.raw("{\"name\":\"");
             json.raw(what);
             json.raw("\",\"ph\":\"M\",\"pid\":");
@@ -120,44 +90,10 @@ public final class ChromeJsonWriter {
             json.raw("}}");
         }
 
-        /** Opens an X event up to its args; the caller writes args (or none) and closes with "}}". */
-        void complete(byte[] quotedName, String cat, int pid, long tid, long start, long end) throws IOException {
-            next();
-            json.raw("{\"ph\":\"X\",\"cat\":\"");
-            json.raw(cat);
-            json.raw("\",\"name\":");
-            json.raw(quotedName);
-            json.raw(",\"pid\":");
-            json.number(pid);
-            json.raw(",\"tid\":");
-            json.number(tid);
-            json.raw(",\"ts\":");
-            json.micros(start - base);
-            json.raw(",\"dur\":");
-            json.micros(end - start);
-            json.raw(",\"args\":{");
-        }
-
-        void flow(char phase, long id, int pid, long tid, long ts) throws IOException {
-            next();
-            json.raw("{\"ph\":\"");
-            json.raw(phase);
-            json.raw("\",\"cat\":\"launch\",\"name\":\"launch\",\"id\":");
-            json.number(id);
-            json.raw(",\"pid\":");
-            json.number(pid);
-            json.raw(",\"tid\":");
-            json.number(tid);
-            json.raw(",\"ts\":");
-            json.micros(ts - base);
-            // A flow end binds to the slice that encloses it, i.e. the kernel starting there.
-            json.raw(phase == 'f' ? ",\"bp\":\"e\"}" : "}");
-        }
-
         void writeProcess(TimelineProcess process, int processIndex) throws IOException {
             int pid = process.pid();
             String label = process.name().isEmpty() ? "pid " + pid : process.name();
-            metadata("process_name", pid, 0, "name", label);
+            ev.metadata("process_name", pid, 0, "name", label);
             sortIndex("process_sort_index", pid, 0, processIndex);
             Correlations corr = new Correlations(process, processIndex);
             int gpuTrack = 0;
@@ -166,28 +102,28 @@ public final class ChromeJsonWriter {
                 for (int si = 0; si < streams.size(); si++) {
                     GpuStream stream = streams.get(si);
                     long tid = GPU_TID_BASE | ((long) device.deviceId() << 20) | si;
-                    metadata("thread_name", pid, tid, "name", "GPU " + device.deviceId() + " stream " + stream.streamId());
+                    ev.metadata("thread_name", pid, tid, "name", "GPU " + device.deviceId() + " stream " + stream.streamId());
                     sortIndex("thread_sort_index", pid, tid, gpuTrack++);
                     writeStream(stream, pid, tid, corr);
                 }
             }
             for (CpuThread thread : process.threads()) {
                 long tid = thread.tid();
-                metadata("thread_name", pid, tid, "name", thread.name().isEmpty() ? "thread " + tid : thread.name());
+                ev.metadata("thread_name", pid, tid, "name", thread.name().isEmpty() ? "thread " + tid : thread.name());
                 sortIndex("thread_sort_index", pid, tid, 1_000_000 + tid);
                 ThreadSlices ranges = thread.ranges();
                 for (int i = 0, n = ranges.size(); i < n; i++) {
-                    complete(name(ranges.nameId(i)), "nvtx", pid, tid, ranges.start(i), ranges.end(i));
+                    ev.complete(ev.name(ranges.nameId(i)), "nvtx", pid, tid, ranges.start(i), ranges.end(i));
                     if (ranges.tag(i) != 0) {
                         json.raw("\"domain\":");
-                        json.raw(name(ranges.tag(i)));
+                        json.raw(ev.name(ranges.tag(i)));
                     }
                     json.raw("}}");
                 }
                 ThreadSlices calls = thread.apiCalls();
                 for (int i = 0, n = calls.size(); i < n; i++) {
                     String cat = thread.apiKind(i) == dev.vprof.timeline.ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
-                    complete(name(calls.nameId(i)), cat, pid, tid, calls.start(i), calls.end(i));
+                    ev.complete(ev.name(calls.nameId(i)), cat, pid, tid, calls.start(i), calls.end(i));
                     long c = calls.correlationId(i);
                     json.raw("\"correlation\":");
                     json.number(c);
@@ -195,15 +131,15 @@ public final class ChromeJsonWriter {
                     json.number(calls.tag(i));
                     json.raw("}}");
                     if (c != 0 && corr.apiCallHasGpuOp(c)) {
-                        flow('s', corr.flowId(c), pid, tid, calls.start(i));
+                        ev.flow('s', corr.flowId(c), pid, tid, calls.start(i));
                     }
                 }
             }
             if (!process.captureRanges().isEmpty()) {
-                metadata("thread_name", pid, CAPTURE_TID, "name", "Capture ranges");
+                ev.metadata("thread_name", pid, CAPTURE_TID, "name", "Capture ranges");
                 for (CaptureRange r : process.captureRanges()) {
                     String label2 = "capture " + r.index() + (r.source().isEmpty() ? "" : " (" + r.source() + ")");
-                    complete(JsonOut.quoted(label2), "capture", pid, CAPTURE_TID, r.startNs(), r.endNs());
+                    ev.complete(JsonOut.quoted(label2), "capture", pid, CAPTURE_TID, r.startNs(), r.endNs());
                     json.raw("\"source\":");
                     json.string(r.source());
                     json.raw("}}");
@@ -215,11 +151,11 @@ public final class ChromeJsonWriter {
             int device = stream.device().deviceId();
             for (int i = 0, n = stream.size(); i < n; i++) {
                 GpuOpKind kind = stream.kind(i);
-                byte[] opName = stream.nameId(i) != 0 ? name(stream.nameId(i))
+                byte[] opName = stream.nameId(i) != 0 ? ev.name(stream.nameId(i))
                         : JsonOut.quoted(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
                         : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
                 String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
-                complete(opName, cat, pid, tid, stream.start(i), stream.end(i));
+                ev.complete(opName, cat, pid, tid, stream.start(i), stream.end(i));
                 json.raw("\"device\":");
                 json.number(device);
                 json.raw(",\"stream\":");
@@ -247,7 +183,7 @@ public final class ChromeJsonWriter {
                     json.raw("}}");
                 }
                 if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    flow('f', corr.flowId(c), pid, tid, stream.start(i));
+                    ev.flow('f', corr.flowId(c), pid, tid, stream.start(i));
                 }
                 gpuSlices++;
             }
@@ -258,7 +194,7 @@ public final class ChromeJsonWriter {
             if (requests.isEmpty()) {
                 return;
             }
-            metadata("process_name", REQUESTS_PID, 0, "name", "Requests");
+            ev.metadata("process_name", REQUESTS_PID, 0, "name", "Requests");
             long[] start = new long[requests.size()];
             long[] end = new long[requests.size()];
             for (int i = 0; i < start.length; i++) {
@@ -267,12 +203,12 @@ public final class ChromeJsonWriter {
             }
             Lanes.Assignment lanes = Lanes.disjoint(start, end);
             for (int lane = 0; lane < lanes.laneCount(); lane++) {
-                metadata("thread_name", REQUESTS_PID, lane + 1, "name", "lane " + (lane + 1));
+                ev.metadata("thread_name", REQUESTS_PID, lane + 1, "name", "lane " + (lane + 1));
             }
             for (int i = 0; i < requests.size(); i++) {
                 Request r = requests.get(i);
                 int tid = lanes.laneOf()[i] + 1;
-                complete(JsonOut.quoted(r.name()), "request", REQUESTS_PID, tid, r.startNs(), r.endNs());
+                ev.complete(JsonOut.quoted(r.name()), "request", REQUESTS_PID, tid, r.startNs(), r.endNs());
                 json.raw("\"trace_id\":");
                 json.string(r.traceId());
                 json.raw(",\"span_id\":");
@@ -283,7 +219,7 @@ public final class ChromeJsonWriter {
                     long s = Math.max(ph.startNs(), r.startNs());
                     long e = Math.min(ph.endNs(), r.endNs());
                     if (e >= s) {
-                        complete(JsonOut.quoted(ph.name()), "request_phase", REQUESTS_PID, tid, s, e);
+                        ev.complete(JsonOut.quoted(ph.name()), "request_phase", REQUESTS_PID, tid, s, e);
                         json.raw("}}");
                     }
                 }
@@ -307,7 +243,7 @@ public final class ChromeJsonWriter {
             int serviceIndex = 0;
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
                 int pid = SPANS_PID_BASE + serviceIndex++;
-                metadata("process_name", pid, 0, "name", "Spans: " + e.getKey());
+                ev.metadata("process_name", pid, 0, "name", "Spans: " + e.getKey());
                 List<Span> spans = e.getValue();
                 long[] start = new long[spans.size()];
                 long[] end = new long[spans.size()];
@@ -318,7 +254,7 @@ public final class ChromeJsonWriter {
                 Lanes.Assignment lanes = Lanes.nested(start, end);
                 for (int i = 0; i < spans.size(); i++) {
                     Span s = spans.get(i);
-                    complete(JsonOut.quoted(s.name()), "span", pid, lanes.laneOf()[i] + 1, s.startNs(), s.endNs());
+                    ev.complete(JsonOut.quoted(s.name()), "span", pid, lanes.laneOf()[i] + 1, s.startNs(), s.endNs());
                     json.raw("\"trace_id\":");
                     json.string(s.traceId());
                     json.raw(",\"span_id\":");
@@ -336,7 +272,7 @@ public final class ChromeJsonWriter {
             if (counters.isEmpty()) {
                 return;
             }
-            metadata("process_name", METRICS_PID, 0, "name", "Metrics");
+            ev.metadata("process_name", METRICS_PID, 0, "name", "Metrics");
             for (CounterTrack c : counters) {
                 byte[] quoted = JsonOut.quoted(c.name() + (c.unit().isEmpty() ? "" : " (" + c.unit() + ")"));
                 for (int i = 0, n = c.size(); i < n; i++) {
@@ -344,7 +280,7 @@ public final class ChromeJsonWriter {
                     if (!Double.isFinite(v)) {
                         continue;
                     }
-                    next();
+                    ev.next();
                     json.raw("{\"ph\":\"C\",\"name\":");
                     json.raw(quoted);
                     json.raw(",\"pid\":");

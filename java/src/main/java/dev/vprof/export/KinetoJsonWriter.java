@@ -76,7 +76,7 @@ public final class KinetoJsonWriter {
         json.number(base);
         json.raw(",\n\"traceEvents\":[");
 
-        Events ev = new Events(json, base, timeline);
+        TraceEvents ev = new TraceEvents(json, base, timeline, true, "ac2g");
         int pid = process.pid();
         ev.metadata("process_name", pid, 0, "name", process.name().isEmpty() ? "pid " + pid : process.name());
         ev.metadata("process_labels", pid, 0, "labels", "CPU");
@@ -126,7 +126,7 @@ public final class KinetoJsonWriter {
         return new Stats(json.bytes(), ev.count);
     }
 
-    private static void writeStream(Events ev, GpuStream s, Correlations corr) throws IOException {
+    private static void writeStream(TraceEvents ev, GpuStream s, Correlations corr) throws IOException {
         JsonOut json = ev.json;
         int device = s.device().deviceId();
         for (int i = 0, n = s.size(); i < n; i++) {
@@ -183,80 +183,4 @@ public final class KinetoJsonWriter {
     }
 
     /** Event framing shared by the sections above. */
-    private static final class Events {
-        final JsonOut json;
-        final long base;
-        final Timeline timeline;
-        final byte[][] names;
-        long count;
-
-        Events(JsonOut json, long base, Timeline timeline) {
-            this.json = json;
-            this.base = base;
-            this.timeline = timeline;
-            this.names = new byte[timeline.strings().size()][];
-        }
-
-        byte[] name(int id) {
-            byte[] b = names[id];
-            if (b == null) {
-                b = JsonOut.quoted(timeline.strings().get(id));
-                names[id] = b;
-            }
-            return b;
-        }
-
-        void next() throws IOException {
-            json.raw(count++ == 0 ? "\n" : ",\n");
-            json.maybeFlush();
-        }
-
-        void metadata(String what, long pid, long tid, String key, String value) throws IOException {
-            next();
-            json.raw("{\"name\":\"");
-            json.raw(what);
-            json.raw("\",\"ph\":\"M\",\"ts\":0.000,\"pid\":");
-            json.number(pid);
-            json.raw(",\"tid\":");
-            json.number(tid);
-            json.raw(",\"args\":{\"");
-            json.raw(key);
-            json.raw("\":");
-            json.string(value);
-            json.raw("}}");
-        }
-
-        void complete(byte[] quotedName, String cat, long pid, long tid, long start, long end) throws IOException {
-            next();
-            json.raw("{\"ph\":\"X\",\"cat\":\"");
-            json.raw(cat);
-            json.raw("\",\"name\":");
-            json.raw(quotedName);
-            json.raw(",\"pid\":");
-            json.number(pid);
-            json.raw(",\"tid\":");
-            json.number(tid);
-            json.raw(",\"ts\":");
-            json.micros(start - base);
-            json.raw(",\"dur\":");
-            json.micros(end - start);
-            json.raw(",\"args\":{");
-        }
-
-        void flow(char phase, long id, long pid, long tid, long ts) throws IOException {
-            next();
-            json.raw("{\"ph\":\"");
-            json.raw(phase);
-            json.raw("\",\"id\":");
-            json.number(id);
-            json.raw(",\"pid\":");
-            json.number(pid);
-            json.raw(",\"tid\":");
-            json.number(tid);
-            json.raw(",\"ts\":");
-            json.micros(ts - base);
-            json.raw(",\"cat\":\"ac2g\",\"name\":\"ac2g\"");
-            json.raw(phase == 'f' ? ",\"bp\":\"e\"}" : "}");
-        }
-    }
 }

@@ -1,0 +1,101 @@
+package dev.vprof.export;
+
+import dev.vprof.timeline.Timeline;
+import java.io.IOException;
+
+/**
+ * The Trace Event Format events that the Chrome and Kineto exports both write: one JSON object
+ * per call, comma-separated, timestamps in microseconds from {@code base}, names quoted once.
+ */
+final class TraceEvents {
+    final JsonOut json;
+    final long base;
+    private final Timeline timeline;
+    private final byte[][] names;
+    private final boolean metadataTimestamp;
+    private final String flowCategory;
+    long count;
+
+    /**
+     * @param metadataTimestamp whether "M" events carry {@code "ts":0} (Kineto's own writer does)
+     * @param flowCategory the cat and name of launch-to-kernel flow events ("ac2g" for Kineto)
+     */
+    TraceEvents(JsonOut json, long base, Timeline timeline, boolean metadataTimestamp, String flowCategory) {
+        this.json = json;
+        this.base = base;
+        this.timeline = timeline;
+        this.names = new byte[timeline.strings().size()][];
+        this.metadataTimestamp = metadataTimestamp;
+        this.flowCategory = flowCategory;
+    }
+
+    /** The timeline string {@code id}, quoted for JSON (cached). */
+    byte[] name(int id) {
+        byte[] b = names[id];
+        if (b == null) {
+            b = JsonOut.quoted(timeline.strings().get(id));
+            names[id] = b;
+        }
+        return b;
+    }
+
+    /** The separator before the next event. */
+    void next() throws IOException {
+        json.raw(count++ == 0 ? "\n" : ",\n");
+        json.maybeFlush();
+    }
+
+    void metadata(String what, long pid, long tid, String key, String value) throws IOException {
+        next();
+        json.raw("{\"name\":\"");
+        json.raw(what);
+        json.raw(metadataTimestamp ? "\",\"ph\":\"M\",\"ts\":0.000,\"pid\":" : "\",\"ph\":\"M\",\"pid\":");
+        json.number(pid);
+        json.raw(",\"tid\":");
+        json.number(tid);
+        json.raw(",\"args\":{\"");
+        json.raw(key);
+        json.raw("\":");
+        json.string(value);
+        json.raw("}}");
+    }
+
+    /** Opens an X event up to its args; the caller writes args (or none) and closes with "}}". */
+    void complete(byte[] quotedName, String cat, long pid, long tid, long start, long end) throws IOException {
+        next();
+        json.raw("{\"ph\":\"X\",\"cat\":\"");
+        json.raw(cat);
+        json.raw("\",\"name\":");
+        json.raw(quotedName);
+        json.raw(",\"pid\":");
+        json.number(pid);
+        json.raw(",\"tid\":");
+        json.number(tid);
+        json.raw(",\"ts\":");
+        json.micros(start - base);
+        json.raw(",\"dur\":");
+        json.micros(end - start);
+        json.raw(",\"args\":{");
+    }
+
+    /** One end of a launch-to-kernel flow: 's' at the API call, 'f' at the kernel. */
+    void flow(char phase, long id, long pid, long tid, long ts) throws IOException {
+        next();
+        json.raw("{\"ph\":\"");
+        json.raw(phase);
+        json.raw("\",\"cat\":\"");
+        json.raw(flowCategory);
+        json.raw("\",\"name\":\"");
+        json.raw(flowCategory);
+        json.raw("\",\"id\":");
+        json.number(id);
+        json.raw(",\"pid\":");
+        json.number(pid);
+        json.raw(",\"tid\":");
+        json.number(tid);
+        json.raw(",\"ts\":");
+        json.micros(ts - base);
+        // A flow end binds to the slice that encloses it, i.e. the kernel starting there.
+        json.raw(phase == 'f' ? ",\"bp\":\"e\"}" : "}");
+    }
+}
