@@ -129,6 +129,7 @@ class CaptureSessionTest {
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out);
             s.armAll(List.of(open(p)), 0);
+            agent.awaitRangesPublished(1, 10_000);
             target.destroyForcibly().waitFor();
             CaptureSession.Summary sum = s.run();
             assertEquals(500, sum.kernels(), "what was committed before the target died is kept");

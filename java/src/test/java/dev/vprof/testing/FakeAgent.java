@@ -28,6 +28,7 @@ public final class FakeAgent implements AutoCloseable {
     private volatile boolean stop;
     public volatile int armsSeen;
     public volatile int lastArmKinds;
+    private volatile int rangesPublished;
 
     private final boolean stayArmed;
     private final boolean publishOnDisarm;
@@ -107,6 +108,22 @@ public final class FakeAgent implements AutoCloseable {
         }
         write((int) VprofRing.REC_RANGE, 64, VprofRing.RANGE_END);
         LONG.getAndAdd(control, Control.RANGES, 1L);
+        rangesPublished++;
+    }
+
+    /**
+     * Waits until this agent has published {@code n} whole ranges. The fake agent lives in the
+     * test JVM, not in the target, so a test that kills the target must first wait for what it
+     * means to be "committed before the target died".
+     */
+    public void awaitRangesPublished(int n, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (rangesPublished < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the fake agent published " + rangesPublished + " of " + n + " ranges");
+            }
+            Thread.sleep(1);
+        }
     }
 
     private void write(int type, int len, long stamp) {
