@@ -47,6 +47,10 @@ public final class ExportCommand implements Callable<Integer> {
             description = "perfetto, chrome or kineto (default: from the extension of OUT)")
     String format;
 
+    @Option(names = "--mangled",
+            description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
+    boolean mangled;
+
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -64,7 +68,7 @@ public final class ExportCommand implements Callable<Integer> {
         boolean showProgress = System.console() != null;
         CaptureTimeline.Result result;
         List<Path> written;
-        try (CaptureReader reader = CaptureReader.open(file)) {
+        try (CaptureReader reader = CaptureReader.open(file).demangleKernelNames(!mangled)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
             result = CaptureTimeline.read(reader, large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));

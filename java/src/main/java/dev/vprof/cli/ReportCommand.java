@@ -42,6 +42,10 @@ public final class ReportCommand implements Callable<Integer> {
             description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
     int top;
 
+    @Option(names = "--mangled",
+            description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
+    boolean mangled;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -52,7 +56,7 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
-        try (CaptureReader reader = CaptureReader.open(file)) {
+        try (CaptureReader reader = CaptureReader.open(file).demangleKernelNames(!mangled)) {
             report = CaptureReport.build(reader, top);
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());

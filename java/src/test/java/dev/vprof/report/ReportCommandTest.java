@@ -41,12 +41,16 @@ class ReportCommandTest {
     }
 
     private Path capture(int ranges) throws IOException {
+        return capture(ranges, "kernel_a");
+    }
+
+    private Path capture(int ranges, String kernelName) throws IOException {
         Path file = dir.resolve("c.vprof");
         long t0 = 1_700_000_000_000_000_000L;
         try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("h", t0, "0.1.0", List.of(), Map.of()))) {
             for (int r = 1; r <= ranges; r++) {
                 RingRecords rec = new RingRecords().rangeBegin(VprofRing.SOURCE_PROFILER, r, 1, t0 + r * 1000L)
-                        .string(1, "kernel_a").kernelDesc(1, 1, 0, 0);
+                        .string(1, kernelName).kernelDesc(1, 1, 0, 0);
                 for (int i = 0; i < 40; i++) {
                     rec.kernel(t0 + r * 1000L + i, t0 + r * 1000L + i + 1, i, 1);
                 }
@@ -113,5 +117,16 @@ class ReportCommandTest {
         Run r = run("--top", "-1", capture(1).toString());
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("--top must be 0 or more"), r.err());
+    }
+
+    @Test
+    void kernelNamesAreDemangledAndMangledShowsThemAsCuptiGaveThem() throws IOException {
+        String mangled = "_ZN5flash16flash_fwd_kernelILi128ELi128ELi64ELi4ELb1ELb0ELb1EEEvNS_16Flash_fwd_paramsE";
+        Path file = capture(1, mangled);
+        JsonNode shown = new ObjectMapper().readTree(run("--json", file.toString()).out());
+        assertEquals("void flash::flash_fwd_kernel<128, 128, 64, 4, true, false, true>(flash::Flash_fwd_params)",
+                shown.at("/top_kernels/0/name").asText());
+        JsonNode raw = new ObjectMapper().readTree(run("--json", "--mangled", file.toString()).out());
+        assertEquals(mangled, raw.at("/top_kernels/0/name").asText());
     }
 }
