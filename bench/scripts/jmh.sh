@@ -3,7 +3,7 @@
 # JMH's full output into bench/results/NAME.log
 # and the load average before and after into bench/results/NAME.load (on a shared machine
 # a number taken under load is a lower bound; rerun it when the machine is quiet).
-#   bench/scripts/jmh.sh [NAME...]          (default: all five)
+#   bench/scripts/jmh.sh [NAME...]          (default: all six)
 #   JMH_OPTS="-f 1 -wi 3 -i 5" bench/scripts/jmh.sh RingDrainBenchmark
 # Each class's own @Fork(jvmArgsAppend) supplies the JVM flags it needs
 # (--enable-native-access, Agrona's --add-exports, -Xmx).
@@ -14,7 +14,7 @@ results="$root/bench/results"
 opts=${JMH_OPTS:--f 1 -wi 2 -w 1 -i 3 -r 1}
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(RingDrainBenchmark CaptureWriterBenchmark ExportBenchmark OtlpReceiverBenchmark
-                                ExpositionParserBenchmark)
+                                ExpositionParserBenchmark DemangleBenchmark)
 [ -f "$jar" ] || (cd "$root" && mvn -B -q -pl bench -am package -DskipTests)
 java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-25-jdk-amd64 2>/dev/null || true)/bin/java}
 [ -x "$java" ] || java=java
