@@ -17,8 +17,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decodes one process's ring-encoded records (vprof_ring.h) into {@link RecordVisitor}
