@@ -15,8 +15,6 @@ import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -195,13 +193,7 @@ public final class ChromeJsonWriter {
                 return;
             }
             ev.metadata("process_name", REQUESTS_PID, 0, "name", "Requests");
-            long[] start = new long[requests.size()];
-            long[] end = new long[requests.size()];
-            for (int i = 0; i < start.length; i++) {
-                start[i] = requests.get(i).startNs();
-                end[i] = requests.get(i).endNs();
-            }
-            Lanes.Assignment lanes = Lanes.disjoint(start, end);
+            Lanes.Assignment lanes = Lanes.disjoint(requests, Request::startNs, Request::endNs);
             for (int lane = 0; lane < lanes.laneCount(); lane++) {
                 ev.metadata("thread_name", REQUESTS_PID, lane + 1, "name", "lane " + (lane + 1));
             }
@@ -236,22 +228,13 @@ public final class ChromeJsonWriter {
         }
 
         void writeSpans() throws IOException {
-            Map<String, List<Span>> byService = new LinkedHashMap<>();
-            for (Span s : timeline.spans()) {
-                byService.computeIfAbsent(s.service(), k -> new ArrayList<>()).add(s);
-            }
+            Map<String, List<Span>> byService = timeline.spansByService();
             int serviceIndex = 0;
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
                 int pid = SPANS_PID_BASE + serviceIndex++;
                 ev.metadata("process_name", pid, 0, "name", "Spans: " + e.getKey());
                 List<Span> spans = e.getValue();
-                long[] start = new long[spans.size()];
-                long[] end = new long[spans.size()];
-                for (int i = 0; i < start.length; i++) {
-                    start[i] = spans.get(i).startNs();
-                    end[i] = spans.get(i).endNs();
-                }
-                Lanes.Assignment lanes = Lanes.nested(start, end);
+                Lanes.Assignment lanes = Lanes.nested(spans, Span::startNs, Span::endNs);
                 for (int i = 0; i < spans.size(); i++) {
                     Span s = spans.get(i);
                     ev.complete(JsonOut.quoted(s.name()), "span", pid, lanes.laneOf()[i] + 1, s.startNs(), s.endNs());

@@ -21,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -436,13 +435,7 @@ public final class PerfettoWriter {
             if (requests.isEmpty()) {
                 return;
             }
-            long[] start = new long[requests.size()];
-            long[] end = new long[requests.size()];
-            for (int i = 0; i < start.length; i++) {
-                start[i] = requests.get(i).startNs();
-                end[i] = requests.get(i).endNs();
-            }
-            Lanes.Assignment lanes = Lanes.disjoint(start, end);
+            Lanes.Assignment lanes = Lanes.disjoint(requests, Request::startNs, Request::endNs);
             List<List<Request>> byLane = groupByLane(requests, lanes);
             long groupUuid = track(0, "Requests", null);
             for (int lane = 0; lane < byLane.size(); lane++) {
@@ -480,19 +473,10 @@ public final class PerfettoWriter {
         }
 
         void writeSpans() throws IOException {
-            Map<String, List<Span>> byService = new LinkedHashMap<>();
-            for (Span s : timeline.spans()) {
-                byService.computeIfAbsent(s.service(), k -> new ArrayList<>()).add(s);
-            }
+            Map<String, List<Span>> byService = timeline.spansByService();
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
                 List<Span> spans = e.getValue();
-                long[] start = new long[spans.size()];
-                long[] end = new long[spans.size()];
-                for (int i = 0; i < start.length; i++) {
-                    start[i] = spans.get(i).startNs();
-                    end[i] = spans.get(i).endNs();
-                }
-                Lanes.Assignment lanes = Lanes.nested(start, end);
+                Lanes.Assignment lanes = Lanes.nested(spans, Span::startNs, Span::endNs);
                 List<List<Span>> byLane = groupByLane(spans, lanes);
                 long groupUuid = track(0, "Spans: " + e.getKey(), null);
                 for (int lane = 0; lane < byLane.size(); lane++) {

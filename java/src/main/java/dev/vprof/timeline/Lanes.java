@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.ToLongFunction;
 
 /**
  * Greedy lane assignment. A trace viewer nests slices on one track by time, so requests that overlap
@@ -14,6 +15,24 @@ public final class Lanes {
 
     /** The lane of each interval and how many lanes were used. */
     public record Assignment(int[] laneOf, int laneCount) {}
+
+    /** {@link #disjoint(long[], long[])} over a list, each item's interval read by the two functions. */
+    public static <T> Assignment disjoint(List<T> items, ToLongFunction<? super T> start, ToLongFunction<? super T> end) {
+        return disjoint(column(items, start), column(items, end));
+    }
+
+    /** {@link #nested(long[], long[])} over a list, each item's interval read by the two functions. */
+    public static <T> Assignment nested(List<T> items, ToLongFunction<? super T> start, ToLongFunction<? super T> end) {
+        return nested(column(items, start), column(items, end));
+    }
+
+    private static <T> long[] column(List<T> items, ToLongFunction<? super T> f) {
+        long[] out = new long[items.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = f.applyAsLong(items.get(i));
+        }
+        return out;
+    }
 
     /**
      * Puts intervals that overlap on different lanes, each on the lowest-numbered free lane, so lane 0

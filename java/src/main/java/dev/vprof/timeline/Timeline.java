@@ -61,6 +61,15 @@ public final class Timeline {
         return Collections.unmodifiableList(spans);
     }
 
+    /** The spans grouped by service, services in the order their first span was added. */
+    public Map<String, List<Span>> spansByService() {
+        Map<String, List<Span>> byService = new LinkedHashMap<>();
+        for (Span s : spans) {
+            byService.computeIfAbsent(s.service(), k -> new ArrayList<>()).add(s);
+        }
+        return byService;
+    }
+
     /** The counter track with this name, created on first use; a name keeps the kind it was created with. */
     public CounterTrack counter(String name, CounterKind kind, String unit) {
         CounterTrack t = counters.computeIfAbsent(name, n -> new CounterTrack(n, kind, unit));
