@@ -133,8 +133,7 @@ final class DemoCommand implements Callable<Integer> {
         step("starting the simulated vLLM server; its 2 GPU workers carry a dormant vprof agent");
         Map<String, String> env = new HashMap<>();
         // The agent rides in each worker, dormant: no VPROF_ARM, so it waits for an attach.
-        env.put("CUDA_INJECTION64_PATH", agent.toString());
-        env.put("VPROF_RING_SIZE", Long.toString(32L << 20));
+        AgentEnvironment.apply(env, agent, 32L << 20, null);
         SimulatedVllmServer server;
         try {
             server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir));

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,14 +59,7 @@ final class LaunchCommand implements Callable<Integer> {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(pending.toFile()))
                 .redirectErrorStream(true);
-        Map<String, String> env = pb.environment();
-        env.put("CUDA_INJECTION64_PATH", agent.toString());
-        env.remove("VPROF_ARM");
-        if (ringBytes != 0) {
-            env.put("VPROF_RING_SIZE", Long.toString(ringBytes));
-        } else {
-            env.remove("VPROF_RING_SIZE");
-        }
+        AgentEnvironment.apply(pb.environment(), agent, ringBytes, null);
         Process p;
         try {
             p = pb.start();

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -61,14 +60,7 @@ final class RunCommand implements Callable<Integer> {
         // Before the command starts: a bad --spans file or an OTLP port in use stops here.
         CaptureFeeds feeds = CaptureFeeds.open(capture, err);
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
-        Map<String, String> env = pb.environment();
-        env.put("CUDA_INJECTION64_PATH", agent.toString());
-        env.put("VPROF_ARM", armSpec.toEnv(ProcessHandle.current().pid()));
-        if (ringBytes != 0) {
-            env.put("VPROF_RING_SIZE", Long.toString(ringBytes));
-        } else {
-            env.remove("VPROF_RING_SIZE");
-        }
+        AgentEnvironment.apply(pb.environment(), agent, ringBytes, armSpec.toEnv(ProcessHandle.current().pid()));
         Process p;
         try {
             p = pb.start();
