@@ -97,6 +97,8 @@ static void *find_library(char *why, size_t why_size)
         }                                                                               \
     } while (0)
 
+#define RESOLVE_OPTIONAL(api, name) (*(void **)&(api)->name = dlsym((api)->handle, "cupti" #name))
+
 static int resolve_all(struct vprof_cupti *api, char *why, size_t why_size)
 {
     RESOLVE(api, GetVersion);
@@ -114,6 +116,7 @@ static int resolve_all(struct vprof_cupti *api, char *why, size_t why_size)
     RESOLVE(api, GetTimestamp);
     RESOLVE(api, SetThreadIdType);
     RESOLVE(api, Finalize);
+    RESOLVE_OPTIONAL(api, ActivitySetAttribute);
     return 0;
 }
 
