@@ -239,7 +239,7 @@ final class CaptureSession {
             cmd = ProcessTree.commandLine(r.pid());
         }
         ProcessInfo info = new ProcessInfo(r.pid(), tree.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
-                r.agentFlags(), r.capacity(), r.startRealtimeNs());
+                r.agentFlags(), r.capacity(), r.startRealtimeNs(), r.rank(), r.localRank(), r.worldSize());
         return new Attached(r, baseline, info);
     }
 
