@@ -301,6 +301,11 @@ int main(int argc, char **argv) {
     int rc = simgpu_parse_options(argc, argv, &o);
     if (rc >= 0) return rc; /* --help (0) or a usage error (2) */
     install_signal_handlers();
+    /* Unpaced, the simulated GPU runs far ahead of the wall clock (nothing
+     * waits for it), so its work counts as complete when launched; a paced
+     * run or --serve waits for each step and keeps CUPTI's asynchronous
+     * completion. An explicit VPROF_SIM_COMPLETION wins. */
+    if (!o.serve && o.step_us == 0) setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
     if (o.workers > 0) return run_parent(&o);
     return run_single(&o, "single", 0);
 }
