@@ -201,10 +201,15 @@ static void disable_all_kinds(struct vprof_agent *a)
     }
 }
 
+/*
+ * Every requested kind, enabled again even if vprof believes it on: another
+ * client (torch.profiler) may have disabled it since, and cuptiActivityEnable
+ * of an enabled kind changes nothing.
+ */
 static int enable_kinds(struct vprof_agent *a, uint32_t kinds)
 {
     for (size_t i = 0; i < N_KINDS; i++) {
-        if (!(kinds & KINDS[i].vprof) || (a->enabled_kinds & KINDS[i].vprof))
+        if (!(kinds & KINDS[i].vprof))
             continue;
         CUptiResult r = a->cupti.ActivityEnable(KINDS[i].cupti);
         if (r != CUPTI_SUCCESS) {
