@@ -54,6 +54,13 @@ extern "C" {
  */
 #define VPROF_RING_CONTROL_RESERVE 4096u
 
+/*
+ * How long after a range's end the agent keeps tracing for the work launched in
+ * the range to complete (its drain window; see vprof_rec_range). A DISARM can
+ * take this long per range to be answered.
+ */
+#define VPROF_DRAIN_MAX_MS     2000u
+
 /* Largest single record, header included (a STRING of VPROF_STRING_MAX bytes). */
 #define VPROF_STRING_MAX       4096u
 #define VPROF_RECORD_MAX       (VPROF_STRING_MAX + 16u)

@@ -13,6 +13,8 @@
  *   kineto         a range in which torch.profiler (Kineto) starts: it registers its own
  *                  activity buffer callbacks and toggles kinds, without subscribing;
  *                  then a second range after torch.profiler stopped
+ *   nvtx-before-cuda  an NVTX range before CUDA initializes, then a range "window" to capture
+ *   invalid-ts     a range of steps under VPROF_SIM_INVALID_TS_RATE; prints what the double spoiled
  *   workers        two forked workers (RANK 0 and 1) running the same paced steps; only
  *                  rank 0 calls cudaProfilerStart/Stop (SGLang's base-GPU rank)
  *
@@ -225,9 +227,32 @@ static int invalid_ts(void)
     return 0;
 }
 
+/* NVTX before CUDA is initialized (an import-time range), then an NVTX range "window" over steps 10..19. */
+static int nvtx_before_cuda(void)
+{
+    simcuda_nvtx_push("import_time");
+    simcuda_nvtx_pop();
+    simcuda_init();
+    simcuda_stream s = simcuda_stream_create();
+    for (int i = 0; i < 30; i++) {
+        if (i == 10)
+            simcuda_nvtx_push("window");
+        for (int k = 0; k < 10; k++)
+            simcuda_launch_kernel(s, "step_kernel", GRID, BLOCK, 20000);
+        simcuda_synchronize();
+        if (i == 19)
+            simcuda_nvtx_pop();
+    }
+    sleep_ms(100);
+    summary("nvtx-before-cuda", 100, 0, 0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    if (strcmp(what, "nvtx-before-cuda") == 0)
+        return nvtx_before_cuda();
     if (strcmp(what, "invalid-ts") == 0)
         return invalid_ts();
     if (strcmp(what, "graph-server") == 0)

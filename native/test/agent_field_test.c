@@ -138,6 +138,33 @@ static int kinetoLikeClientIsNamedAndTheTargetRunsOn(void)
     return 1;
 }
 
+/* R12. Handling: the agent as NVTX's injection (InitializeInjectionNvtx2 forwarding to the libcupti the
+   agent loads), which `vprof run` and `launch` name in NVTX_INJECTION64_PATH. */
+static int nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection(void)
+{
+    char *argv[] = { target_path, "nvtx-before-cuda", NULL };
+    static struct tally t;
+    char nvtx_env[PATH_MAX + 64];
+    snprintf(nvtx_env, sizeof nvtx_env, "NVTX_INJECTION64_PATH=%s", agent_path);
+    const char *env[] = { nvtx_env, NULL };
+    memset(&t, 0, sizeof t);
+    struct run r;
+    start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, env);
+    CHECK(finish(&r, &t, 1));
+    CHECK(exited_cleanly(&r));
+    CHECK(t.ranges_begun == 1 && t.kernels_in_range == 100 && t.kernels_outside == 0);
+    CHECK(t.markers > 0);
+    cleanup(&r);
+    /* Without it NVTX looked for its injection before the agent could name CUPTI: the range is never seen. */
+    memset(&t, 0, sizeof t);
+    start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, NULL);
+    CHECK(finish(&r, &t, 1));
+    CHECK(exited_cleanly(&r));
+    CHECK(t.ranges_begun == 0 && t.kernels_in_range == 0);
+    cleanup(&r);
+    return 1;
+}
+
 int main(void)
 {
     char dir[PATH_MAX];
@@ -158,6 +185,7 @@ int main(void)
     RUN(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt);
     RUN(invalidTimestampsAreCountedByReasonAndNeverPublished);
     RUN(kinetoLikeClientIsNamedAndTheTargetRunsOn);
+    RUN(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -161,6 +161,7 @@ static inline void start_env(struct run *r, const char *arm, const char *ring_si
         if (ring_size != NULL)
             setenv("VPROF_RING_SIZE", ring_size, 1);
         unsetenv("VPROF_CUPTI_LIB");
+        unsetenv("NVTX_INJECTION64_PATH");
         for (int i = 0; extra_env != NULL && extra_env[i] != NULL; i++)
             putenv((char *)extra_env[i]);
         execv(argv[0], argv);

@@ -140,7 +140,7 @@ struct vprof_agent {
 };
 
 /* The drain window's limit: how long after a range's end its work may still complete. */
-#define VPROF_DRAIN_MAX_NS 2000000000ull
+#define VPROF_DRAIN_MAX_NS ((uint64_t)VPROF_DRAIN_MAX_MS * 1000000ull)
 
 extern struct vprof_agent vprof_agent;
 

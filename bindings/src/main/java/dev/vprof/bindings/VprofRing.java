@@ -20,6 +20,7 @@ public final class VprofRing {
     public static final long RING_MAX = 1073741824L;
     public static final long RING_DEFAULT = 67108864L;
     public static final long RING_CONTROL_RESERVE = 4096L;
+    public static final long DRAIN_MAX_MS = 2000L;
     public static final long STRING_MAX = 4096L;
     public static final long RECORD_MAX = 4112L;
     public static final long RECORD_ALIGN = 8L;
