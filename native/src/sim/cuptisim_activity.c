@@ -14,7 +14,7 @@
 
 _Atomic uint8_t sim_kind_enabled[CUPTI_ACTIVITY_KIND_COUNT];
 _Atomic int sim_kernel_session_ended;
-_Atomic uint8_t sim_launch_tax_on;
+_Atomic uint32_t sim_launch_unusual;
 
 static _Atomic uint64_t drops[SIM_MAX_STREAMS + 1];
 /* A GPU kind was enabled since the last cuptiFinalize (the tax outlives the capture). */
@@ -87,7 +87,7 @@ void sim_activity_reset(void) {
     for (int k = 0; k < CUPTI_ACTIVITY_KIND_COUNT; k++) atomic_store(&sim_kind_enabled[k], 0);
     for (int i = 0; i <= SIM_MAX_STREAMS; i++) atomic_store(&drops[i], 0);
     atomic_store(&traced_since_finalize, 0);
-    atomic_store(&sim_launch_tax_on, 0);
+    atomic_fetch_and(&sim_launch_unusual, ~SIM_UNUSUAL_TAX);
     device_buffers_free();
     pthread_mutex_lock(&attr_mu);
     per_thread_buffers = -1;
@@ -124,7 +124,8 @@ static int any_gpu_kind_on(void) {
  * capture's own cost is the records the double writes. */
 static void update_launch_tax(void) {
     int on = sim_cfg.post_capture_cost_ns > 0 && atomic_load(&traced_since_finalize) && !any_gpu_kind_on();
-    atomic_store_explicit(&sim_launch_tax_on, (uint8_t)on, memory_order_relaxed);
+    if (on) atomic_fetch_or(&sim_launch_unusual, SIM_UNUSUAL_TAX);
+    else atomic_fetch_and(&sim_launch_unusual, ~SIM_UNUSUAL_TAX);
 }
 
 CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {

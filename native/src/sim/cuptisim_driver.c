@@ -57,7 +57,10 @@ struct sim_graph *sim_stream_capture(unsigned slot) {
 }
 
 int sim_stream_set_capture(unsigned slot, struct sim_graph *expected, struct sim_graph *g) {
-    return atomic_compare_exchange_strong(&streams[slot].capture, &expected, g);
+    if (!atomic_compare_exchange_strong(&streams[slot].capture, &expected, g)) return 0;
+    if (g != NULL) atomic_fetch_add(&sim_launch_unusual, SIM_UNUSUAL_CAPTURE);
+    else atomic_fetch_sub(&sim_launch_unusual, SIM_UNUSUAL_CAPTURE);
+    return 1;
 }
 
 simcuda_stream simcuda_stream_create(void) {
@@ -325,16 +328,18 @@ void simcuda_launch_kernel(simcuda_stream stream, const char *name, simcuda_dim3
     struct sim_api_frame api[2];
     sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel",
                        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", name, corr);
-    sim_maybe_taxed();
-    struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block, .duration = duration_ns };
-    struct sim_graph *capturing = sim_stream_capture(slot);
+    struct sim_graph *capturing = sim_launch_checks(slot);
     if (__builtin_expect(capturing != NULL, 0)) {
+        struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block, .duration = duration_ns };
         sim_graph_add(capturing, &w);
     } else {
         uint64_t start, end;
         sim_schedule(slot, duration_ns, &start, &end);
         CUpti_ActivityKind kind = sim_kernel_kind();
-        if (kind != CUPTI_ACTIVITY_KIND_INVALID) sim_emit_kernel(kind, &w, slot, start, end, corr);
+        if (kind != CUPTI_ACTIVITY_KIND_INVALID) { /* the work is described only when someone records it */
+            struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block, .duration = duration_ns };
+            sim_emit_kernel(kind, &w, slot, start, end, corr);
+        }
     }
     sim_api_pair_exit(api);
 }
@@ -352,7 +357,7 @@ void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_strea
                        NULL, corr);
     struct sim_work w = { .type = SIM_WORK_MEMCPY, .copy_kind = (int)kind, .bytes = bytes,
                           .duration = sim_copy_duration((int)kind, bytes) };
-    struct sim_graph *capturing = sim_stream_capture(slot);
+    struct sim_graph *capturing = sim_launch_checks(slot);
     if (__builtin_expect(capturing != NULL, 0)) {
         sim_graph_add(capturing, &w);
     } else {
@@ -370,7 +375,7 @@ void simcuda_memset(uint64_t bytes, uint32_t value, simcuda_stream stream) {
     sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, "cudaMemsetAsync",
                        CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, "cuMemsetD8Async", NULL, corr);
     struct sim_work w = { .type = SIM_WORK_MEMSET, .bytes = bytes, .value = value, .duration = sim_set_duration(bytes) };
-    struct sim_graph *capturing = sim_stream_capture(slot);
+    struct sim_graph *capturing = sim_launch_checks(slot);
     if (__builtin_expect(capturing != NULL, 0)) {
         sim_graph_add(capturing, &w);
     } else {

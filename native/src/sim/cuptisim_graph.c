@@ -140,8 +140,7 @@ void simcuda_graph_launch(simcuda_graph_exec e, simcuda_stream stream) {
     struct sim_api_frame api[2];
     sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, "cudaGraphLaunch",
                        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, "cuGraphLaunch", NULL, corr);
-    sim_maybe_taxed();
-    if (sim_stream_capture(slot) != NULL) {
+    if (sim_launch_checks(slot) != NULL) {
         fprintf(stderr, "simcuda: launching a graph into a capturing stream is not simulated; launch ignored\n");
         sim_api_pair_exit(api);
         return;

@@ -110,12 +110,22 @@ static inline int sim_kind_on(CUpti_ActivityKind kind) {
 /* Nonzero once CONCURRENT_KERNEL (or KERNEL) was enabled and disabled again: a profiling
  * session has ended in this process (cleared by nothing, as in tokenspeed#1348). */
 extern _Atomic int sim_kernel_session_ended;
-/* The extra cost launches pay after a capture until cuptiFinalize (PyTorch #146604). */
-extern _Atomic uint8_t sim_launch_tax_on;
+/* What every launch must check, in one word so that the usual launch pays one
+ * load: bit 0, the extra cost a capture left until cuptiFinalize (PyTorch
+ * #146604); above it, twice the number of streams capturing a graph. */
+#define SIM_UNUSUAL_TAX 1u
+#define SIM_UNUSUAL_CAPTURE 2u
+extern _Atomic uint32_t sim_launch_unusual;
 void sim_launch_tax(void);
-/* Called by every launch: one relaxed load unless a capture has left its cost. */
-static inline void sim_maybe_taxed(void) {
-    if (__builtin_expect(atomic_load_explicit(&sim_launch_tax_on, memory_order_relaxed), 0)) sim_launch_tax();
+struct sim_graph;
+struct sim_graph *sim_stream_capture(unsigned slot);
+/* Called by every launch: pays the post-capture cost if due, and returns the
+ * graph the stream is capturing into, or NULL. */
+static inline struct sim_graph *sim_launch_checks(unsigned slot) {
+    uint32_t unusual = atomic_load_explicit(&sim_launch_unusual, memory_order_relaxed);
+    if (__builtin_expect(unusual == 0, 1)) return NULL;
+    if (unusual & SIM_UNUSUAL_TAX) sim_launch_tax();
+    return unusual >= SIM_UNUSUAL_CAPTURE ? sim_stream_capture(slot) : NULL;
 }
 /* Size of a record the double writes, 0 for a kind it never writes. */
 size_t sim_record_size(CUpti_ActivityKind kind);
@@ -211,9 +221,6 @@ uint64_t sim_copy_duration(int kind, uint64_t bytes);
 uint64_t sim_set_duration(uint64_t bytes);
 
 /* ---- cuptisim_graph.c ---- */
-struct sim_graph;
-/* The graph a stream is capturing into, or NULL: one load on every launch. */
-struct sim_graph *sim_stream_capture(unsigned slot);
 /* Compare-and-set of a stream's capture (driver.c owns the streams). */
 int sim_stream_set_capture(unsigned slot, struct sim_graph *expected, struct sim_graph *g);
 /* Appends work issued to a capturing stream as a node. */
