@@ -15,6 +15,7 @@
  *                  then a second range after torch.profiler stopped
  *   nvtx-before-cuda  an NVTX range before CUDA initializes, then a range "window" to capture
  *   invalid-ts     a range of steps under VPROF_SIM_INVALID_TS_RATE; prints what the double spoiled
+ *   launch-cost    ns per launch before the first range and after it ended (R7)
  *   workers        two forked workers (RANK 0 and 1) running the same paced steps; only
  *                  rank 0 calls cudaProfilerStart/Stop (SGLang's base-GPU rank)
  *
@@ -248,9 +249,83 @@ static int nvtx_before_cuda(void)
     return 0;
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Median ns per launch over `rounds` rounds of `n` launches (the simulated GPU is not waited for). */
+static double launch_ns(simcuda_stream s, int n, int rounds)
+{
+    double best[64];
+    if (rounds > 64)
+        rounds = 64;
+    for (int r = 0; r < rounds; r++) {
+        const uint64_t t0 = now_ns();
+        for (int i = 0; i < n; i++)
+            simcuda_launch_kernel(s, "cost_kernel", GRID, BLOCK, 1000);
+        best[r] = (double)(now_ns() - t0) / n;
+        simcuda_synchronize();
+    }
+    for (int i = 1; i < rounds; i++) /* insertion sort: a handful of values */
+        for (int j = i; j > 0 && best[j] < best[j - 1]; j--) {
+            double x = best[j];
+            best[j] = best[j - 1];
+            best[j - 1] = x;
+        }
+    return best[rounds / 2];
+}
+
+/* Launch cost before the first range and after it ended (R7). Arguments: launches per round. */
+static int launch_cost(int argc, char **argv)
+{
+    const int n = argc > 2 ? atoi(argv[2]) : 20000;
+    simcuda_init();
+    simcuda_stream s = simcuda_stream_create();
+    const double before = launch_ns(s, n, 15);
+    simcuda_profiler_start();
+    steps(s, 100, "range_kernel");
+    simcuda_profiler_stop();
+    sleep_ms(300);  /* the agent drains and goes DORMANT (repeat=1) */
+    simcuda_launch_kernel(s, "first_after", GRID, BLOCK, 1000); /* its exit callback finalizes */
+    simcuda_synchronize();
+    sleep_ms(50);
+    const double after = launch_ns(s, n, 15);
+    fprintf(stderr, "agent_field_target: launch_ns_before=%.1f launch_ns_after=%.1f ratio=%.3f\n", before, after,
+            after / before);
+    summary("launch-cost", 100, 0, 0);
+    return 0;
+}
+
+/* A range, a quiet spell with launches now and then (the agent finalizes at one of them), a second range. */
+static int rearm(void)
+{
+    simcuda_init();
+    simcuda_stream s = simcuda_stream_create();
+    simcuda_profiler_start();
+    steps(s, 100, "first_range");
+    simcuda_profiler_stop();
+    for (int i = 0; i < 40; i++) { /* 2 s: the front end arms the agent again meanwhile */
+        simcuda_launch_kernel(s, "between", GRID, BLOCK, 1000);
+        sleep_ms(50);
+    }
+    simcuda_profiler_start();
+    steps(s, 100, "second_range");
+    simcuda_profiler_stop();
+    sleep_ms(300);
+    summary("rearm", 200, 0, 0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    if (strcmp(what, "rearm") == 0)
+        return rearm();
+    if (strcmp(what, "launch-cost") == 0)
+        return launch_cost(argc, argv);
     if (strcmp(what, "nvtx-before-cuda") == 0)
         return nvtx_before_cuda();
     if (strcmp(what, "invalid-ts") == 0)

@@ -165,6 +165,62 @@ static int nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection(void)
     return 1;
 }
 
+/* R7. Handling: cuptiFinalize from the next launch's exit callback once the agent is DORMANT again. */
+static int captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt(void)
+{
+    char *argv[] = { target_path, "launch-cost", "2000", NULL };
+    static struct tally t;
+    memset(&t, 0, sizeof t);
+    struct run r;
+    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, NULL);
+    CHECK(finish(&r, &t, 1));
+    CHECK(exited_cleanly(&r));
+    CHECK(t.ranges_ended == 1 && t.kernels_in_range == 100);
+    CHECK(r.control->cupti_facts & VPROF_CUPTI_FINALIZES);
+    CHECK(r.control->cupti_facts & VPROF_CUPTI_FINALIZED);
+    cleanup(&r);
+    /* CUDA 12.5: finalize is not safe with graphs; the agent stays subscribed. */
+    memset(&t, 0, sizeof t);
+    const char *old[] = { "VPROF_SIM_CUPTI_VERSION=23", NULL };
+    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, old);
+    CHECK(finish(&r, &t, 1));
+    CHECK(exited_cleanly(&r));
+    CHECK(t.kernels_in_range == 100);
+    CHECK(!(r.control->cupti_facts & (VPROF_CUPTI_FINALIZES | VPROF_CUPTI_FINALIZED)));
+    cleanup(&r);
+    return 1;
+}
+
+/* R7, the lazy half. Handling: vprof_cupti_start subscribes again at the ARM after a finalize. */
+static int armAfterAFinalizeSubscribesAgainAndRecords(void)
+{
+    char *argv[] = { target_path, "rearm", NULL };
+    static struct tally t;
+    memset(&t, 0, sizeof t);
+    struct run r;
+    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, NULL);
+    const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
+    while ((!try_map(&r) || !(r.control->cupti_facts & VPROF_CUPTI_FINALIZED)) && monotonic_ns() < deadline)
+        turn(&r, &t, 1);
+    CHECK(r.control->cupti_facts & VPROF_CUPTI_FINALIZED);
+    struct vprof_control *c = r.control;
+    c->cmd = VPROF_CMD_ARM;
+    c->cmd_range_mode = VPROF_RANGE_PROFILER;
+    c->cmd_kinds = VPROF_KIND_KERNEL;
+    c->cmd_range_repeat = 1;
+    c->frontend_pid = getpid();
+    const uint64_t seq = c->cmd_seq + 1;
+    __atomic_store_n(&c->cmd_seq, seq, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&c->cmd_ack, __ATOMIC_ACQUIRE) != seq && monotonic_ns() < deadline)
+        turn(&r, &t, 1);
+    CHECK(c->cmd_result == VPROF_RESULT_OK && !(c->cupti_facts & VPROF_CUPTI_FINALIZED));
+    CHECK(finish(&r, &t, 1));
+    CHECK(exited_cleanly(&r));
+    CHECK(t.ranges_ended == 2 && t.kernels_in_range == 200);
+    cleanup(&r);
+    return 1;
+}
+
 int main(void)
 {
     char dir[PATH_MAX];
@@ -186,6 +242,8 @@ int main(void)
     RUN(invalidTimestampsAreCountedByReasonAndNeverPublished);
     RUN(kinetoLikeClientIsNamedAndTheTargetRunsOn);
     RUN(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection);
+    RUN(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt);
+    RUN(armAfterAFinalizeSubscribesAgainAndRecords);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -113,6 +113,9 @@ struct vprof_agent {
     uint32_t drain_satisfied;         /* ticks since every counted launch had its record */
     uint64_t drain_max_ns;            /* VPROF_DRAIN_MAX_NS; tests shorten it */
 
+    /* cuptiFinalize after the last range, from the next launch's API exit callback (R7) */
+    int finalize_pending;             /* atomic */
+
     /* the clock check (CLOCK_SYNC pairs within a range) */
     uint64_t last_sync_cupti_ns, last_sync_realtime_ns;
     int nvtx_domain_enabled;
@@ -179,6 +182,8 @@ int vprof_drain_step(struct vprof_agent *a, uint64_t now_mono_ns);
 void vprof_counting(struct vprof_agent *a, int on);
 /* The buffer callbacks (again): another client may have replaced them (R1). */
 int vprof_register_buffers(struct vprof_agent *a);
+/* From a launch's API exit callback (no lock held): cuptiFinalize if the agent asked for it. */
+void vprof_finalize_if_pending(struct vprof_agent *a);
 /* Loads libcupti and subscribes (dormant callbacks only). 0, or -1 after vprof_fail. */
 int vprof_cupti_start(struct vprof_agent *a);
 /* Returns an enum vprof_cmd_result; why gets a sentence when it is not OK. */

@@ -339,6 +339,8 @@ void CUPTIAPI vprof_on_callback(void *userdata, CUpti_CallbackDomain domain, CUp
         stop = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
         if (__atomic_load_n(&a->hot_counting, __ATOMIC_ACQUIRE))
             count_call(a, cbid, cd);
+        else if (cd->callbackSite == CUPTI_API_EXIT && __atomic_load_n(&a->finalize_pending, __ATOMIC_ACQUIRE))
+            vprof_finalize_if_pending(a); /* the capture is over: detach from the launch's exit (R7) */
     }
     /* Start once the call is done, stop as it begins: the range holds exactly the work between. */
     if (start && cd->callbackSite == CUPTI_API_EXIT)

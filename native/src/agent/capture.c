@@ -502,14 +502,61 @@ static void enable_nvtx_callbacks(struct vprof_agent *a, int on)
                                 CUPTI_CBID_NVTX_nvtxDomainCreateA);
 }
 
+static const CUpti_CallbackId LAUNCH_DRIVER_CBIDS[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+/*
+ * After a capture, CUPTI leaves a cost on every launch until it is finalized
+ * (pytorch#146604: 10-20 % after profiling; Kineto finalizes from CUDA 12.6
+ * on). So once the agent goes back to DORMANT it asks for the next launch's
+ * API exit callback and finalizes there, as H13's dynamic detach recommends;
+ * the next ARM subscribes again. Not before 12.6 (finalize with graphs
+ * crashed before 12.4 Update 1), not on 13.0 GA (its kernel kind stays on).
+ */
+static void request_finalize(struct vprof_agent *a)
+{
+    if (a->cupti_state != 1 || !(a->cupti_facts & VPROF_CUPTI_FINALIZES))
+        return;
+    for (size_t i = 0; i < sizeof LAUNCH_DRIVER_CBIDS / sizeof LAUNCH_DRIVER_CBIDS[0]; i++)
+        a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, LAUNCH_DRIVER_CBIDS[i]);
+    __atomic_store_n(&a->finalize_pending, 1, __ATOMIC_RELEASE);
+}
+
+void vprof_finalize_if_pending(struct vprof_agent *a)
+{
+    pthread_mutex_lock(&a->state_lock);
+    if (__atomic_load_n(&a->finalize_pending, __ATOMIC_ACQUIRE) && !a->armed && a->cupti_state == 1) {
+        /*
+         * LOCK RULE: state_lock is held across cuptiFinalize, which delivers
+         * every buffer (buffer_completed takes only convert_lock and the pool
+         * spinlock). No range is open: the agent is DORMANT.
+         */
+        a->cupti.Finalize();
+        a->cupti_state = 0; /* the next ARM subscribes again (vprof_cupti_start) */
+        a->enabled_kinds = 0;
+        a->counting = 0;
+        __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
+        a->nvtx_domain_enabled = 0;
+        a->cupti_facts |= VPROF_CUPTI_FINALIZED;
+        __atomic_store_n(&a->control->cupti_facts, a->cupti_facts, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&a->finalize_pending, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&a->state_lock);
+}
+
 static void to_dormant(struct vprof_agent *a)
 {
     enable_nvtx_callbacks(a, 0);
     a->armed = 0;
     a->holder_pid = 0;
     set_hot(a);
-    if (a->cupti_state != -1)
+    if (a->cupti_state != -1) {
         vprof_set_state(a, VPROF_STATE_DORMANT);
+        request_finalize(a);
+    }
 }
 
 void vprof_end_range(struct vprof_agent *a, uint32_t source, int drain)
@@ -577,6 +624,8 @@ static void learn_version(struct vprof_agent *a)
 {
     const uint32_t v = a->cupti.version;
     a->cupti_facts &= VPROF_CUPTI_PER_THREAD_OFF;
+    if (v >= 24u && !vprof_cupti_disable_deadlocks(v))
+        a->cupti_facts |= VPROF_CUPTI_FINALIZES;
     if (vprof_cupti_layout_verified(v))
         a->cupti_facts |= VPROF_CUPTI_LAYOUT_VERIFIED;
     if (vprof_cupti_refusal_crashes(v))
@@ -665,6 +714,7 @@ static int alive(int32_t pid)
 
 uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *why, size_t why_size)
 {
+    __atomic_store_n(&a->finalize_pending, 0, __ATOMIC_RELEASE); /* armed again: keep the subscription */
     if (STATE_OF(a) == VPROF_STATE_FAILED) {
         snprintf(why, why_size, "%s", a->control->reason);
         return VPROF_RESULT_FAILED;
