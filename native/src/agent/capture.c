@@ -434,8 +434,9 @@ static void judge_range(struct vprof_agent *a)
     }
     if (n.kernel_launches > n.plain_kernels_arrived) {
         snprintf(why, sizeof why,
-                 "range %u: %llu of %llu kernel launches had no record when the drain window closed "
-                 "(still running, or another CUPTI client disabled kernel tracing mid-range)",
+                 "range %u: %llu of %llu kernel launches had no record when the drain window closed: "
+                 "still running then, or another CUPTI client (torch.profiler/Kineto) took vprof's "
+                 "buffers or disabled kernel tracing during the range",
                  a->range_index, (unsigned long long)(n.kernel_launches - n.plain_kernels_arrived),
                  (unsigned long long)n.kernel_launches);
         vprof_warn_flag(a, VPROF_WARN_RECORDS_MISSING, why);

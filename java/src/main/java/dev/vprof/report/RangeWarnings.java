@@ -45,9 +45,9 @@ final class RangeWarnings {
             }
         } else if (w.contains("records_missing")) {
             out.add(String.format(Locale.ROOT, "%d of %d kernel launches had no record when the range's drain "
-                    + "window closed (2 s after its end): still running then, or another CUPTI client "
-                    + "(torch.profiler) disabled kernel tracing during the range", f.kernelsMissing(),
-                    f.kernelLaunches()));
+                    + "window closed (2 s after its end): still running then, or another CUPTI client in this "
+                    + "process (torch.profiler / Kineto) took vprof's buffers or disabled kernel tracing during "
+                    + "the range", f.kernelsMissing(), f.kernelLaunches()));
         }
         if (w.contains("graph_kernels_not_delivered")) {
             out.add(String.format(Locale.ROOT, "CUPTI delivered NO kernels of the %d CUDA graph launches in this "
