@@ -6,21 +6,31 @@
 # `vprof launch` of the synthetic GPU process, `vprof attach` to it with the OTLP receivers on,
 # `vprof report`, `vprof export`, `vprof agent-path` and `vprof doctor`.
 #
+# An archive of the other architecture runs the same way under qemu-user
+# (native/cross/in-emulation.sh), on Debian 13's libraries (scripts/debian-trixie.sh sysroot, or
+# VPROF_SYSROOT_<arch>), slowly: the demo takes about a minute there.
+#
 #   scripts/release-check.sh [ARCHIVE]     (default: this machine's archive in target/release)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 archive=${1:-$(ls -t "$root"/target/release/vprof-*-linux-"$(uname -m)".tar.gz 2>/dev/null | head -n1)}
 [ -n "$archive" ] && [ -f "$archive" ] || { echo "release-check.sh: no archive; run scripts/release.sh first" >&2; exit 2; }
 archive=$(cd "$(dirname "$archive")" && pwd)/$(basename "$archive")
+arch=$(basename "$archive" .tar.gz); arch=${arch##*-linux-}
 
+if [ -z "${VPROF_RELEASE_CHECK_INSIDE:-}" ] && [ "$arch" != "$(uname -m)" ]; then
+  sysroot_var="VPROF_SYSROOT_$arch"
+  sysroot=${!sysroot_var:-$("$root/scripts/debian-trixie.sh" sysroot "$arch" "$root/target/tools")}
+  echo "release-check: $arch archive on $(uname -m): under qemu-user, libraries from $sysroot"
+  VPROF_RELEASE_CHECK_INSIDE=1 exec "$root/native/cross/in-emulation.sh" "$arch" "$sysroot" "$0" "$archive"
+fi
 if [ -z "${VPROF_RELEASE_CHECK_INSIDE:-}" ] && unshare --user --map-root-user --mount true 2>/dev/null; then
   VPROF_RELEASE_CHECK_INSIDE=1 exec unshare --user --map-root-user --mount "$0" "$archive"
 fi
 if [ -n "${VPROF_RELEASE_CHECK_INSIDE:-}" ]; then
-  for d in /usr/lib/jvm /usr/local/lib/jvm /usr/share/maven /opt/cuda /usr/local/cuda "$HOME/.sdkman" "$HOME/.jdks"; do
-    [ -e "$d" ] && mount -t tmpfs -o size=1m none "$(readlink -f "$d")"
+  for d in /usr/lib/jvm /usr/local/lib/jvm /usr/share/maven /opt/cuda /usr/local/cuda "$HOME/.sdkman" "$HOME/.jdks" /usr/local/cuda-*; do
+    [ -e "$d" ] && ! mountpoint -q "$(readlink -f "$d")" && mount -t tmpfs -o size=1m none "$(readlink -f "$d")"
   done
-  for d in /usr/local/cuda-*; do [ -d "$d" ] && mount -t tmpfs -o size=1m none "$d"; done
   for tool in gcc cc c99 mvn javac java nvcc; do
     p=$(PATH=/usr/bin:/bin command -v "$tool" 2>/dev/null) || continue
     p=$(readlink -f "$p") && [ -f "$p" ] && mount --bind /dev/null "$p"
@@ -40,7 +50,8 @@ cleanup() { [ -n "$launched" ] && kill "$launched" 2>/dev/null; rm -rf "$work"; 
 trap cleanup EXIT
 tar -C "$work" -xzf "$archive"
 cd "$work"/vprof-*/
-run() { env -i PATH=/usr/bin:/bin "$@"; }
+# Under emulation qemu needs its library prefix, the only variable added to an empty environment.
+run() { env -i PATH=/usr/bin:/bin ${QEMU_LD_PREFIX:+QEMU_LD_PREFIX="$QEMU_LD_PREFIX"} "$@"; }
 step() { printf 'release-check: %-68s' "$1"; }
 t0=$(date +%s.%N)
 

@@ -5,23 +5,26 @@
 # runtime made by JDK 25's jlink with only the modules vprof needs. Unpacked, it runs on a
 # machine with no JDK, Maven, gcc or CUDA toolkit; the launcher never builds there.
 #
-#   scripts/release.sh [--arch x86_64|aarch64|all] [--no-build]
+#   scripts/release.sh [--arch x86_64|aarch64|all] [--no-build] [--fetch-jmods]
 #
 # --no-build packs the jar and native files already built (mvn -B package) instead of building.
 # The other architecture's runtime needs that architecture's jmods (jlink cannot link a foreign
-# runtime image): set VPROF_JMODS_<arch> to a folder of them, or the archive ships without a
-# runtime and its launcher uses a Java 22+ it finds on the machine (it says so when there is none).
+# run-time image): set VPROF_JMODS_<arch> to a folder of them, or pass --fetch-jmods to take
+# Debian 13's OpenJDK 25 jmods (scripts/debian-trixie.sh; that runtime needs glibc 2.38+). Without
+# either the archive ships without a runtime and its launcher uses a Java 22+ on the machine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/target/release"
 arches="x86_64 aarch64"
 build=1
+fetch_jmods=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) shift; case "${1:-}" in all) arches="x86_64 aarch64" ;; x86_64|aarch64) arches=$1 ;;
               *) echo "release.sh: --arch takes x86_64, aarch64 or all" >&2; exit 2 ;; esac ;;
     --no-build) build=0 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --fetch-jmods) fetch_jmods=1 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "release.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -75,20 +78,32 @@ for arch in $arches; do
   chmod 755 "$dir/vprof" "$dir"/native/*
 
   jmods_var="VPROF_JMODS_$arch"
+  jmods=${!jmods_var:-}
+  if [ "$arch" != "$host" ] && [ -z "$jmods" ] && [ "$fetch_jmods" = 1 ]; then
+    jmods=$("$root/scripts/debian-trixie.sh" jmods "$arch" "$root/target/tools")
+  fi
   if [ "$arch" = "$host" ]; then
     "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
         --compress zip-9 --output "$dir/runtime"
-  elif [ -n "${!jmods_var:-}" ]; then
-    "$jdk/bin/jlink" --module-path "${!jmods_var}" --add-modules "$modules" --strip-debug --no-header-files \
-        --no-man-pages --compress zip-9 --output "$dir/runtime"
+    echo "Java runtime made by jlink from $("$jdk/bin/java" -XshowSettings:properties -version 2>&1 \
+        | sed -n 's/^ *java.vm.vendor = //p') $("$jdk/bin/java" -version 2>&1 | head -n1)" > "$dir/runtime/VPROF-RUNTIME.txt"
+  elif [ -n "$jmods" ]; then
+    # --strip-debug would strip native symbols with this machine's objcopy; the cross strip below does it.
+    "$jdk/bin/jlink" --module-path "$jmods" --add-modules "$modules" --strip-java-debug-attributes \
+        --no-header-files --no-man-pages --compress zip-9 --output "$dir/runtime"
+    find "$dir/runtime" -name '*.debuginfo' -delete
+    floor=$(find "$dir/runtime" -type f \( -name '*.so' -o -path '*/bin/*' \) -exec "${arch}-linux-gnu-objdump" -T {} + 2>/dev/null \
+            | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -n1)
+    echo "Java runtime made by jlink from the jmods in $jmods; needs ${floor/_/ } or newer, libstdc++, libgcc_s and zlib" \
+        > "$dir/runtime/VPROF-RUNTIME.txt"
   else
-    echo "release.sh: WARNING: $name has no runtime: jlink needs $arch jmods (set $jmods_var); its launcher will use a Java 22+ found on the machine" >&2
+    echo "release.sh: WARNING: $name has no runtime: jlink needs $arch jmods (set $jmods_var or pass --fetch-jmods); its launcher will use a Java 22+ found on the machine" >&2
   fi
   if [ -d "$dir/runtime" ]; then
-    # Symbol tables of the JVM's own libraries are of no use to vprof's users: 5 MB less.
+    # Symbol tables of the JVM's own libraries are of no use to vprof's users (5 MB for Temurin's).
     s=$(strip_for "$arch")
     if command -v "$s" >/dev/null 2>&1; then
-      find "$dir/runtime/lib" -name '*.so' -exec "$s" --strip-unneeded {} +
+      find "$dir/runtime/lib" "$dir/runtime/bin" -type f \( -name '*.so' -o -perm -u+x \) -exec "$s" --strip-unneeded {} + 2>/dev/null || true
     fi
   fi
   tar -C "$out" -czf "$out/$name.tar.gz" "$name"
