@@ -56,6 +56,9 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (pid < 0) {
+            throw new CliException("--pid " + pid + " is not a process id: give the pid of your server (ps, or vprof list)");
+        }
         checkJdk();
         boolean nativeOk = checkNativeAccess();
         checkAgent();

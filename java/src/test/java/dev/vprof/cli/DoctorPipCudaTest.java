@@ -79,6 +79,13 @@ class DoctorPipCudaTest {
         assertTrue(line.startsWith("FAIL") && line.contains("/proc/999999999/") && line.contains("running"), line);
     }
 
+    @Test
+    void aNegativePidIsRefusedWithExitCode2() {
+        Cli.Result r = Cli.run("doctor", "--pid", "-4");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--pid -4 is not a process id"), r.err());
+    }
+
     private static void assumeNoToolkitOverride() {
         // These variables come before the pip wheels in the agent's order, as in doctor's.
         assumeTrue(System.getenv("CUDA_HOME") == null && System.getenv("VPROF_CUPTI_LIB") == null,
