@@ -97,9 +97,13 @@ uint32_t sim_new_correlation(void) {
 
 /* ---- API calls as CUPTI sees them: callbacks and API records ---- */
 
-static CUpti_ActivityKind api_kind(CUpti_CallbackDomain d) {
-    return d == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
-}
+/* Only the runtime and driver domains make API records (a table: no branch on the launch path). */
+static const uint8_t API_KIND[CUPTI_CB_DOMAIN_SIZE] = {
+    [CUPTI_CB_DOMAIN_RUNTIME_API] = CUPTI_ACTIVITY_KIND_RUNTIME,
+    [CUPTI_CB_DOMAIN_DRIVER_API] = CUPTI_ACTIVITY_KIND_DRIVER,
+};
+
+static CUpti_ActivityKind api_kind(CUpti_CallbackDomain d) { return (CUpti_ActivityKind)API_KIND[d]; }
 
 static void api_callback(struct sim_api_frame *f, CUpti_ApiCallbackSite site) {
     if (!sim_callback_enabled(f->domain, f->cbid)) return;
