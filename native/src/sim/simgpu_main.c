@@ -192,14 +192,14 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
             profiler_stop(o, &crew, c);
             profiler_open = 0;
         }
-        if (kineto_open && ends_after(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_stop(); kineto_open = 0; }
+        if (kineto_open && ends_after(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_stop(o->step_us > 0); kineto_open = 0; }
         /* a paced engine waits for its sampled tokens before the next step */
         if (o->step_us > 0) simcuda_synchronize();
     }
     /* cut short (--steps, --duration, a signal): close what is still open */
     while (nvtx_depth-- > 0) simcuda_nvtx_pop();
     if (profiler_open) profiler_stop(o, &crew, c);
-    if (kineto_open) simgpu_kineto_stop();
+    if (kineto_open) simgpu_kineto_stop(o->step_us > 0);
     c->loop_ns = monotonic_ns() - t0;
     c->loop_cpu_ns = thread_cpu_ns() - cpu0;
     simgpu_crew_stop(&crew);
