@@ -223,8 +223,15 @@ static void on_fork_child(void)
     a->range_open = 0;
     a->holder_pid = 0;
     a->pending_arm = 0;
+    a->stopping = 0;
+    a->finalize_pending = 0;
     __atomic_store_n(&a->hot_mode, -1, __ATOMIC_RELEASE);
     __atomic_store_n(&a->hot_range_open, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&a->hot_stopping, 0, __ATOMIC_RELEASE);
+    /* The parent's range is not this process's: its callbacks count nothing, its records are clipped. */
+    __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
+    a->window.snap.state = VPROF_WINDOW_NONE;
+    a->capture.late_run = 0;
     /*
      * CUPTI: a subscription made by the parent lives on in this copy of
      * libcupti (subscribing again would be refused), so it is kept; a failure
