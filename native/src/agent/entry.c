@@ -161,12 +161,10 @@ VPROF_EXPORT int InitializeInjectionNvtx2(void *get_export_table)
     nvtx_injection_fn forward = NULL;
     /* The agent's own search (VPROF_CUPTI_LIB, a libcupti already loaded, CUDA_HOME, the pip
        wheel): CUDA's injection later loads this same one, never a second libcupti. */
-    if (vprof_cupti_load(&a->cupti, why, sizeof why) != 0)
-        fprintf(stderr, "vprof: NVTX not captured in pid %d: %s\n", (int)getpid(), why);
-    else if (a->cupti.version == VPROF_CUPTI_NVTX_BROKEN_VERSION)
-        fprintf(stderr, "vprof: NVTX not captured in pid %d: CUPTI 13.0.0 crashes as the NVTX "
-                        "injection library (NVIDIA/NVTX#125)\n", (int)getpid());
-    else
+    /* Silent when it cannot: a process that initializes CUDA later gets the same answer, with
+       its reason, in its region (FAILED, or the 13.0.0 warning); one that never does is not ours. */
+    if (vprof_cupti_load(&a->cupti, why, sizeof why) == 0 &&
+        a->cupti.version != VPROF_CUPTI_NVTX_BROKEN_VERSION) /* NVIDIA/NVTX#125 */
         *(void **)&forward = dlsym(a->cupti.handle, "InitializeInjectionNvtx2");
     pthread_mutex_unlock(&start_lock);
     if (forward == NULL)
