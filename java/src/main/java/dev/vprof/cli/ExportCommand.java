@@ -28,7 +28,13 @@ import picocli.CommandLine.Spec;
                 + "queue/prefill/decode phases and metric counters, on one clock. Open a .pftrace at "
                 + "https://ui.perfetto.dev (Open trace file)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the trace was written", "2:the capture cannot be read or the trace cannot be written"})
+        exitCodeList = {"0:the trace was written", "2:the capture cannot be read, holds nothing to show, or the trace "
+                + "cannot be written"},
+        footer = {"", "Examples:",
+                "  vprof export slow.vprof -o slow.pftrace                 # Perfetto: https://ui.perfetto.dev",
+                "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
+                "  vprof export slow.vprof -o traces/slow.json --format kineto   # Holistic Trace Analysis",
+                "  vprof export slow.vprof -o slow.pftrace --mangled"})
 public final class ExportCommand implements Callable<Integer> {
     /** Files above this size get a progress line on a terminal. */
     static final long PROGRESS_ABOVE_BYTES = 64L << 20;
