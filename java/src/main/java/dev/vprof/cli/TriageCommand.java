@@ -5,6 +5,7 @@ import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
+import dev.vprof.nativelib.Posix;
 import dev.vprof.triage.Assessment;
 import dev.vprof.triage.Triage;
 import dev.vprof.triage.TriageReport;
@@ -57,6 +58,15 @@ public final class TriageCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the verdict and the numbers as JSON.")
     boolean json;
 
+    /** The live line is redrawn in place with \r and an escape: only on a terminal, never into a log file. */
+    private boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
+
+    /** Overrides whether stderr is taken for a terminal (tests, and callers that own their stderr). */
+    public TriageCommand liveProgress(boolean on) {
+        liveProgress = on;
+        return this;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -91,6 +101,11 @@ public final class TriageCommand implements Callable<Integer> {
                 return EXIT_UNREACHABLE;
             }
             scrapes.add(((ScrapeResult.Scrape) first).snapshot());
+            if (!json && !liveProgress) {
+                err.println("vprof triage: reading " + metricsUrl + " every " + interval.toMillis() + "ms for "
+                        + window.toMillis() / 1000.0 + " s");
+                err.flush();
+            }
             long start = System.nanoTime();
             long end = start + window.toNanos();
             long next = start;
@@ -110,14 +125,14 @@ public final class TriageCommand implements Callable<Integer> {
                     gaps++;
                     lastError = ((ScrapeResult.Gap) r).error();
                 }
-                if (!json) {
+                if (!json && liveProgress) {
                     progress(err, System.nanoTime() - start, scrapes.getLast(), gaps);
                 }
                 if (next >= end) {
                     break;
                 }
             }
-            if (!json) {
+            if (!json && liveProgress) {
                 err.print("\r\033[K");
                 err.flush();
             }
