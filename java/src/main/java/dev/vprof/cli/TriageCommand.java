@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.metrics.HttpFailures;
 import dev.vprof.metrics.MetricMath;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.MetricsSnapshot;
@@ -95,9 +96,7 @@ public final class TriageCommand implements Callable<Integer> {
         try (MetricsScraper scraper = MetricsScraper.onDemand(metricsUrl, readTimeout)) {
             ScrapeResult first = scraper.scrapeOnce();
             if (first instanceof ScrapeResult.Gap g) {
-                err.println("vprof triage: cannot read metrics: " + g.error());
-                err.println("  check the URL (vLLM serves /metrics on its API port, 8000 by default)"
-                        + " and that the server is up.");
+                err.println("vprof triage: cannot read metrics: " + g.error() + "; " + HttpFailures.CHECK_THE_URL);
                 return EXIT_UNREACHABLE;
             }
             scrapes.add(((ScrapeResult.Scrape) first).snapshot());
