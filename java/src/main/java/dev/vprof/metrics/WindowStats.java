@@ -24,6 +24,10 @@ import java.util.function.Predicate;
  * @param prefixCacheHitRate    prefix-cache hits / queries in the window, 0..1
  * @param promptTokensPerSecond prompt tokens processed per second
  * @param generationTokensPerSecond output tokens per second
+ * @param missing               vLLM metrics the server does not export
+ * @param invalid               metrics left out because their values break the exposition format's
+ *                              rules (buckets not cumulative, no +Inf, negative counts, a total that
+ *                              went down): "name{labels}: why", one each
  */
 public record WindowStats(
         long startEpochNs,
@@ -45,7 +49,8 @@ public record WindowStats(
         double prefixCacheHitRate,
         double promptTokensPerSecond,
         double generationTokensPerSecond,
-        List<String> missing) {
+        List<String> missing,
+        List<String> invalid) {
 
     /** Where a latency's figures come from. */
     public enum Source {
@@ -109,7 +114,7 @@ public record WindowStats(
                                             Latency e2e) {
         return new WindowStats(startEpochNs, endEpochNs, seconds, requests, finishedByReason, ttft, queue, prefill,
                 decode, interToken, e2e, running, waiting, kvCacheUsage, aborts, preemptions, prefixCacheHitRate,
-                promptTokensPerSecond, generationTokensPerSecond, missing);
+                promptTokensPerSecond, generationTokensPerSecond, missing, invalid);
     }
 
     /** Stats between two scrapes; {@code seconds} &lt;= 0 takes the time between their stamps. */
@@ -160,9 +165,24 @@ public record WindowStats(
         MetricsSnapshot last = scrapes.getLast();
         double secs = seconds > 0 ? seconds : (last.epochNs() - first.epochNs()) / 1e9;
         List<String> missing = new ArrayList<>();
+        List<String> invalid = new ArrayList<>();
         for (VllmMetrics.Metric m : VllmMetrics.ALL) {
-            if (m.resolve(last) == null) {
+            String base = m.resolve(last);
+            if (base == null) {
                 missing.add(m.name());
+                continue;
+            }
+            String problem = switch (m.type()) {
+                case HISTOGRAM -> {
+                    String p = MetricMath.histogramProblem(last, base, filter);
+                    yield p != null ? p : MetricMath.histogramProblem(first, base, filter);
+                }
+                case COUNTER -> MetricMath.counterProblem(first, last, m.counterSampleName(last), base + "_created",
+                        filter);
+                default -> null;
+            };
+            if (problem != null) {
+                invalid.add(problem);
             }
         }
 
@@ -208,7 +228,7 @@ public record WindowStats(
                 hitRate,
                 perSecond(promptTokens, secs),
                 perSecond(MetricMath.counterIncrease(first, last, VllmMetrics.GENERATION_TOKENS, filter), secs),
-                missing);
+                missing, invalid);
     }
 
     private static Map<String, Double> finishedByReason(MetricsSnapshot first, MetricsSnapshot last,

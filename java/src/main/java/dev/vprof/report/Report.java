@@ -72,7 +72,8 @@ public record Report(
     /**
      * What the server's metrics say about the capture window, from the increase between the scrape
      * before (or at) the window's start and the last scrape in it (latencies: {@link LatencySection}).
-     * Null where the server exports no such metric.
+     * Null where the server exports no such metric. invalid lists the metrics left out because their
+     * values break the exposition format's rules ("name{labels}: why").
      */
     public record MetricsSummary(
             long scrapes,
@@ -88,6 +89,7 @@ public record Report(
             Double promptTokensPerS,
             Double generationTokensPerS,
             List<String> missing,
+            List<String> invalid,
             List<MetricGap> gaps) {}
 
     /** A stretch without metrics: scrapes failed from start_ns until the next good scrape (end_ns). */

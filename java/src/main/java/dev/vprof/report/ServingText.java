@@ -54,6 +54,9 @@ final class ServingText {
             if (!m.missing().isEmpty()) {
                 line(out, "not exported by the server", String.join(", ", m.missing()));
             }
+            for (String bad : m.invalid()) {
+                out.append("  LEFT OUT (its values break the exposition format's rules): ").append(bad).append('\n');
+            }
         }
         for (Report.MetricGap g : m.gaps()) {
             out.append("  GAP: no metrics for ").append(TextReport.duration(g.endNs() - g.startNs())).append(" from ")

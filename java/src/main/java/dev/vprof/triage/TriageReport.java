@@ -43,6 +43,9 @@ public final class TriageReport {
         if (!w.missing().isEmpty()) {
             sb.append("Not exported by this server: ").append(String.join(", ", w.missing())).append('\n');
         }
+        for (String bad : w.invalid()) {
+            sb.append("Left out (its values break the exposition format's rules): ").append(bad).append('\n');
+        }
         return sb.toString();
     }
 
@@ -134,6 +137,7 @@ public final class TriageReport {
         s.put("prompt_tokens_per_second", n(w.promptTokensPerSecond()));
         s.put("generation_tokens_per_second", n(w.generationTokensPerSecond()));
         s.put("missing", w.missing());
+        s.put("invalid", w.invalid());
         root.put("stats", s);
         try {
             return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root);
