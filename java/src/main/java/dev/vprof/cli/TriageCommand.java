@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
         description = {"Read a vLLM server's /metrics over a window and say what is wrong: queue-bound,"
                 + " KV-cache pressure, prefill-bound, decode-bound, clients timing out, or healthy;"
                 + " with the numbers behind it and the next command to run.",
+            "A quantile read from a histogram is shown as the bucket that holds it (\"1-2.5 s\", \"<= 300 ms\"):"
+                + " a histogram does not say more. With --json each quantile is {low_s, high_s, exact}.",
             "Exit status: 0 a verdict was given, 1 the endpoint has no vLLM metrics, 2 it cannot be read."},
         footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s"})
 public final class TriageCommand implements Callable<Integer> {

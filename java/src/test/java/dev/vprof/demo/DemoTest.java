@@ -262,9 +262,24 @@ class DemoTest {
             }
             assertEquals(hist.mean(), l.get("mean_s").asDouble(), 1e-3, e.getKey() + ": the same mean either way");
         }
-        // The verdict at the top quotes the table below it.
+        // The verdict at the top quotes the table below it, whichever findings it has.
         Map<String, String[]> rows = table(out, "request latency over the capture window");
-        assertTrue(out.contains("TTFT p99 = " + rows.get("TTFT")[1] + " (spans, exact)"), out);
+        String verdict = out.substring(out.indexOf("Verdict:"), out.indexOf("summary:"));
+        Map<String, String> rowOf = Map.of("TTFT", "TTFT", "queue time", "queue", "prefill time", "prefill",
+                "decode time", "decode", "e2e latency", "e2e");
+        java.util.regex.Matcher m = Pattern.compile("(TTFT|queue time|prefill time|decode time|e2e latency)"
+                + " (p99|p50/p99) = (?:([0-9.]+ [a-z]+) / )?([0-9.]+ [a-z]+) \\(spans, exact\\)").matcher(verdict);
+        int quoted = 0;
+        while (m.find()) {
+            String[] row = rows.get(rowOf.get(m.group(1)));
+            if (m.group(3) != null) {
+                assertEquals(row[0], m.group(3), m.group() + " against the table");
+            }
+            assertEquals(row[1], m.group(4), m.group() + " against the table");
+            quoted++;
+        }
+        assertTrue(quoted > 0 || verdict.startsWith("Verdict: KV-CACHE PRESSURE"),
+                "the verdict quotes request latencies, from the spans: " + verdict);
         for (JsonNode k : j.get("top_kernels")) {
             assertTrue(k.get("min_ns").asLong() <= k.get("p50_ns").asLong()
                     && k.get("p50_ns").asLong() <= k.get("p99_ns").asLong()
