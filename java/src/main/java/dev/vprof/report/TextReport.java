@@ -71,9 +71,10 @@ public final class TextReport {
     private static void summary(StringBuilder out, Report report) {
         Report.Totals t = report.totals();
         out.append('\n').append(String.format(Locale.ROOT,
-                "summary: %d processes, %d ranges, %d kernels, %d memcpy (%s), %d memset, %d ring drops, %d CUPTI drops%n",
-                t.processes(), t.ranges(), t.kernels(), t.memcpys(), bytes(t.memcpyBytes()), t.memsets(),
-                t.ringDrops(), t.cuptiDrops()));
+                "summary: %s, %s, %d kernels, %d memcpy (%s), %d memset, %d ring drops, %d CUPTI drops%n",
+                t.processes() == 1 ? "1 process" : t.processes() + " processes",
+                t.ranges() == 1 ? "1 range" : t.ranges() + " ranges", t.kernels(), t.memcpys(), bytes(t.memcpyBytes()),
+                t.memsets(), t.ringDrops(), t.cuptiDrops()));
         for (Report.ProcessSummary p : report.processes()) {
             out.append("  process ").append(p.pid()).append(": ").append(p.kernels()).append(" kernels");
             List<String> devices = new ArrayList<>();
