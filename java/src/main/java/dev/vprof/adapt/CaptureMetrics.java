@@ -3,7 +3,7 @@ package dev.vprof.adapt;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ChunkInfo;
-import dev.vprof.metrics.MetricsCodec;
+import dev.vprof.capture.MetricsCodec;
 import dev.vprof.metrics.ScrapeResult;
 import java.io.IOException;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ChunkInfo;
 import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.Span;
-import dev.vprof.otlp.SpansCodec;
+import dev.vprof.capture.SpansCodec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

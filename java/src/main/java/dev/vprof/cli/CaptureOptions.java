@@ -1,9 +1,10 @@
 package dev.vprof.cli;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.region.ArmSpec;
+import dev.vprof.engine.ProfilerTrigger;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.region.ArmSpec;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

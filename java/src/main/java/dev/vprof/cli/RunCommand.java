@@ -1,6 +1,11 @@
 package dev.vprof.cli;
 
 import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.engine.AgentEnvironment;
+import dev.vprof.engine.CaptureFeeds;
+import dev.vprof.engine.CaptureOutput;
+import dev.vprof.engine.CaptureRunner;
+import dev.vprof.engine.CaptureSession;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.region.ArmSpec;
 import java.io.IOException;

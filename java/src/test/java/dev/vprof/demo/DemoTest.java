@@ -13,7 +13,7 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.cli.Main;
 import dev.vprof.otlp.Span;
-import dev.vprof.otlp.SpansCodec;
+import dev.vprof.capture.SpansCodec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

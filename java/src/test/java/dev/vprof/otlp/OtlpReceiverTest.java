@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.capture.SpansCodec;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;

@@ -1,10 +1,18 @@
-package dev.vprof.metrics;
+package dev.vprof.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.metrics.Exposition;
+import dev.vprof.metrics.ExpositionFormat;
+import dev.vprof.metrics.ExpositionParser;
+import dev.vprof.metrics.ExpositionParserTest;
+import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.Sample;
+import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.metrics.VllmFixture;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

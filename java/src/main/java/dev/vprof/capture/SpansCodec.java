@@ -1,5 +1,14 @@
-package dev.vprof.otlp;
+package dev.vprof.capture;
 
+import dev.vprof.otlp.AnyValue;
+import dev.vprof.otlp.Attribute;
+import dev.vprof.otlp.OtlpFormatException;
+import dev.vprof.otlp.OtlpProtobuf;
+import dev.vprof.otlp.ProtoReader;
+import dev.vprof.otlp.ProtoWriter;
+import dev.vprof.otlp.Span;
+import dev.vprof.otlp.SpanKind;
+import dev.vprof.otlp.StatusCode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

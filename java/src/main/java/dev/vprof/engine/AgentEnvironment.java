@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,8 +1,9 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.capture.CaptureMetadata;
-import dev.vprof.capture.WindowChunk;
 import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.WindowChunk;
+import dev.vprof.cli.CliException;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,8 +1,9 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessInfo;
+import dev.vprof.cli.CliException;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcessTree;
 import dev.vprof.discovery.RegionFile;
@@ -89,7 +90,6 @@ final class CaptureSession {
     CaptureFeeds feeds() { return feeds; }
 
     void deadlineAfterNanos(long ns) { this.deadlineNs = System.nanoTime() + ns; }
-
 
     /** Asks the reader thread to stop cleanly (Ctrl-C, SIGTERM); safe from any thread. */
     void requestStop(String why) {

@@ -1,5 +1,13 @@
-package dev.vprof.metrics;
+package dev.vprof.capture;
 
+import dev.vprof.metrics.Exemplar;
+import dev.vprof.metrics.Labels;
+import dev.vprof.metrics.MetricFamily;
+import dev.vprof.metrics.MetricType;
+import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.ParseError;
+import dev.vprof.metrics.Sample;
+import dev.vprof.metrics.ScrapeResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

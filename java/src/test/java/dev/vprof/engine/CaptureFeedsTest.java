@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,12 +10,15 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.MetricsCodec;
+import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
+import dev.vprof.cli.AttachCommand;
+import dev.vprof.cli.Cli;
+import dev.vprof.cli.Main;
 import dev.vprof.discovery.AgentDirectory;
-import dev.vprof.metrics.MetricsCodec;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
-import dev.vprof.otlp.SpansCodec;
 import dev.vprof.testing.FakeAgent;
 import dev.vprof.testing.TestRegions;
 import java.io.IOException;

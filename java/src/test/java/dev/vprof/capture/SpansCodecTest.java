@@ -1,9 +1,13 @@
-package dev.vprof.otlp;
+package dev.vprof.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.otlp.OtlpFormatException;
+import dev.vprof.otlp.OtlpProtobuf;
+import dev.vprof.otlp.Span;
+import dev.vprof.otlp.TestSpans;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
+import dev.vprof.cli.CliException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

@@ -1,8 +1,10 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.MetricsCodec;
 import dev.vprof.capture.WindowChunk;
-import dev.vprof.metrics.MetricsCodec;
+import dev.vprof.cli.CaptureOptions;
+import dev.vprof.cli.CliException;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;
@@ -396,7 +398,7 @@ final class CaptureFeeds implements AutoCloseable {
 
     private static void writeSpans(CaptureOutput out, List<Span> list) throws IOException {
         for (int i = 0; i < list.size(); i += SPANS_PER_CHUNK) {
-            out.chunk(CaptureFormat.KIND_SPANS, dev.vprof.otlp.SpansCodec.encode(
+            out.chunk(CaptureFormat.KIND_SPANS, dev.vprof.capture.SpansCodec.encode(
                     list.subList(i, Math.min(list.size(), i + SPANS_PER_CHUNK))));
         }
     }
