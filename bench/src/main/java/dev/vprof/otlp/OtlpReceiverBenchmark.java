@@ -1,5 +1,6 @@
 package dev.vprof.otlp;
 
+import dev.vprof.capture.SpansCodec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

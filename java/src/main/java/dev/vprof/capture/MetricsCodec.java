@@ -8,10 +8,11 @@ import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ParseError;
 import dev.vprof.metrics.Sample;
 import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.wire.WireReader;
+import dev.vprof.wire.WireWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,7 @@ public final class MetricsCodec {
 
     /** Encodes scrapes and gaps, in order. */
     public static byte[] encode(List<? extends ScrapeResult> results) {
-        Sink body = new Sink(4096);
+        WireWriter body = new WireWriter(4096);
         Map<String, Integer> ids = new HashMap<>();
         List<String> table = new ArrayList<>();
         long previous = 0;
@@ -64,7 +65,7 @@ public final class MetricsCodec {
             switch (r) {
                 case ScrapeResult.Gap g -> body.varint(id(g.error(), ids, table));
                 case ScrapeResult.Scrape s -> {
-                    body.varlong(s.durationNs());
+                    body.varint(s.durationNs());
                     body.varint(s.errors().size());
                     for (ParseError e : s.errors()) {
                         body.varint(e.line());
@@ -86,19 +87,19 @@ public final class MetricsCodec {
                 }
             }
         }
-        Sink out = new Sink(body.size + table.size() * 16 + 16);
-        out.bytes(MAGIC, MAGIC.length);
+        WireWriter out = new WireWriter(body.size() + table.size() * 16 + 16);
+        out.raw(MAGIC);
         out.varint(table.size());
         for (String str : table) {
             byte[] utf8 = str.getBytes(StandardCharsets.UTF_8);
             out.varint(utf8.length);
-            out.bytes(utf8, utf8.length);
+            out.raw(utf8);
         }
-        out.bytes(body.buf, body.size);
-        return Arrays.copyOf(out.buf, out.size);
+        out.append(body);
+        return out.toByteArray();
     }
 
-    private static void writeSample(Sink body, Sample sample, Map<String, Integer> ids, List<String> table) {
+    private static void writeSample(WireWriter body, Sample sample, Map<String, Integer> ids, List<String> table) {
         body.varint(id(sample.name(), ids, table));
         writeLabels(body, sample.labels(), ids, table);
         double v = sample.value();
@@ -110,21 +111,21 @@ public final class MetricsCodec {
         if (integral) {
             body.zigzag((long) v);
         } else {
-            body.i64(Double.doubleToRawLongBits(v));
+            body.fixed64(Double.doubleToRawLongBits(v));
         }
         if (sample.hasTimestamp()) {
             body.zigzag(sample.timestampNs());
         }
         if (ex != null) {
             writeLabels(body, ex.labels(), ids, table);
-            body.i64(Double.doubleToRawLongBits(ex.value()));
+            body.fixed64(Double.doubleToRawLongBits(ex.value()));
             if (ex.hasTimestamp()) {
                 body.zigzag(ex.timestampNs());
             }
         }
     }
 
-    private static void writeLabels(Sink body, Labels labels, Map<String, Integer> ids, List<String> table) {
+    private static void writeLabels(WireWriter body, Labels labels, Map<String, Integer> ids, List<String> table) {
         body.varint(labels.size());
         for (int i = 0; i < labels.size(); i++) {
             body.varint(id(labels.name(i), ids, table));
@@ -151,44 +152,43 @@ public final class MetricsCodec {
      * @throws IOException naming what is wrong when the bytes are not a whole, valid chunk
      */
     public static List<ScrapeResult> decode(byte[] chunk) throws IOException {
-        Source in = new Source(chunk);
+        WireReader in = new WireReader(chunk, "METRICS chunk is corrupt");
         for (byte b : MAGIC) {
-            if (in.u8() != (b & 0xff)) {
+            if (in.readByte() != (b & 0xff)) {
                 throw new IOException("METRICS chunk does not start with 'VPM1' (not a metrics chunk, or a newer format)");
             }
         }
-        int count = in.count();
+        int count = in.readCount(1);
         String[] strings = new String[count + 1];
         for (int i = 1; i <= count; i++) {
-            int len = in.count();
-            strings[i] = new String(chunk, in.take(len), len, StandardCharsets.UTF_8);
+            strings[i] = in.readUtf8(in.readCount(1));
         }
-        int entries = in.count();
+        int entries = in.readCount(1);
         List<ScrapeResult> out = new ArrayList<>(entries);
         long epoch = 0;
         for (int e = 0; e < entries; e++) {
-            int kind = in.u8();
-            epoch += in.zigzag();
+            int kind = in.readByte();
+            epoch += in.readZigzag();
             if (kind == KIND_GAP) {
-                out.add(new ScrapeResult.Gap(epoch, in.string(strings)));
+                out.add(new ScrapeResult.Gap(epoch, string(in, strings)));
             } else if (kind == KIND_SCRAPE) {
-                long duration = in.varlong();
-                int nErrors = in.count();
+                long duration = in.readVarint();
+                int nErrors = in.readCount(1);
                 List<ParseError> errors = new ArrayList<>(nErrors);
                 for (int i = 0; i < nErrors; i++) {
-                    errors.add(new ParseError(in.count(), in.string(strings), in.string(strings)));
+                    errors.add(new ParseError(lineNumber(in), string(in, strings), string(in, strings)));
                 }
-                int nFamilies = in.count();
+                int nFamilies = in.readCount(1);
                 List<MetricFamily> families = new ArrayList<>(nFamilies);
                 for (int i = 0; i < nFamilies; i++) {
-                    String name = in.string(strings);
-                    int type = in.u8();
+                    String name = string(in, strings);
+                    int type = in.readByte();
                     if (type >= TYPES.length || name == null) {
-                        throw in.corrupt("invalid metric family");
+                        throw in.error("invalid metric family");
                     }
-                    String help = in.string(strings);
-                    String unit = in.string(strings);
-                    int nSamples = in.count();
+                    String help = string(in, strings);
+                    String unit = string(in, strings);
+                    int nSamples = in.readCount(1);
                     List<Sample> samples = new ArrayList<>(nSamples);
                     for (int k = 0; k < nSamples; k++) {
                         samples.add(readSample(in, strings));
@@ -197,171 +197,64 @@ public final class MetricsCodec {
                 }
                 out.add(new ScrapeResult.Scrape(new MetricsSnapshot(epoch, families), duration, errors));
             } else {
-                throw in.corrupt("unknown entry kind " + kind);
+                throw in.error("unknown entry kind " + kind);
             }
         }
-        if (in.pos != chunk.length) {
-            throw in.corrupt((chunk.length - in.pos) + " bytes left over after the last entry");
+        if (!in.atEnd()) {
+            throw in.error(in.remaining() + " bytes left over after the last entry");
         }
         return out;
     }
 
-    private static Sample readSample(Source in, String[] strings) throws IOException {
-        String name = in.string(strings);
+    private static Sample readSample(WireReader in, String[] strings) throws IOException {
+        String name = string(in, strings);
         if (name == null) {
-            throw in.corrupt("sample without a name");
+            throw in.error("sample without a name");
         }
         Labels labels = readLabels(in, strings);
-        int flags = in.u8();
-        double value = (flags & F_INTEGRAL) != 0 ? (double) in.zigzag() : Double.longBitsToDouble(in.i64());
-        long ts = (flags & F_TIMESTAMP) != 0 ? in.zigzag() : Sample.NO_TIMESTAMP;
+        int flags = in.readByte();
+        double value = (flags & F_INTEGRAL) != 0 ? (double) in.readZigzag() : Double.longBitsToDouble(in.readFixed64());
+        long ts = (flags & F_TIMESTAMP) != 0 ? in.readZigzag() : Sample.NO_TIMESTAMP;
         Exemplar ex = null;
         if ((flags & F_EXEMPLAR) != 0) {
             Labels exLabels = readLabels(in, strings);
-            double exValue = Double.longBitsToDouble(in.i64());
-            long exTs = (flags & F_EXEMPLAR_TIMESTAMP) != 0 ? in.zigzag() : Sample.NO_TIMESTAMP;
+            double exValue = Double.longBitsToDouble(in.readFixed64());
+            long exTs = (flags & F_EXEMPLAR_TIMESTAMP) != 0 ? in.readZigzag() : Sample.NO_TIMESTAMP;
             ex = new Exemplar(exLabels, exValue, exTs);
         }
         return new Sample(name, labels, value, ts, ex);
     }
 
-    private static Labels readLabels(Source in, String[] strings) throws IOException {
-        int n = in.count();
+    private static Labels readLabels(WireReader in, String[] strings) throws IOException {
+        int n = in.readCount(1);
         String[] pairs = new String[2 * n];
         for (int i = 0; i < 2 * n; i++) {
-            pairs[i] = in.string(strings);
+            pairs[i] = string(in, strings);
             if (pairs[i] == null) {
-                throw in.corrupt("null label name or value");
+                throw in.error("null label name or value");
             }
         }
         Labels labels = Labels.fromPairs(pairs, n);
         if (labels == null) {
-            throw in.corrupt("repeated label name");
+            throw in.error("repeated label name");
         }
         return labels;
     }
 
-    /** A growable little-endian byte buffer with LEB128 varints. */
-    private static final class Sink {
-        byte[] buf;
-        int size;
-
-        Sink(int capacity) {
-            buf = new byte[Math.max(16, capacity)];
+    /** A line number is not a count: it may exceed the bytes left in the chunk. */
+    private static int lineNumber(WireReader in) throws IOException {
+        long line = in.readVarint();
+        if (line < 0 || line > Integer.MAX_VALUE) {
+            throw in.error("line number " + line + " out of range");
         }
-
-        private void ensure(int more) {
-            if (size + more > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
-            }
-        }
-
-        void u8(int v) {
-            ensure(1);
-            buf[size++] = (byte) v;
-        }
-
-        void varint(int v) {
-            varlong(v & 0xffffffffL);
-        }
-
-        void varlong(long v) {
-            ensure(10);
-            while ((v & ~0x7fL) != 0) {
-                buf[size++] = (byte) ((v & 0x7f) | 0x80);
-                v >>>= 7;
-            }
-            buf[size++] = (byte) v;
-        }
-
-        void zigzag(long v) {
-            varlong((v << 1) ^ (v >> 63));
-        }
-
-        void i64(long v) {
-            ensure(8);
-            for (int i = 0; i < 8; i++) {
-                buf[size++] = (byte) (v >>> (8 * i));
-            }
-        }
-
-        void bytes(byte[] b, int len) {
-            ensure(len);
-            System.arraycopy(b, 0, buf, size, len);
-            size += len;
-        }
+        return (int) line;
     }
 
-    /** A bounds-checked reader: a corrupt chunk becomes an IOException, never an index error. */
-    private static final class Source {
-        final byte[] b;
-        int pos;
-
-        Source(byte[] b) {
-            this.b = b;
+    private static String string(WireReader in, String[] strings) throws IOException {
+        long id = in.readVarint();
+        if (id < 0 || id >= strings.length) {
+            throw in.error("string id " + id + " outside the table of " + (strings.length - 1));
         }
-
-        IOException corrupt(String what) {
-            return new IOException("METRICS chunk is corrupt at byte " + pos + ": " + what);
-        }
-
-        int u8() throws IOException {
-            if (pos >= b.length) {
-                throw corrupt("cut short");
-            }
-            return b[pos++] & 0xff;
-        }
-
-        long varlong() throws IOException {
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                int x = u8();
-                v |= (long) (x & 0x7f) << shift;
-                if ((x & 0x80) == 0) {
-                    return v;
-                }
-            }
-            throw corrupt("varint longer than 10 bytes");
-        }
-
-        long zigzag() throws IOException {
-            long v = varlong();
-            return (v >>> 1) ^ -(v & 1);
-        }
-
-        /** A count or length, which can never exceed the bytes left. */
-        int count() throws IOException {
-            long v = varlong();
-            if (v < 0 || v > b.length - pos) {
-                throw corrupt("count " + v + " is larger than the " + (b.length - pos) + " bytes left");
-            }
-            return (int) v;
-        }
-
-        int take(int len) throws IOException {
-            if (len > b.length - pos) {
-                throw corrupt("cut short");
-            }
-            int at = pos;
-            pos += len;
-            return at;
-        }
-
-        long i64() throws IOException {
-            int at = take(8);
-            long v = 0;
-            for (int i = 7; i >= 0; i--) {
-                v = (v << 8) | (b[at + i] & 0xff);
-            }
-            return v;
-        }
-
-        String string(String[] strings) throws IOException {
-            long id = varlong();
-            if (id < 0 || id >= strings.length) {
-                throw corrupt("string id " + id + " outside the table of " + (strings.length - 1));
-            }
-            return strings[(int) id];
-        }
+        return strings[(int) id];
     }
 }

@@ -4,11 +4,12 @@ import dev.vprof.otlp.AnyValue;
 import dev.vprof.otlp.Attribute;
 import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.OtlpProtobuf;
-import dev.vprof.otlp.ProtoReader;
-import dev.vprof.otlp.ProtoWriter;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanKind;
 import dev.vprof.otlp.StatusCode;
+import dev.vprof.wire.WireFormatException;
+import dev.vprof.wire.WireReader;
+import dev.vprof.wire.WireWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,17 +54,17 @@ public final class SpansCodec {
     public static byte[] encode(List<Span> spans) {
         Map<String, Integer> index = new HashMap<>();
         List<String> strings = new ArrayList<>();
-        ProtoWriter body = new ProtoWriter(16 + spans.size() * 96);
+        WireWriter body = new WireWriter(16 + spans.size() * 96);
         body.varint(spans.size());
         for (Span s : spans) {
-            body.raw(s.traceIdRaw());
-            body.raw(s.spanIdRaw());
-            byte[] parent = s.parentSpanIdRaw();
-            body.rawByte(parent.length);
+            body.raw(s.traceId());
+            body.raw(s.spanId());
+            byte[] parent = s.parentSpanId();
+            body.u8(parent.length);
             body.raw(parent);
             body.varint(intern(s.name(), index, strings));
-            body.rawByte(s.kind().number());
-            body.rawByte(s.status().number());
+            body.u8(s.kind().number());
+            body.u8(s.status().number());
             body.varint(intern(s.statusMessage(), index, strings));
             body.varint(intern(s.serviceName(), index, strings));
             body.varint(intern(s.scopeName(), index, strings));
@@ -76,15 +77,15 @@ public final class SpansCodec {
                 writeValue(body, a.value(), index, strings);
             }
         }
-        ProtoWriter out = new ProtoWriter(body.size() + 16 + strings.size() * 16);
-        out.rawByte(VERSION);
+        WireWriter out = new WireWriter(body.size() + 16 + strings.size() * 16);
+        out.u8(VERSION);
         out.varint(strings.size());
         for (String str : strings) {
             byte[] b = str.getBytes(StandardCharsets.UTF_8);
             out.varint(b.length);
             out.raw(b);
         }
-        out.raw(body.buffer(), 0, body.size());
+        out.append(body);
         return out.toByteArray();
     }
 
@@ -98,22 +99,22 @@ public final class SpansCodec {
         return i;
     }
 
-    private static void writeValue(ProtoWriter w, AnyValue v, Map<String, Integer> index, List<String> strings) {
+    private static void writeValue(WireWriter w, AnyValue v, Map<String, Integer> index, List<String> strings) {
         switch (v) {
-            case AnyValue.StringValue s -> { w.rawByte(T_STRING); w.varint(intern(s.value(), index, strings)); }
-            case AnyValue.LongValue l -> { w.rawByte(T_INT); w.varint((l.value() << 1) ^ (l.value() >> 63)); }
-            case AnyValue.DoubleValue d -> { w.rawByte(T_DOUBLE); w.fixed64(Double.doubleToRawLongBits(d.value())); }
-            case AnyValue.BoolValue b -> { w.rawByte(T_BOOL); w.rawByte(b.value() ? 1 : 0); }
-            case AnyValue.BytesValue b -> { byte[] x = b.value(); w.rawByte(T_BYTES); w.varint(x.length); w.raw(x); }
+            case AnyValue.StringValue s -> { w.u8(T_STRING); w.varint(intern(s.value(), index, strings)); }
+            case AnyValue.LongValue l -> { w.u8(T_INT); w.varint((l.value() << 1) ^ (l.value() >> 63)); }
+            case AnyValue.DoubleValue d -> { w.u8(T_DOUBLE); w.fixed64(Double.doubleToRawLongBits(d.value())); }
+            case AnyValue.BoolValue b -> { w.u8(T_BOOL); w.u8(b.value() ? 1 : 0); }
+            case AnyValue.BytesValue b -> { byte[] x = b.value(); w.u8(T_BYTES); w.varint(x.length); w.raw(x); }
             case AnyValue.ArrayValue a -> {
-                w.rawByte(T_ARRAY);
+                w.u8(T_ARRAY);
                 w.varint(a.values().size());
                 for (AnyValue x : a.values()) {
                     writeValue(w, x, index, strings);
                 }
             }
             case AnyValue.KeyValueList kv -> {
-                w.rawByte(T_KVLIST);
+                w.u8(T_KVLIST);
                 w.varint(kv.values().size());
                 for (Attribute x : kv.values()) {
                     w.varint(intern(x.key(), index, strings));
@@ -125,24 +126,24 @@ public final class SpansCodec {
 
     public static List<Span> decode(byte[] chunk) throws OtlpFormatException {
         try {
-            return decodeUnchecked(chunk);
-        } catch (OtlpFormatException e) {
-            throw new OtlpFormatException("corrupt SPANS chunk: " + e.getMessage(), e);
+            return read(chunk);
+        } catch (WireFormatException e) {
+            throw new OtlpFormatException(e.getMessage(), e);
         }
     }
 
-    private static List<Span> decodeUnchecked(byte[] chunk) throws OtlpFormatException {
-        ProtoReader r = new ProtoReader(chunk);
+    private static List<Span> read(byte[] chunk) throws WireFormatException {
+        WireReader r = new WireReader(chunk, "corrupt SPANS chunk");
         int version = r.readByte();
         if (version != VERSION) {
             throw r.error("unsupported SPANS chunk version " + version + " (this vprof reads version " + VERSION + ")");
         }
-        int nStrings = count(r, 1);
+        int nStrings = r.readCount(1);
         String[] strings = new String[nStrings];
         for (int i = 0; i < nStrings; i++) {
-            strings[i] = new String(r.readRaw(count(r, 1)), StandardCharsets.UTF_8);
+            strings[i] = r.readUtf8(r.readCount(1));
         }
-        int nSpans = count(r, Span.TRACE_ID_BYTES + Span.SPAN_ID_BYTES);
+        int nSpans = r.readCount(Span.TRACE_ID_BYTES + Span.SPAN_ID_BYTES);
         List<Span> spans = new ArrayList<>(nSpans);
         for (int i = 0; i < nSpans; i++) {
             byte[] trace = r.readRaw(Span.TRACE_ID_BYTES);
@@ -161,7 +162,7 @@ public final class SpansCodec {
             String scopeVersion = string(r, strings);
             long start = r.readFixed64();
             long end = start + r.readVarint();
-            int nAttrs = count(r, 2);
+            int nAttrs = r.readCount(2);
             List<Attribute> attrs = new ArrayList<>(nAttrs);
             for (int a = 0; a < nAttrs; a++) {
                 attrs.add(new Attribute(string(r, strings), readValue(r, strings, 0)));
@@ -175,7 +176,7 @@ public final class SpansCodec {
         return spans;
     }
 
-    private static AnyValue readValue(ProtoReader r, String[] strings, int depth) throws OtlpFormatException {
+    private static AnyValue readValue(WireReader r, String[] strings, int depth) throws WireFormatException {
         if (depth > OtlpProtobuf.MAX_VALUE_DEPTH) {
             throw r.error("attribute values nested deeper than " + OtlpProtobuf.MAX_VALUE_DEPTH);
         }
@@ -185,9 +186,9 @@ public final class SpansCodec {
             case T_INT: { long z = r.readVarint(); return new AnyValue.LongValue((z >>> 1) ^ -(z & 1)); }
             case T_DOUBLE: return new AnyValue.DoubleValue(Double.longBitsToDouble(r.readFixed64()));
             case T_BOOL: return new AnyValue.BoolValue(r.readByte() != 0);
-            case T_BYTES: return new AnyValue.BytesValue(r.readRaw(count(r, 1)));
+            case T_BYTES: return new AnyValue.BytesValue(r.readRaw(r.readCount(1)));
             case T_ARRAY: {
-                int n = count(r, 1);
+                int n = r.readCount(1);
                 List<AnyValue> values = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     values.add(readValue(r, strings, depth + 1));
@@ -195,7 +196,7 @@ public final class SpansCodec {
                 return new AnyValue.ArrayValue(values);
             }
             case T_KVLIST: {
-                int n = count(r, 2);
+                int n = r.readCount(2);
                 List<Attribute> values = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     values.add(new Attribute(string(r, strings), readValue(r, strings, depth + 1)));
@@ -206,16 +207,7 @@ public final class SpansCodec {
         }
     }
 
-    /** Reads a count of items each at least minBytes long, refusing counts the bytes left cannot hold. */
-    private static int count(ProtoReader r, int minBytes) throws OtlpFormatException {
-        long n = r.readVarint();
-        if (n < 0 || n > r.remaining() / Math.max(1, minBytes)) {
-            throw r.error("count " + n + " exceeds the " + r.remaining() + " bytes left");
-        }
-        return (int) n;
-    }
-
-    private static String string(ProtoReader r, String[] strings) throws OtlpFormatException {
+    private static String string(WireReader r, String[] strings) throws WireFormatException {
         long i = r.readVarint();
         if (i < 0 || i >= strings.length) {
             throw r.error("string index " + i + " outside the table of " + strings.length);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.vprof.capture.SpansCodec;
+import dev.vprof.wire.WireWriter;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -202,12 +203,12 @@ class OtlpReceiverTest {
         assertTrue(ps.errorMessage().contains("trace id must be 16 bytes"), ps.errorMessage());
         assertEquals(TestSpans.sorted(good), TestSpans.sorted(drain()));
 
-        ProtoWriter w = new ProtoWriter();
+        WireWriter w = new WireWriter();
         int rs = w.beginMessage(1);
         int ss = w.beginMessage(2);
         int sp = w.beginMessage(2);
-        w.bytesField(1, TestSpans.traceId(1));
-        w.bytesField(2, new byte[3]);
+        w.bytes(1, TestSpans.traceId(1));
+        w.bytes(2, new byte[3]);
         w.endMessage(sp);
         w.endMessage(ss);
         w.endMessage(rs);
