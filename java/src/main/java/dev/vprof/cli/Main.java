@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.engine.CaptureException;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -43,7 +44,7 @@ public final class Main implements Runnable {
         cl.getSubcommands().get("simulate").setUnmatchedOptionsArePositionalParams(true);
         cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
             PrintWriter err = line.getErr();
-            if (ex instanceof CliException || ex instanceof NativeAccessException) {
+            if (ex instanceof CliException || ex instanceof CaptureException || ex instanceof NativeAccessException) {
                 err.println("vprof: " + ex.getMessage());
             } else {
                 err.println("vprof: internal error: " + ex);

@@ -3,8 +3,6 @@ package dev.vprof.engine;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.MetricsCodec;
 import dev.vprof.capture.WindowChunk;
-import dev.vprof.cli.CaptureOptions;
-import dev.vprof.cli.CliException;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;
@@ -17,6 +15,7 @@ import dev.vprof.otlp.SpanImport;
 import dev.vprof.otlp.SpanWindow;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +27,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * What a capture records besides the rings: {@code /metrics} scrapes ({@code --metrics}), OTLP
@@ -43,7 +41,7 @@ import java.util.function.Consumer;
  * and a capture that falls behind pushes back on OTLP senders (they are answered "unavailable"
  * and retry) instead of growing without bound.
  */
-final class CaptureFeeds implements AutoCloseable {
+public final class CaptureFeeds implements AutoCloseable {
     /** Scrapes and span batches waiting for the reader thread. */
     private static final int QUEUE_ITEMS = 4096;
     /** Spans waiting for the reader thread; beyond this OTLP senders are told to retry. */
@@ -53,7 +51,7 @@ final class CaptureFeeds implements AutoCloseable {
     private static final int SCRAPES_PER_CHUNK = 64;
 
     /** The counts of the closing summary (and of the WINDOW chunk). */
-    record Counts(long scrapes, long gaps, long scrapesDropped, long spansReceived, long spansRejected,
+    public record Counts(long scrapes, long gaps, long scrapesDropped, long spansReceived, long spansRejected,
                   long spansRefused, long spansImported, long importErrors, long spansOutsideWindow) {
         static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -72,9 +70,9 @@ final class CaptureFeeds implements AutoCloseable {
         }
     }
 
-    private final URI metricsUrl;
-    private final Duration metricsInterval;
-    private final ProfilerTrigger trigger;
+    private URI metricsUrl;
+    private Duration metricsInterval;
+    private ProfilerTrigger trigger;
     private final SpanImport.Result imported;
     private final Path importedFrom;
     private OtlpReceiver receiver;
@@ -104,42 +102,38 @@ final class CaptureFeeds implements AutoCloseable {
     private boolean finished;
     private boolean closed;
 
-    private CaptureFeeds(URI metricsUrl, Duration metricsInterval, ProfilerTrigger trigger, SpanImport.Result imported,
-                         Path importedFrom) {
-        this.metricsUrl = metricsUrl;
-        this.metricsInterval = metricsInterval;
-        this.trigger = trigger;
+    private CaptureFeeds(SpanImport.Result imported, Path importedFrom) {
         this.imported = imported;
         this.importedFrom = importedFrom;
     }
 
-    /** No feeds: a plain capture. */
-    static CaptureFeeds none() {
-        return new CaptureFeeds(null, null, null, null, null);
+    /** No spans: a plain capture (the plan may still scrape metrics and trigger). */
+    public static CaptureFeeds none() {
+        return new CaptureFeeds(null, null);
     }
 
     /**
-     * The feeds the options ask for. Imports {@code --spans} now (its errors, line-numbered, go to
-     * {@code err}; the good spans are kept) and starts the OTLP receiver, so that a port in use is
-     * reported before any agent is armed. The scraper and the trigger start with the capture.
+     * Opens what must be checked before anything else happens: imports {@code spansFile} now (its
+     * errors, line-numbered, go to {@code err}; the good spans are kept) and starts the OTLP
+     * receiver {@code otlp} asks for, so that a port in use is reported before any agent is armed
+     * or command started. Spans that arrive before the capture begins wait for it. The scraper and
+     * the trigger start with the capture ({@link CapturePlan#metrics()}, {@link CapturePlan#trigger()}).
+     *
+     * @param otlp      the receiver's addresses, or null for none
+     * @param spansFile spans to import ({@code --spans}), or null
      */
-    static CaptureFeeds open(CaptureOptions o, PrintWriter err) {
-        URI metrics = o.metricsUriOrNull();
-        Duration interval = o.metricsIntervalValue();
-        URI trig = o.triggerUriOrNull();
-        OtlpOptions.Config otlp = o.otlpConfigOrNull();
+    public static CaptureFeeds open(OtlpOptions.Config otlp, Path spansFile, PrintWriter err) {
         SpanImport.Result imported = null;
-        if (o.spans != null) {
-            imported = importSpans(o.spans, err);
+        if (spansFile != null) {
+            imported = importSpans(spansFile, err);
         }
-        CaptureFeeds f = new CaptureFeeds(metrics, interval, trig == null ? null : new ProfilerTrigger(trig),
-                imported, o.spans);
+        CaptureFeeds f = new CaptureFeeds(imported, spansFile);
         if (otlp != null) {
             try {
                 f.receiver = OtlpReceiver.start(otlp, f::offerSpans, w -> warn(err, "OTLP: " + w));
             } catch (IOException e) {
                 f.close();
-                throw new CliException("cannot start the OTLP receiver: " + e.getMessage(), e);
+                throw new CaptureException("cannot start the OTLP receiver: " + e.getMessage(), e);
             }
             err.println("vprof: OTLP receiver listening:"
                     + (f.receiver.grpcAddress() == null ? "" : " gRPC " + hostPort(f.receiver.grpcAddress()))
@@ -154,9 +148,9 @@ final class CaptureFeeds implements AutoCloseable {
         try {
             r = SpanImport.read(file);
         } catch (OtlpFormatException e) {
-            throw new CliException("--spans: " + e.getMessage(), e);
+            throw new CaptureException("--spans: " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new CliException("--spans: cannot read " + file + ": " + e.getMessage(), e);
+            throw new CaptureException("--spans: cannot read " + file + ": " + e.getMessage(), e);
         }
         for (String e : r.errors()) {
             err.println("vprof: --spans: " + e);
@@ -169,15 +163,6 @@ final class CaptureFeeds implements AutoCloseable {
         }
         err.flush();
         return r;
-    }
-
-    /**
-     * For a receiver the caller runs itself (vprof demo starts it before the server it listens
-     * to): its batches must go to {@link #offerSpans}; the feeds count its spans and close it
-     * when the capture ends.
-     */
-    void adoptReceiver(OtlpReceiver r) {
-        this.receiver = r;
     }
 
     /**
@@ -212,23 +197,37 @@ final class CaptureFeeds implements AutoCloseable {
         }
     }
 
-    /** The OTLP receiver, or null. */
-    OtlpReceiver receiver() {
-        return receiver;
+    /** The OTLP/HTTP receiver's bound address (the real port when 0 was asked), or null. */
+    public InetSocketAddress otlpHttpAddress() {
+        return receiver == null ? null : receiver.httpAddress();
     }
 
-    boolean any() {
-        return metricsUrl != null || receiver != null || imported != null || trigger != null;
+    /** The OTLP/gRPC receiver's bound address, or null. */
+    public InetSocketAddress otlpGrpcAddress() {
+        return receiver == null ? null : receiver.grpcAddress();
+    }
+
+    /** Spans the OTLP receiver has accepted so far (0 without one). */
+    public long spansAccepted() {
+        return receiver == null ? 0 : receiver.stats().spansAccepted();
     }
 
     // ---- the reader thread --------------------------------------------------------------------
 
     /**
      * The capture starts: its window opens at {@code out}'s start, the imported spans are written,
-     * the scraper starts, and {@code --trigger} POSTs /start_profile. {@code retryUntilUp}: the
-     * server is being started by this capture (run), so wait for it to listen instead of failing.
+     * the plan's scraper starts, and its trigger POSTs /start_profile. A RUN capture starts the
+     * server itself, so the trigger waits for it to listen instead of failing.
      */
-    void begin(CaptureOutput out, boolean retryUntilUp, PrintWriter err) throws IOException {
+    void begin(CaptureOutput out, CapturePlan plan, PrintWriter err) throws IOException {
+        if (plan.metrics() != null) {
+            metricsUrl = plan.metrics().url();
+            metricsInterval = plan.metrics().interval();
+        }
+        if (plan.trigger() != null) {
+            trigger = new ProfilerTrigger(plan.trigger());
+        }
+        boolean retryUntilUp = plan.mode() == CapturePlan.Mode.RUN;
         windowStartNs = out.startEpochNs() != 0 ? out.startEpochNs() : Posix.realtimeNanos();
         nextWriteNs = System.nanoTime() + WRITE_EVERY_NS;
         if (imported != null) {
@@ -262,7 +261,7 @@ final class CaptureFeeds implements AutoCloseable {
                     err.flush();
                 }
                 return;
-            } catch (CliException e) {
+            } catch (CaptureException e) {
                 if (!ProfilerTrigger.notListening(e)) {
                     synchronized (err) {
                         err.println("vprof: error: " + e.getMessage() + "; the capture goes on without it");
@@ -307,7 +306,7 @@ final class CaptureFeeds implements AutoCloseable {
             try {
                 trigger.stop();
                 err.println("vprof: --trigger: POST " + trigger.stopUri() + " ok");
-            } catch (CliException e) {
+            } catch (CaptureException e) {
                 err.println("vprof: warning: " + e.getMessage());
             }
             err.flush();
@@ -482,10 +481,5 @@ final class CaptureFeeds implements AutoCloseable {
 
     private static String millis(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-
-    /** For tests and the demo: the receiver's spans go here. */
-    Consumer<List<Span>> spanSink() {
-        return this::offerSpans;
     }
 }
