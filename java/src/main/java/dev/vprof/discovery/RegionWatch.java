@@ -35,14 +35,24 @@ public final class RegionWatch implements AutoCloseable {
     private long nextListNs;
     private boolean first = true;
 
-    private RegionWatch(AgentDirectory directory, WatchService service) {
+    private RegionWatch(AgentDirectory directory, WatchService service, long listEveryNs) {
         this.directory = directory;
         this.service = service;
-        this.listEveryNs = service != null ? LIST_EVERY_NS : LIST_EVERY_UNWATCHED_NS;
+        this.listEveryNs = listEveryNs;
     }
 
     /** Starts watching {@code directory}; falls back to listing when the watch cannot be set up. */
     public static RegionWatch open(AgentDirectory directory) {
+        WatchService ws = watchService(directory);
+        return new RegionWatch(directory, ws, ws != null ? LIST_EVERY_NS : LIST_EVERY_UNWATCHED_NS);
+    }
+
+    /** For tests: the watch alone (listing only at the first call) or the listing alone. */
+    static RegionWatch open(AgentDirectory directory, boolean watch, long listEveryNs) {
+        return new RegionWatch(directory, watch ? watchService(directory) : null, listEveryNs);
+    }
+
+    private static WatchService watchService(AgentDirectory directory) {
         WatchService ws = null;
         try {
             ws = directory.dir().getFileSystem().newWatchService();
@@ -57,7 +67,7 @@ public final class RegionWatch implements AutoCloseable {
             }
             ws = null;
         }
-        return new RegionWatch(directory, ws);
+        return ws;
     }
 
     /** Whether inotify (or the platform's equivalent) reports changes; false: listing only. */
