@@ -2,11 +2,14 @@ package dev.vprof.cli;
 
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code vprof bench}: load an OpenAI-compatible server, as {@code vllm bench serve} does. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -23,6 +26,9 @@ import picocli.CommandLine.Option;
         footer = {"", "Example:",
             "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile"})
 public final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
     URI url;
 
@@ -49,12 +55,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         double rate;
         try {
             rate = requestRate.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(requestRate);
         } catch (NumberFormatException e) {
-            System.err.println("vprof bench: --request-rate must be a number or 'inf', not '" + requestRate + "'");
-            return 2;
+            throw new CliException("--request-rate must be a number or 'inf', not '" + requestRate + "'");
         }
         String[] range = promptChars.split(":");
         LoadGenerator.Plan plan;
@@ -63,22 +70,28 @@ public final class BenchCommand implements Callable<Integer> {
             plan = new LoadGenerator.Plan(url, model, numPrompts, rate, Integer.parseInt(range[0]),
                     Integer.parseInt(range[1]), maxTokens, profile, seed);
         } catch (IllegalArgumentException e) {
-            System.err.println("vprof bench: " + e.getMessage());
-            return 2;
+            throw new CliException(e.getMessage(), e);
         }
         AtomicInteger done = new AtomicInteger();
         boolean tty = System.console() != null;
         try {
             BenchResult r = new LoadGenerator().run(plan, res -> {
                 int n = done.incrementAndGet();
-                if (tty) System.err.print("\rrequests done: " + n + "/" + numPrompts);
+                if (tty) {
+                    synchronized (err) {
+                        err.print("\rrequests done: " + n + "/" + numPrompts);
+                        err.flush();
+                    }
+                }
             });
-            if (tty) System.err.println();
-            System.out.print(r.format());
+            if (tty) {
+                err.println();
+            }
+            out.print(r.format());
+            out.flush();
             return r.failed() == 0 ? 0 : 1;
         } catch (java.io.IOException e) {
-            System.err.println("vprof bench: " + e.getMessage());
-            return 2;
+            throw new CliException(e.getMessage(), e);
         }
     }
 }

@@ -2,11 +2,14 @@ package dev.vprof.cli;
 
 import dev.vprof.selftest.DoubleSelftest;
 import dev.vprof.selftest.GpuSelftest;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code vprof selftest [--gpu]}: checks an installation end to end. */
 @Command(name = "selftest", mixinStandardHelpOptions = true,
@@ -24,6 +27,9 @@ import picocli.CommandLine.Option;
             "captures a CUDA process started without vprof through 'attach --inject'.",
             "Prints one table; exits 1 on any mismatch. Without a GPU it says so and exits 0."})
 public final class SelftestCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--gpu", description = "Run the real-GPU self-test (needs an NVIDIA GPU and driver)")
     boolean gpu;
 
@@ -32,21 +38,22 @@ public final class SelftestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
         Path work = Files.createTempDirectory("vprof-selftest-");
         try {
             if (gpu) {
                 String why = GpuSelftest.whyNoGpu();
                 if (why != null) {
-                    System.out.println("vprof selftest --gpu: " + why + ".");
-                    System.out.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
+                    out.println("vprof selftest --gpu: " + why + ".");
+                    out.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
                     return 0;
                 }
-                return new GpuSelftest(System.out, work).run();
+                return new GpuSelftest(out, work).run();
             }
-            return new DoubleSelftest(System.out, work).run();
+            return new DoubleSelftest(out, work).run();
         } finally {
             if (keep) {
-                System.out.println("working folder: " + work);
+                out.println("working folder: " + work);
             } else {
                 try (var files = Files.walk(work)) {
                     files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
