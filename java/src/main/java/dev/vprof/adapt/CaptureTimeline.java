@@ -2,6 +2,7 @@ package dev.vprof.adapt;
 
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
 import dev.vprof.timeline.Timeline;
@@ -41,22 +42,22 @@ public final class CaptureTimeline {
         }
     }
 
-    /** The capture as a timeline. */
+    /** The capture as a timeline, kernel names demangled. */
     public static Timeline build(CaptureReader reader) {
-        return read(reader, null).timeline();
+        return read(reader, KernelNames.demangled(), null).timeline();
     }
 
     /**
-     * The capture as a timeline, with what was left out. {@code progress}, when not null, hears the
-     * number of records read so far every million records.
+     * The capture as a timeline, with what was left out; kernel names shown as {@code names} says.
+     * {@code progress}, when not null, hears the number of records read so far every million records.
      */
-    public static Result read(CaptureReader reader, LongConsumer progress) {
+    public static Result read(CaptureReader reader, KernelNames names, LongConsumer progress) {
         Timeline timeline = new Timeline();
         Notes notes = new Notes();
         reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command()));
 
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
-        RecordAdapter records = new RecordAdapter(timeline, clocks, notes, progress);
+        RecordAdapter records = new RecordAdapter(timeline, clocks, names, notes, progress);
         reader.forEachRecord(records); // the mapping pass
         records.finish();
 

@@ -74,7 +74,6 @@ public final class CaptureReader implements Closeable {
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
     private final Map<Integer, AgentCounters> counters = new LinkedHashMap<>();
     private Map<Integer, ClockMapping> clocks;
-    private boolean demangle = true;
 
     private CaptureReader(Path path, Arena arena, MemorySegment file, int formatVersion) {
         this.path = path;
@@ -123,16 +122,6 @@ public final class CaptureReader implements Closeable {
             arena.close();
             throw e;
         }
-    }
-
-    /**
-     * Whether passes give kernel names demangled ({@code void vllm::rms_norm_kernel<c10::BFloat16>(...)},
-     * the default, as Nsight Systems and torch.profiler show them) or as CUPTI reported them
-     * ({@code _ZN4vllm15rms_norm_kernel...}). The file always keeps CUPTI's names.
-     */
-    public CaptureReader demangleKernelNames(boolean on) {
-        this.demangle = on;
-        return this;
     }
 
     /** Whether the first {@code n} (< 16) bytes agree with the magic, as in a file cut short at birth. */
@@ -241,7 +230,6 @@ public final class CaptureReader implements Closeable {
      */
     public void forEachRecord(RecordVisitor visitor) {
         RecordDecoder.Budget budget = new RecordDecoder.Budget();
-        budget.demangle = demangle;
         Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
         ClockPairs pairs = new ClockPairs();
         for (int i = 0; i < chunkCount; i++) {
