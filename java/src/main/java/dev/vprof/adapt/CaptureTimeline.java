@@ -1,6 +1,8 @@
 package dev.vprof.adapt;
 
+import dev.vprof.capture.CaptureMetrics;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.CaptureSpans;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;

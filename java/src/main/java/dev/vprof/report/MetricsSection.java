@@ -2,6 +2,7 @@ package dev.vprof.report;
 
 import dev.vprof.adapt.CaptureMetrics;
 import dev.vprof.adapt.CaptureWindow;
+import dev.vprof.capture.CaptureMetrics;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricFamily;
 import dev.vprof.metrics.MetricsSnapshot;

@@ -3,6 +3,7 @@ package dev.vprof.report;
 import dev.vprof.adapt.CaptureSpans;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.CaptureSpans;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.otlp.Span;

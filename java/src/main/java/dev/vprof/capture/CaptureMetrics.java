@@ -1,9 +1,6 @@
-package dev.vprof.adapt;
+package dev.vprof.capture;
 
-import dev.vprof.capture.CaptureFormat;
-import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.ChunkInfo;
-import dev.vprof.capture.MetricsCodec;
+import dev.vprof.adapt.Notes;
 import dev.vprof.metrics.ScrapeResult;
 import java.io.IOException;
 import java.util.List;

@@ -1,11 +1,8 @@
-package dev.vprof.adapt;
+package dev.vprof.capture;
 
-import dev.vprof.capture.CaptureFormat;
-import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.ChunkInfo;
+import dev.vprof.adapt.Notes;
 import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.Span;
-import dev.vprof.capture.SpansCodec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
