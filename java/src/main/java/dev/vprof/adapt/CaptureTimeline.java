@@ -1,8 +1,6 @@
 package dev.vprof.adapt;
 
-import dev.vprof.capture.CaptureMetrics;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.CaptureSpans;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
@@ -63,18 +61,18 @@ public final class CaptureTimeline {
         reader.forEachRecord(records); // the mapping pass
         records.finish();
 
-        CaptureWindow window = CaptureWindow.choose(reader.metadata().orElse(null), records.rangesStart,
+        CaptureWindow window = CaptureWindow.choose(reader.window().orElse(null), records.rangesStart,
                 records.rangesEnd, records.dataStart, records.dataEnd);
 
         MetricTracks metrics = new MetricTracks(timeline);
-        CaptureMetrics.forEach(reader, metrics).forEach(notes::add);
+        reader.scrapes(metrics).forEach(notes::add);
         metrics.finish(window.endNs());
         if (metrics.gaps() > 0) {
             notes.add(metrics.gaps() + " gap(s) in the metrics (scrapes failed): drawn on the '"
                     + MetricTracks.GAP_SERVICE + "' lane");
         }
 
-        CaptureSpans.Read spans = CaptureSpans.read(reader);
+        CaptureReader.Spans spans = reader.spans();
         spans.notes().forEach(notes::add);
         SpanWindow.Result placed = SpanWindow.filter(spans.spans(), window.startNs(), window.endNs());
         if (!window.present() && !spans.spans().isEmpty()) {

@@ -2,6 +2,7 @@ package dev.vprof.capture;
 
 import dev.vprof.otlp.AnyValue;
 import dev.vprof.otlp.Attribute;
+import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.OtlpProtobuf;
 import dev.vprof.otlp.Span;
@@ -15,12 +16,26 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * The payload of a SPANS chunk in a .vprof capture: a batch of spans in a compact binary form
- * with a per-batch string table, so the service, scope and attribute keys that every span
- * repeats are stored once. Little-endian; varints are LEB128 as in protobuf.
+ * The payload of a SPANS chunk in a .vprof capture, in one of two versions told apart by the
+ * first byte. Little-endian; varints are LEB128 as in protobuf.
  *
+ * <p><b>Version 2: the OTLP requests as received</b> (what vprof writes). Spans are kept as the
+ * bytes that arrived, so that a later vprof reads an old file with its own, perhaps corrected,
+ * decoder; the capture decodes them only to count them and to answer the sender.
+ * <pre>
+ * u8      version (2)
+ * varint  request count, then per request:
+ *   u8      encoding: 1 OTLP protobuf ExportTraceServiceRequest, 2 OTLP JSON
+ *   varint  body length, then the body (after any gzip was undone)
+ * </pre>
+ * A request that this vprof cannot decode is left out with a note; the others are read.
+ *
+ * <p><b>Version 1: spans as vprof decoded them</b> (files written before version 2; still written
+ * for a request too large for one chunk). A batch with a per-batch string table, so the service,
+ * scope and attribute keys that every span repeats are stored once.
  * <pre>
  * u8      version (1)
  * varint  string count, then per string: varint byte length, UTF-8 bytes
@@ -41,7 +56,77 @@ import java.util.Map;
 public final class SpansCodec {
     private SpansCodec() {}
 
-    public static final int VERSION = 1;
+    /** Spans as vprof decoded them. */
+    public static final int VERSION_DECODED = 1;
+    /** The OTLP requests as received. */
+    public static final int VERSION_REQUESTS = 2;
+
+    private static final int ENCODING_PROTOBUF = 1;
+    private static final int ENCODING_JSON = 2;
+
+    /** A version 2 chunk: {@code requests}' bodies as they arrived. */
+    public static byte[] encodeRequests(List<ExportRequest> requests) {
+        long bytes = 16;
+        for (ExportRequest r : requests) {
+            bytes += r.body().length + 6;
+        }
+        WireWriter out = new WireWriter((int) Math.min(Integer.MAX_VALUE - 8, bytes));
+        out.u8(VERSION_REQUESTS);
+        out.varint(requests.size());
+        for (ExportRequest r : requests) {
+            out.u8(r.encoding() == ExportRequest.Encoding.JSON ? ENCODING_JSON : ENCODING_PROTOBUF);
+            out.varint(r.body().length);
+            out.raw(r.body());
+        }
+        return out.toByteArray();
+    }
+
+    /** Bytes a request takes in a version 2 chunk. */
+    public static long encodedSize(ExportRequest r) {
+        return 1 + WireWriter.varintSize(r.body().length) + (long) r.body().length;
+    }
+
+    /**
+     * The spans of a chunk of either version. {@code notes} hears about each request of a
+     * version 2 chunk that this vprof cannot decode (the rest are kept); structural damage to
+     * the chunk itself throws.
+     */
+    public static List<Span> decode(byte[] chunk, Consumer<String> notes) throws OtlpFormatException {
+        if (chunk.length > 0 && (chunk[0] & 0xff) == VERSION_REQUESTS) {
+            try {
+                return readRequests(chunk, notes);
+            } catch (WireFormatException e) {
+                throw new OtlpFormatException(e.getMessage(), e);
+            }
+        }
+        return decode(chunk);
+    }
+
+    private static List<Span> readRequests(byte[] chunk, Consumer<String> notes) throws WireFormatException {
+        WireReader r = new WireReader(chunk, "corrupt SPANS chunk");
+        r.readByte();
+        int n = r.readCount(2);
+        List<Span> spans = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int encoding = r.readByte();
+            byte[] body = r.readRaw(r.readCount(1));
+            ExportRequest.Encoding e = switch (encoding) {
+                case ENCODING_PROTOBUF -> ExportRequest.Encoding.PROTOBUF;
+                case ENCODING_JSON -> ExportRequest.Encoding.JSON;
+                default -> throw r.error("unknown request encoding " + encoding);
+            };
+            try {
+                spans.addAll(ExportRequest.decode(e, body).spans());
+            } catch (OtlpFormatException bad) {
+                notes.accept("request " + (i + 1) + " of " + n + " (" + e.name().toLowerCase(java.util.Locale.ROOT)
+                        + ", " + body.length + " bytes) cannot be decoded: " + bad.getMessage());
+            }
+        }
+        if (!r.atEnd()) {
+            throw r.error(r.remaining() + " bytes after the last request");
+        }
+        return spans;
+    }
 
     private static final int T_STRING = 1;
     private static final int T_INT = 2;
@@ -51,6 +136,7 @@ public final class SpansCodec {
     private static final int T_ARRAY = 6;
     private static final int T_KVLIST = 7;
 
+    /** A version 1 chunk: the spans as vprof decoded them. */
     public static byte[] encode(List<Span> spans) {
         Map<String, Integer> index = new HashMap<>();
         List<String> strings = new ArrayList<>();
@@ -78,7 +164,7 @@ public final class SpansCodec {
             }
         }
         WireWriter out = new WireWriter(body.size() + 16 + strings.size() * 16);
-        out.u8(VERSION);
+        out.u8(VERSION_DECODED);
         out.varint(strings.size());
         for (String str : strings) {
             byte[] b = str.getBytes(StandardCharsets.UTF_8);
@@ -124,6 +210,7 @@ public final class SpansCodec {
         }
     }
 
+    /** The spans of a version 1 chunk. */
     public static List<Span> decode(byte[] chunk) throws OtlpFormatException {
         try {
             return read(chunk);
@@ -135,8 +222,9 @@ public final class SpansCodec {
     private static List<Span> read(byte[] chunk) throws WireFormatException {
         WireReader r = new WireReader(chunk, "corrupt SPANS chunk");
         int version = r.readByte();
-        if (version != VERSION) {
-            throw r.error("unsupported SPANS chunk version " + version + " (this vprof reads version " + VERSION + ")");
+        if (version != VERSION_DECODED) {
+            throw r.error("unsupported SPANS chunk version " + version + " (this vprof reads versions "
+                    + VERSION_DECODED + " and " + VERSION_REQUESTS + ")");
         }
         int nStrings = r.readCount(1);
         String[] strings = new String[nStrings];

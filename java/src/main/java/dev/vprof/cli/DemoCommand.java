@@ -1,9 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.adapt.CaptureTimeline;
-import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.MetricsCodec;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.demo.SimulatedVllmServer;
 import dev.vprof.discovery.AgentDirectory;
@@ -293,15 +291,13 @@ final class DemoCommand implements Callable<Integer> {
 
     /** The triage verdict over the scrapes inside the capture window (METRICS chunks, WINDOW bounds). */
     static String triage(CaptureReader reader, URI metricsUrl) throws IOException {
-        WindowChunk w = WindowChunk.read(reader).orElse(null);
+        WindowChunk w = reader.window().orElse(null);
         List<MetricsSnapshot> snaps = new ArrayList<>();
-        for (byte[] p : reader.payloads(CaptureFormat.KIND_METRICS)) {
-            for (ScrapeResult r : MetricsCodec.decode(p)) {
-                if (r instanceof ScrapeResult.Scrape s && (w == null || w.contains(s.epochNs()))) {
-                    snaps.add(s.snapshot());
-                }
+        reader.scrapes(r -> {
+            if (r instanceof ScrapeResult.Scrape s && (w == null || w.contains(s.epochNs()))) {
+                snaps.add(s.snapshot());
             }
-        }
+        });
         if (snaps.size() < 2) {
             return "Triage: fewer than two scrapes in the capture window; no verdict.\n";
         }

@@ -2,10 +2,12 @@ package dev.vprof.engine;
 
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.MetricsCodec;
+import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;
+import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.otlp.OtlpReceiver;
@@ -47,6 +49,9 @@ public final class CaptureFeeds implements AutoCloseable {
     /** Spans waiting for the reader thread; beyond this OTLP senders are told to retry. */
     private static final long MAX_PENDING_SPANS = 500_000;
     private static final long WRITE_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Request bodies a SPANS chunk holds at most (a larger request takes a chunk of its own). */
+    private static final long SPANS_CHUNK_BYTES = 4 << 20;
+    /** Spans per chunk when a request too large for one chunk is stored decoded (SpansCodec version 1). */
     private static final int SPANS_PER_CHUNK = 10_000;
     private static final int SCRAPES_PER_CHUNK = 64;
 
@@ -92,7 +97,7 @@ public final class CaptureFeeds implements AutoCloseable {
     private long windowEndNs = -1;
     private long nextWriteNs;
     private final List<ScrapeResult> scrapes = new ArrayList<>();
-    private final List<Span> spans = new ArrayList<>();
+    private final List<ExportRequest> requests = new ArrayList<>();
     private long scrapesOk;
     private long gaps;
     private boolean inGap;
@@ -130,7 +135,7 @@ public final class CaptureFeeds implements AutoCloseable {
         CaptureFeeds f = new CaptureFeeds(imported, spansFile);
         if (otlp != null) {
             try {
-                f.receiver = OtlpReceiver.start(otlp, f::offerSpans, w -> warn(err, "OTLP: " + w));
+                f.receiver = OtlpReceiver.start(otlp, f::offer, w -> warn(err, "OTLP: " + w));
             } catch (IOException e) {
                 f.close();
                 throw new CaptureException("cannot start the OTLP receiver: " + e.getMessage(), e);
@@ -166,27 +171,29 @@ public final class CaptureFeeds implements AutoCloseable {
     }
 
     /**
-     * A batch of spans from any thread. Throws when the capture cannot take it (ended, or behind):
-     * the OTLP receiver then answers "unavailable" and the sender retries.
+     * An export request from any thread: its body is kept (SPANS chunks store what arrived), its
+     * spans are counted. Throws when the capture cannot take it (ended, or behind): the OTLP
+     * receiver then answers "unavailable" and the sender retries.
      */
-    void offerSpans(List<Span> batch) {
-        if (batch.isEmpty()) {
+    void offer(ExportRequest request) {
+        int spans = request.spans().size();
+        if (spans == 0) {
             return;
         }
         if (!acceptingSpans) {
-            spansRefused.addAndGet(batch.size());
+            spansRefused.addAndGet(spans);
             throw new IllegalStateException("the vprof capture has ended");
         }
-        long n = pendingSpans.addAndGet(batch.size());
+        long n = pendingSpans.addAndGet(spans);
         boolean queued = false;
         try {
-            queued = n <= MAX_PENDING_SPANS && queue.offer(batch, 1, TimeUnit.SECONDS);
+            queued = n <= MAX_PENDING_SPANS && queue.offer(request, 1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (!queued) {
-            pendingSpans.addAndGet(-batch.size());
-            spansRefused.addAndGet(batch.size());
+            pendingSpans.addAndGet(-spans);
+            spansRefused.addAndGet(spans);
             throw new IllegalStateException("the vprof capture is not keeping up; retry later");
         }
     }
@@ -231,7 +238,7 @@ public final class CaptureFeeds implements AutoCloseable {
         windowStartNs = out.startEpochNs() != 0 ? out.startEpochNs() : Posix.realtimeNanos();
         nextWriteNs = System.nanoTime() + WRITE_EVERY_NS;
         if (imported != null) {
-            writeSpans(out, imported.spans());
+            writeSpans(out, imported.requests());
         }
         if (metricsUrl != null) {
             scraper = new MetricsScraper(metricsUrl, metricsInterval, this::offerScrape);
@@ -370,17 +377,16 @@ public final class CaptureFeeds implements AutoCloseable {
                     inGap = false;
                 }
             } else {
-                @SuppressWarnings("unchecked")
-                List<Span> batch = (List<Span>) item;
-                pendingSpans.addAndGet(-batch.size());
-                spansReceived += batch.size();
-                for (Span s : batch) {
+                ExportRequest request = (ExportRequest) item;
+                pendingSpans.addAndGet(-request.spans().size());
+                spansReceived += request.spans().size();
+                for (Span s : request.spans()) {
                     // Ended before the capture began (an exporter's late batch), or from a clock ahead of ours.
                     if (s.endEpochNs() < windowStartNs || s.startEpochNs() > now) {
                         receivedOutside++;
                     }
                 }
-                spans.addAll(batch);
+                requests.add(request);
             }
         }
     }
@@ -391,14 +397,37 @@ public final class CaptureFeeds implements AutoCloseable {
                     MetricsCodec.encode(scrapes.subList(i, Math.min(scrapes.size(), i + SCRAPES_PER_CHUNK))));
         }
         scrapes.clear();
-        writeSpans(out, spans);
-        spans.clear();
+        writeSpans(out, requests);
+        requests.clear();
     }
 
-    private static void writeSpans(CaptureOutput out, List<Span> list) throws IOException {
-        for (int i = 0; i < list.size(); i += SPANS_PER_CHUNK) {
-            out.chunk(CaptureFormat.KIND_SPANS, dev.vprof.capture.SpansCodec.encode(
-                    list.subList(i, Math.min(list.size(), i + SPANS_PER_CHUNK))));
+    /**
+     * SPANS chunks of the requests as they arrived (SpansCodec version 2), up to about 4 MiB each. A
+     * request too large for any chunk is stored as its decoded spans instead (version 1).
+     */
+    private static void writeSpans(CaptureOutput out, List<ExportRequest> list) throws IOException {
+        List<ExportRequest> batch = new ArrayList<>();
+        long batchBytes = 0;
+        for (ExportRequest r : list) {
+            long size = SpansCodec.encodedSize(r);
+            if (size > CaptureFormat.MAX_PAYLOAD - 16) {
+                List<Span> spans = r.spans();
+                for (int i = 0; i < spans.size(); i += SPANS_PER_CHUNK) {
+                    out.chunk(CaptureFormat.KIND_SPANS,
+                            SpansCodec.encode(spans.subList(i, Math.min(spans.size(), i + SPANS_PER_CHUNK))));
+                }
+                continue;
+            }
+            if (!batch.isEmpty() && batchBytes + size > SPANS_CHUNK_BYTES) {
+                out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));
+                batch.clear();
+                batchBytes = 0;
+            }
+            batch.add(r);
+            batchBytes += size;
+        }
+        if (!batch.isEmpty()) {
+            out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));
         }
     }
 

@@ -8,7 +8,6 @@ import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +32,11 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     }
 
     /** Binds and starts serving; {@code sink} must be thread-safe, {@code forwarder} may be null. */
-    public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<List<Span>> sink,
+    public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<ExportRequest> sink,
                                          OtlpForwarder forwarder, ReceiverStats stats) throws IOException {
+        OtlpIntake intake = new OtlpIntake(sink, stats);
         ServerCalls.UnaryMethod<byte[], byte[]> export = (request, response) ->
-                export(request, response, sink, forwarder, stats);
+                export(request, response, intake, forwarder, stats);
         ServerServiceDefinition service = ServerServiceDefinition.builder(OtlpGrpc.SERVICE)
                 .addMethod(OtlpGrpc.EXPORT, ServerCalls.asyncUnaryCall(export))
                 .build();
@@ -58,34 +58,22 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
         return new OtlpGrpcReceiver(server, executor);
     }
 
-    private static void export(byte[] request, StreamObserver<byte[]> response, Consumer<List<Span>> sink,
+    private static void export(byte[] request, StreamObserver<byte[]> response, OtlpIntake intake,
                                OtlpForwarder forwarder, ReceiverStats stats) {
         stats.requests.incrementAndGet();
-        DecodedBatch batch;
-        try {
-            batch = OtlpProtobuf.decodeRequest(request);
-        } catch (OtlpFormatException e) {
-            stats.malformed.incrementAndGet();
-            response.onError(Status.INVALID_ARGUMENT
-                    .withDescription("cannot decode ExportTraceServiceRequest: " + e.getMessage()).asRuntimeException());
-            return;
-        }
-        try {
-            if (!batch.spans().isEmpty()) {
-                sink.accept(batch.spans());
-            }
-        } catch (RuntimeException e) {
-            stats.sinkFailures.incrementAndGet();
-            response.onError(Status.UNAVAILABLE.withDescription("vprof could not store the spans: " + e.getMessage())
+        switch (intake.accept(ExportRequest.Encoding.PROTOBUF, request)) {
+            case OtlpIntake.Outcome.Malformed m -> response.onError(Status.INVALID_ARGUMENT
+                    .withDescription("cannot decode ExportTraceServiceRequest: " + m.message()).asRuntimeException());
+            case OtlpIntake.Outcome.Unavailable u -> response.onError(Status.UNAVAILABLE.withDescription(u.message())
                     .asRuntimeException());
-            return;
+            case OtlpIntake.Outcome.Accepted a -> {
+                if (forwarder != null) {
+                    forwarder.submitGrpc(request);
+                }
+                response.onNext(OtlpProtobuf.encodeResponse(a.batch().rejected(), a.batch().errorMessage()));
+                response.onCompleted();
+            }
         }
-        stats.accepted(batch);
-        if (forwarder != null) {
-            forwarder.submitGrpc(request);
-        }
-        response.onNext(OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage()));
-        response.onCompleted();
     }
 
     public InetSocketAddress address() {

@@ -106,7 +106,7 @@ public final class CaptureReport implements RecordVisitor {
                 re = Math.max(re, r.endNs());
             }
         }
-        return CaptureWindow.choose(reader.metadata().orElse(null), rs, re, ds, de);
+        return CaptureWindow.choose(reader.window().orElse(null), rs, re, ds, de);
     }
 
     // ---- the pass -----------------------------------------------------------------------

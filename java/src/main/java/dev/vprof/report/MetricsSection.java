@@ -1,8 +1,6 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureMetrics;
 import dev.vprof.adapt.CaptureWindow;
-import dev.vprof.capture.CaptureMetrics;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricFamily;
 import dev.vprof.metrics.MetricsSnapshot;
@@ -34,7 +32,7 @@ final class MetricsSection {
 
     /** Null when the capture holds no METRICS chunk. */
     static Report.MetricsSummary build(CaptureReader reader, CaptureWindow window, List<String> notes) {
-        if (!CaptureMetrics.present(reader)) {
+        if (!reader.hasMetrics()) {
             return null;
         }
         long from = window.startNs();
@@ -46,7 +44,7 @@ final class MetricsSection {
         long[] scrapes = new long[1];
         long[] gapStart = {-1};
         String[] gapError = new String[1];
-        notes.addAll(CaptureMetrics.forEach(reader, r -> {
+        notes.addAll(reader.scrapes(r -> {
             if (r instanceof ScrapeResult.Gap g) {
                 if (gapStart[0] < 0) {
                     gapStart[0] = g.epochNs();

@@ -1,9 +1,7 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureSpans;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.CaptureSpans;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.otlp.Span;
@@ -36,10 +34,10 @@ final class RequestsSection {
 
     /** Null when the capture holds no SPANS chunk. */
     static RequestsSection prepare(CaptureReader reader, List<String> notes) {
-        if (!CaptureSpans.present(reader)) {
+        if (!reader.hasSpans()) {
             return null;
         }
-        CaptureSpans.Read read = CaptureSpans.read(reader);
+        CaptureReader.Spans read = reader.spans();
         notes.addAll(read.notes());
         List<RequestSlice> requests = RequestPhases.split(read.spans()).requests();
         GpuOverlap overlap = null;

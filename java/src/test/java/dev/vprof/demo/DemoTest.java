@@ -1,24 +1,20 @@
 package dev.vprof.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.cli.Main;
 import dev.vprof.otlp.Span;
-import dev.vprof.capture.SpansCodec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -117,11 +113,10 @@ class DemoTest {
     @Test
     void metricsAndASpanForEveryRequestAreInTheCapture() throws Exception {
         try (CaptureReader r = capture()) {
-            assertFalse(r.payloads(CaptureFormat.KIND_METRICS).isEmpty(), "METRICS chunks");
-            List<Span> spans = new ArrayList<>();
-            for (byte[] p : r.payloads(CaptureFormat.KIND_SPANS)) {
-                spans.addAll(SpansCodec.decode(p));
-            }
+            assertTrue(r.hasMetrics(), "METRICS chunks");
+            CaptureReader.Spans read = r.spans();
+            assertEquals(List.of(), read.notes());
+            List<Span> spans = read.spans();
             long requests = spans.stream().filter(s -> s.name().equals("llm_request")).count();
             assertEquals(12 + 24, requests, "one llm_request span per request");
             assertEquals(12 + 24, spans.stream().map(Span::traceIdHex).distinct().count(),

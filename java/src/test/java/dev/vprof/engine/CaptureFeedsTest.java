@@ -9,10 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.MetricsCodec;
-import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.cli.Main;
 import dev.vprof.discovery.AgentDirectory;
@@ -154,20 +151,16 @@ class CaptureFeedsTest {
         ex.close();
     }
 
-    private static List<ScrapeResult> scrapes(CaptureReader r) throws IOException {
+    private static List<ScrapeResult> scrapes(CaptureReader r) {
         List<ScrapeResult> out = new ArrayList<>();
-        for (byte[] p : r.payloads(CaptureFormat.KIND_METRICS)) {
-            out.addAll(MetricsCodec.decode(p));
-        }
+        assertEquals(List.of(), r.scrapes(out::add), "every METRICS chunk reads");
         return out;
     }
 
-    private static List<Span> spans(CaptureReader r) throws Exception {
-        List<Span> out = new ArrayList<>();
-        for (byte[] p : r.payloads(CaptureFormat.KIND_SPANS)) {
-            out.addAll(SpansCodec.decode(p));
-        }
-        return out;
+    private static List<Span> spans(CaptureReader r) {
+        CaptureReader.Spans read = r.spans();
+        assertEquals(List.of(), read.notes(), "every SPANS chunk reads");
+        return read.spans();
     }
 
     private static void awaitRequests(List<String> log, int n) throws InterruptedException {
@@ -187,7 +180,7 @@ class CaptureFeedsTest {
         assertEquals(0, a.code(), a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {
             assertTrue(r.complete());
-            WindowChunk w = WindowChunk.read(r).orElseThrow();
+            WindowChunk w = r.window().orElseThrow();
             assertTrue(w.hasEnd());
             assertEquals(Long.toString(w.startEpochNs()),
                     r.metadata().orElseThrow().options().get(WindowChunk.START_KEY), "metadata and WINDOW agree");
@@ -223,7 +216,7 @@ class CaptureFeedsTest {
             assertInstanceOf(ScrapeResult.Scrape.class, scrapes.getFirst());
             ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scrapes.getLast());
             assertFalse(gap.error().isBlank());
-            assertTrue(WindowChunk.read(r).orElseThrow().counts().get("gaps") >= 1);
+            assertTrue(r.window().orElseThrow().counts().get("gaps") >= 1);
             assertEquals(1, r.processes().size(), "the GPU capture went on");
         }
         assertTrue(a.err().contains("the capture goes on and marks the gap"), a.err());
@@ -267,7 +260,7 @@ class CaptureFeedsTest {
             assertEquals(2, spans.size());
             assertEquals(trace, spans.getFirst().traceIdHex());
             assertEquals("api", spans.getFirst().serviceName());
-            WindowChunk w = WindowChunk.read(r).orElseThrow();
+            WindowChunk w = r.window().orElseThrow();
             assertEquals(2L, w.counts().get("spans_received"));
             assertEquals(1L, w.counts().get("spans_outside_window"));
         }

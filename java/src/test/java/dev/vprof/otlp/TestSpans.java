@@ -68,7 +68,7 @@ public final class TestSpans {
     }
 
     /** Order-independent comparison: transports may regroup spans by resource and scope. */
-    static List<Span> sorted(List<Span> spans) {
+    public static List<Span> sorted(List<Span> spans) {
         List<Span> copy = new ArrayList<>(spans);
         copy.sort(Comparator.comparing((Span s) -> s.traceIdHex()).thenComparing(Span::spanIdHex));
         return copy;
