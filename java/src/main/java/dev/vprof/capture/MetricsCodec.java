@@ -11,11 +11,8 @@ import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.wire.WireReader;
 import dev.vprof.wire.WireWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The compact form of a run of scrapes, as the capture file stores it in a METRICS chunk.
@@ -54,8 +51,7 @@ public final class MetricsCodec {
     /** Encodes scrapes and gaps, in order. */
     public static byte[] encode(List<? extends ScrapeResult> results) {
         WireWriter body = new WireWriter(4096);
-        Map<String, Integer> ids = new HashMap<>();
-        List<String> table = new ArrayList<>();
+        ChunkStrings strings = new ChunkStrings(1);
         long previous = 0;
         body.varint(results.size());
         for (ScrapeResult r : results) {
@@ -63,45 +59,40 @@ public final class MetricsCodec {
             body.zigzag(r.epochNs() - previous);
             previous = r.epochNs();
             switch (r) {
-                case ScrapeResult.Gap g -> body.varint(id(g.error(), ids, table));
+                case ScrapeResult.Gap g -> body.varint(strings.id(g.error()));
                 case ScrapeResult.Scrape s -> {
                     body.varint(s.durationNs());
                     body.varint(s.errors().size());
                     for (ParseError e : s.errors()) {
                         body.varint(e.line());
-                        body.varint(id(e.message(), ids, table));
-                        body.varint(id(e.excerpt(), ids, table));
+                        body.varint(strings.id(e.message()));
+                        body.varint(strings.id(e.excerpt()));
                     }
                     List<MetricFamily> families = s.snapshot().families();
                     body.varint(families.size());
                     for (MetricFamily f : families) {
-                        body.varint(id(f.name(), ids, table));
+                        body.varint(strings.id(f.name()));
                         body.u8(f.type().ordinal());
-                        body.varint(id(f.help(), ids, table));
-                        body.varint(id(f.unit(), ids, table));
+                        body.varint(strings.id(f.help()));
+                        body.varint(strings.id(f.unit()));
                         body.varint(f.samples().size());
                         for (Sample sample : f.samples()) {
-                            writeSample(body, sample, ids, table);
+                            writeSample(body, sample, strings);
                         }
                     }
                 }
             }
         }
-        WireWriter out = new WireWriter(body.size() + table.size() * 16 + 16);
+        WireWriter out = new WireWriter(body.size() + strings.sizeHint());
         out.raw(MAGIC);
-        out.varint(table.size());
-        for (String str : table) {
-            byte[] utf8 = str.getBytes(StandardCharsets.UTF_8);
-            out.varint(utf8.length);
-            out.raw(utf8);
-        }
+        strings.writeTo(out);
         out.append(body);
         return out.toByteArray();
     }
 
-    private static void writeSample(WireWriter body, Sample sample, Map<String, Integer> ids, List<String> table) {
-        body.varint(id(sample.name(), ids, table));
-        writeLabels(body, sample.labels(), ids, table);
+    private static void writeSample(WireWriter body, Sample sample, ChunkStrings strings) {
+        body.varint(strings.id(sample.name()));
+        writeLabels(body, sample.labels(), strings);
         double v = sample.value();
         boolean integral = v == Math.rint(v) && Math.abs(v) < 0x1p53 && !(v == 0 && 1 / v < 0);
         Exemplar ex = sample.exemplar();
@@ -117,7 +108,7 @@ public final class MetricsCodec {
             body.zigzag(sample.timestampNs());
         }
         if (ex != null) {
-            writeLabels(body, ex.labels(), ids, table);
+            writeLabels(body, ex.labels(), strings);
             body.fixed64(Double.doubleToRawLongBits(ex.value()));
             if (ex.hasTimestamp()) {
                 body.zigzag(ex.timestampNs());
@@ -125,25 +116,12 @@ public final class MetricsCodec {
         }
     }
 
-    private static void writeLabels(WireWriter body, Labels labels, Map<String, Integer> ids, List<String> table) {
+    private static void writeLabels(WireWriter body, Labels labels, ChunkStrings strings) {
         body.varint(labels.size());
         for (int i = 0; i < labels.size(); i++) {
-            body.varint(id(labels.name(i), ids, table));
-            body.varint(id(labels.value(i), ids, table));
+            body.varint(strings.id(labels.name(i)));
+            body.varint(strings.id(labels.value(i)));
         }
-    }
-
-    private static int id(String s, Map<String, Integer> ids, List<String> table) {
-        if (s == null) {
-            return 0;
-        }
-        Integer id = ids.get(s);
-        if (id == null) {
-            table.add(s);
-            id = table.size();
-            ids.put(s, id);
-        }
-        return id;
     }
 
     /**
@@ -158,11 +136,7 @@ public final class MetricsCodec {
                 throw new IOException("METRICS chunk does not start with 'VPM1' (not a metrics chunk, or a newer format)");
             }
         }
-        int count = in.readCount(1);
-        String[] strings = new String[count + 1];
-        for (int i = 1; i <= count; i++) {
-            strings[i] = in.readUtf8(in.readCount(1));
-        }
+        String[] strings = ChunkStrings.read(in, 1);
         int entries = in.readCount(1);
         List<ScrapeResult> out = new ArrayList<>(entries);
         long epoch = 0;
@@ -170,24 +144,24 @@ public final class MetricsCodec {
             int kind = in.readByte();
             epoch += in.readZigzag();
             if (kind == KIND_GAP) {
-                out.add(new ScrapeResult.Gap(epoch, string(in, strings)));
+                out.add(new ScrapeResult.Gap(epoch, ChunkStrings.lookup(in, strings)));
             } else if (kind == KIND_SCRAPE) {
                 long duration = in.readVarint();
                 int nErrors = in.readCount(1);
                 List<ParseError> errors = new ArrayList<>(nErrors);
                 for (int i = 0; i < nErrors; i++) {
-                    errors.add(new ParseError(lineNumber(in), string(in, strings), string(in, strings)));
+                    errors.add(new ParseError(lineNumber(in), ChunkStrings.lookup(in, strings), ChunkStrings.lookup(in, strings)));
                 }
                 int nFamilies = in.readCount(1);
                 List<MetricFamily> families = new ArrayList<>(nFamilies);
                 for (int i = 0; i < nFamilies; i++) {
-                    String name = string(in, strings);
+                    String name = ChunkStrings.lookup(in, strings);
                     int type = in.readByte();
                     if (type >= TYPES.length || name == null) {
                         throw in.error("invalid metric family");
                     }
-                    String help = string(in, strings);
-                    String unit = string(in, strings);
+                    String help = ChunkStrings.lookup(in, strings);
+                    String unit = ChunkStrings.lookup(in, strings);
                     int nSamples = in.readCount(1);
                     List<Sample> samples = new ArrayList<>(nSamples);
                     for (int k = 0; k < nSamples; k++) {
@@ -207,7 +181,7 @@ public final class MetricsCodec {
     }
 
     private static Sample readSample(WireReader in, String[] strings) throws IOException {
-        String name = string(in, strings);
+        String name = ChunkStrings.lookup(in, strings);
         if (name == null) {
             throw in.error("sample without a name");
         }
@@ -229,7 +203,7 @@ public final class MetricsCodec {
         int n = in.readCount(1);
         String[] pairs = new String[2 * n];
         for (int i = 0; i < 2 * n; i++) {
-            pairs[i] = string(in, strings);
+            pairs[i] = ChunkStrings.lookup(in, strings);
             if (pairs[i] == null) {
                 throw in.error("null label name or value");
             }
@@ -248,13 +222,5 @@ public final class MetricsCodec {
             throw in.error("line number " + line + " out of range");
         }
         return (int) line;
-    }
-
-    private static String string(WireReader in, String[] strings) throws IOException {
-        long id = in.readVarint();
-        if (id < 0 || id >= strings.length) {
-            throw in.error("string id " + id + " outside the table of " + (strings.length - 1));
-        }
-        return strings[(int) id];
     }
 }

@@ -11,11 +11,8 @@ import dev.vprof.otlp.StatusCode;
 import dev.vprof.wire.WireFormatException;
 import dev.vprof.wire.WireReader;
 import dev.vprof.wire.WireWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -138,8 +135,7 @@ public final class SpansCodec {
 
     /** A version 1 chunk: the spans as vprof decoded them. */
     public static byte[] encode(List<Span> spans) {
-        Map<String, Integer> index = new HashMap<>();
-        List<String> strings = new ArrayList<>();
+        ChunkStrings strings = new ChunkStrings(0);
         WireWriter body = new WireWriter(16 + spans.size() * 96);
         body.varint(spans.size());
         for (Span s : spans) {
@@ -148,46 +144,31 @@ public final class SpansCodec {
             byte[] parent = s.parentSpanId();
             body.u8(parent.length);
             body.raw(parent);
-            body.varint(intern(s.name(), index, strings));
+            body.varint(strings.id(s.name()));
             body.u8(s.kind().number());
             body.u8(s.status().number());
-            body.varint(intern(s.statusMessage(), index, strings));
-            body.varint(intern(s.serviceName(), index, strings));
-            body.varint(intern(s.scopeName(), index, strings));
-            body.varint(intern(s.scopeVersion(), index, strings));
+            body.varint(strings.id(s.statusMessage()));
+            body.varint(strings.id(s.serviceName()));
+            body.varint(strings.id(s.scopeName()));
+            body.varint(strings.id(s.scopeVersion()));
             body.fixed64(s.startEpochNs());
             body.varint(s.endEpochNs() - s.startEpochNs());
             body.varint(s.attributes().size());
             for (Attribute a : s.attributes()) {
-                body.varint(intern(a.key(), index, strings));
-                writeValue(body, a.value(), index, strings);
+                body.varint(strings.id(a.key()));
+                writeValue(body, a.value(), strings);
             }
         }
-        WireWriter out = new WireWriter(body.size() + 16 + strings.size() * 16);
+        WireWriter out = new WireWriter(body.size() + strings.sizeHint());
         out.u8(VERSION_DECODED);
-        out.varint(strings.size());
-        for (String str : strings) {
-            byte[] b = str.getBytes(StandardCharsets.UTF_8);
-            out.varint(b.length);
-            out.raw(b);
-        }
+        strings.writeTo(out);
         out.append(body);
         return out.toByteArray();
     }
 
-    private static int intern(String s, Map<String, Integer> index, List<String> strings) {
-        Integer i = index.get(s);
-        if (i == null) {
-            i = strings.size();
-            index.put(s, i);
-            strings.add(s);
-        }
-        return i;
-    }
-
-    private static void writeValue(WireWriter w, AnyValue v, Map<String, Integer> index, List<String> strings) {
+    private static void writeValue(WireWriter w, AnyValue v, ChunkStrings strings) {
         switch (v) {
-            case AnyValue.StringValue s -> { w.u8(T_STRING); w.varint(intern(s.value(), index, strings)); }
+            case AnyValue.StringValue s -> { w.u8(T_STRING); w.varint(strings.id(s.value())); }
             case AnyValue.LongValue l -> { w.u8(T_INT); w.varint((l.value() << 1) ^ (l.value() >> 63)); }
             case AnyValue.DoubleValue d -> { w.u8(T_DOUBLE); w.fixed64(Double.doubleToRawLongBits(d.value())); }
             case AnyValue.BoolValue b -> { w.u8(T_BOOL); w.u8(b.value() ? 1 : 0); }
@@ -196,15 +177,15 @@ public final class SpansCodec {
                 w.u8(T_ARRAY);
                 w.varint(a.values().size());
                 for (AnyValue x : a.values()) {
-                    writeValue(w, x, index, strings);
+                    writeValue(w, x, strings);
                 }
             }
             case AnyValue.KeyValueList kv -> {
                 w.u8(T_KVLIST);
                 w.varint(kv.values().size());
                 for (Attribute x : kv.values()) {
-                    w.varint(intern(x.key(), index, strings));
-                    writeValue(w, x.value(), index, strings);
+                    w.varint(strings.id(x.key()));
+                    writeValue(w, x.value(), strings);
                 }
             }
         }
@@ -226,11 +207,7 @@ public final class SpansCodec {
             throw r.error("unsupported SPANS chunk version " + version + " (this vprof reads versions "
                     + VERSION_DECODED + " and " + VERSION_REQUESTS + ")");
         }
-        int nStrings = r.readCount(1);
-        String[] strings = new String[nStrings];
-        for (int i = 0; i < nStrings; i++) {
-            strings[i] = r.readUtf8(r.readCount(1));
-        }
+        String[] strings = ChunkStrings.read(r, 0);
         int nSpans = r.readCount(Span.TRACE_ID_BYTES + Span.SPAN_ID_BYTES);
         List<Span> spans = new ArrayList<>(nSpans);
         for (int i = 0; i < nSpans; i++) {
@@ -241,19 +218,19 @@ public final class SpansCodec {
                 throw r.error("parent id length " + parentLen);
             }
             byte[] parent = r.readRaw(parentLen);
-            String name = string(r, strings);
+            String name = ChunkStrings.lookup(r, strings);
             SpanKind kind = SpanKind.of(r.readByte());
             StatusCode status = StatusCode.of(r.readByte());
-            String statusMessage = string(r, strings);
-            String service = string(r, strings);
-            String scopeName = string(r, strings);
-            String scopeVersion = string(r, strings);
+            String statusMessage = ChunkStrings.lookup(r, strings);
+            String service = ChunkStrings.lookup(r, strings);
+            String scopeName = ChunkStrings.lookup(r, strings);
+            String scopeVersion = ChunkStrings.lookup(r, strings);
             long start = r.readFixed64();
             long end = start + r.readVarint();
             int nAttrs = r.readCount(2);
             List<Attribute> attrs = new ArrayList<>(nAttrs);
             for (int a = 0; a < nAttrs; a++) {
-                attrs.add(new Attribute(string(r, strings), readValue(r, strings, 0)));
+                attrs.add(new Attribute(ChunkStrings.lookup(r, strings), readValue(r, strings, 0)));
             }
             spans.add(new Span(trace, id, parent, name, kind, start, end, attrs, status, statusMessage,
                     service, scopeName, scopeVersion));
@@ -270,7 +247,7 @@ public final class SpansCodec {
         }
         int type = r.readByte();
         switch (type) {
-            case T_STRING: return new AnyValue.StringValue(string(r, strings));
+            case T_STRING: return new AnyValue.StringValue(ChunkStrings.lookup(r, strings));
             case T_INT: { long z = r.readVarint(); return new AnyValue.LongValue((z >>> 1) ^ -(z & 1)); }
             case T_DOUBLE: return new AnyValue.DoubleValue(Double.longBitsToDouble(r.readFixed64()));
             case T_BOOL: return new AnyValue.BoolValue(r.readByte() != 0);
@@ -287,19 +264,11 @@ public final class SpansCodec {
                 int n = r.readCount(2);
                 List<Attribute> values = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    values.add(new Attribute(string(r, strings), readValue(r, strings, depth + 1)));
+                    values.add(new Attribute(ChunkStrings.lookup(r, strings), readValue(r, strings, depth + 1)));
                 }
                 return new AnyValue.KeyValueList(values);
             }
             default: throw r.error("unknown attribute value type " + type);
         }
-    }
-
-    private static String string(WireReader r, String[] strings) throws WireFormatException {
-        long i = r.readVarint();
-        if (i < 0 || i >= strings.length) {
-            throw r.error("string index " + i + " outside the table of " + strings.length);
-        }
-        return strings[(int) i];
     }
 }
