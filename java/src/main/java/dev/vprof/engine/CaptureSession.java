@@ -68,7 +68,6 @@ final class CaptureSession {
             .map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElse(0L);
     private final List<Attached> attached = new ArrayList<>();
     private final Set<Integer> seenPids = new HashSet<>();
-    private final Set<String> ignored = new HashSet<>();
     /** Regions found before their agent was ready: path -> whether the process is in the tree. */
     private final Map<Path, Pending> pending = new HashMap<>();
     private final Progress progress;
@@ -132,6 +131,7 @@ final class CaptureSession {
             for (Attached a : armed) {
                 disarmQuietly(a);
                 a.region.setFrontendPid(0);
+                a.liveness.close();
             }
             attached.clear();
             regions.forEach(Region::close);
@@ -159,28 +159,33 @@ final class CaptureSession {
             disarmOrThrow(r);
         }
         Attached a = newAttached(r, r.counters());
-        long leftovers = a.reader.discardLeftovers();
-        if (leftovers > 0) {
-            err.println("vprof: pid " + r.pid() + ": discarded " + leftovers
-                    + " bytes an earlier, interrupted capture left in the ring");
-        }
-        r.heartbeat(Posix.monotonicNanos());
-        int result;
         try {
-            result = r.arm(spec, ourPid, COMMAND_TIMEOUT_NS);
-        } catch (RegionException e) {
-            throw new CaptureException(e.getMessage(), e);
-        }
-        if (result == VprofRing.RESULT_BUSY) {
-            throw new CaptureException("the agent in pid " + r.pid() + " refused: another vprof holds it (pid "
-                    + r.frontendPid() + ")");
-        }
-        if (result == VprofRing.RESULT_FAILED) {
-            throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
-        }
-        if (result != VprofRing.RESULT_OK) {
-            throw new CaptureException("the agent in pid " + r.pid() + " refused the ARM command (result " + result
-                    + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
+            long leftovers = a.reader.discardLeftovers();
+            if (leftovers > 0) {
+                err.println("vprof: pid " + r.pid() + ": discarded " + leftovers
+                        + " bytes an earlier, interrupted capture left in the ring");
+            }
+            r.heartbeat(Posix.monotonicNanos());
+            int result;
+            try {
+                result = r.arm(spec, ourPid, COMMAND_TIMEOUT_NS);
+            } catch (RegionException e) {
+                throw new CaptureException(e.getMessage(), e);
+            }
+            if (result == VprofRing.RESULT_BUSY) {
+                throw new CaptureException("the agent in pid " + r.pid() + " refused: another vprof holds it (pid "
+                        + r.frontendPid() + ")");
+            }
+            if (result == VprofRing.RESULT_FAILED) {
+                throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
+            }
+            if (result != VprofRing.RESULT_OK) {
+                throw new CaptureException("the agent in pid " + r.pid() + " refused the ARM command (result " + result
+                        + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
+            }
+        } catch (RuntimeException e) {
+            a.liveness.close();
+            throw e;
         }
         r.setFrontendPid(ourPid);
         join(a);
@@ -289,8 +294,7 @@ final class CaptureSession {
     private void discover(boolean listNow) {
         long now = System.nanoTime();
         for (Path p : watch.appeared(listNow)) {
-            // A name created again (a stale file replaced) is a new region: forget what we decided.
-            ignored.remove(p.toString());
+            // Each region file is looked at once, when it appears (again, for a file made anew).
             pending.remove(p);
             int pid = Region.pidOf(p);
             if (seenPids.contains(pid)) {
@@ -312,7 +316,6 @@ final class CaptureSession {
     private void consider(Path path, boolean inTree, long sinceNs) {
         pending.remove(path);
         if (!inTree && mode == CapturePlan.Mode.ATTACH) {
-            ignored.add(path.toString());
             return;
         }
         Region r;
@@ -325,7 +328,6 @@ final class CaptureSession {
             if (inTree) {
                 err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
             }
-            ignored.add(path.toString());
             return;
         }
         AgentState st = r.state();
@@ -338,14 +340,12 @@ final class CaptureSession {
             return;
         }
         if (!inTree && !ours) {
-            ignored.add(path.toString());
             r.close();
             return;
         }
         if (st == AgentState.FAILED) {
             err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
                     + "; that process runs on without capture");
-            ignored.add(path.toString());
             r.close();
             return;
         }
@@ -363,7 +363,6 @@ final class CaptureSession {
                 arm(r);
             } catch (CaptureException e) {
                 err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
-                ignored.add(path.toString());
                 r.close();
             }
         }

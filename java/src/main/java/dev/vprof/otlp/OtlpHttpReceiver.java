@@ -130,6 +130,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
                 body = enc.equals("gzip") ? gunzipBounded(raw) : raw;
             } catch (TooLarge e) {
                 stats.tooLarge.incrementAndGet();
+                // The body was not read to its end, so the server drops the connection after this
+                // answer: say so, or the client reuses it for its next request and gets nothing.
+                ex.getResponseHeaders().set("Connection", "close");
                 error(ex, json, 413, RESOURCE_EXHAUSTED, e.getMessage());
                 return;
             } catch (ZipException | java.io.EOFException e) {
