@@ -1,5 +1,6 @@
 package dev.vprof.capture;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,14 +31,40 @@ class SpansCodecTest {
         List<Span> b = TestSpans.mixed(3);
         byte[] chunk = SpansCodec.encodeRequests(List.of(proto(a), json(b)));
         assertEquals(SpansCodec.VERSION_REQUESTS, chunk[0]);
-        byte[] body = OtlpProtobuf.encodeRequest(a);
-        assertTrue(indexOf(chunk, body) > 0, "the protobuf body is in the chunk byte for byte");
+        List<SpansCodec.Stored> stored = SpansCodec.stored(chunk);
+        assertArrayEquals(OtlpProtobuf.encodeRequest(a), stored.get(0).body(), "the protobuf body byte for byte");
+        assertArrayEquals(OtlpJson.encodeRequest(b), stored.get(1).body(), "the JSON body byte for byte");
+        assertEquals(ExportRequest.Encoding.JSON, stored.get(1).encoding());
         List<String> notes = new ArrayList<>();
         List<Span> read = SpansCodec.decode(chunk, notes::add);
         assertEquals(List.of(), notes);
         List<Span> expected = new ArrayList<>(a);
         expected.addAll(b);
         assertEquals(TestSpans.sorted(expected), TestSpans.sorted(read));
+    }
+
+    @Test
+    void requestsAreDeflatedWhenThatPaysAndInflateBackByteForByte() throws Exception {
+        List<ExportRequest> requests = List.of(json(TestSpans.mixed(40)), json(TestSpans.mixed(40)));
+        long bodies = requests.stream().mapToLong(r -> r.body().length).sum();
+        byte[] chunk = SpansCodec.encodeRequests(requests);
+        assertEquals(1, chunk[1], "deflated");
+        assertTrue(chunk.length < bodies / 4, chunk.length + " bytes for " + bodies + " bytes of OTLP JSON");
+        List<Span> expected = new ArrayList<>(requests.get(0).spans());
+        expected.addAll(requests.get(1).spans());
+        assertEquals(TestSpans.sorted(expected), TestSpans.sorted(SpansCodec.decode(chunk, n -> { })));
+
+        // The inflated length is announced and bounded: a chunk that claims more than a chunk may
+        // hold, or other than what its data inflates to, is corrupt, not an allocation.
+        byte[] huge = chunk.clone();
+        huge[2] = (byte) 0xff;
+        huge[3] = (byte) 0xff;
+        huge[4] = (byte) 0xff;
+        huge[5] = (byte) 0x7f;
+        assertThrows(OtlpFormatException.class, () -> SpansCodec.decode(huge, n -> { }));
+        byte[] shorter = chunk.clone();
+        shorter[2]--;
+        assertThrows(OtlpFormatException.class, () -> SpansCodec.decode(shorter, n -> { }));
     }
 
     @Test
@@ -69,19 +96,6 @@ class SpansCodecTest {
         byte[] old = SpansCodec.encode(spans); // version 1, as vprof wrote SPANS chunks before
         assertEquals(SpansCodec.VERSION_DECODED, old[0]);
         assertEquals(spans, SpansCodec.decode(old, n -> { }));
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     @Test
