@@ -45,12 +45,16 @@ final class ChunkStrings {
         return id;
     }
 
-    /** Bytes the table will take, roughly: for sizing the chunk's buffer. */
-    int sizeHint() {
-        return 16 + table.size() * 16;
+    /** A whole chunk: {@code header}, then this table, then {@code body} (which refers to the table). */
+    byte[] chunk(byte[] header, WireWriter body) {
+        WireWriter out = new WireWriter(header.length + 16 + table.size() * 16 + body.size());
+        out.raw(header);
+        writeTo(out);
+        out.append(body);
+        return out.toByteArray();
     }
 
-    void writeTo(WireWriter out) {
+    private void writeTo(WireWriter out) {
         out.varint(table.size());
         for (String s : table) {
             byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);

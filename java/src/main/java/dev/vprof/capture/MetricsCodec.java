@@ -83,11 +83,7 @@ public final class MetricsCodec {
                 }
             }
         }
-        WireWriter out = new WireWriter(body.size() + strings.sizeHint());
-        out.raw(MAGIC);
-        strings.writeTo(out);
-        out.append(body);
-        return out.toByteArray();
+        return strings.chunk(MAGIC, body);
     }
 
     private static void writeSample(WireWriter body, Sample sample, ChunkStrings strings) {

@@ -251,11 +251,7 @@ public final class SpansCodec {
                 writeValue(body, a.value(), strings);
             }
         }
-        WireWriter out = new WireWriter(body.size() + strings.sizeHint());
-        out.u8(VERSION_DECODED);
-        strings.writeTo(out);
-        out.append(body);
-        return out.toByteArray();
+        return strings.chunk(new byte[] {VERSION_DECODED}, body);
     }
 
     private static void writeValue(WireWriter w, AnyValue v, ChunkStrings strings) {

@@ -141,8 +141,8 @@ public final class CaptureFeeds implements AutoCloseable {
                 throw new CaptureException("cannot start the OTLP receiver: " + e.getMessage(), e);
             }
             err.println("vprof: OTLP receiver listening:"
-                    + (f.receiver.grpcAddress() == null ? "" : " gRPC " + hostPort(f.receiver.grpcAddress()))
-                    + (f.receiver.httpAddress() == null ? "" : " HTTP " + hostPort(f.receiver.httpAddress())));
+                    + (f.receiver.grpcAddress() == null ? "" : " gRPC " + OtlpOptions.format(f.receiver.grpcAddress()))
+                    + (f.receiver.httpAddress() == null ? "" : " HTTP " + OtlpOptions.format(f.receiver.httpAddress())));
             err.flush();
         }
         return f;
@@ -501,11 +501,6 @@ public final class CaptureFeeds implements AutoCloseable {
             err.println("vprof: warning: " + s);
             err.flush();
         }
-    }
-
-    static String hostPort(java.net.InetSocketAddress a) {
-        String h = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
-        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + a.getPort();
     }
 
     private static String millis(Duration d) {
