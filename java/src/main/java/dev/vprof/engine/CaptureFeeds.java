@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a capture records besides the rings: {@code /metrics} scrapes ({@code --metrics}), OTLP
- * spans received ({@code --otlp*}) or imported ({@code --spans}), and the profiler trigger
- * ({@code --trigger}); and, as the capture ends, its window (a WINDOW chunk).
+ * requests received ({@code --otlp*}, kept as they arrived) or spans imported ({@code --spans}),
+ * and the profiler trigger ({@code --trigger}); and, as the capture ends, its window (a WINDOW
+ * chunk). Opened before anything else ({@link #open}); the capture that gets it closes it.
  *
  * <p>Threads: the scraper and the receiver's threads only put data on a bounded queue; the
  * session's reader thread drains it ({@link #pump}) and writes METRICS and SPANS chunks about
@@ -57,7 +58,7 @@ public final class CaptureFeeds implements AutoCloseable {
 
     /** The counts of the closing summary (and of the WINDOW chunk). */
     public record Counts(long scrapes, long gaps, long scrapesDropped, long spansReceived, long spansRejected,
-                  long spansRefused, long spansImported, long importErrors, long spansOutsideWindow) {
+                         long spansRefused, long spansImported, long importErrors, long spansOutsideWindow) {
         static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         Map<String, Long> asMap() {
