@@ -1,11 +1,13 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.MetricsCodec;
+import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
-import dev.vprof.metrics.MetricsCodec;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;
+import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.otlp.OtlpReceiver;
@@ -15,6 +17,7 @@ import dev.vprof.otlp.SpanImport;
 import dev.vprof.otlp.SpanWindow;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,12 +29,12 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * What a capture records besides the rings: {@code /metrics} scrapes ({@code --metrics}), OTLP
- * spans received ({@code --otlp*}) or imported ({@code --spans}), and the profiler trigger
- * ({@code --trigger}); and, as the capture ends, its window (a WINDOW chunk).
+ * requests received ({@code --otlp*}, kept as they arrived) or spans imported ({@code --spans}),
+ * and the profiler trigger ({@code --trigger}); and, as the capture ends, its window (a WINDOW
+ * chunk). Opened before anything else ({@link #open}); the capture that gets it closes it.
  *
  * <p>Threads: the scraper and the receiver's threads only put data on a bounded queue; the
  * session's reader thread drains it ({@link #pump}) and writes METRICS and SPANS chunks about
@@ -41,18 +44,21 @@ import java.util.function.Consumer;
  * and a capture that falls behind pushes back on OTLP senders (they are answered "unavailable"
  * and retry) instead of growing without bound.
  */
-final class CaptureFeeds implements AutoCloseable {
+public final class CaptureFeeds implements AutoCloseable {
     /** Scrapes and span batches waiting for the reader thread. */
     private static final int QUEUE_ITEMS = 4096;
     /** Spans waiting for the reader thread; beyond this OTLP senders are told to retry. */
     private static final long MAX_PENDING_SPANS = 500_000;
     private static final long WRITE_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Request bodies a SPANS chunk holds at most (a larger request takes a chunk of its own). */
+    private static final long SPANS_CHUNK_BYTES = 4 << 20;
+    /** Spans per chunk when a request too large for one chunk is stored decoded (SpansCodec version 1). */
     private static final int SPANS_PER_CHUNK = 10_000;
     private static final int SCRAPES_PER_CHUNK = 64;
 
     /** The counts of the closing summary (and of the WINDOW chunk). */
-    record Counts(long scrapes, long gaps, long scrapesDropped, long spansReceived, long spansRejected,
-                  long spansRefused, long spansImported, long importErrors, long spansOutsideWindow) {
+    public record Counts(long scrapes, long gaps, long scrapesDropped, long spansReceived, long spansRejected,
+                         long spansRefused, long spansImported, long importErrors, long spansOutsideWindow) {
         static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         Map<String, Long> asMap() {
@@ -70,9 +76,9 @@ final class CaptureFeeds implements AutoCloseable {
         }
     }
 
-    private final URI metricsUrl;
-    private final Duration metricsInterval;
-    private final ProfilerTrigger trigger;
+    private URI metricsUrl;
+    private Duration metricsInterval;
+    private ProfilerTrigger trigger;
     private final SpanImport.Result imported;
     private final Path importedFrom;
     private OtlpReceiver receiver;
@@ -92,7 +98,7 @@ final class CaptureFeeds implements AutoCloseable {
     private long windowEndNs = -1;
     private long nextWriteNs;
     private final List<ScrapeResult> scrapes = new ArrayList<>();
-    private final List<Span> spans = new ArrayList<>();
+    private final List<ExportRequest> requests = new ArrayList<>();
     private long scrapesOk;
     private long gaps;
     private boolean inGap;
@@ -102,46 +108,42 @@ final class CaptureFeeds implements AutoCloseable {
     private boolean finished;
     private boolean closed;
 
-    private CaptureFeeds(URI metricsUrl, Duration metricsInterval, ProfilerTrigger trigger, SpanImport.Result imported,
-                         Path importedFrom) {
-        this.metricsUrl = metricsUrl;
-        this.metricsInterval = metricsInterval;
-        this.trigger = trigger;
+    private CaptureFeeds(SpanImport.Result imported, Path importedFrom) {
         this.imported = imported;
         this.importedFrom = importedFrom;
     }
 
-    /** No feeds: a plain capture. */
-    static CaptureFeeds none() {
-        return new CaptureFeeds(null, null, null, null, null);
+    /** No spans: a plain capture (the plan may still scrape metrics and trigger). */
+    public static CaptureFeeds none() {
+        return new CaptureFeeds(null, null);
     }
 
     /**
-     * The feeds the options ask for. Imports {@code --spans} now (its errors, line-numbered, go to
-     * {@code err}; the good spans are kept) and starts the OTLP receiver, so that a port in use is
-     * reported before any agent is armed. The scraper and the trigger start with the capture.
+     * Opens what must be checked before anything else happens: imports {@code spansFile} now (its
+     * errors, line-numbered, go to {@code err}; the good spans are kept) and starts the OTLP
+     * receiver {@code otlp} asks for, so that a port in use is reported before any agent is armed
+     * or command started. Spans that arrive before the capture begins wait for it. The scraper and
+     * the trigger start with the capture ({@link CapturePlan#metrics()}, {@link CapturePlan#trigger()}).
+     *
+     * @param otlp      the receiver's addresses, or null for none
+     * @param spansFile spans to import ({@code --spans}), or null
      */
-    static CaptureFeeds open(CaptureOptions o, PrintWriter err) {
-        URI metrics = o.metricsUriOrNull();
-        Duration interval = o.metricsIntervalValue();
-        URI trig = o.triggerUriOrNull();
-        OtlpOptions.Config otlp = o.otlpConfigOrNull();
+    public static CaptureFeeds open(OtlpOptions.Config otlp, Path spansFile, PrintWriter err) {
         SpanImport.Result imported = null;
-        if (o.spans != null) {
-            imported = importSpans(o.spans, err);
+        if (spansFile != null) {
+            imported = importSpans(spansFile, err);
         }
-        CaptureFeeds f = new CaptureFeeds(metrics, interval, trig == null ? null : new ProfilerTrigger(trig),
-                imported, o.spans);
+        CaptureFeeds f = new CaptureFeeds(imported, spansFile);
         if (otlp != null) {
             try {
-                f.receiver = OtlpReceiver.start(otlp, f::offerSpans, w -> warn(err, "OTLP: " + w));
+                f.receiver = OtlpReceiver.start(otlp, f::offer, w -> warn(err, "OTLP: " + w));
             } catch (IOException e) {
                 f.close();
-                throw new CliException("cannot start the OTLP receiver: " + e.getMessage(), e);
+                throw new CaptureException("cannot start the OTLP receiver: " + e.getMessage(), e);
             }
             err.println("vprof: OTLP receiver listening:"
-                    + (f.receiver.grpcAddress() == null ? "" : " gRPC " + hostPort(f.receiver.grpcAddress()))
-                    + (f.receiver.httpAddress() == null ? "" : " HTTP " + hostPort(f.receiver.httpAddress())));
+                    + (f.receiver.grpcAddress() == null ? "" : " gRPC " + OtlpOptions.format(f.receiver.grpcAddress()))
+                    + (f.receiver.httpAddress() == null ? "" : " HTTP " + OtlpOptions.format(f.receiver.httpAddress())));
             err.flush();
         }
         return f;
@@ -152,9 +154,9 @@ final class CaptureFeeds implements AutoCloseable {
         try {
             r = SpanImport.read(file);
         } catch (OtlpFormatException e) {
-            throw new CliException("--spans: " + e.getMessage(), e);
+            throw new CaptureException("--spans: " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new CliException("--spans: cannot read " + file + ": " + e.getMessage(), e);
+            throw new CaptureException("--spans: cannot read " + file + ": " + e.getMessage(), e);
         }
         for (String e : r.errors()) {
             err.println("vprof: --spans: " + e);
@@ -170,36 +172,29 @@ final class CaptureFeeds implements AutoCloseable {
     }
 
     /**
-     * For a receiver the caller runs itself (vprof demo starts it before the server it listens
-     * to): its batches must go to {@link #offerSpans}; the feeds count its spans and close it
-     * when the capture ends.
+     * An export request from any thread: its body is kept (SPANS chunks store what arrived), its
+     * spans are counted. Throws when the capture cannot take it (ended, or behind): the OTLP
+     * receiver then answers "unavailable" and the sender retries.
      */
-    void adoptReceiver(OtlpReceiver r) {
-        this.receiver = r;
-    }
-
-    /**
-     * A batch of spans from any thread. Throws when the capture cannot take it (ended, or behind):
-     * the OTLP receiver then answers "unavailable" and the sender retries.
-     */
-    void offerSpans(List<Span> batch) {
-        if (batch.isEmpty()) {
+    void offer(ExportRequest request) {
+        int spans = request.spans().size();
+        if (spans == 0) {
             return;
         }
         if (!acceptingSpans) {
-            spansRefused.addAndGet(batch.size());
+            spansRefused.addAndGet(spans);
             throw new IllegalStateException("the vprof capture has ended");
         }
-        long n = pendingSpans.addAndGet(batch.size());
+        long n = pendingSpans.addAndGet(spans);
         boolean queued = false;
         try {
-            queued = n <= MAX_PENDING_SPANS && queue.offer(batch, 1, TimeUnit.SECONDS);
+            queued = n <= MAX_PENDING_SPANS && queue.offer(request, 1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (!queued) {
-            pendingSpans.addAndGet(-batch.size());
-            spansRefused.addAndGet(batch.size());
+            pendingSpans.addAndGet(-spans);
+            spansRefused.addAndGet(spans);
             throw new IllegalStateException("the vprof capture is not keeping up; retry later");
         }
     }
@@ -210,27 +205,41 @@ final class CaptureFeeds implements AutoCloseable {
         }
     }
 
-    /** The OTLP receiver, or null. */
-    OtlpReceiver receiver() {
-        return receiver;
+    /** The OTLP/HTTP receiver's bound address (the real port when 0 was asked), or null. */
+    public InetSocketAddress otlpHttpAddress() {
+        return receiver == null ? null : receiver.httpAddress();
     }
 
-    boolean any() {
-        return metricsUrl != null || receiver != null || imported != null || trigger != null;
+    /** The OTLP/gRPC receiver's bound address, or null. */
+    public InetSocketAddress otlpGrpcAddress() {
+        return receiver == null ? null : receiver.grpcAddress();
+    }
+
+    /** Spans the OTLP receiver has accepted so far (0 without one). */
+    public long spansAccepted() {
+        return receiver == null ? 0 : receiver.stats().spansAccepted();
     }
 
     // ---- the reader thread --------------------------------------------------------------------
 
     /**
      * The capture starts: its window opens at {@code out}'s start, the imported spans are written,
-     * the scraper starts, and {@code --trigger} POSTs /start_profile. {@code retryUntilUp}: the
-     * server is being started by this capture (run), so wait for it to listen instead of failing.
+     * the plan's scraper starts, and its trigger POSTs /start_profile. A RUN capture starts the
+     * server itself, so the trigger waits for it to listen instead of failing.
      */
-    void begin(CaptureOutput out, boolean retryUntilUp, PrintWriter err) throws IOException {
+    void begin(CaptureOutput out, CapturePlan plan, PrintWriter err) throws IOException {
+        if (plan.metrics() != null) {
+            metricsUrl = plan.metrics().url();
+            metricsInterval = plan.metrics().interval();
+        }
+        if (plan.trigger() != null) {
+            trigger = new ProfilerTrigger(plan.trigger());
+        }
+        boolean retryUntilUp = plan.mode() == CapturePlan.Mode.RUN;
         windowStartNs = out.startEpochNs() != 0 ? out.startEpochNs() : Posix.realtimeNanos();
         nextWriteNs = System.nanoTime() + WRITE_EVERY_NS;
         if (imported != null) {
-            writeSpans(out, imported.spans());
+            writeSpans(out, imported.requests());
         }
         if (metricsUrl != null) {
             scraper = new MetricsScraper(metricsUrl, metricsInterval, this::offerScrape);
@@ -260,7 +269,7 @@ final class CaptureFeeds implements AutoCloseable {
                     err.flush();
                 }
                 return;
-            } catch (CliException e) {
+            } catch (CaptureException e) {
                 if (!ProfilerTrigger.notListening(e)) {
                     synchronized (err) {
                         err.println("vprof: error: " + e.getMessage() + "; the capture goes on without it");
@@ -305,7 +314,7 @@ final class CaptureFeeds implements AutoCloseable {
             try {
                 trigger.stop();
                 err.println("vprof: --trigger: POST " + trigger.stopUri() + " ok");
-            } catch (CliException e) {
+            } catch (CaptureException e) {
                 err.println("vprof: warning: " + e.getMessage());
             }
             err.flush();
@@ -369,17 +378,16 @@ final class CaptureFeeds implements AutoCloseable {
                     inGap = false;
                 }
             } else {
-                @SuppressWarnings("unchecked")
-                List<Span> batch = (List<Span>) item;
-                pendingSpans.addAndGet(-batch.size());
-                spansReceived += batch.size();
-                for (Span s : batch) {
+                ExportRequest request = (ExportRequest) item;
+                pendingSpans.addAndGet(-request.spans().size());
+                spansReceived += request.spans().size();
+                for (Span s : request.spans()) {
                     // Ended before the capture began (an exporter's late batch), or from a clock ahead of ours.
                     if (s.endEpochNs() < windowStartNs || s.startEpochNs() > now) {
                         receivedOutside++;
                     }
                 }
-                spans.addAll(batch);
+                requests.add(request);
             }
         }
     }
@@ -390,14 +398,37 @@ final class CaptureFeeds implements AutoCloseable {
                     MetricsCodec.encode(scrapes.subList(i, Math.min(scrapes.size(), i + SCRAPES_PER_CHUNK))));
         }
         scrapes.clear();
-        writeSpans(out, spans);
-        spans.clear();
+        writeSpans(out, requests);
+        requests.clear();
     }
 
-    private static void writeSpans(CaptureOutput out, List<Span> list) throws IOException {
-        for (int i = 0; i < list.size(); i += SPANS_PER_CHUNK) {
-            out.chunk(CaptureFormat.KIND_SPANS, dev.vprof.otlp.SpansCodec.encode(
-                    list.subList(i, Math.min(list.size(), i + SPANS_PER_CHUNK))));
+    /**
+     * SPANS chunks of the requests as they arrived (SpansCodec version 2), up to about 4 MiB each. A
+     * request too large for any chunk is stored as its decoded spans instead (version 1).
+     */
+    private static void writeSpans(CaptureOutput out, List<ExportRequest> list) throws IOException {
+        List<ExportRequest> batch = new ArrayList<>();
+        long batchBytes = 0;
+        for (ExportRequest r : list) {
+            long size = SpansCodec.encodedSize(r);
+            if (size > CaptureFormat.MAX_PAYLOAD - 16) {
+                List<Span> spans = r.spans();
+                for (int i = 0; i < spans.size(); i += SPANS_PER_CHUNK) {
+                    out.chunk(CaptureFormat.KIND_SPANS,
+                            SpansCodec.encode(spans.subList(i, Math.min(spans.size(), i + SPANS_PER_CHUNK))));
+                }
+                continue;
+            }
+            if (!batch.isEmpty() && batchBytes + size > SPANS_CHUNK_BYTES) {
+                out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));
+                batch.clear();
+                batchBytes = 0;
+            }
+            batch.add(r);
+            batchBytes += size;
+        }
+        if (!batch.isEmpty()) {
+            out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));
         }
     }
 
@@ -473,17 +504,7 @@ final class CaptureFeeds implements AutoCloseable {
         }
     }
 
-    static String hostPort(java.net.InetSocketAddress a) {
-        String h = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
-        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + a.getPort();
-    }
-
     private static String millis(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-
-    /** For tests and the demo: the receiver's spans go here. */
-    Consumer<List<Span>> spanSink() {
-        return this::offerSpans;
     }
 }

@@ -1,11 +1,12 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.discovery.AgentDirectory;
-import dev.vprof.discovery.ProcessTree;
-import dev.vprof.discovery.RegionFile;
+import dev.vprof.discovery.ProcFs;
+import dev.vprof.discovery.ProcessLiveness;
+import dev.vprof.discovery.RegionWatch;
 import dev.vprof.drain.RingCorruptException;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.region.AgentState;
@@ -15,44 +16,51 @@ import dev.vprof.region.RegionException;
 import dev.vprof.region.RegionNotReadyException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One capture: the single reader thread that discovers regions, heartbeats, drains every attached
- * ring into the output and decides when the capture is over (DESIGN §5).
+ * The loop behind a {@link Capture}: the single reader thread that discovers regions, heartbeats,
+ * drains every attached ring into the output and decides when the capture is over (DESIGN §5).
  *
- * <p>{@link Mode#RUN}: the agents armed themselves from {@code VPROF_ARM}; the session picks up
- * every region in the command's process tree, or whose frontend_pid and capture id are ours (a
- * process that exited before it was found), and ends when the command has exited and every
- * region is read to its end. {@link Mode#ATTACH}: the session arms what it attaches and ends when
- * told to, when every agent went back to DORMANT by itself, or when every target exited.
+ * <p>{@link CapturePlan.Mode#RUN}: the agents armed themselves from {@code VPROF_ARM}; the session
+ * picks up every region in the command's process tree, or whose frontend_pid and capture id are
+ * ours (a process that exited before it was found), and ends when the command has exited and
+ * every region is read to its end. {@link CapturePlan.Mode#ATTACH}: the session arms what it
+ * attaches and ends when told to, when every agent went back to DORMANT by itself, or when every
+ * target exited.
+ *
+ * <p>{@code /proc} is read only when a region file appears ({@link RegionWatch}): to place the
+ * new process in the tree (its parent links) and to name it. Whether an attached process still
+ * runs is asked of a pidfd ({@link ProcessLiveness}), not of {@code /proc}, so a host with many
+ * processes costs the loop nothing while nothing new appears.
  */
 final class CaptureSession {
-    enum Mode { RUN, ATTACH }
-
-    /** What the session saw, for the closing summary and for tests. */
-    record Summary(int processes, long ranges, long kernels, long records, long ringDrops,
-                   long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                   List<String> feedLines) {}
-
     static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
-    private static final long DISCOVER_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How often the loop looks at the agent directory's news, the command and the targets' ends. */
+    private static final long CHECK_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** A region still STARTING (or not yet valid) is retried this often for its first seconds, then every second. */
+    private static final long PENDING_FAST_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long DRAIN_SLICE_BYTES = 1 << 20;
     private static final long FINAL_DRAIN_NS = TimeUnit.SECONDS.toNanos(3);
 
-    private final Mode mode;
+    private final CapturePlan.Mode mode;
     private final int rootPid;
     private final ArmSpec spec;
-    private CaptureOutput out;        // may arrive after arming (attach arms before it creates the file)
+    private final CapturePlan plan;
+    private CaptureOutput out;        // set after arming (attach arms before it creates the file)
     private final AgentDirectory dir;
+    private final ProcFs proc;
     private final PrintWriter err;
     private final int ourPid = (int) ProcessHandle.current().pid();
     private final int uid;
@@ -60,36 +68,35 @@ final class CaptureSession {
             .map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElse(0L);
     private final List<Attached> attached = new ArrayList<>();
     private final Set<Integer> seenPids = new HashSet<>();
-    private final Set<String> ignored = new HashSet<>();
+    /** Regions found before their agent was ready: path -> whether the process is in the tree. */
+    private final Map<Path, Pending> pending = new HashMap<>();
     private final Progress progress;
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final CaptureFeeds feeds;
+    private final Process command;    // RUN: the command we started
+    private RegionWatch watch;
 
     private volatile String stopRequest;
-    private Process command;          // RUN: the command we started
-    private CaptureFeeds feeds = CaptureFeeds.none();
     private long deadlineNs;          // 0: none
 
-    CaptureSession(Mode mode, int rootPid, ArmSpec spec, CaptureOutput out, AgentDirectory dir,
-                   PrintWriter err, boolean showProgress) {
-        this.mode = mode;
-        this.rootPid = rootPid;
-        this.spec = spec;
-        this.out = out;
-        this.dir = dir;
-        this.err = err;
+    private record Pending(boolean inTree, long sinceNs) {}
+
+    CaptureSession(CapturePlan plan, CaptureEnvironment env) {
+        this.plan = plan;
+        this.mode = plan.mode();
+        this.rootPid = plan.rootPid();
+        this.spec = plan.arm();
+        this.command = plan.command();
+        this.feeds = plan.feeds();
+        this.dir = env.agents();
+        this.proc = env.agents().proc();
+        this.err = env.log();
         this.uid = Posix.getuid();
-        this.progress = showProgress ? new Progress(err) : null;
+        this.progress = env.progress() ? new Progress(err) : null;
     }
 
-    void command(Process p) { this.command = p; }
-
-    /** Metrics, spans and the trigger for this capture; the session closes them when it ends. */
-    void feeds(CaptureFeeds f) { this.feeds = f; }
-
-    CaptureFeeds feeds() { return feeds; }
-
-    void deadlineAfterNanos(long ns) { this.deadlineNs = System.nanoTime() + ns; }
-
+    PrintWriter log() {
+        return err;
+    }
 
     /** Asks the reader thread to stop cleanly (Ctrl-C, SIGTERM); safe from any thread. */
     void requestStop(String why) {
@@ -98,18 +105,13 @@ final class CaptureSession {
         }
     }
 
-    /** Waits until the session finished its file (for the shutdown hook). */
-    boolean awaitFinished(long timeout, TimeUnit unit) throws InterruptedException {
-        return finished.await(timeout, unit);
-    }
-
     List<Attached> attached() { return attached; }
 
     // ---- attaching ------------------------------------------------------------------------------
 
     /**
      * ATTACH: validates and arms the agents in {@code regions} (all or nothing): a FAILED agent, a
-     * busy one or an ARM that is refused ends the attach with a {@link CliException}, and the
+     * busy one or an ARM that is refused ends the attach with a {@link CaptureException}, and the
      * agents armed so far are disarmed again.
      */
     void armAll(List<Region> regions, long askedRingSize) {
@@ -125,10 +127,11 @@ final class CaptureSession {
                 }
                 armed.add(arm(r));
             }
-        } catch (CliException e) {
+        } catch (CaptureException e) {
             for (Attached a : armed) {
                 disarmQuietly(a);
                 a.region.setFrontendPid(0);
+                a.liveness.close();
             }
             attached.clear();
             regions.forEach(Region::close);
@@ -139,11 +142,11 @@ final class CaptureSession {
     private void checkUsable(Region r) {
         AgentState st = r.state();
         if (st == AgentState.FAILED) {
-            throw new CliException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
+            throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
         }
         int fe = r.frontendPid();
-        if (fe != 0 && fe != ourPid && ProcessTree.isAlive(fe)) {
-            throw new CliException("pid " + r.pid() + " is already being captured by the vprof in pid " + fe
+        if (fe != 0 && fe != ourPid && proc.isAlive(fe)) {
+            throw new CaptureException("pid " + r.pid() + " is already being captured by the vprof in pid " + fe
                     + "; stop that capture first (Ctrl-C it, or kill " + fe + ")");
         }
     }
@@ -156,28 +159,33 @@ final class CaptureSession {
             disarmOrThrow(r);
         }
         Attached a = newAttached(r, r.counters());
-        long leftovers = a.reader.discardLeftovers();
-        if (leftovers > 0) {
-            err.println("vprof: pid " + r.pid() + ": discarded " + leftovers
-                    + " bytes an earlier, interrupted capture left in the ring");
-        }
-        r.heartbeat(Posix.monotonicNanos());
-        int result;
         try {
-            result = r.arm(spec, ourPid, COMMAND_TIMEOUT_NS);
-        } catch (RegionException e) {
-            throw new CliException(e.getMessage(), e);
-        }
-        if (result == VprofRing.RESULT_BUSY) {
-            throw new CliException("the agent in pid " + r.pid() + " refused: another vprof holds it (pid "
-                    + r.frontendPid() + ")");
-        }
-        if (result == VprofRing.RESULT_FAILED) {
-            throw new CliException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
-        }
-        if (result != VprofRing.RESULT_OK) {
-            throw new CliException("the agent in pid " + r.pid() + " refused the ARM command (result " + result
-                    + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
+            long leftovers = a.reader.discardLeftovers();
+            if (leftovers > 0) {
+                err.println("vprof: pid " + r.pid() + ": discarded " + leftovers
+                        + " bytes an earlier, interrupted capture left in the ring");
+            }
+            r.heartbeat(Posix.monotonicNanos());
+            int result;
+            try {
+                result = r.arm(spec, ourPid, COMMAND_TIMEOUT_NS);
+            } catch (RegionException e) {
+                throw new CaptureException(e.getMessage(), e);
+            }
+            if (result == VprofRing.RESULT_BUSY) {
+                throw new CaptureException("the agent in pid " + r.pid() + " refused: another vprof holds it (pid "
+                        + r.frontendPid() + ")");
+            }
+            if (result == VprofRing.RESULT_FAILED) {
+                throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
+            }
+            if (result != VprofRing.RESULT_OK) {
+                throw new CaptureException("the agent in pid " + r.pid() + " refused the ARM command (result " + result
+                        + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
+            }
+        } catch (RuntimeException e) {
+            a.liveness.close();
+            throw e;
         }
         r.setFrontendPid(ourPid);
         join(a);
@@ -188,7 +196,7 @@ final class CaptureSession {
         try {
             r.disarm(COMMAND_TIMEOUT_NS);
         } catch (RegionException e) {
-            throw new CliException(e.getMessage(), e);
+            throw new CaptureException(e.getMessage(), e);
         }
     }
 
@@ -232,15 +240,15 @@ final class CaptureSession {
         }
     }
 
+    /** Reads the process's parent (and its command line when the agent did not give one) from /proc. */
     private Attached newAttached(Region r, AgentCounters baseline) {
-        ProcessTree tree = ProcessTree.read();
         String cmd = r.cmdline();
         if (cmd.isEmpty()) {
-            cmd = ProcessTree.commandLine(r.pid());
+            cmd = proc.commandLine(r.pid());
         }
-        ProcessInfo info = new ProcessInfo(r.pid(), tree.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
+        ProcessInfo info = new ProcessInfo(r.pid(), proc.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
                 r.agentFlags(), r.capacity(), r.startRealtimeNs());
-        return new Attached(r, baseline, info);
+        return new Attached(r, baseline, info, ProcessLiveness.watch(r.pid(), proc));
     }
 
     private void join(Attached a) {
@@ -257,11 +265,11 @@ final class CaptureSession {
             out.process(a.info);
             a.announced = true;
         } catch (IOException e) {
-            throw new CliException("cannot write the capture file: " + e.getMessage(), e);
+            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
         }
     }
 
-    /** Sets the output when it was not known at construction; must come before {@link #run}. */
+    /** Sets the output, after arming (ATTACH) and before {@link #begin}. */
     void output(CaptureOutput o) {
         this.out = o;
     }
@@ -274,79 +282,101 @@ final class CaptureSession {
             }
             a.region.setFrontendPid(0);
             a.region.close();
+            a.liveness.close();
             a.finished = true;
         }
     }
 
-    /** Finds regions that joined since the last look (new workers, or RUN's processes). */
-    private void discover() {
-        Set<Integer> tree = ProcessTree.read().descendantsOf(rootPid);
-        for (RegionFile f : dir.all()) {
-            if (seenPids.contains(f.pid()) || ignored.contains(f.path().toString())) {
+    /**
+     * Looks at the region files that appeared since the last look, and again at those found
+     * before their agent was ready. Reads /proc only for a file that just appeared.
+     */
+    private void discover(boolean listNow) {
+        long now = System.nanoTime();
+        for (Path p : watch.appeared(listNow)) {
+            // Each region file is looked at once, when it appears (again, for a file made anew).
+            pending.remove(p);
+            int pid = Region.pidOf(p);
+            if (seenPids.contains(pid)) {
                 continue;
             }
-            boolean inTree = f.alive() && tree.contains(f.pid());
-            if (!inTree && mode == Mode.ATTACH) {
-                continue;
+            consider(p, proc.isDescendant(pid, rootPid), now);
+        }
+        if (!pending.isEmpty()) {
+            for (Map.Entry<Path, Pending> e : List.copyOf(pending.entrySet())) {
+                long age = now - e.getValue().sinceNs();
+                if (age < PENDING_FAST_NS || age % PENDING_SLOW_EVERY_NS < CHECK_EVERY_NS) {
+                    consider(e.getKey(), e.getValue().inTree(), e.getValue().sinceNs());
+                }
             }
-            Region r;
+        }
+    }
+
+    /** Opens a region found in the directory and attaches it if it belongs to this capture. */
+    private void consider(Path path, boolean inTree, long sinceNs) {
+        pending.remove(path);
+        if (!inTree && mode == CapturePlan.Mode.ATTACH) {
+            return;
+        }
+        Region r;
+        try {
+            r = Region.open(path, uid, true);
+        } catch (RegionNotReadyException e) {
+            pending.put(path, new Pending(inTree, sinceNs));
+            return;
+        } catch (RegionException e) {
+            if (inTree) {
+                err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
+            }
+            return;
+        }
+        AgentState st = r.state();
+        // The agent records which front end it serves (VPROF_ARM's frontend=); an agent started
+        // before this front end cannot be ours, whatever pid reuse put in that field.
+        boolean ours = r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
+        if (st == AgentState.STARTING) {
+            r.close();
+            pending.put(path, new Pending(inTree, sinceNs));
+            return;
+        }
+        if (!inTree && !ours) {
+            r.close();
+            return;
+        }
+        if (st == AgentState.FAILED) {
+            err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
+                    + "; that process runs on without capture");
+            r.close();
+            return;
+        }
+        if (mode == CapturePlan.Mode.RUN) {
+            // Armed by VPROF_ARM at its start: everything since then is ours.
+            r.heartbeat(Posix.monotonicNanos());
+            if (!ours && st == AgentState.DORMANT && r.counters().records() == 0) {
+                err.println("vprof: warning: the agent in pid " + r.pid()
+                        + " did not arm itself from VPROF_ARM; it is not captured");
+            }
+            join(newAttached(r, new AgentCounters(0, 0, 0, 0, 0, 0)));
+        } else {
             try {
-                r = Region.open(f.path(), uid, true);
-            } catch (RegionNotReadyException e) {
-                continue;
-            } catch (RegionException e) {
-                if (inTree) {
-                    err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
-                }
-                ignored.add(f.path().toString());
-                continue;
-            }
-            AgentState st = r.state();
-            // The agent records which front end it serves (VPROF_ARM's frontend=); an agent started
-            // before this front end cannot be ours, whatever pid reuse put in that field.
-            boolean ours = r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
-            if (st == AgentState.STARTING) {
+                checkUsable(r);
+                arm(r);
+            } catch (CaptureException e) {
+                err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
                 r.close();
-                continue;
-            }
-            if (!inTree && !ours) {
-                ignored.add(f.path().toString());
-                r.close();
-                continue;
-            }
-            if (st == AgentState.FAILED) {
-                err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
-                        + "; that process runs on without capture");
-                ignored.add(f.path().toString());
-                r.close();
-                continue;
-            }
-            if (mode == Mode.RUN) {
-                // Armed by VPROF_ARM at its start: everything since then is ours.
-                r.heartbeat(Posix.monotonicNanos());
-                if (!ours && st == AgentState.DORMANT && r.counters().records() == 0) {
-                    err.println("vprof: warning: the agent in pid " + r.pid()
-                            + " did not arm itself from VPROF_ARM; it is not captured");
-                }
-                join(newAttached(r, new AgentCounters(0, 0, 0, 0, 0, 0)));
-            } else {
-                try {
-                    checkUsable(r);
-                    arm(r);
-                } catch (CliException e) {
-                    err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
-                    ignored.add(f.path().toString());
-                    r.close();
-                }
             }
         }
     }
 
     // ---- the loop -------------------------------------------------------------------------------
 
-    /** Runs the capture on the calling thread until it is over; finishes the output. */
-    Summary run() throws IOException {
-        String stopReason;
+    /**
+     * The capture starts: every attached process is announced in the file, the feeds start (the
+     * scraper, --trigger's /start_profile), the watch on the agent directory opens and the
+     * deadline is set. A refused --trigger ends it here: the file is finished, empty, and the
+     * exception says why.
+     */
+    void begin() throws CaptureException {
         try {
             for (Attached a : attached) {
                 if (!a.announced) {
@@ -354,34 +384,63 @@ final class CaptureSession {
                 }
             }
             try {
-                feeds.begin(out, mode == Mode.RUN, err);
-            } catch (CliException e) {
+                feeds.begin(out, plan, err);
+            } catch (CaptureException e) {
                 // --trigger refused (404, no server): nothing will be captured; leave a finished, empty file.
                 finishAll(true);
                 feeds.finish(out, err);
+                closeAll();
                 throw e;
             }
+        } catch (IOException e) {
+            closeQuietly();
+            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+        }
+        watch = RegionWatch.open(dir);
+        if (plan.duration() != null) {
+            deadlineNs = System.nanoTime() + plan.duration().toNanos();
+        }
+    }
+
+    /** Runs the capture on the calling thread until it is over; finishes the output. */
+    CaptureSummary run() throws IOException {
+        String stopReason;
+        try {
             stopReason = loop();
             feeds.beforeFinish(err, command != null && !command.isAlive());
             finishAll(stopReason != null);
             feeds.finish(out, err);
         } finally {
-            try {
-                feeds.close();
-                out.close();
-            } finally {
-                if (progress != null) {
-                    progress.clear();
-                }
-                finished.countDown();
-            }
+            closeAll();
         }
         return summary(stopReason);
     }
 
+    private void closeAll() throws IOException {
+        try {
+            feeds.close();
+            if (watch != null) {
+                watch.close();
+            }
+            out.close();
+        } finally {
+            if (progress != null) {
+                progress.clear();
+            }
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            closeAll();
+        } catch (IOException | RuntimeException e) {
+            err.println("vprof: warning: " + e.getMessage());
+        }
+    }
+
     /** Returns why it stopped early (duration, signal), or null when the capture ended by itself. */
     private String loop() throws IOException {
-        long nextDiscover = 0;
+        long nextCheck = 0;
         long nextBeat = 0;
         long nextProgress = System.nanoTime() + PROGRESS_EVERY_NS;
         boolean commandExited = false;
@@ -391,12 +450,15 @@ final class CaptureSession {
                 heartbeatAll();
                 nextBeat = now + HEARTBEAT_EVERY_NS;
             }
-            boolean checkNow = now - nextDiscover >= 0;
+            boolean checkNow = now - nextCheck >= 0;
             if (checkNow) {
-                // Read before discovering, so the last look happens after the command exited.
-                commandExited = command != null && !command.isAlive();
-                discover();
-                nextDiscover = now + DISCOVER_EVERY_NS;
+                // Read before discovering, so the last look happens after the command exited; and
+                // then list the folder, as a region made just before the exit may not have been
+                // reported by the watch yet.
+                boolean exitedNow = command != null && !command.isAlive();
+                discover(exitedNow && !commandExited);
+                commandExited = exitedNow;
+                nextCheck = now + CHECK_EVERY_NS;
             }
             long drained = 0;
             for (int i = 0; i < attached.size(); i++) {
@@ -433,7 +495,7 @@ final class CaptureSession {
         for (Attached a : attached) {
             allFinished &= a.finished;
         }
-        if (mode == Mode.RUN) {
+        if (mode == CapturePlan.Mode.RUN) {
             return commandExited && allFinished;
         }
         if (attached.isEmpty()) {
@@ -473,11 +535,11 @@ final class CaptureSession {
                 continue;
             }
             AgentState st = a.region.state();
-            boolean alive = ProcessTree.isAlive(a.pid());
+            boolean alive = a.liveness.alive();
             if (st == AgentState.EXITED || !alive) {
                 drainToEnd(a, alive);
                 finish(a, true);
-            } else if (mode == Mode.ATTACH && st == AgentState.DORMANT && !a.endedByItself) {
+            } else if (mode == CapturePlan.Mode.ATTACH && st == AgentState.DORMANT && !a.endedByItself) {
                 // The range ended (capture-range-end=stop or repeat:N reached): read what is left.
                 drainToEnd(a, true);
                 a.endedByItself = true;
@@ -511,14 +573,14 @@ final class CaptureSession {
         if (disarm) {
             heartbeatAll();
             for (Attached a : attached) {
-                if (!a.finished && a.region.state().isActive() && ProcessTree.isAlive(a.pid())) {
+                if (!a.finished && a.region.state().isActive() && a.liveness.alive()) {
                     disarmWhileDraining(a);
                 }
             }
         }
         for (Attached a : attached) {
             if (!a.finished) {
-                drainToEnd(a, ProcessTree.isAlive(a.pid()));
+                drainToEnd(a, a.liveness.alive());
                 finish(a, true);
             }
         }
@@ -533,7 +595,7 @@ final class CaptureSession {
         if (writeEnd) {
             out.processEnd(a.pid(), a.delta());
         }
-        boolean gone = a.region.state() == AgentState.EXITED || !ProcessTree.isAlive(a.pid());
+        boolean gone = a.region.state() == AgentState.EXITED || !a.liveness.alive();
         if (a.region.frontendPid() == ourPid) {
             a.region.setFrontendPid(0);
         }
@@ -541,9 +603,10 @@ final class CaptureSession {
             a.region.unlink();
         }
         a.region.close();
+        a.liveness.close();
     }
 
-    private Summary summary(String stopReason) {
+    private CaptureSummary summary(String stopReason) {
         long ranges = 0, kernels = 0, records = 0, ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0;
         for (Attached a : attached) {
             ranges += a.reader.rangesBegun();
@@ -554,23 +617,7 @@ final class CaptureSession {
             ringDropsKernels += d.ringDropsKernels();
             cuptiDrops += d.cuptiDrops();
         }
-        return new Summary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason,
-                feeds.counts(), feeds.summaryLines());
-    }
-
-    /** The closing lines; loud when anything was lost. */
-    static void printSummary(PrintWriter err, String file, Summary s) {
-        err.printf("vprof: wrote %s: %d process%s, %d range%s, %d kernels, %d records; %d ring drops, %d CUPTI drops%n",
-                file, s.processes(), s.processes() == 1 ? "" : "es", s.ranges(), s.ranges() == 1 ? "" : "s",
-                s.kernels(), s.records(), s.ringDrops(), s.cuptiDrops());
-        s.feedLines().forEach(err::println);
-        if (s.ringDrops() > 0) {
-            err.printf("vprof: WARNING: %d records (%d kernels) were DROPPED because a ring was full; "
-                    + "use a larger --ring-size%n", s.ringDrops(), s.ringDropsKernels());
-        }
-        if (s.cuptiDrops() > 0) {
-            err.printf("vprof: WARNING: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
-                    s.cuptiDrops());
-        }
+        return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
+                stopReason, feeds.counts(), feeds.summaryLines());
     }
 }

@@ -1,10 +1,10 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import java.nio.file.Path;
 import java.util.Map;
 
 /** The variables that put vprof's agent into a CUDA process the front end starts. */
-final class AgentEnvironment {
+public final class AgentEnvironment {
     private AgentEnvironment() {}
 
     /**
@@ -13,7 +13,7 @@ final class AgentEnvironment {
      * keeps the agent's default. Variables inherited from our own environment are overridden
      * or removed, so that they cannot arm or size the agent behind the user's back.
      */
-    static void apply(Map<String, String> env, Path agent, long ringBytes, String arm) {
+    public static void apply(Map<String, String> env, Path agent, long ringBytes, String arm) {
         env.put("CUDA_INJECTION64_PATH", agent.toString());
         if (arm != null) {
             env.put("VPROF_ARM", arm);

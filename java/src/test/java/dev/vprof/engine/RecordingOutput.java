@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;

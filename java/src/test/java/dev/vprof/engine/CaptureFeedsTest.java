@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,14 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.vprof.capture.CaptureFormat;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.WindowChunk;
+import dev.vprof.cli.Main;
 import dev.vprof.discovery.AgentDirectory;
-import dev.vprof.metrics.MetricsCodec;
+import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.otlp.Span;
-import dev.vprof.otlp.SpansCodec;
+import dev.vprof.region.ArmSpec;
 import dev.vprof.testing.FakeAgent;
 import dev.vprof.testing.TestRegions;
 import java.io.IOException;
@@ -30,20 +32,17 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Metrics, spans and the profiler trigger during a real {@code vprof attach} (the agent is the
@@ -83,40 +82,56 @@ class CaptureFeedsTest {
         }
     }
 
-    /** The result of one attach, run on its own thread so the test can act during the capture. */
+    /** The result of one attach: 0 or 2 (what the command line would exit with), the log, the file. */
     record Attach(int code, String err, Path file) {}
 
-    /** Runs attach with {@code args}; {@code during} gets the session once it is capturing and decides when to stop. */
-    private Attach attach(Consumer<CaptureSession> during, String... args) throws Exception {
-        Path file = dir.resolve("c.vprof");
-        AttachCommand a = new AttachCommand();
-        a.directory = new AgentDirectory(dir, Path.of("/proc"));
-        a.showProgress = false;
-        AtomicReference<CaptureSession> session = new AtomicReference<>();
-        CountDownLatch started = new CountDownLatch(1);
-        a.beforeCapture = s -> {
-            session.set(s);
-            started.countDown();
-        };
-        CommandLine cl = new CommandLine(a);
-        cl.setErr(new PrintWriter(err, true));
-        cl.setExecutionExceptionHandler((ex, line, parse) -> {
-            line.getErr().println("vprof: " + ex.getMessage());
-            return Main.EXIT_ERROR;
-        });
-        List<String> all = new ArrayList<>(List.of("--pid", Long.toString(target.pid()), "-o", file.toString()));
-        all.addAll(List.of(args));
-        AtomicInteger code = new AtomicInteger(-1);
-        Thread t = Thread.ofPlatform().start(() -> code.set(cl.execute(all.toArray(String[]::new))));
-        while (!started.await(50, TimeUnit.MILLISECONDS)) {
-            if (!t.isAlive()) {
-                return new Attach(code.get(), err.toString(), file);
-            }
+    /** What the test does while the capture runs; it decides when to stop. */
+    interface During {
+        void accept(Capture capture, CaptureFeeds feeds) throws Exception;
+    }
+
+    /** What a capture is asked for besides the fake agent's kernels. */
+    record Asks(CapturePlan.Scrape metrics, URI trigger, OtlpOptions.Config otlp, Path spans) {
+        static Asks metrics(String url, String interval) {
+            return new Asks(new CapturePlan.Scrape(MetricsScraper.metricsUri(url), Duration.parse("PT" + interval)),
+                    null, null, null);
         }
-        during.accept(session.get());
-        t.join(TimeUnit.SECONDS.toMillis(30));
-        assertFalse(t.isAlive(), "attach finished: " + err);
-        return new Attach(code.get(), err.toString(), file);
+
+        static Asks trigger(String url) {
+            return new Asks(null, ProfilerTrigger.baseUri(url), null, null);
+        }
+
+        static Asks otlpHttp() {
+            return new Asks(null, null, new OtlpOptions.Config(null,
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES),
+                    null);
+        }
+
+        static Asks spans(Path file) {
+            return new Asks(null, null, null, file);
+        }
+    }
+
+    /** Attaches to the target's tree as {@code vprof attach} would, with {@code asks}; {@code during} runs meanwhile. */
+    private Attach attach(During during, Asks asks) throws Exception {
+        Path file = dir.resolve("c.vprof");
+        PrintWriter log = new PrintWriter(err, true);
+        Capture capture;
+        CaptureFeeds feeds;
+        try {
+            feeds = CaptureFeeds.open(asks.otlp(), asks.spans(), log);
+            ArmSpec arm = new ArmSpec((int) VprofRing.RANGE_NONE, 1, (int) VprofRing.KINDS_DEFAULT, 0,
+                    Capture.newCaptureId(), "", "");
+            CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) target.pid(), null, arm, 0, file,
+                    List.of("attach"), Map.of(), asks.metrics(), asks.trigger(), null, feeds);
+            capture = Capture.start(plan, new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")), log, false));
+        } catch (CaptureException e) {
+            log.println("vprof: " + e.getMessage());
+            return new Attach(Main.EXIT_ERROR, err.toString(), file);
+        }
+        during.accept(capture, feeds);
+        assertNotNull(capture.awaitSummary(30, TimeUnit.SECONDS), "the capture finished: " + err);
+        return new Attach(0, err.toString(), file);
     }
 
     private URI serve(String path, int status, String body, List<String> log) throws IOException {
@@ -136,20 +151,16 @@ class CaptureFeedsTest {
         ex.close();
     }
 
-    private static List<ScrapeResult> scrapes(CaptureReader r) throws IOException {
+    private static List<ScrapeResult> scrapes(CaptureReader r) {
         List<ScrapeResult> out = new ArrayList<>();
-        for (byte[] p : r.payloads(CaptureFormat.KIND_METRICS)) {
-            out.addAll(MetricsCodec.decode(p));
-        }
+        assertEquals(List.of(), r.scrapes(out::add), "every METRICS chunk reads");
         return out;
     }
 
-    private static List<Span> spans(CaptureReader r) throws Exception {
-        List<Span> out = new ArrayList<>();
-        for (byte[] p : r.payloads(CaptureFormat.KIND_SPANS)) {
-            out.addAll(SpansCodec.decode(p));
-        }
-        return out;
+    private static List<Span> spans(CaptureReader r) {
+        CaptureReader.Spans read = r.spans();
+        assertEquals(List.of(), read.notes(), "every SPANS chunk reads");
+        return read.spans();
     }
 
     private static void awaitRequests(List<String> log, int n) throws InterruptedException {
@@ -162,18 +173,14 @@ class CaptureFeedsTest {
     void metricsScrapedDuringTheCaptureLandInMetricsChunksStampedInsideTheWindow() throws Exception {
         List<String> log = new CopyOnWriteArrayList<>();
         URI url = serve("/metrics", 200, EXPOSITION, log);
-        Attach a = attach(s -> {
-            try {
-                awaitRequests(log, 2);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-            s.requestStop("test");
-        }, "--metrics", url + "/metrics", "--metrics-interval", "100ms");
+        Attach a = attach((c, f) -> {
+            awaitRequests(log, 2);
+            c.stop("test");
+        }, Asks.metrics(url + "/metrics", "0.1s"));
         assertEquals(0, a.code(), a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {
             assertTrue(r.complete());
-            WindowChunk w = WindowChunk.read(r).orElseThrow();
+            WindowChunk w = r.window().orElseThrow();
             assertTrue(w.hasEnd());
             assertEquals(Long.toString(w.startEpochNs()),
                     r.metadata().orElseThrow().options().get(WindowChunk.START_KEY), "metadata and WINDOW agree");
@@ -196,16 +203,12 @@ class CaptureFeedsTest {
     void aMetricsServerThatGoesDownLeavesAGapAndTheCaptureFinishes() throws Exception {
         List<String> log = new CopyOnWriteArrayList<>();
         URI url = serve("/metrics", 200, EXPOSITION, log);
-        Attach a = attach(s -> {
-            try {
-                awaitRequests(log, 2); // the second request means the first answer reached the scraper
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
+        Attach a = attach((c, f) -> {
+            awaitRequests(log, 2); // the second request means the first answer reached the scraper
             server.stop(0);
             // The capture's own last scrape, at its end, finds the server gone.
-            s.requestStop("test");
-        }, "--metrics", url.toString(), "--metrics-interval", "100ms");
+            c.stop("test");
+        }, Asks.metrics(url.toString(), "0.1s"));
         assertEquals(0, a.code(), a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {
             assertTrue(r.complete(), "the capture finished its file");
@@ -213,7 +216,7 @@ class CaptureFeedsTest {
             assertInstanceOf(ScrapeResult.Scrape.class, scrapes.getFirst());
             ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scrapes.getLast());
             assertFalse(gap.error().isBlank());
-            assertTrue(WindowChunk.read(r).orElseThrow().counts().get("gaps") >= 1);
+            assertTrue(r.window().orElseThrow().counts().get("gaps") >= 1);
             assertEquals(1, r.processes().size(), "the GPU capture went on");
         }
         assertTrue(a.err().contains("the capture goes on and marks the gap"), a.err());
@@ -236,8 +239,8 @@ class CaptureFeedsTest {
     @Test
     void otlpSpansReceivedDuringTheCaptureLandInSpansChunks() throws Exception {
         String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
-        Attach a = attach(s -> {
-            var http = s.feeds().receiver().httpAddress();
+        Attach a = attach((capture, feeds) -> {
+            var http = feeds.otlpHttpAddress();
             try (HttpClient c = HttpClient.newHttpClient()) {
                 URI u = URI.create("http://127.0.0.1:" + http.getPort() + "/v1/traces");
                 long now = nowNs();
@@ -248,18 +251,16 @@ class CaptureFeedsTest {
                             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
                     assertEquals(200, r.statusCode(), r.body());
                 }
-            } catch (Exception e) {
-                throw new AssertionError(e);
             }
-            s.requestStop("test");
-        }, "--otlp-http", "127.0.0.1:0", "--otlp-grpc", "off");
+            capture.stop("test");
+        }, Asks.otlpHttp());
         assertEquals(0, a.code(), a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {
             List<Span> spans = spans(r);
             assertEquals(2, spans.size());
             assertEquals(trace, spans.getFirst().traceIdHex());
             assertEquals("api", spans.getFirst().serviceName());
-            WindowChunk w = WindowChunk.read(r).orElseThrow();
+            WindowChunk w = r.window().orElseThrow();
             assertEquals(2L, w.counts().get("spans_received"));
             assertEquals(1L, w.counts().get("spans_outside_window"));
         }
@@ -273,7 +274,7 @@ class CaptureFeedsTest {
         Files.writeString(file, otlpJson("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", now, now + 1000) + "\n"
                 + "{\"resourceSpans\": [ this is not json\n"
                 + otlpJson("4bf92f3577b34da6a3ce929d0e0e4737", "00f067aa0ba902b9", now, now + 1000) + "\n");
-        Attach a = attach(s -> s.requestStop("test"), "--spans", file.toString());
+        Attach a = attach((c, f) -> c.stop("test"), Asks.spans(file));
         assertEquals(0, a.code(), a.err());
         assertTrue(a.err().contains("line 2"), "the bad line is named: " + a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {
@@ -289,14 +290,10 @@ class CaptureFeedsTest {
         server.createContext("/stop_profile", ex -> answer(ex, 200, "", log));
         server.start();
         String url = "127.0.0.1:" + server.getAddress().getPort();
-        Attach a = attach(s -> {
-            try {
-                awaitRequests(log, 1);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-            s.requestStop("test");
-        }, "--trigger", url);
+        Attach a = attach((c, f) -> {
+            awaitRequests(log, 1);
+            c.stop("test");
+        }, Asks.trigger(url));
         assertEquals(0, a.code(), a.err());
         assertEquals(List.of("POST /start_profile", "POST /stop_profile"), log);
     }
@@ -305,7 +302,7 @@ class CaptureFeedsTest {
     void triggerAgainstAServerWithoutAProfilerSaysHowToEnableIt() throws Exception {
         List<String> log = new CopyOnWriteArrayList<>();
         URI url = serve("/health", 200, "", log); // every other path answers 404
-        Attach a = attach(s -> { }, "--trigger", url.toString(), "--capture-range=cudaProfilerApi");
+        Attach a = attach((c, f) -> { }, Asks.trigger(url.toString()));
         assertEquals(Main.EXIT_ERROR, a.code(), a.err());
         assertTrue(a.err().contains("404") && a.err().contains("profiler is not enabled")
                 && a.err().contains("--profiler-config"), a.err());
@@ -313,13 +310,5 @@ class CaptureFeedsTest {
             assertTrue(r.complete(), "the file is finished even so");
         }
         assertNotNull(agent);
-    }
-
-    @Test
-    void aMetricsIntervalBelowTheMinimumIsRefusedBeforeAnythingStarts() {
-        Cli.Result r = Cli.run("attach", "--pid", Long.toString(target.pid()), "--metrics", "localhost:1",
-                "--metrics-interval", "50ms", "-o", dir.resolve("x.vprof").toString());
-        assertEquals(Main.EXIT_ERROR, r.code());
-        assertTrue(r.err().contains("--metrics-interval 50ms is below the minimum of 100ms"), r.err());
     }
 }

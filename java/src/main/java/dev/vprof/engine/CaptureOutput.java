@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureWriter;

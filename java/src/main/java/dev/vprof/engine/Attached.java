@@ -1,7 +1,8 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessInfo;
+import dev.vprof.discovery.ProcessLiveness;
 import dev.vprof.drain.RingReader;
 import dev.vprof.region.Region;
 
@@ -11,6 +12,8 @@ final class Attached {
     final RingReader reader;
     final AgentCounters baseline;
     final ProcessInfo info;
+    /** Whether the process still runs, without reading /proc. */
+    final ProcessLiveness liveness;
     /** Read to the end and handed to processEnd; nothing more happens with it. */
     boolean finished;
     /** Attach mode: the agent went back to DORMANT by itself after we armed it. */
@@ -19,8 +22,9 @@ final class Attached {
     boolean announced;
     AgentCounters last;
 
-    Attached(Region region, AgentCounters baseline, ProcessInfo info) {
+    Attached(Region region, AgentCounters baseline, ProcessInfo info, ProcessLiveness liveness) {
         this.region = region;
+        this.liveness = liveness;
         this.reader = new RingReader(region.pid(), region.control(), region.ring());
         this.baseline = baseline;
         this.info = info;

@@ -1,10 +1,17 @@
-package dev.vprof.metrics;
+package dev.vprof.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.metrics.Exposition;
+import dev.vprof.metrics.ExpositionFormat;
+import dev.vprof.metrics.ExpositionParser;
+import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.Sample;
+import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.metrics.VllmFixture;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,8 +23,7 @@ class MetricsCodecTest {
     private static List<ScrapeResult> capture() throws IOException {
         List<ScrapeResult> results = new ArrayList<>();
         ExpositionParser parser = new ExpositionParser();
-        Exposition om = parser.parse(ExpositionParserTest.resource("openmetrics-exemplars.txt"),
-                ExpositionFormat.OPENMETRICS);
+        Exposition om = parser.parse(VllmFixture.resource("openmetrics-exemplars.txt"), ExpositionFormat.OPENMETRICS);
         Exposition bad = parser.parse("ok 1\nbroken{ 2\n", ExpositionFormat.PROMETHEUS_TEXT);
         long t = 1_736_322_150_000_000_000L;
         VllmFixture f = new VllmFixture();

@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import java.io.PrintWriter;
 import java.util.List;

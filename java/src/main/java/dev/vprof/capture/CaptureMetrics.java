@@ -1,9 +1,5 @@
-package dev.vprof.adapt;
+package dev.vprof.capture;
 
-import dev.vprof.capture.CaptureFormat;
-import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.ChunkInfo;
-import dev.vprof.metrics.MetricsCodec;
 import dev.vprof.metrics.ScrapeResult;
 import java.io.IOException;
 import java.util.List;
@@ -11,16 +7,17 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The scrapes of a capture's METRICS chunks, one chunk at a time so that a long capture's metrics
- * are never all in memory at once. Scrapes go to the consumer in time order: one stamped before the
- * scrape already delivered (a clock step, a damaged chunk) is left out and noted.
+ * The scrapes of a capture's METRICS chunks ({@link CaptureReader#scrapes}), one chunk at a time so
+ * that a long capture's metrics are never all in memory at once. Scrapes go to the consumer in
+ * time order: one stamped before the scrape already delivered (a clock step, a damaged chunk) is
+ * left out and noted.
  */
-public final class CaptureMetrics {
+final class CaptureMetrics {
     private CaptureMetrics() {}
 
     /** Calls {@code each} for every scrape and gap in time order; returns the sentences about what was skipped. */
-    public static List<String> forEach(CaptureReader reader, Consumer<ScrapeResult> each) {
-        Notes notes = new Notes();
+    static List<String> forEach(CaptureReader reader, Consumer<ScrapeResult> each) {
+        Warnings notes = new Warnings();
         long lastNs = Long.MIN_VALUE;
         long outOfOrder = 0;
         for (ChunkInfo chunk : reader.chunks(CaptureFormat.KIND_METRICS)) {
@@ -49,10 +46,5 @@ public final class CaptureMetrics {
             notes.add(outOfOrder + " metric scrape(s) stamped before an earlier scrape were left out");
         }
         return notes.list();
-    }
-
-    /** Whether the capture holds any METRICS chunk. */
-    public static boolean present(CaptureReader reader) {
-        return !reader.chunks(CaptureFormat.KIND_METRICS).isEmpty();
     }
 }

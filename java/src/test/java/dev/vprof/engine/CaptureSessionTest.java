@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +16,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,10 +40,24 @@ class CaptureSessionTest {
         target.destroyForcibly();
     }
 
+    /** An ATTACH session on the target's tree, writing to {@code out} once it runs. */
     private CaptureSession session(RecordingOutput out) {
         ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
-        return new CaptureSession(CaptureSession.Mode.ATTACH, (int) target.pid(), spec, out,
-                new AgentDirectory(dir, Path.of("/proc")), new PrintWriter(err, true), false);
+        CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) target.pid(), null, spec, 0,
+                dir.resolve("unused.vprof"), List.of(), Map.of(), null, null, null, null);
+        CaptureSession s = new CaptureSession(plan, new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")),
+                new PrintWriter(err, true), false));
+        outputs.put(s, out);
+        return s;
+    }
+
+    private final Map<CaptureSession, RecordingOutput> outputs = new java.util.HashMap<>();
+
+    /** What Capture does once the agents are armed: the output, begin, the loop to its end. */
+    private CaptureSummary run(CaptureSession s) throws Exception {
+        s.output(outputs.get(s));
+        s.begin();
+        return s.run();
     }
 
     private Region open(Path p) throws Exception {
@@ -57,7 +72,7 @@ class CaptureSessionTest {
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out);
             s.armAll(List.of(open(p)), 0);
-            CaptureSession.Summary sum = s.run();
+            CaptureSummary sum = run(s);
             assertEquals(20_000, sum.kernels());
             assertEquals(1, sum.ranges());
             assertEquals(20_000L, out.kernels.get(pid));
@@ -80,7 +95,7 @@ class CaptureSessionTest {
                 RecordingOutput out = new RecordingOutput();
                 CaptureSession s = session(out);
                 s.armAll(List.of(open(p)), 0);
-                assertEquals(1000, s.run().kernels(), "attach " + (i + 1));
+                assertEquals(1000, run(s).kernels(), "attach " + (i + 1));
             }
             assertEquals(2, agent.armsSeen);
         }
@@ -95,7 +110,7 @@ class CaptureSessionTest {
             CaptureSession s = session(out);
             s.armAll(List.of(open(p)), 0);
             s.requestStop("signal");
-            CaptureSession.Summary sum = s.run();
+            CaptureSummary sum = run(s);
             assertEquals("signal", sum.stopReason());
             assertEquals(3000, sum.kernels(), "everything published before DISARM's answer is read");
             assertTrue(out.ends.containsKey(pid));
@@ -115,7 +130,7 @@ class CaptureSessionTest {
             CaptureSession s = session(out);
             s.armAll(List.of(open(p)), 0);
             s.requestStop("signal");
-            CaptureSession.Summary sum = s.run();
+            CaptureSummary sum = run(s);
             assertEquals(3000, sum.kernels(), err.toString());
             assertTrue(!err.toString().contains("did not answer"), err.toString());
         }
@@ -131,7 +146,7 @@ class CaptureSessionTest {
             s.armAll(List.of(open(p)), 0);
             agent.awaitRangesPublished(1, 10_000);
             target.destroyForcibly().waitFor();
-            CaptureSession.Summary sum = s.run();
+            CaptureSummary sum = run(s);
             assertEquals(500, sum.kernels(), "what was committed before the target died is kept");
             assertTrue(out.ends.containsKey(pid));
             assertTrue(Files.notExists(p), "the front end removes the region it finished reading");

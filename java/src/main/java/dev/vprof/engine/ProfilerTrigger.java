@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -17,7 +17,7 @@ import java.util.Locale;
  * cudaProfilerStart/Stop in every worker, which is what {@code --capture-range=cudaProfilerApi}
  * waits for.
  */
-final class ProfilerTrigger implements AutoCloseable {
+public final class ProfilerTrigger implements AutoCloseable {
     /** Stopping can take long in vLLM when its torch profiler writes traces; cudaProfilerStop is quick. */
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -35,7 +35,7 @@ final class ProfilerTrigger implements AutoCloseable {
      * What a person typed as the server's address: a scheme is added when missing, a trailing
      * slash dropped ({@code localhost:8000} means {@code http://localhost:8000}).
      */
-    static URI baseUri(String url) {
+    public static URI baseUri(String url) {
         String u = url.strip();
         if (!u.contains("://")) {
             u = "http://" + u;
@@ -47,14 +47,14 @@ final class ProfilerTrigger implements AutoCloseable {
         try {
             uri = URI.create(u);
         } catch (IllegalArgumentException e) {
-            throw new CliException("--trigger '" + url + "' is not a URL: " + e.getMessage());
+            throw new CaptureException("--trigger '" + url + "' is not a URL: " + e.getMessage());
         }
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw new CliException("--trigger '" + url + "' must be an http or https URL (the vLLM server, e.g. localhost:8000)");
+            throw new CaptureException("--trigger '" + url + "' must be an http or https URL (the vLLM server, e.g. localhost:8000)");
         }
         if (uri.getHost() == null) {
-            throw new CliException("--trigger '" + url + "' has no host; write it like localhost:8000");
+            throw new CaptureException("--trigger '" + url + "' has no host; write it like localhost:8000");
         }
         return uri;
     }
@@ -71,7 +71,7 @@ final class ProfilerTrigger implements AutoCloseable {
         return URI.create(base + "/stop_profile");
     }
 
-    /** POST /start_profile; a {@link CliException} that says what to do when it fails. */
+    /** POST /start_profile; a {@link CaptureException} that says what to do when it fails. */
     void start() {
         post(startUri());
     }
@@ -82,7 +82,7 @@ final class ProfilerTrigger implements AutoCloseable {
     }
 
     /** Whether the server is not listening (yet): a RUN capture retries until it comes up. */
-    static boolean notListening(CliException e) {
+    static boolean notListening(CaptureException e) {
         return e.getCause() instanceof ConnectException;
     }
 
@@ -92,19 +92,19 @@ final class ProfilerTrigger implements AutoCloseable {
             r = http.send(HttpRequest.newBuilder(url).timeout(TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
-            throw new CliException("--trigger: cannot connect to " + url + " (is the server running and is this its "
+            throw new CaptureException("--trigger: cannot connect to " + url + " (is the server running and is this its "
                     + "address?)", e);
         } catch (HttpTimeoutException e) {
-            throw new CliException("--trigger: POST " + url + " got no answer within " + TIMEOUT.toSeconds() + " s", e);
+            throw new CaptureException("--trigger: POST " + url + " got no answer within " + TIMEOUT.toSeconds() + " s", e);
         } catch (IOException e) {
-            throw new CliException("--trigger: POST " + url + " failed: " + e, e);
+            throw new CaptureException("--trigger: POST " + url + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CliException("--trigger: interrupted while POSTing " + url, e);
+            throw new CaptureException("--trigger: interrupted while POSTing " + url, e);
         }
         int code = r.statusCode();
         if (code == 404) {
-            throw new CliException("--trigger: POST " + url + " answered 404 Not Found: the server's profiler is not "
+            throw new CaptureException("--trigger: POST " + url + " answered 404 Not Found: the server's profiler is not "
                     + "enabled; start vLLM with --profiler-config '{\"profiler\":\"cuda\"}' (older vLLM: "
                     + "VLLM_TORCH_CUDA_PROFILE=1)");
         }
@@ -113,7 +113,7 @@ final class ProfilerTrigger implements AutoCloseable {
             if (body.length() > 200) {
                 body = body.substring(0, 200) + "...";
             }
-            throw new CliException("--trigger: POST " + url + " answered HTTP " + code + (body.isEmpty() ? "" : ": " + body));
+            throw new CaptureException("--trigger: POST " + url + " answered HTTP " + code + (body.isEmpty() ? "" : ": " + body));
         }
     }
 
