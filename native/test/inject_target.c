@@ -5,6 +5,13 @@
  *   busy DIR CHURNLIB     every thread busy in malloc/free or dlopen/dlclose until DIR/stop
  *   tree DIR LIBCUDA      forks two children that dlopen LIBCUDA; all wait for DIR/stop
  *   hang DIR HANGLIB      dlopens a library whose constructor never returns
+ *   stale DIR             main waits in nanosleep under a frame that holds dead words pointing
+ *                         into malloc and fork (what a forked worker keeps); then as `wait`
+ *   signal DIR HANGLIB    as hang, and SIGUSR1 (sent by the test) runs a handler that blocks
+ *                         on top of the loader's frames; touches DIR/in-handler
+ *   nocfi DIR clean|stale a thread runs code without unwind tables (an anonymous executable
+ *                         page, like JIT code) blocked in a system call, its tid in
+ *                         DIR/nocfi-tid-TID; `stale`: its caller's frame holds a word into malloc
  *   nondumpable DIR       prctl(PR_SET_DUMPABLE, 0), then waits for DIR/stop
  *   trace PID DIR         ptrace-seizes PID (a stand-in for a debugger), waits to be killed
  *   noptrace CMD ARG...   runs CMD under a seccomp filter that fails ptrace with EPERM,
@@ -24,6 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -83,6 +93,89 @@ static int mode_wait(void) {
     for (unsigned i = 1; i <= 1000000; i++) sum += i;
     printf("plain target: sum=%llu\n", sum);
     return 42;
+}
+
+/* ---- stale ---- */
+
+/* A live frame with dead return addresses in it, exactly what a conservative stack scan
+ * mistakes for a held lock. The noinline callee does the waiting. */
+__attribute__((noinline)) static int stale_frame_then_wait(void) {
+    volatile uintptr_t dead[4];
+    dead[0] = (uintptr_t)&malloc + 4;
+    dead[1] = (uintptr_t)&fork + 4;
+    dead[2] = dead[3] = 0;
+    touch("ready");
+    wait_for("go");
+    return (int)(dead[2] + dead[3]);
+}
+
+static int mode_stale(void) {
+    pthread_t t;
+    if (pipe(pipefd) != 0 || pthread_create(&t, NULL, reader, NULL) != 0) return 2;
+    wait_for("reader-started");
+    int z = stale_frame_then_wait();
+    close(pipefd[1]);
+    pthread_join(t, NULL);
+    printf("stale target: done %d\n", z);
+    return 42;
+}
+
+/* ---- signal ---- */
+static void blocking_handler(int sig) {
+    (void)sig;
+    touch("in-handler");
+    for (;;) {
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---- nocfi ---- */
+
+/* Machine code with no unwind entry: block in a system call forever, then loop. */
+#if defined(__x86_64__)
+static const uint8_t nocfi_code[] = {
+    0xb8, 0x22, 0x00, 0x00, 0x00, /* mov eax, SYS_pause */
+    0x0f, 0x05,                   /* syscall */
+    0xeb, 0xf7,                   /* jmp back to the mov */
+};
+#elif defined(__aarch64__)
+static const uint32_t nocfi_code[] = {
+    0xd2800000, 0xd2800001, 0xd2800002, 0xd2800003, /* x0-x3 = 0: ppoll(NULL, 0, NULL, NULL) */
+    0xd2800928,                                       /* x8 = 73 (ppoll) */
+    0xd4000001,                                       /* svc #0 */
+    0x17fffffa,                                       /* b back to the first mov */
+};
+#endif
+
+static int nocfi_stale;
+
+__attribute__((noinline)) static void call_nocfi(void (*fn)(void)) {
+    volatile uintptr_t dead[2] = {nocfi_stale ? (uintptr_t)&malloc + 4 : 0, 0};
+    fn();
+    (void)dead[1];
+}
+
+static void *nocfi_thread(void *arg) {
+    char name[64];
+    snprintf(name, sizeof name, "nocfi-tid-%ld", (long)syscall(SYS_gettid));
+    touch(name);
+    call_nocfi((void (*)(void))arg);
+    return NULL;
+}
+
+static int mode_nocfi(const char *how) {
+    nocfi_stale = strcmp(how, "stale") == 0;
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) return 2;
+    memcpy(page, nocfi_code, sizeof nocfi_code);
+    __builtin___clear_cache((char *)page, (char *)page + sizeof nocfi_code);
+    if (mprotect(page, 4096, PROT_READ | PROT_EXEC) != 0) return 2;
+    pthread_t t;
+    if (pthread_create(&t, NULL, nocfi_thread, page) != 0) return 2;
+    touch("ready");
+    wait_for("stop");
+    return 0;
 }
 
 /* ---- busy ---- */
@@ -212,6 +305,14 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "wait") == 0) return mode_wait();
     if (strcmp(mode, "busy") == 0 && argc == 4) { churn_lib = argv[3]; return mode_busy(); }
     if (strcmp(mode, "tree") == 0 && argc == 4) return mode_tree(argv[3]);
+    if (strcmp(mode, "stale") == 0) return mode_stale();
+    if (strcmp(mode, "nocfi") == 0 && argc == 4) return mode_nocfi(argv[3]);
+    if (strcmp(mode, "signal") == 0 && argc == 4) {
+        signal(SIGUSR1, blocking_handler);
+        setenv("INJECT_TEST_DIR", dir, 1);
+        dlopen(argv[3], RTLD_NOW);
+        return 1;
+    }
     if (strcmp(mode, "hang") == 0 && argc == 4) {
         setenv("INJECT_TEST_DIR", dir, 1);
         dlopen(argv[3], RTLD_NOW);

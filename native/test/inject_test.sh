@@ -71,7 +71,8 @@ plainTargetLoadsTheLibraryAndFinishesUnchanged() {
     local anon_before; anon_before=$(anon_exec_mappings $pid)
     inject --pid $pid --lib "$lib" --thread $pid
     expect_rc 0
-    [ "$out" = "injected $lib into $pid" ] || die "unexpected output: $out"
+    [[ "$out" == "injected $lib into $pid (borrowed thread $pid, safe by its call chain of "*" frames)" ]] \
+        || die "unexpected output: $out"
     [ -e "$lib.loaded.$pid" ] || die "the constructor did not run in the target"
     grep -q "$lib" "/proc/$pid/maps" || die "$lib is not in /proc/$pid/maps"
     reader=$(cd "$run" && ls reader-tid-* | sed 's/reader-tid-//')
@@ -126,6 +127,73 @@ hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt() {
     [ "$(cat "$d/stdout")" = "busy target: integrity ok" ] || die "busy target said: $(cat "$d/stdout")"
 }
 
+# A live frame holding dead return addresses into malloc and fork (what every forked worker
+# keeps) refused the thread forever while safety came from a scan of every stack word. Decided
+# from the real call chain, the thread is safe, and it is said which evidence decided.
+staleWordsOnTheStackDoNotRefuseAThreadWhoseCallChainIsSafe() {
+    local d pid lib code
+    d=$(newdir stale); lib="$d/libstale.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$BIN/inject_target" stale "$d" >"$d/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --pid $pid --explain; expect_rc 0
+    echo "$out" | grep -q "^thread $pid (inject_target): safe; decided by its call chain of" \
+        || die "main thread not judged safe by its call chain: $out"
+    echo "$out" | grep -q "stale_frame_then_wait" || die "the walk missed the frame with the dead words: $out"
+    inject --pid $pid --lib "$lib" --thread $pid --timeout-ms 2000; expect_rc 0
+    [[ "$out" == *"safe by its call chain of"* ]] || die "does not say what decided: $out"
+    [ -e "$lib.loaded.$pid" ] || die "the constructor did not run"
+    touch "$d/go"; code=0; wait $pid || code=$?
+    [ $code -eq 42 ] || die "target exit $code: $(cat "$d/stdout")"
+    grep -q "interrupted" "$d/stdout" && die "a system call was not restarted: $(cat "$d/stdout")"
+    true
+}
+
+# The unwinder follows a signal handler down into the code it interrupted: a handler that
+# blocks on top of a library constructor (inside dlopen, holding the loader lock) is refused
+# because the loader's frames are on the chain below the signal frame, not by a stack scan.
+aSignalHandlerOnTopOfTheLoaderIsRefusedThroughTheSignalFrame() {
+    local d pid
+    d=$(newdir signal)
+    "$BIN/inject_target" signal "$d" "$BIN/inject_hang_lib.so" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    kill -USR1 $pid
+    wait_file "$d/in-handler"
+    inject --pid $pid --explain; expect_rc 0
+    echo "$out" | grep -q "not safe: the dynamic loader (ld-.*) is on its call chain (frame [0-9]*); decided by its call chain of" \
+        || die "not refused by the call chain: $out"
+    echo "$out" | grep -q "blocking_handler" || die "no handler frame: $out"
+    echo "$out" | grep -q "<signal frame>" || die "no signal frame: $out"
+    echo "$out" | grep -q "inject_hang_forever" || die "did not unwind past the signal frame: $out"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300
+    [ "$rc" -eq 11 ] || die "exit $rc, wanted 11 (stuck): $err"
+    [[ "$err" == *"none of which moved meanwhile"* ]] || die "does not say the thread is stuck: $err"
+}
+
+# Code without unwind tables (JIT code) stops the walk; the rest of the stack is then scanned,
+# which is said, and a word into malloc there refuses the thread while a clean stack does not.
+codeWithoutUnwindTablesFallsBackToTheStackScan() {
+    local d pid tid lib
+    for how in clean stale; do
+        d=$(newdir nocfi-$how); lib="$d/libnocfi.so"; cp "$BIN/inject_lib.so" "$lib"
+        "$BIN/inject_target" nocfi "$d" $how >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+        wait_file "$d/ready"
+        tid=$(cd "$d" && ls nocfi-tid-* | sed 's/nocfi-tid-//')
+        inject --pid $pid --lib "$lib" --thread $tid --timeout-ms 300
+        if [ $how = clean ]; then
+            expect_rc 0
+            [[ "$out" == *"then a scan of the stack above, since no unwind table for"*"(anonymous memory)"* ]] \
+                || die "does not say the scan decided: $out"
+            [ -e "$lib.loaded.$pid" ] || die "the constructor did not run"
+        else
+            [ "$rc" -eq 11 ] || die "exit $rc, wanted 11: $err"
+            [[ "$err" == *"a word on its stack points into malloc"*"then a scan of the stack above"* ]] \
+                || die "does not name the scan and the word: $err"
+            ! grep -q libnocfi "/proc/$pid/maps" || die "loaded anyway"
+        fi
+        touch "$d/stop"; finish $pid 0
+    done
+}
+
 listCudaNamesOnlyTheWorkersThatMapLibcuda() {
     local d pid
     d=$(newdir tree)
@@ -156,8 +224,9 @@ noSafePointMeansTimeoutAndAnUntouchedTarget() {
     d=$(newdir hang)
     "$BIN/inject_target" hang "$d" "$BIN/inject_hang_lib.so" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
     wait_file "$d/ready"
-    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300; expect_rc 10
-    [[ "$err" == *"safe point"* ]] || die "message does not explain: $err"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300; expect_rc 11
+    [[ "$err" == *"no thread of process $pid was at a safe point within 300 ms"* ]] || die "message does not explain: $err"
+    [[ "$err" == *"the dynamic loader"*"is on its call chain"*"decided by its call chain"* ]] || die "no reason: $err"
     kill -0 $pid || die "the target died"
     grep -q '^TracerPid:[[:space:]]*0$' "/proc/$pid/status" || die "the target is still traced"
     ! grep -q inject_lib.so "/proc/$pid/maps" || die "the library was loaded anyway"
@@ -226,6 +295,9 @@ otherUsersAndNonDumpableProcessesAreExit4() {
 exec 3>&1
 ALL_TESTS="plainTargetLoadsTheLibraryAndFinishesUnchanged secondInjectionOfTheSameLibraryIsRefused \
          hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt \
+         staleWordsOnTheStackDoNotRefuseAThreadWhoseCallChainIsSafe \
+         aSignalHandlerOnTopOfTheLoaderIsRefusedThroughTheSignalFrame \
+         codeWithoutUnwindTablesFallsBackToTheStackScan \
          listCudaNamesOnlyTheWorkersThatMapLibcuda dlopenFailureInTheTargetReportsDlerror \
          noSafePointMeansTimeoutAndAnUntouchedTarget missingProcessIsExit3 \
          targetTracedByADebuggerIsExit7 ptraceForbiddenBySeccompIsExit6WithTheContainerRemedy \

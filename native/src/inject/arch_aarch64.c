@@ -139,6 +139,16 @@ int arch_at_trap(const struct arch_regs *r, uint64_t trap) { return r->r.pc == t
 
 uint64_t arch_return_value(const struct arch_regs *r) { return r->r.regs[0]; }
 
+void arch_dwarf_regs(const struct arch_regs *r, uint64_t v[ARCH_DWARF_NREGS]) {
+    for (int i = 0; i < 31; i++) v[i] = r->r.regs[i];
+    v[31] = r->r.sp;
+    v[32] = r->r.pc;
+}
+
+/* User addresses have at most 48 bits here (a 52-bit address space is only given to a process
+ * that asks mmap for one); above them sit the pointer-authentication code and the tag byte. */
+uint64_t arch_code_address(uint64_t ra) { return ra & ((1ull << 48) - 1); }
+
 long arch_find_syscall_insn(const uint8_t *buf, size_t len) {
     for (size_t i = 0; i + 4 <= len; i += 4) {
         uint32_t w;

@@ -146,6 +146,16 @@ int arch_at_trap(const struct arch_regs *r, uint64_t trap) { return r->r.rip == 
 
 uint64_t arch_return_value(const struct arch_regs *r) { return r->r.rax; }
 
+void arch_dwarf_regs(const struct arch_regs *r, uint64_t v[ARCH_DWARF_NREGS]) {
+    const struct user_regs_struct *g = &r->r;
+    const uint64_t cols[ARCH_DWARF_NREGS] = {g->rax, g->rdx, g->rcx, g->rbx, g->rsi, g->rdi, g->rbp,
+                                             g->rsp, g->r8,  g->r9,  g->r10, g->r11, g->r12, g->r13,
+                                             g->r14, g->r15, g->rip};
+    memcpy(v, cols, sizeof cols);
+}
+
+uint64_t arch_code_address(uint64_t ra) { return ra; }
+
 long arch_find_syscall_insn(const uint8_t *buf, size_t len) {
     for (size_t i = 0; i + 1 < len; i++)
         if (buf[i] == 0x0f && buf[i + 1] == 0x05) return (long)i;

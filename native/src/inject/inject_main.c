@@ -3,6 +3,7 @@
  *   vprof-inject --pid PID --lib /abs/path/libX.so [--timeout-ms N] [--thread TID] [--verbose]
  *   vprof-inject --pid PID [--lib /abs/path/libX.so] --check
  *   vprof-inject --pid PID --list-cuda
+ *   vprof-inject --pid PID --explain
  *
  * STRATEGY (quoted in the README)
  *
@@ -56,10 +57,12 @@
  *
  * Exit codes: 0 injected, 1 other, 2 usage, 3 no such process, 4 permission denied,
  * 5 Yama ptrace_scope, 6 ptrace forbidden by seccomp/container, 7 already traced,
- * 8 already loaded, 9 dlopen failed in the target, 10 timed out.
+ * 8 already loaded, 9 dlopen failed in the target, 10 no safe point in time, 11 no safe point
+ * and no thread moved meanwhile.
  */
 #include "access.h"
 #include "elf_symbols.h"
+#include "explain.h"
 #include "inject.h"
 #include "proc.h"
 #include "session.h"
@@ -102,11 +105,17 @@ static void usage(FILE *out) {
     fputs("usage: vprof-inject --pid PID --lib /abs/path/lib.so [--timeout-ms N] [--thread TID] [--verbose]\n"
           "       vprof-inject --pid PID [--lib /abs/path/lib.so] --check\n"
           "       vprof-inject --pid PID --list-cuda\n"
+          "       vprof-inject --pid PID --explain\n"
           "Loads lib into the running process PID with dlopen(lib, RTLD_NOW), through ptrace,\n"
           "on a thread the injection creates. --check only says whether that is possible here.\n"
           "--list-cuda prints the pids in PID's process tree that have libcuda mapped\n"
           "(or /memfd:simcuda-context, the CUPTI test double's stand-in for it).\n"
-          "--thread borrows only that thread of PID (tests, debugging); default: any safe one.\n",
+          "--explain stops each thread of PID in turn, prints whether it is at a safe point, what\n"
+          "decided (its call chain, or a scan of its stack where the chain could not be unwound)\n"
+          "and the chain itself; nothing is injected.\n"
+          "--thread borrows only that thread of PID (tests, debugging); default: any safe one.\n"
+          "Exit 10: no thread was at a safe point within --timeout-ms (default 5000); exit 11:\n"
+          "the same, and no thread moved meanwhile (stuck: waiting longer will not help).\n",
           out);
 }
 
@@ -165,10 +174,11 @@ int main(int argc, char **argv) {
         {"timeout-ms", required_argument, 0, 't'}, {"check", no_argument, 0, 'c'},
         {"list-cuda", no_argument, 0, 'u'},     {"verbose", no_argument, 0, 'v'},
         {"thread", required_argument, 0, 'T'},  {"help", no_argument, 0, 'h'},
+        {"explain", no_argument, 0, 'x'},
         {0, 0, 0, 0}};
     long pid = 0, tid = 0, timeout_ms = DEFAULT_TIMEOUT_MS;
     const char *lib = NULL;
-    int check = 0, cuda = 0, verbose = 0, c;
+    int check = 0, cuda = 0, verbose = 0, explain = 0, c;
     char *end;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -179,17 +189,19 @@ int main(int argc, char **argv) {
         case 'c': check = 1; break;
         case 'u': cuda = 1; break;
         case 'v': verbose = 1; break;
+        case 'x': explain = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return EXIT_USAGE;
         }
     }
-    if (pid == 0 || optind != argc || (!check && !cuda && !lib)) { usage(stderr); return EXIT_USAGE; }
+    if (pid == 0 || optind != argc || (!check && !cuda && !explain && !lib)) { usage(stderr); return EXIT_USAGE; }
     if (pid < 0) return fail(EXIT_USAGE, "--pid needs a positive process id");
     if (tid < 0) return fail(EXIT_USAGE, "--thread needs a positive thread id");
     if (timeout_ms < 0) return fail(EXIT_USAGE, "--timeout-ms needs a positive number of milliseconds");
     if (lib && lib[0] != '/') return fail(EXIT_USAGE, "--lib needs an absolute path (the target resolves it, not us)");
 
     char msg[PATH_MAX * 2 + 1024], where[PATH_MAX];
+    int code;
     char dir[64];
     snprintf(dir, sizeof dir, "/proc/%ld", pid);
     if (access(dir, F_OK) != 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
@@ -197,13 +209,17 @@ int main(int argc, char **argv) {
         return fail(EXIT_NO_PROCESS, msg);
     }
     if (cuda) return list_cuda((pid_t)pid);
+    if (explain) {
+        code = explain_threads((pid_t)pid, msg, sizeof msg);
+        return code ? fail(code, msg) : 0;
+    }
     if (lib && access(lib, R_OK) != 0) {
         snprintf(msg, sizeof msg, "cannot read %s: %s", lib, strerror(errno));
         return fail(EXIT_OTHER, msg);
     }
 
     struct access_facts facts;
-    int code = check_target_arch((pid_t)pid, msg, sizeof msg);
+    code = check_target_arch((pid_t)pid, msg, sizeof msg);
     if (code > 0) return fail(code, msg);
     struct maps m;
     int rc = maps_read((pid_t)pid, &m);
