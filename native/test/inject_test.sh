@@ -194,6 +194,49 @@ codeWithoutUnwindTablesFallsBackToTheStackScan() {
     done
 }
 
+# glibc's aligned_alloc jumps (a tail call) into internal code that holds the malloc arena lock
+# while it mmaps: no frame of an exported lock-taking function is left on the stack, and a
+# stack scan saw nothing. The call instruction in the caller's frame names the function that
+# was called; a seccomp user-notification filter holds the thread inside that mmap meanwhile.
+aTailCallIntoTheAllocatorIsRefusedByItsCallSite() {
+    local d pid tid
+    d=$(newdir memalign)
+    "$BIN/inject_target" memalign "$d" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    for _ in $(seq 2000); do [ -e "$d/ready" ] || [ -e "$d/no-user-notif" ] && break; sleep 0.01; done
+    [ -e "$d/no-user-notif" ] && { echo "    skipped: this kernel has no seccomp user notification"; exit 2; }
+    wait_file "$d/ready"
+    tid=$(cd "$d" && ls alloc-tid-* | sed 's/alloc-tid-//')
+    inject --pid $pid --explain; expect_rc 0
+    echo "$out" | grep -q "^thread $tid (inject_target): not safe: memalign (libc.so.6) was called and went on in internal code that takes its locks" \
+        || die "the allocating thread was not refused by its call site: $out"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --thread $tid --timeout-ms 300; expect_rc 11
+    ! grep -q inject_lib.so "/proc/$pid/maps" || die "loaded anyway"
+    touch "$d/stop"; finish $pid 0
+}
+
+# sem_clockwait jumps to its slow path, so its own frame is gone too: the call site, followed
+# through the PLT, shows an exported function that takes no lock (safe); a call through a
+# function pointer in a register cannot be followed (unsafe, and said so).
+tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt() {
+    local d pid tid lib
+    for how in direct pointer; do
+        d=$(newdir sem-$how); lib="$d/libsem.so"; cp "$BIN/inject_lib.so" "$lib"
+        "$BIN/inject_target" semwait "$d" $how >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+        wait_file "$d/ready"
+        for _ in $(seq 2000); do ls "$d" | grep -q sem-tid- && break; sleep 0.01; done
+        tid=$(cd "$d" && ls sem-tid-* | sed 's/sem-tid-//')
+        inject --pid $pid --explain; expect_rc 0
+        if [ $how = direct ]; then
+            echo "$out" | grep -q "^thread $tid (inject_target): safe; decided by its call chain" || die "not safe: $out"
+            inject --pid $pid --lib "$lib" --thread $tid --timeout-ms 2000; expect_rc 0
+        else
+            echo "$out" | grep -q "^thread $tid (inject_target): not safe: .*entered through a call that cannot be followed" \
+                || die "not refused: $out"
+        fi
+        touch "$d/stop"; finish $pid 0
+    done
+}
+
 listCudaNamesOnlyTheWorkersThatMapLibcuda() {
     local d pid
     d=$(newdir tree)
@@ -298,6 +341,8 @@ ALL_TESTS="plainTargetLoadsTheLibraryAndFinishesUnchanged secondInjectionOfTheSa
          staleWordsOnTheStackDoNotRefuseAThreadWhoseCallChainIsSafe \
          aSignalHandlerOnTopOfTheLoaderIsRefusedThroughTheSignalFrame \
          codeWithoutUnwindTablesFallsBackToTheStackScan \
+         aTailCallIntoTheAllocatorIsRefusedByItsCallSite \
+         tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt \
          listCudaNamesOnlyTheWorkersThatMapLibcuda dlopenFailureInTheTargetReportsDlerror \
          noSafePointMeansTimeoutAndAnUntouchedTarget missingProcessIsExit3 \
          targetTracedByADebuggerIsExit7 ptraceForbiddenBySeccompIsExit6WithTheContainerRemedy \

@@ -75,6 +75,12 @@ void arch_dwarf_regs(const struct arch_regs *r, uint64_t regs[ARCH_DWARF_NREGS])
  * return addresses saved on the stack; the signature bits are cleared. x86-64: unchanged. */
 uint64_t arch_code_address(uint64_t ra);
 
+/* The function that the call instruction just before return address ra called: a direct call
+ * (followed through a PLT stub to the address in its GOT slot) or a call through a memory
+ * operand (x86-64 -fno-plt). Returns 0 with *fn, or -1 when that cannot be read off the code
+ * (a call through a register, a stub not yet bound). */
+int arch_call_target(int mem_fd, uint64_t ra, uint64_t *fn);
+
 /* Offset of a system-call instruction in buf (which starts at an address with the
  * instruction alignment), or -1. */
 long arch_find_syscall_insn(const uint8_t *buf, size_t len);

@@ -15,10 +15,13 @@
  *      exit, fork, exit, setuid & co., which hold the stack-cache lock while they signal every
  *      thread): those are found by their symbols in the target's libc file;
  *   2. each stretch of libc frames (libc, libdl, libpthread) that program code called into was
- *      entered through an exported libc function. libc's internal helpers (_int_malloc,
- *      _int_free...) have no exported symbol, and a tail call (free jumping to _int_free)
- *      leaves no frame of the exported function that took the lock; a stretch whose outermost
- *      frame is internal code is therefore unsafe. The stretch at the very bottom of a thread's
+ *      entered through an exported libc function that takes none of those locks. libc's
+ *      internal helpers (_int_malloc, _int_free...) have no exported symbol, and a tail call
+ *      (free jumping to _int_free, sem_clockwait jumping to its slow path) leaves no frame of
+ *      the exported function: when the outermost frame of a stretch is internal code, the call
+ *      instruction before the program's return address says which function was called
+ *      (followed through the PLT and GOT, arch_call_target); a call that cannot be followed
+ *      (through a register) leaves the thread unsafe. The stretch at the very bottom of a thread's
  *      stack (clone and start_thread, __libc_start_call_main) is where the thread began, not a
  *      call into libc: it is fine as long as the thread has since called program code (a
  *      thread whose every frame is in libc is starting or exiting, and exiting frees its stack
@@ -296,6 +299,32 @@ static int in_libc(const struct safe_point_map *sp, const struct unwind_frame *f
     return !f->signal && range_find(&sp->libc_text, unwind_lookup_pc(f)) != NULL;
 }
 
+/* The outermost libc frame j is internal code: an exported function jumped there (a tail
+ * call) and left no frame. Which one it was, the call instruction in the caller's frame says. */
+static int check_called_function(const struct safe_point_map *sp, const struct unwind_result *u, int j,
+                                 struct safe_point_verdict *v) {
+    uint64_t fn = 0;
+    const struct unwind_frame *caller = &u->f[j + 1];
+    if (caller->signal || arch_call_target(sp->mem_fd, caller->pc, &fn) != 0) {
+        refuse(v, "it is inside internal C library code (0x%llx, frame %d) entered through a call "
+               "that cannot be followed", (unsigned long long)unwind_lookup_pc(&u->f[j]), j);
+        return -1;
+    }
+    const struct addr_range *hit = range_find(&sp->lock_holders, fn);
+    if (!hit) hit = range_find(&sp->fork_code, fn);
+    if (hit) {
+        refuse(v, "%s was called and went on in internal code that takes its locks (frame %d)", hit->what, j);
+        return -1;
+    }
+    if (!range_find(&sp->libc_named, fn)) {
+        refuse(v, "it is inside internal C library code (0x%llx, frame %d) entered through 0x%llx, "
+               "not an exported function", (unsigned long long)unwind_lookup_pc(&u->f[j]), j,
+               (unsigned long long)fn);
+        return -1;
+    }
+    return 0;
+}
+
 /* Rule 2: every stretch of libc frames program code called into was entered through an
  * exported function. Only stretches whose outermost frame was reached are judged. */
 static int check_libc_entries(const struct safe_point_map *sp, const struct unwind_result *u,
@@ -311,11 +340,9 @@ static int check_libc_entries(const struct safe_point_map *sp, const struct unwi
                    "exiting)");
             return -1;
         }
-        if (!at_bottom && !range_find(&sp->libc_named, unwind_lookup_pc(&u->f[j]))) {
-            refuse(v, "it is inside internal C library code (0x%llx, frame %d) that program code did "
-                   "not enter through an exported function", (unsigned long long)unwind_lookup_pc(&u->f[j]), j);
+        if (!at_bottom && !range_find(&sp->libc_named, unwind_lookup_pc(&u->f[j])) &&
+            check_called_function(sp, u, j, v))
             return -1;
-        }
         i = j + 1;
     }
     return 0;
