@@ -237,6 +237,30 @@ tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt() {
     done
 }
 
+# A CPython process shaped like a vLLM worker (inject_pytarget.py): a main thread busy in
+# Python code under the GIL and in "CUDA" through ctypes, two Python threads that keep waking,
+# libcuda's helper threads. Injected at any safe thread, it finishes with exactly the output of
+# an uninjected run (its checksums catch a lost register or FP state).
+aCPythonWorkerIsInjectedAndFinishesUnchanged() {
+    local ref run pid lib code py sim
+    py=$(command -v python3) || { echo "    skipped: no python3"; exit 2; }
+    sim="$(dirname "$INJECT")/libvprof-simgpu.so"
+    [ -e "$sim" ] || die "$sim is not built"
+    ref=$(newdir py-ref); run=$(newdir py-run)
+    "$py" "$BIN/inject_pytarget.py" "$sim" "$ref" 60000 >"$ref/stdout" 2>&1 || die "reference run failed: $(cat "$ref/stdout")"
+    lib="$run/libpy.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$py" "$BIN/inject_pytarget.py" "$sim" "$run" 60000 >"$run/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$run/ready"
+    inject --pid $pid --list-cuda; expect_rc 0
+    [ "$out" = "$pid" ] || die "--list-cuda does not name the CPython target: $out"
+    inject --pid $pid --lib "$lib" --timeout-ms 5000; expect_rc 0
+    [ -e "$lib.loaded.$pid" ] || die "the constructor did not run"
+    code=0; wait $pid || code=$?
+    [ $code -eq 0 ] || die "exit $code: $(cat "$run/stdout")"
+    [ "$(tail -1 "$run/stdout")" = "$(tail -1 "$ref/stdout")" ] \
+        || die "result changed: $(tail -1 "$run/stdout") vs $(tail -1 "$ref/stdout")"
+}
+
 listCudaNamesOnlyTheWorkersThatMapLibcuda() {
     local d pid
     d=$(newdir tree)
@@ -343,6 +367,7 @@ ALL_TESTS="plainTargetLoadsTheLibraryAndFinishesUnchanged secondInjectionOfTheSa
          codeWithoutUnwindTablesFallsBackToTheStackScan \
          aTailCallIntoTheAllocatorIsRefusedByItsCallSite \
          tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt \
+         aCPythonWorkerIsInjectedAndFinishesUnchanged \
          listCudaNamesOnlyTheWorkersThatMapLibcuda dlopenFailureInTheTargetReportsDlerror \
          noSafePointMeansTimeoutAndAnUntouchedTarget missingProcessIsExit3 \
          targetTracedByADebuggerIsExit7 ptraceForbiddenBySeccompIsExit6WithTheContainerRemedy \
