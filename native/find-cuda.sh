@@ -13,5 +13,11 @@ fi
 for d in /usr/local/cuda-*; do
   [ -f "$d/include/cupti.h" ] && { echo "$d"; exit 0; }
 done
-echo "vprof: no CUDA toolkit with include/cupti.h found; set CUDA_HOME" >&2
+cat >&2 <<'MSG'
+vprof: building vprof needs the CUDA toolkit's headers (cupti.h and the headers it includes),
+       not a GPU or a driver, and none were found in $CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
+       /opt/cuda, nvcc's toolkit or /usr/local/cuda-*. Either install them (the CUDA toolkit, or
+       only NVIDIA's cuda-cupti-dev-13-0 and cuda-cudart-dev-13-0 packages) and set CUDA_HOME to
+       their prefix, or use a release archive, which runs without building (README, "Install").
+MSG
 exit 1

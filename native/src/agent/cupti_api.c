@@ -2,6 +2,7 @@
 #include "agent/cupti_api.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +24,23 @@ static void *open_in_dir(const char *dir)
     return NULL;
 }
 
-/* pip wheels: site-packages/nvidia/cuda_runtime/lib/libcudart.so.N next to nvidia/cuda_cupti/lib. */
+/* Every loaded object, not only the global scope: Python's ctypes and many extension modules
+ * load libcudart RTLD_LOCAL, where dlsym(RTLD_DEFAULT) would not see it. */
+static int find_cudart(struct dl_phdr_info *info, size_t size, void *out)
+{
+    (void)size;
+    const char *base = info->dlpi_name != NULL ? strrchr(info->dlpi_name, '/') : NULL;
+    if (base == NULL || strncmp(base + 1, "libcudart.so", 12) != 0)
+        return 0;
+    return snprintf(out, PATH_MAX, "%s", info->dlpi_name) < PATH_MAX;
+}
+
+/* pip wheels: CUDA 12 keeps site-packages/nvidia/cuda_runtime/lib/libcudart.so.12 next to
+ * nvidia/cuda_cupti/lib/libcupti.so.12; CUDA 13 puts both in site-packages/nvidia/cu13/lib. */
 static void *open_next_to_cudart(void)
 {
-    void *sym = dlsym(RTLD_DEFAULT, "cudaGetDevice");
-    Dl_info info;
-    if (sym == NULL || dladdr(sym, &info) == 0 || info.dli_fname == NULL)
-        return NULL;
     char dir[PATH_MAX];
-    if (snprintf(dir, sizeof dir, "%s", info.dli_fname) >= (int)sizeof dir)
+    if (dl_iterate_phdr(find_cudart, dir) == 0)
         return NULL;
     char *slash = strrchr(dir, '/');
     if (slash == NULL)

@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.cuda.CuptiSearch;
 import dev.vprof.inject.InjectionReadiness;
 import dev.vprof.inject.Injector;
 import dev.vprof.inject.InjectorExit;
@@ -23,16 +24,29 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what vprof needs on this machine: JDK, native access, the agent library, "
                 + "libcupti and its version, the NVIDIA driver, /dev/shm, ptrace scope, whether `attach --inject` "
                 + "can work here (CAP_SYS_PTRACE, seccomp, vprof-inject). Each line says OK, WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
-        footer = {"", "Example:", "  vprof doctor"})
+        footer = {"", "libcupti is looked for where the agent will look: VPROF_CUPTI_LIB, a CUDA toolkit ($CUDA_HOME, "
+                + "/usr/local/cuda), and pip's CUDA wheels (site-packages/nvidia/cuda_cupti/lib for CUDA 12, "
+                + "site-packages/nvidia/cu13/lib for CUDA 13) of the Python that runs the server.",
+                "", "Examples:", "  vprof doctor", "  vprof doctor --python ~/venvs/vllm/bin/python",
+                "  vprof doctor --pid 4242                    # what this running server loaded"})
 final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--pid", paramLabel = "PID",
+            description = "Check for this running process: the libcupti it loaded or will load (from its own mapped libraries)")
+    long pid;
+
+    @Option(names = "--python", paramLabel = "PYTHON", defaultValue = "python3",
+            description = "The Python that runs your server, whose pip-installed CUDA (nvidia-cuda-cupti wheels) is searched. Default: ${DEFAULT-VALUE} on PATH")
+    String python;
 
     private enum Level { OK, WARN, FAIL }
 
@@ -42,6 +56,9 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (pid < 0) {
+            throw new CliException("--pid " + pid + " is not a process id: give the pid of your server (ps, or vprof list)");
+        }
         checkJdk();
         boolean nativeOk = checkNativeAccess();
         checkAgent();
@@ -94,52 +111,56 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    /** The agent's search order (DESIGN §2), minus what only exists inside a CUDA process. */
-    static List<Path> cuptiCandidates() {
-        List<Path> out = new ArrayList<>();
-        String explicit = System.getenv("VPROF_CUPTI_LIB");
-        if (explicit != null && !explicit.isBlank()) {
-            out.add(Path.of(explicit));
+    /**
+     * Which libcupti the agent would load, and from where: a CUDA toolkit or the pip wheel of the
+     * Python that runs the server (its own mapped libraries with --pid, else --python's
+     * site-packages). The first candidate that loads and answers cuptiGetVersion is the answer.
+     */
+    private void checkCupti() {
+        String explicit = pid > 0 ? null : System.getenv("VPROF_CUPTI_LIB");
+        if (explicit != null && !explicit.isBlank() && !Files.exists(Path.of(explicit))) {
+            add(Level.FAIL, "libcupti", "VPROF_CUPTI_LIB=" + explicit + " does not exist; the agent uses only that file "
+                    + "when the variable is set: fix the path or unset it");
+            return;
         }
-        List<Path> dirs = new ArrayList<>();
-        String home = System.getenv("CUDA_HOME");
-        for (String h : home != null && !home.isBlank() ? List.of(home, "/usr/local/cuda") : List.of("/usr/local/cuda")) {
-            dirs.add(Path.of(h, "extras", "CUPTI", "lib64"));
-            dirs.add(Path.of(h, "lib64"));
-            dirs.add(Path.of(h, "lib"));
+        List<CuptiSearch.Candidate> candidates;
+        try {
+            candidates = CuptiSearch.candidates(System.getenv(), pid, pid > 0 ? null : python);
+        } catch (IOException e) {
+            add(Level.FAIL, "libcupti", e.getMessage());
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
-        for (Path d : dirs) {
-            for (String name : List.of("libcupti.so.13", "libcupti.so.12", "libcupti.so")) {
-                Path p = d.resolve(name);
-                if (Files.exists(p)) {
-                    out.add(p);
+        List<String> failed = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            CuptiSearch.Candidate c = candidates.get(i);
+            String version = cuptiVersion(c.library(), c.isPath());
+            if (version == null) {
+                if (c.isPath()) {
+                    failed.add(c.library());
+                }
+                continue;
+            }
+            List<String> others = new ArrayList<>();
+            for (CuptiSearch.Candidate o : candidates.subList(i + 1, candidates.size())) {
+                if (o.isPath()) {
+                    others.add(o.library() + " (" + o.source() + ")");
                 }
             }
+            add(Level.OK, "libcupti", c.library() + " (" + c.source() + "), cuptiGetVersion = " + version
+                    + (failed.isEmpty() ? "" : "; could not load " + failed)
+                    + (others.isEmpty() ? "" : "; also found: " + String.join(", ", others)));
+            return;
         }
-        return out;
-    }
-
-    private void checkCupti() {
-        List<Path> candidates = cuptiCandidates();
-        List<String> tried = new ArrayList<>();
-        for (Path p : candidates) {
-            tried.add(p.toString());
-            String version = cuptiVersion(p.toString(), true);
-            if (version != null) {
-                add(Level.OK, "libcupti", p + ", cuptiGetVersion = " + version);
-                return;
-            }
-        }
-        for (String name : List.of("libcupti.so.13", "libcupti.so.12", "libcupti.so")) {
-            String version = cuptiVersion(name, false);
-            if (version != null) {
-                add(Level.OK, "libcupti", name + " (default library search), cuptiGetVersion = " + version);
-                return;
-            }
-        }
-        add(Level.WARN, "libcupti", "not found (looked at VPROF_CUPTI_LIB, $CUDA_HOME/{extras/CUPTI/lib64,lib64,lib}, "
-                + "/usr/local/cuda, the default search" + (tried.isEmpty() ? "" : "; could not load " + tried)
-                + "); inside a CUDA process the agent also finds pip's nvidia/cuda_cupti; otherwise set VPROF_CUPTI_LIB");
+        add(Level.WARN, "libcupti", "not found (looked at VPROF_CUPTI_LIB"
+                + (pid > 0 ? ", the libraries of process " + pid : "")
+                + ", $CUDA_HOME and /usr/local/cuda {extras/CUPTI/lib64,lib64,lib}"
+                + (pid > 0 ? "" : ", the pip wheels nvidia-cuda-cupti-cu12 and nvidia-cuda-cupti 13.x in the site-packages of "
+                        + python)
+                + ", the default library search" + (failed.isEmpty() ? "" : "; could not load " + failed)
+                + "); give the server's process with --pid or its Python with --python, or set VPROF_CUPTI_LIB");
     }
 
     /** Loads libcupti and asks its version; null when it cannot be loaded. */

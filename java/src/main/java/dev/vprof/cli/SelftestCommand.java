@@ -2,6 +2,10 @@ package dev.vprof.cli;
 
 import dev.vprof.selftest.DoubleSelftest;
 import dev.vprof.selftest.GpuSelftest;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -30,28 +34,79 @@ public final class SelftestCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "Keep the working folder (logs, captures) and print its path")
     boolean keep;
 
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Work in DIR and keep it: the table as DIR/selftest.txt, next to every raw output "
+                    + "(programs' stdout and stderr, captures, reports). Created if missing")
+    Path out;
+
     @Override
     public Integer call() throws Exception {
-        Path work = Files.createTempDirectory("vprof-selftest-");
+        Path work;
+        OutputStream table = null;
+        PrintStream print = System.out;
+        if (out != null) {
+            try {
+                work = Files.createDirectories(out);
+                table = Files.newOutputStream(out.resolve("selftest.txt"));
+            } catch (IOException e) {
+                throw new CliException("--out " + out + ": cannot write there (" + e.getMessage() + "); give a writable folder");
+            }
+            print = new PrintStream(new Tee(System.out, table), true, StandardCharsets.UTF_8);
+        } else {
+            work = Files.createTempDirectory("vprof-selftest-");
+        }
         try {
             if (gpu) {
                 String why = GpuSelftest.whyNoGpu();
                 if (why != null) {
-                    System.out.println("vprof selftest --gpu: " + why + ".");
-                    System.out.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
+                    print.println("vprof selftest --gpu: " + why + ".");
+                    print.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
                     return 0;
                 }
-                return new GpuSelftest(System.out, work).run();
+                return new GpuSelftest(print, work).run();
             }
-            return new DoubleSelftest(System.out, work).run();
+            return new DoubleSelftest(print, work).run();
         } finally {
-            if (keep) {
+            if (out != null) {
+                print.println("table and raw outputs: " + work.toAbsolutePath());
+                print.flush();
+                table.close();
+            } else if (keep) {
                 System.out.println("working folder: " + work);
             } else {
                 try (var files = Files.walk(work)) {
                     files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
+        }
+    }
+
+    /** Writes to the terminal and to the table file at once. */
+    private static final class Tee extends OutputStream {
+        private final OutputStream a;
+        private final OutputStream b;
+
+        Tee(OutputStream a, OutputStream b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        @Override
+        public void write(int c) throws IOException {
+            a.write(c);
+            b.write(c);
+        }
+
+        @Override
+        public void write(byte[] buf, int off, int len) throws IOException {
+            a.write(buf, off, len);
+            b.write(buf, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            a.flush();
+            b.flush();
         }
     }
 }

@@ -22,7 +22,10 @@ import java.util.stream.Stream;
  * Finds the native files vprof ships: the agent ({@code libvprof.so}), the CUPTI test double,
  * the synthetic GPU process and the injector.
  *
- * <p>The jar carries them under {@code dev/vprof/native/linux-x86_64/}; they are extracted once
+ * <p>The jar carries them for each architecture it was built for, under
+ * {@code dev/vprof/native/linux-x86_64/} and {@code linux-aarch64/}, and this JVM's {@code os.arch}
+ * picks one (an x86-64 JVM cannot load an aarch64 agent, nor can a target of the other
+ * architecture load ours, so there is no fallback to the other folder). They are extracted once
  * to {@code ($XDG_CACHE_HOME or ~/.cache)/vprof/<version>-<content hash>/}, a 0700 directory
  * filled under a temporary name and renamed into place, so two vprof processes starting at once
  * never see a half-written library. The content hash means a rebuilt jar never reuses stale
@@ -39,12 +42,24 @@ public final class NativeFiles {
      */
     public static final String CUPTI_SIM_SONAME = "libcupti.so.13";
     private static final List<String> ALL = List.of(AGENT, CUPTI_SIM, CUPTI_SIM_SONAME, SIMGPU, INJECT);
-    private static final String RESOURCE_DIR = "/dev/vprof/native/linux-x86_64/";
+    private static final String RESOURCE_ROOT = "/dev/vprof/native/";
     private static final String VERSION = "0.1.0";
 
     private static volatile Path dir;
 
     private NativeFiles() {}
+
+    /**
+     * The folder name for an {@code os.arch} value: {@code linux-x86_64} or {@code linux-aarch64};
+     * null for an architecture vprof has no native files for.
+     */
+    static String platform(String osArch) {
+        return switch (osArch) {
+            case "amd64", "x86_64" -> "linux-x86_64";
+            case "aarch64", "arm64" -> "linux-aarch64";
+            default -> null;
+        };
+    }
 
     /** The folder holding the native files, extracting them on first use. */
     public static Path dir() throws IOException {
@@ -75,19 +90,27 @@ public final class NativeFiles {
         if (override != null && !override.isBlank()) {
             return Path.of(override).toAbsolutePath();
         }
+        String arch = System.getProperty("os.arch");
+        String platform = platform(arch);
+        if (platform == null) {
+            throw new IOException("vprof has native files for Linux x86-64 and aarch64 only; this JVM runs on "
+                    + arch + ": run vprof on an x86-64 or aarch64 Linux machine");
+        }
+        String resourceDir = RESOURCE_ROOT + platform + "/";
         Map<String, byte[]> contents = new LinkedHashMap<>();
         for (String name : ALL) {
-            try (InputStream in = NativeFiles.class.getResourceAsStream(RESOURCE_DIR + name)) {
+            try (InputStream in = NativeFiles.class.getResourceAsStream(resourceDir + name)) {
                 if (in != null) {
                     contents.put(name, in.readAllBytes());
                 }
             }
         }
         if (!contents.containsKey(AGENT)) {
-            throw new IOException("this vprof jar carries no agent library (" + RESOURCE_DIR + AGENT
-                    + "); it was built without the native module: rebuild with mvn -B package");
+            throw new IOException("this vprof jar carries no agent library for " + platform + " (" + resourceDir + AGENT
+                    + "); build vprof on this machine (mvn -B package), or on x86-64 with "
+                    + "gcc-aarch64-linux-gnu installed so that the jar carries both architectures");
         }
-        Path target = cacheRoot().resolve(VERSION + "-" + hash(contents));
+        Path target = cacheRoot().resolve(VERSION + "-" + platform + "-" + hash(contents));
         if (isComplete(target, contents)) {
             return target;
         }
