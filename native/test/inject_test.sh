@@ -51,6 +51,17 @@ expect_rc() {
     [ "$rc" -eq "$1" ] || die "exit $rc, wanted $1; stdout: $out; stderr: $err"
 }
 
+# start_target MODE HOW PREFIX: starts `inject_target MODE DIR HOW` in a new directory, waits
+# until it is ready, and sets d, lib (a fresh copy of inject_lib.so in d), pid, and tid (from
+# the file DIR/PREFIX-TID the target touches).
+start_target() {
+    d=$(newdir "$1-$2"); lib="$d/lib$1.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$BIN/inject_target" "$1" "$d" "$2" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    for _ in $(seq 2000); do ls "$d" | grep -q "^$3-" && break; sleep 0.01; done
+    tid=$(cd "$d" && ls "$3"-* | sed "s/^$3-//")
+}
+
 anon_exec_mappings() { grep -E ' ..xp 00000000 00:00 0 *$' "/proc/$1/maps" | wc -l; }
 
 # ---- tests ----
@@ -174,10 +185,7 @@ aSignalHandlerOnTopOfTheLoaderIsRefusedThroughTheSignalFrame() {
 codeWithoutUnwindTablesFallsBackToTheStackScan() {
     local d pid tid lib
     for how in clean stale; do
-        d=$(newdir nocfi-$how); lib="$d/libnocfi.so"; cp "$BIN/inject_lib.so" "$lib"
-        "$BIN/inject_target" nocfi "$d" $how >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
-        wait_file "$d/ready"
-        tid=$(cd "$d" && ls nocfi-tid-* | sed 's/nocfi-tid-//')
+        start_target nocfi $how nocfi-tid
         inject --pid $pid --lib "$lib" --thread $tid --timeout-ms 300
         if [ $how = clean ]; then
             expect_rc 0
@@ -220,11 +228,7 @@ aTailCallIntoTheAllocatorIsRefusedByItsCallSite() {
 tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt() {
     local d pid tid lib
     for how in direct pointer; do
-        d=$(newdir sem-$how); lib="$d/libsem.so"; cp "$BIN/inject_lib.so" "$lib"
-        "$BIN/inject_target" semwait "$d" $how >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
-        wait_file "$d/ready"
-        for _ in $(seq 2000); do ls "$d" | grep -q sem-tid- && break; sleep 0.01; done
-        tid=$(cd "$d" && ls sem-tid-* | sed 's/sem-tid-//')
+        start_target semwait $how sem-tid
         inject --pid $pid --explain; expect_rc 0
         if [ $how = direct ]; then
             echo "$out" | grep -q "^thread $tid (inject_target): safe; decided by its call chain" || die "not safe: $out"

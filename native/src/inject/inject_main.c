@@ -19,14 +19,18 @@
  *    thread holds nothing when it starts, so it simply waits its turn for any lock another
  *    thread holds, like any thread of the program; no thread of the program is kept stopped
  *    while it loads, so whoever holds the lock gets to release it.
- * 2. Borrow a thread only at a safe point, where it cannot hold a lock pthread_create needs:
- *    its pc is not in ld.so nor in libc code (except in a system call: a syscall wrapper holds
- *    nothing), and no return address on its live stack points into ld.so or into a
- *    lock-taking libc function (allocator, dl*, pthread_create/join/exit, fork, exit); symbol
- *    ranges come from the target's own libc file (.dynsym/.symtab sizes + the load bias from
- *    /proc/PID/maps). Threads blocked in a system call (nanosleep, poll, epoll_wait, read,
- *    futex) are tried first. A thread that is not safe is released at once and the threads
- *    are tried again 2 ms later, until --timeout-ms: exit 10, nothing changed.
+ * 2. Borrow a thread only at a safe point, where it cannot hold a lock pthread_create needs,
+ *    decided from its real call chain: the stopped thread is unwound with the target's own
+ *    unwind tables (.eh_frame_hdr/.eh_frame read through /proc/PID/mem, unwind.c), and no frame
+ *    may be in ld.so, a replacement allocator, or a lock-taking libc function (allocator, dl*,
+ *    pthread_create/join/exit, fork, exit, set*id); each stretch of libc frames must have been
+ *    entered through an exported function that takes no such lock (a tail call out of it is
+ *    followed through the caller's call instruction and the PLT). Symbol ranges come from the
+ *    target's own libc file. Only where the walk stops early (code without unwind tables) is
+ *    the rest of the stack scanned word by word, and the verdict says which decided
+ *    (safe_point.c). Threads blocked in a system call are tried first. A thread that is not
+ *    safe is released at once and the threads are tried again 2 ms later, until --timeout-ms:
+ *    exit 10 (or 11 when no thread moved), nothing changed.
  * 3. Stop only that thread: PTRACE_SEIZE + PTRACE_INTERRUPT (no SIGSTOP is sent, no
  *    group-stop, the rest of the process keeps running). Scratch memory is made with bare
  *    system calls (mmap, mprotect, later munmap) executed by single-stepping a syscall
