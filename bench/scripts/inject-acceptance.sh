@@ -40,7 +40,7 @@ one() {
   [ -z "$why" ] && [ "$(grep -c 'role=worker' sim.err)" -ne 2 ] && why="a worker did not finish: $(cat sim.err)"
   if [ -z "$why" ]; then
     printf '  %-22s run %2d: ok   %5d ms  %s\n' "$label" "$n" $(((t1 - t0) / 1000000)) \
-      "$(grep -o 'wrote x.vprof: [^;]*' attach.err)"
+      "$(grep -o 'wrote x.vprof: .*' attach.err)"
     return 0
   fi
   printf '  %-22s run %2d: FAIL %s\n' "$label" "$n" "$why"
