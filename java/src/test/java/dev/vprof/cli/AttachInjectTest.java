@@ -255,10 +255,7 @@ class AttachInjectTest {
     @Test
     void twoWorkersStartedPlainlyAreInjectedRecordedAndReusedByASecondAttach() throws Exception {
         Process p = startPlain("workers.log", "--workers", "2", "--duration", "60s", "--step-us", "1000");
-        List<Long> workers = awaitChildren(p, 2);
-        for (long w : workers) {
-            awaitMapping(w, "simcuda-context");
-        }
+        List<Long> workers = awaitWorkersWithCuda(p, 2);
         assumeInjectionPossible(workers.getFirst());
         Path file = dir.resolve("x.vprof");
         Cli.Result first = attach("--pid", Long.toString(p.pid()), "--inject", "--duration", "3s", "-o", file.toString());
@@ -304,10 +301,7 @@ class AttachInjectTest {
     @Test
     void issue4sAcceptanceCommandInjectsBothUnpacedWorkers() throws Exception {
         Process p = startPlain("acceptance.log", "--workers", "2", "--duration", "60s");
-        List<Long> workers = awaitChildren(p, 2);
-        for (long w : workers) {
-            awaitMapping(w, "simcuda-context");
-        }
+        List<Long> workers = awaitWorkersWithCuda(p, 2);
         assumeInjectionPossible(workers.getFirst());
         Path file = dir.resolve("x.vprof");
         Cli.Result r = attach("--pid", Long.toString(p.pid()), "--inject", "--duration", "3s", "-o", file.toString());
@@ -329,9 +323,8 @@ class AttachInjectTest {
     @Test
     void bareBusySingleThreadedWorkersAreInjectedToo() throws Exception {
         Process p = startPlain("bare.log", "--workers", "2", "--duration", "60s", "--bare");
-        List<Long> workers = awaitChildren(p, 2);
+        List<Long> workers = awaitWorkersWithCuda(p, 2);
         for (long w : workers) {
-            awaitMapping(w, "simcuda-context");
             assertEquals(1, Files.list(Path.of("/proc/" + w + "/task")).count(), "--bare: one thread");
         }
         assumeInjectionPossible(workers.getFirst());
@@ -347,10 +340,7 @@ class AttachInjectTest {
     @Test
     void onATerminalATreeOfWorkersIsAskedOnceListingEveryProcess() throws Exception {
         Process p = startPlain("tree.log", "--workers", "2", "--serve");
-        List<Long> workers = awaitChildren(p, 2);
-        for (long w : workers) {
-            awaitMapping(w, "simcuda-context");
-        }
+        List<Long> workers = awaitWorkersWithCuda(p, 2);
         List<String> questions = new ArrayList<>();
         Cli.Result r = attach(a -> a.prompt = q -> {
             questions.add(q);
@@ -531,6 +521,15 @@ class AttachInjectTest {
             assertTrue(System.nanoTime() < deadline, "the workers did not start");
             Thread.sleep(10);
         }
+    }
+
+    /** The first n workers of p, once each has initialized the simulated CUDA. */
+    private static List<Long> awaitWorkersWithCuda(Process p, int n) throws Exception {
+        List<Long> workers = awaitChildren(p, n);
+        for (long w : workers) {
+            awaitMapping(w, "simcuda-context");
+        }
+        return workers;
     }
 
     /** Waits until pid maps a file whose name contains {@code name} (the simulator's "CUDA is up"). */
