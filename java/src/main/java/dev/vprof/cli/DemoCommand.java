@@ -1,9 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.adapt.CaptureTimeline;
-import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.WindowChunk;
 import dev.vprof.demo.SimulatedVllmServer;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.RegionFile;
@@ -11,9 +9,6 @@ import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
-import dev.vprof.metrics.MetricsCodec;
-import dev.vprof.metrics.MetricsSnapshot;
-import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.OtlpOptions;
@@ -25,9 +20,6 @@ import dev.vprof.region.RegionException;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.TextReport;
 import dev.vprof.timeline.Timeline;
-import dev.vprof.triage.Assessment;
-import dev.vprof.triage.Triage;
-import dev.vprof.triage.TriageReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -225,15 +217,14 @@ final class DemoCommand implements Callable<Integer> {
         step("writing the traces and the report into " + dir);
         List<Path> traceFiles = exportTraces(capture);
         String reportText;
-        String verdict;
         try (CaptureReader reader = CaptureReader.open(capture)) {
+            // The report leads with the triage verdict over the capture window (its metrics, and
+            // the requests' latencies from their spans).
             reportText = TextReport.render(CaptureReport.build(reader, 10));
-            verdict = triage(reader, URI.create(base + "/metrics"));
         }
         Path report = dir.resolve("report.txt");
-        Files.writeString(report, reportText + "\n" + verdict);
+        Files.writeString(report, reportText);
         out.println(reportText);
-        out.println(verdict);
         out.println("Files in " + dir + ":");
         out.printf("  %-14s the capture (vprof report %s)%n", capture.getFileName(), capture);
         for (Path t : traceFiles) {
@@ -319,26 +310,6 @@ final class DemoCommand implements Callable<Integer> {
         files.addAll(Exporter.export(timeline, dir.resolve("trace.pftrace"), ExportFormat.PERFETTO));
         files.addAll(Exporter.export(timeline, dir.resolve("trace.json"), ExportFormat.CHROME));
         return files;
-    }
-
-    /** The triage verdict over the scrapes inside the capture window (METRICS chunks, WINDOW bounds). */
-    static String triage(CaptureReader reader, URI metricsUrl) throws IOException {
-        WindowChunk w = WindowChunk.read(reader).orElse(null);
-        List<MetricsSnapshot> snaps = new ArrayList<>();
-        for (byte[] p : reader.payloads(CaptureFormat.KIND_METRICS)) {
-            for (ScrapeResult r : MetricsCodec.decode(p)) {
-                if (r instanceof ScrapeResult.Scrape s && (w == null || w.contains(s.epochNs()))) {
-                    snaps.add(s.snapshot());
-                }
-            }
-        }
-        if (snaps.size() < 2) {
-            return "Triage: fewer than two scrapes in the capture window; no verdict.\n";
-        }
-        // Counters and histograms are read from the first and the last scrape; gauges (queue depth,
-        // KV usage) from all of them, so the burst's queue shows even though it drained by the end.
-        Assessment a = Triage.assess(snaps, 0, Triage.Thresholds.DEFAULT, metricsUrl);
-        return TriageReport.text(a, metricsUrl.toString());
     }
 
     private java.util.function.Consumer<LoadGenerator.RequestResult> counter(int total) {

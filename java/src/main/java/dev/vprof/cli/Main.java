@@ -41,6 +41,8 @@ public final class Main implements Runnable {
         cl.getSubcommands().get("launch").setStopAtPositional(true);
         cl.getSubcommands().get("simulate").setStopAtPositional(true);
         cl.getSubcommands().get("simulate").setUnmatchedOptionsArePositionalParams(true);
+        cl.setParameterExceptionHandler(new UsageErrors());
+        HelpFooter.install(cl);
         cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
             PrintWriter err = line.getErr();
             if (ex instanceof CliException || ex instanceof NativeAccessException) {

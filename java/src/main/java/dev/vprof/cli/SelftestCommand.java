@@ -26,7 +26,11 @@ import picocli.CommandLine.Option;
             "recorded with zero drops; compares vprof with torch.profiler when PyTorch is",
             "present; measures launch overhead with no, a dormant and an armed agent; and",
             "captures a CUDA process started without vprof through 'attach --inject'.",
-            "Prints one table; exits 1 on any mismatch. Without a GPU it says so and exits 0."})
+            "Prints one table; exits 1 on any mismatch. Without a GPU it says so and exits 0."},
+        footer = {"", "Examples:",
+            "  vprof selftest",
+            "  vprof selftest --gpu",
+            "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are"})
 public final class SelftestCommand implements Callable<Integer> {
     @Option(names = "--gpu", description = "Run the real-GPU self-test (needs an NVIDIA GPU and driver)")
     boolean gpu;

@@ -31,6 +31,7 @@ public final class Posix {
     private static final MethodHandle CLOCK_GETTIME;
     private static final MethodHandle GETUID;
     private static final MethodHandle KILL;
+    private static final MethodHandle ISATTY;
 
     static {
         try {
@@ -42,6 +43,8 @@ public final class Posix {
                     FunctionDescriptor.of(ValueLayout.JAVA_INT));
             KILL = linker.downcallHandle(libc.findOrThrow("kill"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+            ISATTY = linker.downcallHandle(libc.findOrThrow("isatty"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
         } catch (IllegalCallerException e) {
             throw new NativeAccessException(e);
         }
@@ -90,6 +93,21 @@ public final class Posix {
             throw new IllegalStateException(t);
         }
     }
+
+    /**
+     * isatty(3): whether file descriptor {@code fd} is a terminal. The JDK only says whether a
+     * console is attached, not whether stderr (fd 2) in particular is one: `vprof ... 2> log` from a
+     * terminal still has a console.
+     */
+    public static boolean isatty(int fd) {
+        try {
+            return (int) ISATTY.invokeExact(fd) == 1;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public static final int STDERR_FILENO = 2;
 
     public static final int SIGTERM = 15;
     public static final int SIGKILL = 9;

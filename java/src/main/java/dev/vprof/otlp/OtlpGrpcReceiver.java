@@ -1,7 +1,9 @@
 package dev.vprof.otlp;
 
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
@@ -13,15 +15,32 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * OTLP/gRPC trace receiver: {@code opentelemetry.proto.collector.trace.v1.TraceService/Export}
  * over grpc-java's Netty transport, with the method described by hand (see {@link OtlpGrpc}).
- * gzip-compressed messages are handled by gRPC itself. A message over the size limit is
- * refused by gRPC with RESOURCE_EXHAUSTED; a malformed one gets INVALID_ARGUMENT with the
- * decoder's message; rejected spans are reported in the response's partial_success.
+ * gzip-compressed messages are handled by gRPC itself. A message over the size limit (or one
+ * that decompresses past it) is refused by gRPC with RESOURCE_EXHAUSTED before it reaches the
+ * handler; a stream tracer counts it, as HTTP counts its 413, and gRPC's own log of it (a stack
+ * trace on stderr, from its Netty transport) is switched off. A call to another method is counted
+ * as unsupported. A malformed message gets INVALID_ARGUMENT with the decoder's message; rejected
+ * spans are reported in the response's partial_success.
  */
 public final class OtlpGrpcReceiver implements AutoCloseable {
+    /**
+     * grpc-java logs every refused message (too large, bad compression) at WARNING with a stack
+     * trace from NettyServerStream; the sender gets the status and vprof counts it, so the log says
+     * nothing new. Held here: JUL keeps loggers only weakly, and a collected one forgets its level.
+     */
+    private static final Logger TRANSPORT_LOG = Logger.getLogger(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+
+    static {
+        TRANSPORT_LOG.setLevel(Level.OFF);
+    }
+
     private final Server server;
     private final ExecutorService executor;
     private final InetSocketAddress address;
@@ -46,6 +65,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
                 .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxMessageBytes))
                 .executor(executor)
                 .addService(service)
+                .addStreamTracerFactory(refusals(stats))
                 .build();
         try {
             server.start();
@@ -58,34 +78,81 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
         return new OtlpGrpcReceiver(server, executor);
     }
 
+    /**
+     * Counts the calls gRPC refuses before the handler sees them: RESOURCE_EXHAUSTED is the
+     * deframer's "message exceeds maximum size" (the handler itself never answers it), UNIMPLEMENTED
+     * a method this server does not have.
+     */
+    private static ServerStreamTracer.Factory refusals(ReceiverStats stats) {
+        return new ServerStreamTracer.Factory() {
+            @Override
+            public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+                return new ServerStreamTracer() {
+                    @Override
+                    public void streamClosed(Status status) {
+                        switch (status.getCode()) {
+                            case RESOURCE_EXHAUSTED -> {
+                                stats.requests.incrementAndGet();
+                                stats.tooLarge.incrementAndGet();
+                            }
+                            case UNIMPLEMENTED -> {
+                                stats.requests.incrementAndGet();
+                                stats.unsupported.incrementAndGet();
+                            }
+                            default -> {
+                                // Counted by export(), or a call the client gave up before sending.
+                            }
+                        }
+                    }
+                };
+            }
+        };
+    }
+
     private static void export(byte[] request, StreamObserver<byte[]> response, Consumer<List<Span>> sink,
                                OtlpForwarder forwarder, ReceiverStats stats) {
-        stats.requests.incrementAndGet();
-        DecodedBatch batch;
-        try {
-            batch = OtlpProtobuf.decodeRequest(request);
-        } catch (OtlpFormatException e) {
-            stats.malformed.incrementAndGet();
-            response.onError(Status.INVALID_ARGUMENT
-                    .withDescription("cannot decode ExportTraceServiceRequest: " + e.getMessage()).asRuntimeException());
+        if (request == OtlpGrpc.TOO_LARGE) {
+            // Counted by the stream tracer, as every RESOURCE_EXHAUSTED is.
+            response.onError(Status.RESOURCE_EXHAUSTED.withDescription("the message inflates past the limit of "
+                    + "--otlp-max-body; send smaller batches (the exporter's max batch size)").asRuntimeException());
             return;
         }
+        stats.requests.incrementAndGet();
+        byte[] reply;
+        DecodedBatch batch;
         try {
-            if (!batch.spans().isEmpty()) {
-                sink.accept(batch.spans());
+            try {
+                batch = OtlpProtobuf.decodeRequest(request);
+            } catch (OtlpFormatException e) {
+                stats.malformed.incrementAndGet();
+                response.onError(Status.INVALID_ARGUMENT
+                        .withDescription("cannot decode ExportTraceServiceRequest: " + e.getMessage()).asRuntimeException());
+                return;
             }
+            try {
+                if (!batch.spans().isEmpty()) {
+                    sink.accept(batch.spans());
+                }
+            } catch (RuntimeException e) {
+                stats.sinkFailures.incrementAndGet();
+                response.onError(Status.UNAVAILABLE.withDescription("vprof could not store the spans: " + e.getMessage())
+                        .asRuntimeException());
+                return;
+            }
+            reply = OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage());
         } catch (RuntimeException e) {
+            // A fault of vprof's own: answered and counted here, not left to gRPC (which logs a stack trace).
             stats.sinkFailures.incrementAndGet();
-            response.onError(Status.UNAVAILABLE.withDescription("vprof could not store the spans: " + e.getMessage())
+            response.onError(Status.INTERNAL.withDescription("vprof could not handle the request: " + e)
                     .asRuntimeException());
             return;
         }
         stats.accepted(batch);
+        response.onNext(reply);
+        response.onCompleted();
         if (forwarder != null) {
             forwarder.submitGrpc(request);
         }
-        response.onNext(OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage()));
-        response.onCompleted();
     }
 
     public InetSocketAddress address() {

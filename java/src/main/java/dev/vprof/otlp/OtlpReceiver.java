@@ -97,6 +97,12 @@ public final class OtlpReceiver implements AutoCloseable {
         b.append(": ").append(s.requests()).append(" request(s), ").append(s.spansAccepted()).append(" span(s) kept, ")
                 .append(s.spansRejected()).append(" rejected, ").append(s.malformedRequests()).append(" malformed, ")
                 .append(s.tooLargeRequests()).append(" too large");
+        if (s.tooLargeRequests() > 0) {
+            b.append(" (raise --otlp-max-body to keep them)");
+        }
+        if (s.unsupportedRequests() > 0) {
+            b.append(", ").append(s.unsupportedRequests()).append(" unsupported");
+        }
         if (forwarder != null) {
             b.append("; ").append(forwarder.stats().describe(forwarder.target()));
         }

@@ -66,15 +66,20 @@ public final class CaptureReport implements RecordVisitor {
         reader.forEachRecord(agg);
         Report base = agg.summarize(reader, top);
         CaptureWindow window = window(reader, base);
-        Report.MetricsSummary metrics = MetricsSection.build(reader, window, notes);
+        MetricsSection.Result metrics = MetricsSection.build(reader, window, notes);
         Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
+        Latencies.Chosen latency = Latencies.choose(metrics == null ? null : metrics.stats(),
+                agg.requests == null ? null : agg.requests.latencies(window));
+        Report.VerdictSummary verdict = metrics == null || metrics.stats() == null ? null
+                : VerdictSection.of(latency.stats(), metrics.vllm(), reader.metadata().orElse(null));
         List<String> warnings = new ArrayList<>(base.warnings());
         warnings.addAll(notes);
-        return new Report(base.file(), base.complete(), warnings, base.metadata(), base.processes(), base.ranges(),
-                base.totals(), base.topKernels(),
+        return new Report(base.file(), base.complete(), warnings, base.metadata(), verdict, base.processes(),
+                base.ranges(), base.totals(), base.topKernels(),
                 new Report.WindowSummary(window.startNs(), window.endNs(), window.durationNs(), window.source()),
-                metrics, spans, reqs, RequestsSection.slowest(reqs, top));
+                latency == null ? null : latency.section(), metrics == null ? null : metrics.summary(), spans, reqs,
+                RequestsSection.slowest(reqs, top));
     }
 
     /** The capture window: as the metadata records it, else from the ranges, else from the records. */

@@ -31,8 +31,14 @@ final class MetricsSection {
         }
     }
 
+    /**
+     * The section, and the window's stats for the verdict and the latencies (null when fewer than
+     * two scrapes cover the window); vllm says whether the last scrape had vLLM's metrics.
+     */
+    record Result(Report.MetricsSummary summary, WindowStats stats, boolean vllm) {}
+
     /** Null when the capture holds no METRICS chunk. */
-    static Report.MetricsSummary build(CaptureReader reader, CaptureWindow window, List<String> notes) {
+    static Result build(CaptureReader reader, CaptureWindow window, List<String> notes) {
         if (!CaptureMetrics.present(reader)) {
             return null;
         }
@@ -75,17 +81,16 @@ final class MetricsSection {
         }
         if (in.size() < 2) {
             notes.add("fewer than two metric scrapes cover the capture window: no metrics over it");
-            return new Report.MetricsSummary(scrapes[0], null, null, null, null, null, null, null, null, null, null,
-                    null, null, null, null, null, null, null, null, null, List.of(), gaps);
+            return new Result(new Report.MetricsSummary(scrapes[0], null, null, null, null, null, null, null, null,
+                    null, null, null, List.of(), List.of(), gaps), null, false);
         }
         in.set(in.size() - 1, lastFull[0]);
         WindowStats w = WindowStats.over(in);
-        return new Report.MetricsSummary(scrapes[0], v(w.seconds()), v(w.requests()),
-                v(w.ttft().p50()), v(w.ttft().p99()), v(w.queue().p50()), v(w.queue().p99()),
-                v(w.prefill().p50()), v(w.prefill().p99()), v(w.decode().p50()), v(w.decode().p99()),
+        return new Result(new Report.MetricsSummary(scrapes[0], v(w.seconds()), v(w.requests()),
                 v(w.waiting().mean()), v(w.waiting().max()), v(w.running().mean()), v(w.kvCacheUsage().max()),
                 v(w.aborts()), v(w.preemptions()), v(w.prefixCacheHitRate()),
-                v(w.promptTokensPerSecond()), v(w.generationTokensPerSecond()), w.missing(), gaps);
+                v(w.promptTokensPerSecond()), v(w.generationTokensPerSecond()), w.missing(), w.invalid(), gaps), w,
+                VllmMetrics.isVllm(lastFull[0]));
     }
 
     private static MetricsSnapshot gaugesOnly(MetricsSnapshot s) {

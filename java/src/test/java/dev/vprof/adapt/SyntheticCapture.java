@@ -181,7 +181,7 @@ public final class SyntheticCapture {
 
     // ---- spans ----
 
-    static List<Span> spans() {
+    public static List<Span> spans() {
         return List.of(
                 span(1, 1, -1, "api-server", "POST /v1/completions", 900, 3100, List.of()),
                 request(1, 2, 1, "req-A", 1000, 3000, 0.5, 0.5, 1.0),
