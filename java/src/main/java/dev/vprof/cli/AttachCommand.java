@@ -18,6 +18,7 @@ import dev.vprof.region.ArmSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,12 @@ final class AttachCommand implements Callable<Integer> {
             + "vprof asks on a terminal. Risks: docs/attach.md.")
     boolean inject;
 
+    @Option(names = "--inject-timeout", paramLabel = "D", defaultValue = "5s",
+            description = "How long the injector may wait, per process, for a thread at a point where loading "
+                    + "a library is safe (not inside the allocator or the dynamic loader), e.g. 20s, 2m; "
+                    + "default: ${DEFAULT-VALUE}. Nothing is changed in a process that never gets there.")
+    String injectTimeout = "5s";
+
     AgentDirectory directory = AgentDirectory.system();
     /** Late injection and its terminal prompt (null: no terminal); tests replace them. */
     LateInjection lateInjection;
@@ -68,6 +75,7 @@ final class AttachCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         capture.validate();
+        Duration safePointWait = injectTimeoutValue();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
@@ -76,7 +84,7 @@ final class AttachCommand implements Callable<Integer> {
         CaptureFeeds feeds = capture.openFeeds(err);
         List<Integer> withoutAgent;
         try {
-            withoutAgent = offerInjection(err);
+            withoutAgent = offerInjection(err, safePointWait);
         } catch (RuntimeException e) {
             feeds.close();
             throw e;
@@ -104,7 +112,15 @@ final class AttachCommand implements Callable<Integer> {
      * The processes of the tree that use CUDA but have no agent: with --inject (or yes at the
      * terminal's prompt) the agent is loaded into them now; returns those left without one.
      */
-    private List<Integer> offerInjection(PrintWriter err) {
+    private Duration injectTimeoutValue() {
+        Duration d = Units.duration("--inject-timeout", injectTimeout);
+        if (d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(Injector.MAX_SAFE_POINT_WAIT) > 0) {
+            throw new CliException("--inject-timeout must be between 1ms and 1h, not " + injectTimeout);
+        }
+        return d;
+    }
+
+    private List<Integer> offerInjection(PrintWriter err, Duration safePointWait) {
         if (!ProcessTree.isAlive(pid)) {
             return List.of(); // findAgents says so
         }
@@ -121,20 +137,30 @@ final class AttachCommand implements Callable<Integer> {
             }
             return List.of(); // attach through existing agents still works
         }
-        List<Integer> chosen = new ArrayList<>();
-        List<Integer> left = new ArrayList<>();
-        for (int p : bare) {
-            boolean yes = inject || (prompt != null && prompt.confirm("pid " + p + " (" + LateInjection.commandOf(p)
-                    + ") uses CUDA but has no vprof agent; inject it now? [y/N] "));
-            (yes ? chosen : left).add(p);
-        }
+        boolean yes = !bare.isEmpty() && (inject || (prompt != null && prompt.confirm(injectQuestion(bare))));
+        List<Integer> chosen = yes ? bare : List.of();
+        List<Integer> left = yes ? List.of() : bare;
         try {
-            lateInjection.injectAll(chosen);
+            lateInjection.safePointWait(safePointWait).injectAll(chosen);
             injectedNow.addAll(chosen);
         } catch (InjectionException e) {
             throw new CliException(e.getMessage(), e);
         }
         return left;
+    }
+
+    /** One question for the whole tree (a TP=8 server is asked once, not eight times). */
+    static String injectQuestion(List<Integer> pids) {
+        if (pids.size() == 1) {
+            int p = pids.getFirst();
+            return "pid " + p + " (" + LateInjection.commandOf(p) + ") uses CUDA but has no vprof agent; "
+                    + "inject it now? [y/N] ";
+        }
+        StringBuilder q = new StringBuilder(pids.size() + " processes use CUDA but have no vprof agent:\n");
+        for (int p : pids) {
+            q.append("  pid ").append(p).append(" (").append(LateInjection.commandOf(p)).append(")\n");
+        }
+        return q.append("inject the agent into all ").append(pids.size()).append(" now? [y/N] ").toString();
     }
 
     /** An agent loaded just now says what it could not see (work before CUPTI attached at the ARM). */
