@@ -1,4 +1,4 @@
-package dev.vprof.cli;
+package dev.vprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
