@@ -3,6 +3,7 @@ package dev.vprof.adapt;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
@@ -12,6 +13,7 @@ import dev.vprof.capture.RecordVisitor;
 import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
+import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -187,6 +189,17 @@ final class RecordAdapter implements RecordVisitor {
         gpuOps++;
     }
 
+    /** A GPU's properties from its DEVICE record, onto the process's device of that id. */
+    @Override
+    public void device(int pid, DeviceProperties d) {
+        Proc p = proc(pid);
+        p.process.device(d.id())
+                .properties(d.name(), d.globalMemoryBytes(), d.computeMajor(), d.computeMinor(), d.smCount())
+                .limits(new GpuDevice.Limits(d.warpSize(), d.maxThreadsPerBlock(), d.maxThreadsPerSm(),
+                        d.maxRegistersPerBlock(), d.maxRegistersPerSm(), d.maxSharedMemoryPerBlock(),
+                        d.maxSharedMemoryPerSm()));
+    }
+
     @Override
     public void api(int pid, ApiEvent a) {
         Proc p = proc(pid);
@@ -231,6 +244,9 @@ final class RecordAdapter implements RecordVisitor {
 
     @Override
     public void range(int pid, RangeEvent e) {
+        if (e.isLateBegin() || e.isLateEnd()) {
+            return; // late work of a range already drawn: its records land on their streams as usual
+        }
         Proc p = proc(pid);
         long t = p.rangeEdge(e);
         if (e.isBegin()) {

@@ -11,9 +11,17 @@ import java.util.List;
  */
 public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
                              long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                             List<String> feedLines) {
+                             List<String> feedLines, List<String> agentWarnings) {
     public CaptureSummary {
         feedLines = List.copyOf(feedLines);
+        agentWarnings = List.copyOf(agentWarnings);
+    }
+
+    /** A summary without agent warnings. */
+    public CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops, long ringDropsKernels,
+                          long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds, List<String> feedLines) {
+        this(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason, feeds, feedLines,
+                List.of());
     }
 
     /** The closing lines; loud when anything was lost. */
@@ -29,6 +37,9 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
         if (cuptiDrops > 0) {
             err.printf("vprof: WARNING: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
                     cuptiDrops);
+        }
+        for (String w : agentWarnings) { // what CUPTI did to the capture, named (docs/cupti.md)
+            err.println("vprof: WARNING: " + w + "; `vprof report " + file + "` says more");
         }
         err.flush();
     }
