@@ -3,6 +3,7 @@ package dev.vprof.adapt;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
@@ -11,6 +12,7 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
+import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -174,6 +176,17 @@ final class RecordAdapter implements RecordVisitor {
         p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
                 .addMemset(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value());
         gpuOps++;
+    }
+
+    /** A GPU's properties from its DEVICE record, onto the process's device of that id. */
+    @Override
+    public void device(int pid, DeviceProperties d) {
+        Proc p = proc(pid);
+        p.process.device(d.id())
+                .properties(d.name(), d.globalMemoryBytes(), d.computeMajor(), d.computeMinor(), d.smCount())
+                .limits(new GpuDevice.Limits(d.warpSize(), d.maxThreadsPerBlock(), d.maxThreadsPerSm(),
+                        d.maxRegistersPerBlock(), d.maxRegistersPerSm(), d.maxSharedMemoryPerBlock(),
+                        d.maxSharedMemoryPerSm()));
     }
 
     @Override

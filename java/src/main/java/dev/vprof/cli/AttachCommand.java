@@ -95,6 +95,7 @@ final class AttachCommand implements Callable<Integer> {
         }
         CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
                 showProgress != null ? showProgress : System.console() != null);
+        session.rangeScopeTree(capture.treeScope());
         session.feeds(feeds);
         // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
         try {

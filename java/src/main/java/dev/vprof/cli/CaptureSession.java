@@ -39,9 +39,14 @@ final class CaptureSession {
     /** What the session saw, for the closing summary and for tests. */
     record Summary(int processes, long ranges, long kernels, long records, long ringDrops,
                    long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                   List<String> feedLines) {}
+                   List<String> feedLines, List<String> agentWarnings) {}
 
     static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * DISARM drains the open range first (its work may still be running: the agent waits up to
+     * VPROF_DRAIN_MAX_MS for it), so its answer may take that long on top of a command's.
+     */
+    static final long DISARM_TIMEOUT_NS = COMMAND_TIMEOUT_NS + TimeUnit.MILLISECONDS.toNanos(2 * VprofRing.DRAIN_MAX_MS);
     private static final long DISCOVER_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -66,6 +71,7 @@ final class CaptureSession {
 
     private volatile String stopRequest;
     private Process command;          // RUN: the command we started
+    private TreeRangeRelay relay;     // --range-scope tree; null otherwise
     private CaptureFeeds feeds = CaptureFeeds.none();
     private long deadlineNs;          // 0: none
 
@@ -82,6 +88,9 @@ final class CaptureSession {
     }
 
     void command(Process p) { this.command = p; }
+
+    /** --range-scope tree: relay each process's cudaProfilerApi ranges to every agent of the tree. */
+    void rangeScopeTree(boolean tree) { this.relay = tree ? new TreeRangeRelay(mode == Mode.RUN) : null; }
 
     /** Metrics, spans and the trigger for this capture; the session closes them when it ends. */
     void feeds(CaptureFeeds f) { this.feeds = f; }
@@ -208,7 +217,7 @@ final class CaptureSession {
     private void disarmWhileDraining(Attached a) throws IOException {
         RingCorruptException[] corrupt = {null};
         try {
-            a.region.disarm(COMMAND_TIMEOUT_NS, () -> {
+            a.region.disarm(DISARM_TIMEOUT_NS, () -> {
                 if (corrupt[0] != null) {
                     return false;
                 }
@@ -239,7 +248,7 @@ final class CaptureSession {
             cmd = ProcessTree.commandLine(r.pid());
         }
         ProcessInfo info = new ProcessInfo(r.pid(), tree.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
-                r.agentFlags(), r.capacity(), r.startRealtimeNs());
+                r.agentFlags(), r.capacity(), r.startRealtimeNs(), r.rank(), r.localRank(), r.worldSize());
         return new Attached(r, baseline, info);
     }
 
@@ -408,6 +417,9 @@ final class CaptureSession {
             if (checkNow) {
                 checkEnds();
             }
+            if (relay != null) {
+                relay.poll(attached, err);
+            }
             feeds.pump(out, now, err);
             if (progress != null && now - nextProgress >= 0) {
                 progress.show(attached);
@@ -530,6 +542,7 @@ final class CaptureSession {
         }
         a.finished = true;
         a.last = a.region.counters();
+        a.lastReason = a.region.reason();
         if (writeEnd) {
             out.processEnd(a.pid(), a.delta());
         }
@@ -545,7 +558,13 @@ final class CaptureSession {
 
     private Summary summary(String stopReason) {
         long ranges = 0, kernels = 0, records = 0, ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0;
+        List<String> agentWarnings = new ArrayList<>();
         for (Attached a : attached) {
+            long raised = a.delta().warningFlags();
+            if (raised != 0) {
+                agentWarnings.add("pid " + a.pid() + ": " + a.lastReason + " ["
+                        + String.join(", ", dev.vprof.capture.RangeEvent.flagNames(raised)) + "]");
+            }
             ranges += a.reader.rangesBegun();
             kernels += a.reader.records((int) VprofRing.REC_KERNEL);
             records += a.reader.records();
@@ -555,7 +574,7 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         return new Summary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason,
-                feeds.counts(), feeds.summaryLines());
+                feeds.counts(), feeds.summaryLines(), agentWarnings);
     }
 
     /** The closing lines; loud when anything was lost. */
@@ -571,6 +590,9 @@ final class CaptureSession {
         if (s.cuptiDrops() > 0) {
             err.printf("vprof: WARNING: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
                     s.cuptiDrops());
+        }
+        for (String w : s.agentWarnings()) {
+            err.println("vprof: WARNING: " + w + "; `vprof report " + file + "` says more");
         }
     }
 }

@@ -80,6 +80,7 @@ final class RunCommand implements Callable<Integer> {
         }
         CaptureSession session = new CaptureSession(CaptureSession.Mode.RUN, (int) p.pid(), armSpec, out,
                 AgentDirectory.system(), err, System.console() != null);
+        session.rangeScopeTree(capture.treeScope());
         session.command(p);
         session.feeds(feeds);
         if (duration != null) {

@@ -129,7 +129,9 @@ public final class ChromeJsonWriter {
                     json.number(calls.tag(i));
                     json.raw("}}");
                     if (c != 0 && corr.apiCallHasGpuOp(c)) {
-                        ev.flow('s', corr.flowId(c), pid, tid, calls.start(i));
+                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                            ev.flow('s', corr.flowId(c, k), pid, tid, calls.start(i));
+                        }
                     }
                 }
             }
@@ -181,7 +183,10 @@ public final class ChromeJsonWriter {
                     json.raw("}}");
                 }
                 if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    ev.flow('f', corr.flowId(c), pid, tid, stream.start(i));
+                    long id = corr.nextFlowId(c);
+                    if (id >= 0) {
+                        ev.flow('f', id, pid, tid, stream.start(i));
+                    }
                 }
                 gpuSlices++;
             }

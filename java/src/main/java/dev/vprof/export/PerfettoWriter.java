@@ -386,7 +386,10 @@ public final class PerfettoWriter {
                     }
                 }
                 if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    seq.flow(corr.flowId(c));
+                    long id = corr.nextFlowId(c);
+                    if (id >= 0) {
+                        seq.flow(id);
+                    }
                 }
                 seq.commit();
                 gpuSlices++;
@@ -420,7 +423,9 @@ public final class PerfettoWriter {
                 if (c != 0) {
                     seq.annotateUint("correlation", c);
                     if (corr.apiCallHasGpuOp(c)) {
-                        seq.flow(corr.flowId(c));
+                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                            seq.flow(corr.flowId(c, k));
+                        }
                     }
                 }
                 seq.commit();

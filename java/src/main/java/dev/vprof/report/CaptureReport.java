@@ -5,6 +5,7 @@ import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.DropsEvent;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
@@ -103,6 +104,9 @@ public final class CaptureReport implements RecordVisitor {
         RangeAgg r = process(pid).current();
         long duration = Math.max(0, end - start);
         r.kernels++;
+        if (desc != null && desc.fromGraph()) {
+            r.graphKernels++;
+        }
         r.touch(start, end);
         r.kernelStats(name).add(duration, budget);
         KernelStats all = overall.get(name);
@@ -150,11 +154,27 @@ public final class CaptureReport implements RecordVisitor {
     @Override
     public void drops(int pid, DropsEvent d) {
         RangeAgg r = process(pid).current();
-        if (d.reason() == VprofRing.DROPS_ZERO_TS) {
-            r.zeroTimestampKernels += d.count();
-        } else {
+        int reason = d.reason();
+        if (reason == VprofRing.DROPS_CUPTI) {
             r.cuptiDropsReported += d.count();
+            return;
         }
+        if (reason == VprofRing.DROPS_CLIPPED) {
+            r.clipped += d.count();
+            return;
+        }
+        if (reason == VprofRing.DROPS_ZERO_TS && (d.recordType() == 0 || d.recordType() == VprofRing.REC_KERNEL)) {
+            r.zeroTimestampKernels += d.count();
+        }
+        // Every other reason (and unknown ones from a newer agent) kept records off the timeline.
+        r.rejected.merge(d.reasonName(), d.count(), Long::sum);
+    }
+
+    @Override
+    public void device(int pid, DeviceProperties device) {
+        ProcessAgg p = process(pid);
+        p.devices.removeIf(d -> d.id() == device.id()); // sent again at every arming: the latest wins
+        p.devices.add(device);
     }
 
     @Override
@@ -185,6 +205,10 @@ public final class CaptureReport implements RecordVisitor {
         r.ringDrops = e.ringDrops();
         r.ringDropsKernels = e.ringDropsKernels();
         r.cuptiDropsAtEnd = e.cuptiDrops();
+        r.flags = e.flags();
+        r.kernelLaunches = e.kernelLaunches();
+        r.graphLaunches = e.graphLaunches();
+        r.kernelsMissing = e.kernelsMissing();
         r.finish();
         p.open = null;
     }
@@ -204,7 +228,8 @@ public final class CaptureReport implements RecordVisitor {
         List<Report.ProcessSummary> processSummaries = new ArrayList<>();
         List<Report.RangeSummary> rangeSummaries = new ArrayList<>();
         long kernels = 0, memcpys = 0, memcpyBytes = 0, memsets = 0;
-        long ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0, zeroTs = 0;
+        long ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0, zeroTs = 0, graphKernels = 0, clipped = 0;
+        Map<String, Long> rejected = new TreeMap<>();
         int rangeCount = 0;
         for (ProcessAgg p : processes.values()) {
             ClockMapping clock = reader.clock(p.pid);
@@ -219,6 +244,9 @@ public final class CaptureReport implements RecordVisitor {
                 r.finish();
                 Report.RangeSummary s = r.summary(p.pid, clock, top);
                 rangeSummaries.add(s);
+                graphKernels += s.fidelity().graphKernels();
+                clipped += s.fidelity().clipped();
+                s.fidelity().rejected().forEach((k, v) -> rejected.merge(k, v, Long::sum));
                 if (r.begun || r.ended) {
                     rangeCount++;
                 }
@@ -255,7 +283,12 @@ public final class CaptureReport implements RecordVisitor {
                     pRing, pRingK, pCupti, pZero,
                     new Report.ClockSummary(clock.pairs(), clock.offsetNs(), clock.driftPpm(),
                             clock.residualMaxNs(), clock.residualRmsNs()),
-                    counters));
+                    counters,
+                    info == null ? null : info.rank(),
+                    info == null ? null : info.localRank(),
+                    info == null ? null : info.worldSize(),
+                    List.copyOf(p.devices),
+                    counters == null ? List.of() : RangeWarnings.processCodes(counters)));
             kernels += pk;
             memcpys += pmc;
             memcpyBytes += pmcb;
@@ -266,7 +299,7 @@ public final class CaptureReport implements RecordVisitor {
             zeroTs += pZero;
         }
         Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
-                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs);
+                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, graphKernels, clipped, rejected);
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
                 reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top));
     }
@@ -287,6 +320,7 @@ public final class CaptureReport implements RecordVisitor {
     private static final class ProcessAgg {
         final int pid;
         final List<RangeAgg> ranges = new ArrayList<>();
+        final List<DeviceProperties> devices = new ArrayList<>();
         RangeAgg open;
         RangeAgg unranged;
 
@@ -321,6 +355,9 @@ public final class CaptureReport implements RecordVisitor {
 
         long kernels, memcpys, memcpyBytes, memsets, memsetBytes, markers, apiCalls;
         long ringDrops, ringDropsKernels, cuptiDropsAtEnd, cuptiDropsReported, zeroTimestampKernels;
+        long graphKernels, kernelLaunches, graphLaunches, kernelsMissing, clipped;
+        int flags;
+        final Map<String, Long> rejected = new TreeMap<>();
 
         final Map<String, KernelStats> byName = new HashMap<>();
         private Map<Integer, BusyTime> busy = new TreeMap<>();
@@ -385,7 +422,10 @@ public final class CaptureReport implements RecordVisitor {
                     // DROPS records and the END's count report the same CUPTI losses; some agents
                     // send only one of them. The larger is right in both cases.
                     Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
-                    topKernels(byName, top));
+                    topKernels(byName, top),
+                    new Report.RangeFidelity(graphKernels, kernels - graphKernels, kernelLaunches, graphLaunches,
+                            kernelsMissing, clipped, java.util.Collections.unmodifiableMap(new TreeMap<>(rejected)),
+                            dev.vprof.capture.RangeEvent.flagNames(Integer.toUnsignedLong(flags))));
         }
 
         /** The agent's CLOCK_REALTIME reading of a range edge, or its CUPTI time mapped. */
