@@ -133,9 +133,7 @@ public final class KinetoJsonWriter {
             GpuOpKind kind = s.kind(i);
             long c = s.correlationId(i);
             boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
-            byte[] name = s.nameId(i) != 0 ? ev.name(s.nameId(i))
-                    : JsonOut.quoted(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(s.copyKindOrValue(i))
-                    : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+            byte[] name = s.nameId(i) != 0 ? ev.name(s.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(s, i));
             String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
             ev.complete(name, cat, device, s.streamId(), s.start(i), s.end(i));
             if (linked) {
