@@ -242,7 +242,8 @@ struct vprof_control {
 #define VPROF_WARN_UNVERIFIED_LAYOUT  (1u << 5)  /* a CUPTI whose record layout vprof has not verified */
 #define VPROF_WARN_DRAIN_TIMEOUT      (1u << 6)  /* the drain window closed at its limit, work still pending */
 #define VPROF_WARN_TS_MEMBERSHIP      (1u << 7)  /* correlation ids were not monotonic: membership by timestamps */
-#define VPROF_WARN_CUT_SHORT          (1u << 8)  /* the next range began during this one's drain window */
+#define VPROF_WARN_CUT_SHORT          (1u << 8)  /* the next range began during this one's drain window:
+                                                    its later work comes in LATE runs */
 #define VPROF_WARN_POOL_EMPTY         (1u << 9)  /* the buffer pool ran dry */
 #define VPROF_WARN_PER_THREAD_BUFFERS (1u << 10) /* per-thread activity buffers could not be turned off */
 #define VPROF_WARN_KERNEL_KIND_KEPT   (1u << 11) /* CUPTI 13.0 GA: kernel tracing stays on after the range */
@@ -410,6 +411,15 @@ struct vprof_rec_clock_sync {
 
 #define VPROF_RANGE_BEGIN 1u
 #define VPROF_RANGE_END   2u
+/*
+ * LATE_BEGIN/LATE_END (format 2) bracket records of an earlier range of the
+ * same arming (index) that arrive after the next range began: a range that
+ * began while the previous one was still draining closes the previous one at
+ * once (its END is already written) and its work that completes afterwards
+ * comes between these two edges. Only edge, index and capture_id are set.
+ */
+#define VPROF_RANGE_LATE_BEGIN 3u
+#define VPROF_RANGE_LATE_END   4u
 
 /* Why a range began or ended (vprof_rec_range.source). */
 enum vprof_range_source {
@@ -425,7 +435,8 @@ enum vprof_range_source {
  * RANGE: a capture range begins or ends. A range's END is stamped where it
  * happens (the stop callback: its time and correlation id), but written only
  * when the drain window has closed, so every record the range kept lies
- * between its BEGIN and its END in the ring. Records belong to the range by
+ * between its BEGIN and its END in the ring, or, when the next range began
+ * before the drain was over, between LATE_BEGIN and LATE_END edges naming it. Records belong to the range by
  * launch order: correlation id above the BEGIN's and below the END's (graph
  * node kernels carry their launch's id); where an edge has no correlation id
  * (NVTX, commands, TREE) the agent uses the highest id its launch callbacks
@@ -459,7 +470,7 @@ struct vprof_rec_range {
     uint64_t rejected_end_zero;
     uint64_t rejected_end_before_start;
     uint64_t rejected_outside_range;
-    uint64_t rejected_late;
+    uint64_t late;             /* END: records of the previous range kept in LATE runs during this one */
     uint64_t rejected_bad_record;
 };
 
@@ -474,10 +485,9 @@ struct vprof_rec_range {
 #define VPROF_DROPS_END_ZERO         4u /* end = 0, start set */
 #define VPROF_DROPS_END_BEFORE_START 5u /* end < start */
 #define VPROF_DROPS_OUTSIDE_RANGE    6u /* starts before the range began, or ends implausibly late */
-#define VPROF_DROPS_LATE             7u /* the previous range's work, completed after the next range began */
-#define VPROF_DROPS_BAD_RECORD       8u /* fails the sanity check of a record layout vprof has not verified */
-#define VPROF_DROPS_CLIPPED          9u /* launched before the range began or after it ended */
-#define VPROF_DROPS_REASON_MAX       9u
+#define VPROF_DROPS_BAD_RECORD       7u /* fails the sanity check of a record layout vprof has not verified */
+#define VPROF_DROPS_CLIPPED          8u /* launched before the range began or after it ended */
+#define VPROF_DROPS_REASON_MAX       8u
 
 struct vprof_rec_drops {
     struct vprof_record_header h;

@@ -21,6 +21,7 @@
  *
  * Exit status 0 unless the double refused something.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,28 @@ static int nvtx_before_cuda(void)
     return 0;
 }
 
+static volatile sig_atomic_t go;
+static void on_usr1(int sig) { (void)sig; go = 1; }
+
+/*
+ * With AGENT_FIELD_WAIT=signal the test front end says when to go on (SIGUSR1: it has seen
+ * the agent reach the state the next step needs), launching a kernel every 10 ms meanwhile;
+ * otherwise the program waits `ms`.
+ */
+static void wait_for_front_end(simcuda_stream s, long ms)
+{
+    const char *how = getenv("AGENT_FIELD_WAIT");
+    if (how == NULL || strcmp(how, "signal") != 0) {
+        sleep_ms(ms);
+        return;
+    }
+    for (int i = 0; i < 3000 && !go; i++) { /* at most 30 s */
+        simcuda_launch_kernel(s, "waiting", GRID, BLOCK, 1000);
+        sleep_ms(10);
+    }
+    go = 0;
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec t;
@@ -288,10 +311,9 @@ static int launch_cost(int argc, char **argv)
     simcuda_profiler_start();
     steps(s, 100, "range_kernel");
     simcuda_profiler_stop();
-    sleep_ms(300);  /* the agent drains and goes DORMANT (repeat=1) */
-    simcuda_launch_kernel(s, "first_after", GRID, BLOCK, 1000); /* its exit callback finalizes */
+    wait_for_front_end(s, 1000); /* the agent drains, goes DORMANT (repeat=1), finalizes at a launch */
+    simcuda_launch_kernel(s, "first_after", GRID, BLOCK, 1000);
     simcuda_synchronize();
-    sleep_ms(50);
     const double after = launch_ns(s, n, 15);
     fprintf(stderr, "agent_field_target: launch_ns_before=%.1f launch_ns_after=%.1f ratio=%.3f\n", before, after,
             after / before);
@@ -307,10 +329,7 @@ static int rearm(void)
     simcuda_profiler_start();
     steps(s, 100, "first_range");
     simcuda_profiler_stop();
-    for (int i = 0; i < 40; i++) { /* 2 s: the front end arms the agent again meanwhile */
-        simcuda_launch_kernel(s, "between", GRID, BLOCK, 1000);
-        sleep_ms(50);
-    }
+    wait_for_front_end(s, 2000); /* the agent finalizes at a launch; the front end arms it again */
     simcuda_profiler_start();
     steps(s, 100, "second_range");
     simcuda_profiler_stop();
@@ -322,6 +341,7 @@ static int rearm(void)
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    signal(SIGUSR1, on_usr1);
     if (strcmp(what, "rearm") == 0)
         return rearm();
     if (strcmp(what, "launch-cost") == 0)

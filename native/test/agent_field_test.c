@@ -165,6 +165,19 @@ static int nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection(void)
     return 1;
 }
 
+/* Drains until the agent's cupti_facts has `fact` (at most 30 s). */
+static int await_facts(struct run *r, struct tally *t, uint32_t fact)
+{
+    const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
+    while (monotonic_ns() < deadline) {
+        turn(r, t, 1);
+        if (r->control != NULL && (__atomic_load_n(&r->control->cupti_facts, __ATOMIC_ACQUIRE) & fact))
+            return 1;
+        usleep(2000);
+    }
+    return 0;
+}
+
 /* R7. Handling: cuptiFinalize from the next launch's exit callback once the agent is DORMANT again. */
 static int captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt(void)
 {
@@ -172,7 +185,10 @@ static int captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt(void)
     static struct tally t;
     memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, NULL);
+    const char *env[] = { "AGENT_FIELD_WAIT=signal", NULL };
+    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, env);
+    CHECK(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
+    kill(r.pid, SIGUSR1);
     CHECK(finish(&r, &t, 1));
     CHECK(exited_cleanly(&r));
     CHECK(t.ranges_ended == 1 && t.kernels_in_range == 100);
@@ -183,7 +199,7 @@ static int captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt(void)
     memset(&t, 0, sizeof t);
     const char *old[] = { "VPROF_SIM_CUPTI_VERSION=23", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, old);
-    CHECK(finish(&r, &t, 1));
+    CHECK(finish(&r, &t, 1)); /* it waits a second on its own */
     CHECK(exited_cleanly(&r));
     CHECK(t.kernels_in_range == 100);
     CHECK(!(r.control->cupti_facts & (VPROF_CUPTI_FINALIZES | VPROF_CUPTI_FINALIZED)));
@@ -198,11 +214,10 @@ static int armAfterAFinalizeSubscribesAgainAndRecords(void)
     static struct tally t;
     memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, NULL);
+    const char *env[] = { "AGENT_FIELD_WAIT=signal", NULL };
+    start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, env);
     const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
-    while ((!try_map(&r) || !(r.control->cupti_facts & VPROF_CUPTI_FINALIZED)) && monotonic_ns() < deadline)
-        turn(&r, &t, 1);
-    CHECK(r.control->cupti_facts & VPROF_CUPTI_FINALIZED);
+    CHECK(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
     struct vprof_control *c = r.control;
     c->cmd = VPROF_CMD_ARM;
     c->cmd_range_mode = VPROF_RANGE_PROFILER;
@@ -214,6 +229,7 @@ static int armAfterAFinalizeSubscribesAgainAndRecords(void)
     while (__atomic_load_n(&c->cmd_ack, __ATOMIC_ACQUIRE) != seq && monotonic_ns() < deadline)
         turn(&r, &t, 1);
     CHECK(c->cmd_result == VPROF_RESULT_OK && !(c->cupti_facts & VPROF_CUPTI_FINALIZED));
+    kill(r.pid, SIGUSR1);
     CHECK(finish(&r, &t, 1));
     CHECK(exited_cleanly(&r));
     CHECK(t.ranges_ended == 2 && t.kernels_in_range == 200);

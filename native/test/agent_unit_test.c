@@ -214,14 +214,31 @@ static int recordsLaunchedOutsideTheRangeAreClippedByCorrelationId(void)
     CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
     CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED] == 3);
     CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_ZERO_TS] == 0);
-    /* a range the next one cut short: its work arriving now is late */
+    /* a range the next one cut short: its work arriving now is kept, inside a LATE run naming it */
     struct vprof_window_snap next = { .state = VPROF_WINDOW_OPEN, .begin_corr = 300, .prev_begin_corr = 100,
-                                      .prev_end_corr = 200, .begin_ns = 6000, .max_device = 64 };
+                                      .prev_end_corr = 200, .prev_index = 4, .capture_id = 9, .begin_ns = 6000,
+                                      .max_device = 64 };
     next_buffer(&f, &next);
+    struct seen s0;
+    drain(&f, &s0);
     k = kernel("k", 1, 5500);
     k.correlationId = 170;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_LATE] == 1);
+    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    k.correlationId = 310; /* the new range's */
+    k.start = 7000; k.end = 8000;
+    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    vprof_convert_end_buffer(&f.cap);
+    CHECK(f.cap.kept_late == 1 && f.cap.kept_kernels == 1);
+    struct seen s;
+    drain(&f, &s);
+    /* LATE_BEGIN(4), KERNEL 170, LATE_END(4), KERNEL 310 */
+    CHECK(s.n == 4 && s.type[0] == VPROF_REC_RANGE && s.type[2] == VPROF_REC_RANGE);
+    const struct vprof_rec_range *lb = (const void *)s.bytes[0];
+    const struct vprof_rec_range *le = (const void *)s.bytes[2];
+    CHECK(lb->edge == VPROF_RANGE_LATE_BEGIN && lb->index == 4 && lb->capture_id == 9);
+    CHECK(le->edge == VPROF_RANGE_LATE_END && le->index == 4);
+    CHECK(((const struct vprof_rec_kernel *)s.bytes[1])->correlation_id == 170);
+    CHECK(((const struct vprof_rec_kernel *)s.bytes[3])->correlation_id == 310);
     /* no range at all */
     struct vprof_window_snap none = { .state = VPROF_WINDOW_NONE, .max_device = 64 };
     next_buffer(&f, &none);

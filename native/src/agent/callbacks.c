@@ -58,13 +58,14 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
     struct vprof_capture *c = &a->capture;
     struct vprof_range_counts *n = &a->window.counts;
     uint64_t rejected[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1];
-    uint64_t kept_kernels, kept_graph, kept_records, last_graph_seen, arrived_plain, arrived_graph;
+    uint64_t kept_kernels, kept_graph, kept_records, last_graph_seen, arrived_plain, arrived_graph, kept_late;
 
     pthread_mutex_lock(&a->convert_lock);
     vprof_convert_begin_buffer(c, &w, now, __atomic_load_n(&n->last_graph_corr, __ATOMIC_RELAXED));
     CUpti_Activity *record = NULL;
     while (a->cupti.ActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
         vprof_convert_activity(c, record);
+    vprof_convert_end_buffer(c);
     memcpy(rejected, c->rejected, sizeof rejected);
     kept_kernels = c->kept_kernels;
     kept_graph = c->kept_graph_kernels;
@@ -72,6 +73,7 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
     last_graph_seen = c->last_graph_seen;
     arrived_plain = c->arrived_plain_kernels;
     arrived_graph = c->arrived_graph_kernels;
+    kept_late = c->kept_late;
     pthread_mutex_unlock(&a->convert_lock);
 
     __atomic_fetch_add(&n->kernels, kept_kernels, __ATOMIC_RELAXED);
@@ -80,13 +82,14 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
     __atomic_fetch_add(&n->last_graph_seen, last_graph_seen, __ATOMIC_RELAXED);
     __atomic_fetch_add(&n->plain_kernels_arrived, arrived_plain, __ATOMIC_RELAXED);
     __atomic_fetch_add(&n->graph_kernels_arrived, arrived_graph, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->late, kept_late, __ATOMIC_RELAXED);
     uint64_t invalid = 0;
     for (uint32_t k = 0; k < VPROF_TALLY_KINDS; k++) {
         for (uint32_t why = 1; why <= VPROF_DROPS_REASON_MAX; why++) {
             if (rejected[k][why] == 0u)
                 continue;
             __atomic_fetch_add(&n->rejected[why], rejected[k][why], __ATOMIC_RELAXED);
-            if (why != VPROF_DROPS_CLIPPED && why != VPROF_DROPS_LATE)
+            if (why != VPROF_DROPS_CLIPPED)
                 invalid += rejected[k][why];
             write_drops(a, why, TALLY_TYPE[k], 0, rejected[k][why]);
         }

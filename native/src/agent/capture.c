@@ -157,7 +157,8 @@ static void write_end(struct vprof_agent *a, uint64_t drained_cupti_ns)
     r.graph_launches = n.graph_launches;
     r.kernels = n.kernels;
     r.graph_kernels = n.graph_kernels;
-    r.kernels_missing = n.kernel_launches > n.plain_kernels_arrived
+    /* A range cut short cannot say: its work may still come, in LATE runs. */
+    r.kernels_missing = n.kernel_launches > n.plain_kernels_arrived && !(a->range_flags & VPROF_WARN_CUT_SHORT)
                             ? n.kernel_launches - n.plain_kernels_arrived : 0u;
     r.clipped = n.rejected[VPROF_DROPS_CLIPPED];
     r.rejected_zero_ts = n.rejected[VPROF_DROPS_ZERO_TS];
@@ -165,7 +166,7 @@ static void write_end(struct vprof_agent *a, uint64_t drained_cupti_ns)
     r.rejected_end_zero = n.rejected[VPROF_DROPS_END_ZERO];
     r.rejected_end_before_start = n.rejected[VPROF_DROPS_END_BEFORE_START];
     r.rejected_outside_range = n.rejected[VPROF_DROPS_OUTSIDE_RANGE];
-    r.rejected_late = n.rejected[VPROF_DROPS_LATE];
+    r.late = n.late;
     r.rejected_bad_record = n.rejected[VPROF_DROPS_BAD_RECORD];
     vprof_ring_write(&a->ring, VPROF_REC_RANGE, &r, sizeof r, VPROF_RING_CONTROL);
 }
@@ -297,8 +298,10 @@ static void cut_short(struct vprof_agent *a)
 {
     vprof_warn_flag(a, VPROF_WARN_CUT_SHORT, NULL);
     write_end(a, cupti_now(a));
-    /* Its work that completes from now on is the previous range's: LATE, not the new one's. */
+    /* Its work that completes from now on is still its own: kept in LATE runs naming it. */
     vprof_window_write_begin(&a->window);
+    a->window.snap.prev_index = a->range_index;
+    a->window.snap.capture_id = a->arm.capture_id;
     a->window.snap.prev_begin_corr = a->window.snap.begin_corr;
     a->window.snap.prev_end_corr = a->window.snap.end_corr != 0u ? a->window.snap.end_corr
                                  : __atomic_load_n(&a->window.counts.max_corr, __ATOMIC_RELAXED) + 1u;
@@ -434,8 +437,9 @@ static void judge_range(struct vprof_agent *a)
     }
     if (n.kernel_launches > n.plain_kernels_arrived) {
         snprintf(why, sizeof why,
-                 "range %u: %llu of %llu kernel launches had no record when the drain window closed "
-                 "(still running, or another CUPTI client disabled kernel tracing mid-range)",
+                 "range %u: %llu of %llu kernel launches had no record when the drain window closed: "
+                 "still running then, or another CUPTI client (torch.profiler/Kineto) took vprof's "
+                 "buffers or disabled kernel tracing during the range",
                  a->range_index, (unsigned long long)(n.kernel_launches - n.plain_kernels_arrived),
                  (unsigned long long)n.kernel_launches);
         vprof_warn_flag(a, VPROF_WARN_RECORDS_MISSING, why);

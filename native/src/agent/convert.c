@@ -63,23 +63,54 @@ void vprof_convert_begin_buffer(struct vprof_capture *c, const struct vprof_wind
     c->last_graph_corr = last_graph_corr;
     c->kept_kernels = c->kept_graph_kernels = c->kept_records = c->last_graph_seen = 0;
     c->arrived_plain_kernels = c->arrived_graph_kernels = 0;
+    c->kept_late = 0;
     memset(c->rejected, 0, sizeof c->rejected);
     c->intern.generation++; /* names are compared again once in this buffer */
 }
 
+/* A LATE_BEGIN or LATE_END edge naming the range that was cut short (a control record). */
+static void late_edge(struct vprof_capture *c, int begin)
+{
+    struct vprof_rec_range r;
+    memset(&r, 0, sizeof r);
+    r.edge = begin ? VPROF_RANGE_LATE_BEGIN : VPROF_RANGE_LATE_END;
+    r.index = c->window.prev_index;
+    r.capture_id = c->window.capture_id;
+    vprof_ring_write(c->ring, VPROF_REC_RANGE, &r, sizeof r, VPROF_RING_CONTROL);
+    c->late_run = begin;
+}
+
+/* Records of the current range go outside a LATE run, the previous range's inside one. */
+static inline void settle(struct vprof_capture *c, int late)
+{
+    if (__builtin_expect(late != c->late_run, 0))
+        late_edge(c, late);
+}
+
+void vprof_convert_end_buffer(struct vprof_capture *c)
+{
+    settle(c, 0);
+}
+
 /*
- * Why a kernel, memcpy or memset does not go on the timeline, or 0 if it does.
- * See convert.h for the order and the reasons.
+ * Why a kernel, memcpy or memset does not go on the timeline, or 0 if it does
+ * (*late: it is the previous range's, for a LATE run). See convert.h.
  */
-static inline uint32_t judge(const struct vprof_capture *c, uint32_t corr, uint64_t start, uint64_t end)
+static inline uint32_t judge(const struct vprof_capture *c, uint32_t corr, uint64_t start, uint64_t end, int *late)
 {
     const struct vprof_window_snap *w = &c->window;
+    *late = 0;
     if (w->state == VPROF_WINDOW_NONE)
         return VPROF_DROPS_CLIPPED;
     const int by_id = corr != 0u && !w->ts_membership;
     if (by_id) {
-        if (corr > w->prev_begin_corr && corr < w->prev_end_corr)
-            return VPROF_DROPS_LATE;
+        if (corr > w->prev_begin_corr && corr < w->prev_end_corr) {
+            *late = 1;
+            return start == 0u || end == 0u || end < start
+                       ? (start == 0u ? (end == 0u ? VPROF_DROPS_ZERO_TS : VPROF_DROPS_START_ZERO)
+                          : end == 0u ? VPROF_DROPS_END_ZERO : VPROF_DROPS_END_BEFORE_START)
+                       : 0u;
+        }
         if (corr <= w->begin_corr || (w->end_corr != 0u && corr >= w->end_corr))
             return VPROF_DROPS_CLIPPED;
     }
@@ -201,10 +232,11 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
     key.name = READ(const char *, rec, K_OFF(name));
     key.device_id = READ(uint32_t, rec, K_OFF(deviceId));
     key.graph_id = READ(uint32_t, rec, K_OFF(graphId));
-    uint32_t why = judge(c, corr, start, end);
+    int late;
+    uint32_t why = judge(c, corr, start, end, &late);
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, key.device_id, key.name, 1);
-    if (why != VPROF_DROPS_CLIPPED && why != VPROF_DROPS_LATE) {
+    if (why != VPROF_DROPS_CLIPPED && !late) {
         if (key.graph_id != 0u)
             c->arrived_graph_kernels++;
         else
@@ -239,6 +271,7 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
         count_kernel_drop(c); /* its name or shape could not be sent, so neither can it */
         return 0;
     }
+    settle(c, late);
     struct vprof_rec_kernel *k = vprof_ring_claim(c->ring, VPROF_REC_KERNEL, sizeof *k, VPROF_RING_DATA);
     if (k == NULL)
         return 0; /* counted by the ring, as a kernel */
@@ -247,6 +280,10 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
     k->correlation_id = corr;
     k->desc_id = d->id;
     vprof_ring_commit(c->ring, k);
+    if (__builtin_expect(late, 0)) {
+        c->kept_late++;
+        return 1;
+    }
     c->kept_kernels++;
     if (key.graph_id != 0u) {
         c->kept_graph_kernels++;
@@ -257,13 +294,15 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
 
 static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 *m)
 {
-    uint32_t why = judge(c, m->correlationId, m->start, m->end);
+    int late;
+    uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, m->deviceId, NULL, 0);
     if (why != 0u) {
         c->rejected[VPROF_TALLY_MEMCPY][why]++;
         return;
     }
+    settle(c, late);
     struct vprof_rec_memcpy *r = vprof_ring_claim(c->ring, VPROF_REC_MEMCPY, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -280,18 +319,23 @@ static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 
     r->flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? 1u : 0u;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
-    c->kept_records++;
+    if (late)
+        c->kept_late++;
+    else
+        c->kept_records++;
 }
 
 static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 *m)
 {
-    uint32_t why = judge(c, m->correlationId, m->start, m->end);
+    int late;
+    uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, m->deviceId, NULL, 0);
     if (why != 0u) {
         c->rejected[VPROF_TALLY_MEMSET][why]++;
         return;
     }
+    settle(c, late);
     struct vprof_rec_memset *r = vprof_ring_claim(c->ring, VPROF_REC_MEMSET, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -305,7 +349,10 @@ static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 
     r->value = m->value;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
-    c->kept_records++;
+    if (late)
+        c->kept_late++;
+    else
+        c->kept_records++;
 }
 
 static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 *m)
@@ -331,6 +378,7 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
         count_drop(c);
         return;
     }
+    settle(c, 0);
     struct vprof_rec_marker *r = vprof_ring_claim(c->ring, VPROF_REC_MARKER, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -346,6 +394,7 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
 
 static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uint32_t domain)
 {
+    settle(c, 0);
     struct vprof_rec_api *r = vprof_ring_claim(c->ring, VPROF_REC_API, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;

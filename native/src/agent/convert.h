@@ -9,7 +9,9 @@
  *
  * Every kernel, memcpy and memset is judged before it is published:
  *   membership  its correlation id (launch order) against the range window
- *               (window.h): outside it is CLIPPED, the previous range's is LATE;
+ *               (window.h): outside it is CLIPPED; the previous range's, when
+ *               that range was cut short by this one, is kept inside a LATE
+ *               run (RANGE edges LATE_BEGIN/LATE_END naming it);
  *   validity    start != 0, end != 0, end >= start: else ZERO_TS, START_ZERO,
  *               END_ZERO or END_BEFORE_START;
  *   plausible   a record in the range by id cannot start before the range
@@ -52,6 +54,8 @@ struct vprof_capture {
     uint64_t kept_kernels, kept_graph_kernels, kept_records, last_graph_seen;
     /* kernels of the range's launches that arrived: kept, dropped by a full ring, or invalid */
     uint64_t arrived_plain_kernels, arrived_graph_kernels;
+    uint64_t kept_late;              /* records of the previous range kept in LATE runs */
+    int late_run;                    /* a LATE_BEGIN is open in the ring */
     uint64_t rejected[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1];
 
     /* DEVICE records sent in this arming (ids below 64; others are sent each time) */
@@ -61,6 +65,9 @@ struct vprof_capture {
 /* Starts a buffer: the window it is judged against, CUPTI's time now, tallies zeroed. */
 void vprof_convert_begin_buffer(struct vprof_capture *c, const struct vprof_window_snap *w,
                                 uint64_t now_ns, uint32_t last_graph_corr);
+
+/* Ends a buffer: closes a LATE run it left open. */
+void vprof_convert_end_buffer(struct vprof_capture *c);
 
 /*
  * Converts one CONCURRENT_KERNEL record (Kernel9 or Kernel10: only their

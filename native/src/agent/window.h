@@ -41,8 +41,10 @@ struct vprof_window_snap {
     uint32_t ts_membership;   /* ids did not grow: membership by timestamps only */
     uint64_t begin_ns;        /* CUPTI ns of the begin */
     uint64_t end_ns;          /* CUPTI ns of the stop (STOPPING) */
-    uint32_t prev_begin_corr; /* a range the next one cut short: its late records */
-    uint32_t prev_end_corr;   /* are rejected as LATE; both 0 when there is none */
+    uint32_t prev_begin_corr; /* a range the next one cut short: its records that come */
+    uint32_t prev_end_corr;   /* now are kept in LATE runs; both 0 when there is none */
+    uint32_t prev_index;      /* that range's index, named by the LATE edges */
+    uint32_t capture_id;      /* the arming's, for the LATE edges */
     uint32_t check_records;   /* unverified CUPTI record layout: sanity-check each record */
     uint32_t max_device;      /* device ids at or above this fail the sanity check */
 };
@@ -64,6 +66,7 @@ struct vprof_range_counts {
     uint64_t plain_kernels_arrived;
     uint64_t graph_kernels_arrived;
     uint64_t arrived_rejected; /* of all kinds, rejected as invalid */
+    uint64_t late;             /* records of the previous range kept in LATE runs */
     uint64_t rejected[VPROF_DROPS_REASON_MAX + 1]; /* by VPROF_DROPS_* (CUPTI's own drops not here) */
 };
 

@@ -91,6 +91,8 @@ public final class VprofRing {
     public static final long API_DRIVER = 2L;
     public static final long RANGE_BEGIN = 1L;
     public static final long RANGE_END = 2L;
+    public static final long RANGE_LATE_BEGIN = 3L;
+    public static final long RANGE_LATE_END = 4L;
     public static final long SOURCE_COMMAND = 1L;
     public static final long SOURCE_PROFILER = 2L;
     public static final long SOURCE_NVTX = 3L;
@@ -103,10 +105,9 @@ public final class VprofRing {
     public static final long DROPS_END_ZERO = 4L;
     public static final long DROPS_END_BEFORE_START = 5L;
     public static final long DROPS_OUTSIDE_RANGE = 6L;
-    public static final long DROPS_LATE = 7L;
-    public static final long DROPS_BAD_RECORD = 8L;
-    public static final long DROPS_CLIPPED = 9L;
-    public static final long DROPS_REASON_MAX = 9L;
+    public static final long DROPS_BAD_RECORD = 7L;
+    public static final long DROPS_CLIPPED = 8L;
+    public static final long DROPS_REASON_MAX = 8L;
     public static final long DEVICE_ECC = 1L;
     public static final long DEVICE_MIG = 2L;
 
@@ -465,7 +466,7 @@ public final class VprofRing {
         public static final long REJECTED_END_ZERO = 144L;
         public static final long REJECTED_END_BEFORE_START = 152L;
         public static final long REJECTED_OUTSIDE_RANGE = 160L;
-        public static final long REJECTED_LATE = 168L;
+        public static final long LATE = 168L;
         public static final long REJECTED_BAD_RECORD = 176L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
@@ -493,7 +494,7 @@ public final class VprofRing {
             ValueLayout.JAVA_LONG.withName("rejected_end_zero"),
             ValueLayout.JAVA_LONG.withName("rejected_end_before_start"),
             ValueLayout.JAVA_LONG.withName("rejected_outside_range"),
-            ValueLayout.JAVA_LONG.withName("rejected_late"),
+            ValueLayout.JAVA_LONG.withName("late"),
             ValueLayout.JAVA_LONG.withName("rejected_bad_record")
         ).withName("vprof_rec_range");
     }

@@ -234,6 +234,9 @@ final class RecordAdapter implements RecordVisitor {
 
     @Override
     public void range(int pid, RangeEvent e) {
+        if (e.isLateBegin() || e.isLateEnd()) {
+            return; // late work of a range already drawn: its records land on their streams as usual
+        }
         Proc p = proc(pid);
         long t = p.rangeEdge(e);
         if (e.isBegin()) {

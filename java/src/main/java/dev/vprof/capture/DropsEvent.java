@@ -23,7 +23,6 @@ public record DropsEvent(int reason, int contextId, int streamId, int recordType
             case (int) VprofRing.DROPS_END_ZERO -> "end_zero";
             case (int) VprofRing.DROPS_END_BEFORE_START -> "end_before_start";
             case (int) VprofRing.DROPS_OUTSIDE_RANGE -> "outside_range";
-            case (int) VprofRing.DROPS_LATE -> "late";
             case (int) VprofRing.DROPS_BAD_RECORD -> "bad_record";
             case (int) VprofRing.DROPS_CLIPPED -> "clipped";
             default -> "reason_" + Integer.toUnsignedString(reason);

@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * A RANGE record: a capture range begins or ends. On an END the drop counts say what the range
- * lost; on a BEGIN they are zero. The fields from {@code correlationId} on are format 2 (zero in
+ * lost; on a BEGIN they are zero. A LATE_BEGIN/LATE_END pair (format 2) brackets records of the
+ * range {@code index} that completed after the next range began (that range was cut short): they
+ * belong to it, not to the range open around them. The fields from {@code correlationId} on are format 2 (zero in
  * older files): the edge's correlation id, the VPROF_WARN_* flags the range raised, when its drain
  * window closed, the launches the agent counted and the kernel records it kept, and the records it
  * kept off the timeline by reason.
@@ -35,7 +37,7 @@ public record RangeEvent(
         long rejectedEndZero,
         long rejectedEndBeforeStart,
         long rejectedOutsideRange,
-        long rejectedLate,
+        long late,
         long rejectedBadRecord) {
 
     /** A format-1 record: nothing after the drop counts. */
@@ -51,6 +53,14 @@ public record RangeEvent(
 
     public boolean isEnd() {
         return edge == VprofRing.RANGE_END;
+    }
+
+    public boolean isLateBegin() {
+        return edge == VprofRing.RANGE_LATE_BEGIN;
+    }
+
+    public boolean isLateEnd() {
+        return edge == VprofRing.RANGE_LATE_END;
     }
 
     /** The source as a word: command, profiler, nvtx, heartbeat, exit, tree. */

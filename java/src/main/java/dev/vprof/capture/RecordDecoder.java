@@ -371,7 +371,7 @@ public final class RecordDecoder {
 
     private void range(MemorySegment seg, long pos, int len, RecordVisitor v) {
         int edge = len < RANGE_V1_SIZE ? 0 : seg.get(INT, pos + RangeRecord.EDGE);
-        if (edge != VprofRing.RANGE_BEGIN && edge != VprofRing.RANGE_END) {
+        if (edge < VprofRing.RANGE_BEGIN || edge > VprofRing.RANGE_LATE_END) {
             malformed[(int) VprofRing.REC_RANGE]++;
             return;
         }
@@ -404,7 +404,7 @@ public final class RecordDecoder {
                 seg.get(LONG, pos + RangeRecord.REJECTED_END_ZERO),
                 seg.get(LONG, pos + RangeRecord.REJECTED_END_BEFORE_START),
                 seg.get(LONG, pos + RangeRecord.REJECTED_OUTSIDE_RANGE),
-                seg.get(LONG, pos + RangeRecord.REJECTED_LATE),
+                seg.get(LONG, pos + RangeRecord.LATE),
                 seg.get(LONG, pos + RangeRecord.REJECTED_BAD_RECORD)));
     }
 

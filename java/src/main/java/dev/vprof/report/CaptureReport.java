@@ -115,7 +115,10 @@ public final class CaptureReport implements RecordVisitor {
             overall.put(name, all);
         }
         all.add(duration, budget);
-        r.busy(desc == null ? -1 : desc.deviceId()).add(start, end);
+        BusyTime busy = r.busy(desc == null ? -1 : desc.deviceId());
+        if (busy != null) { // null: a range already settled (late work named a range long closed)
+            busy.add(start, end);
+        }
         if (requests != null && requests.wantsKernels()) {
             if (pid != clockPid) {
                 clock = clocks.getOrDefault(pid, ClockMapping.identity());
@@ -180,9 +183,22 @@ public final class CaptureReport implements RecordVisitor {
     @Override
     public void range(int pid, RangeEvent e) {
         ProcessAgg p = process(pid);
+        if (e.isLateBegin()) {
+            // Work of an earlier range that completed after this one began: count it there.
+            p.late = p.find(e.index(), e.captureId());
+            return;
+        }
+        if (e.isLateEnd()) {
+            p.late = null;
+            return;
+        }
         if (e.isBegin()) {
             if (p.open != null) {
                 p.open.finish(); // its END never came: the agent or the capture stopped early
+            }
+            // Keep the range before it open to late records (LATE runs); settle the older ones.
+            for (int i = 0; i + 1 < p.ranges.size(); i++) {
+                p.ranges.get(i).finish();
             }
             RangeAgg r = new RangeAgg(e.index(), e.captureId(), e.sourceName());
             r.begun = true;
@@ -209,8 +225,7 @@ public final class CaptureReport implements RecordVisitor {
         r.kernelLaunches = e.kernelLaunches();
         r.graphLaunches = e.graphLaunches();
         r.kernelsMissing = e.kernelsMissing();
-        r.finish();
-        p.open = null;
+        p.open = null; // settled when the range after the next begins, or at the end: late records may come
     }
 
     private ProcessAgg process(int pid) {
@@ -323,12 +338,28 @@ public final class CaptureReport implements RecordVisitor {
         final List<DeviceProperties> devices = new ArrayList<>();
         RangeAgg open;
         RangeAgg unranged;
+        /** Inside a LATE run: the earlier range its records belong to. */
+        RangeAgg late;
 
         ProcessAgg(int pid) {
             this.pid = pid;
         }
 
+        /** The range of this arming with that index, or null. */
+        RangeAgg find(int index, int captureId) {
+            for (int i = ranges.size() - 1; i >= 0; i--) {
+                RangeAgg r = ranges.get(i);
+                if (r.index == index && r.captureId == captureId) {
+                    return r;
+                }
+            }
+            return null;
+        }
+
         RangeAgg current() {
+            if (late != null) {
+                return late;
+            }
             if (open != null) {
                 return open;
             }
@@ -387,6 +418,9 @@ public final class CaptureReport implements RecordVisitor {
         }
 
         BusyTime busy(int device) {
+            if (busy == null) {
+                return null;
+            }
             if (device != lastDevice || lastBusy == null) {
                 lastBusy = busy.computeIfAbsent(device, d -> new BusyTime());
                 lastDevice = device;

@@ -23,7 +23,6 @@ final class RangeWarnings {
             "end_zero", "with end = 0",
             "end_before_start", "ending before they started",
             "outside_range", "with times outside the range",
-            "late", "of the previous range, completed after this one began",
             "bad_record", "failing the sanity check of an unverified CUPTI record layout");
 
     /** WARNING sentences for one range, without a prefix; empty when nothing went wrong. */
@@ -45,9 +44,9 @@ final class RangeWarnings {
             }
         } else if (w.contains("records_missing")) {
             out.add(String.format(Locale.ROOT, "%d of %d kernel launches had no record when the range's drain "
-                    + "window closed (2 s after its end): still running then, or another CUPTI client "
-                    + "(torch.profiler) disabled kernel tracing during the range", f.kernelsMissing(),
-                    f.kernelLaunches()));
+                    + "window closed (2 s after its end): still running then, or another CUPTI client in this "
+                    + "process (torch.profiler / Kineto) took vprof's buffers or disabled kernel tracing during "
+                    + "the range", f.kernelsMissing(), f.kernelLaunches()));
         }
         if (w.contains("graph_kernels_not_delivered")) {
             out.add(String.format(Locale.ROOT, "CUPTI delivered NO kernels of the %d CUDA graph launches in this "
@@ -63,8 +62,8 @@ final class RangeWarnings {
                     + "may not line up with the rest of the capture");
         }
         if (w.contains("cut_short")) {
-            out.add("the next range began while this one was still draining; work of this range that completed "
-                    + "afterwards is counted as late in the next range, not shown");
+            out.add("the next range began while this one was still draining: this range was closed at once, "
+                    + "and its work that completed afterwards is shown with it (the agent marked it late)");
         }
         if (w.contains("membership_by_timestamps")) {
             out.add("CUPTI's correlation ids did not grow in launch order; records were assigned to this range "

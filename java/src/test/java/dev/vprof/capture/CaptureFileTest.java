@@ -28,7 +28,7 @@ class CaptureFileTest {
     static final String NO_V2_FIELDS = ", correlationId=0, flags=0, drainedCuptiNs=0, kernelLaunches=0,"
             + " graphLaunches=0, kernels=0, graphKernels=0, kernelsMissing=0, clipped=0, rejectedZeroTs=0,"
             + " rejectedStartZero=0, rejectedEndZero=0, rejectedEndBeforeStart=0, rejectedOutsideRange=0,"
-            + " rejectedLate=0, rejectedBadRecord=0";
+            + " late=0, rejectedBadRecord=0";
     static final ProcessInfo PROC = new ProcessInfo(4242, 1, "python serve.py", 130000, 1, 1 << 26, 17L);
 
     @Test

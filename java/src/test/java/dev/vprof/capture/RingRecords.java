@@ -173,6 +173,15 @@ public final class RingRecords {
         return this;
     }
 
+    /** A LATE_BEGIN or LATE_END edge naming an earlier range (format 2). */
+    public RingRecords late(boolean begin, int index, int captureId) {
+        long at = begin(RangeRecord.SIZE, VprofRing.REC_RANGE);
+        seg.set(INT, at + RangeRecord.EDGE, (int) (begin ? VprofRing.RANGE_LATE_BEGIN : VprofRing.RANGE_LATE_END));
+        seg.set(INT, at + RangeRecord.INDEX, index);
+        seg.set(INT, at + RangeRecord.CAPTURE_ID, captureId);
+        return this;
+    }
+
     /** A range edge as ring format 1 wrote it: it ends after cupti_drops. */
     public RingRecords rangeV1(long edge, long source, int index, long cuptiNs, long cuptiDrops) {
         long at = begin(RangeRecord.CORRELATION_ID, VprofRing.REC_RANGE);

@@ -135,7 +135,9 @@ class FieldFidelityEndToEndTest {
         JsonNode report = E2e.report(file);
         List<JsonNode> ranges = rangesWithKernels(report);
         assertEquals(2, ranges.size());
-        assertTrue(ranges.get(0).at("/fidelity/warnings").toString().contains("no_records"), ranges.get(0).toString());
+        String codes = ranges.get(0).at("/fidelity/warnings").toString();
+        // All of its records went to the other client, or some came before it registered.
+        assertTrue(codes.contains("no_records") || codes.contains("records_missing"), ranges.get(0).toString());
         assertEquals(100, ranges.get(1).get("kernels").asLong()); // vprof took its callbacks back
         Cli.Result text = E2e.ok(Cli.run("report", file.toString()));
         assertTrue(text.out().contains("another CUPTI client in this process (torch.profiler / Kineto)"), text.out());
