@@ -97,9 +97,13 @@ uint32_t sim_new_correlation(void) {
 
 /* ---- API calls as CUPTI sees them: callbacks and API records ---- */
 
-static CUpti_ActivityKind api_kind(CUpti_CallbackDomain d) {
-    return d == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
-}
+/* Only the runtime and driver domains make API records (a table: no branch on the launch path). */
+static const uint8_t API_KIND[CUPTI_CB_DOMAIN_SIZE] = {
+    [CUPTI_CB_DOMAIN_RUNTIME_API] = CUPTI_ACTIVITY_KIND_RUNTIME,
+    [CUPTI_CB_DOMAIN_DRIVER_API] = CUPTI_ACTIVITY_KIND_DRIVER,
+};
+
+static CUpti_ActivityKind api_kind(CUpti_CallbackDomain d) { return (CUpti_ActivityKind)API_KIND[d]; }
 
 static void api_callback(struct sim_api_frame *f, CUpti_ApiCallbackSite site) {
     if (!sim_callback_enabled(f->domain, f->cbid)) return;
@@ -219,6 +223,20 @@ static void device_buffer_timestamps(int graph_node, uint64_t *start, uint64_t *
     }
 }
 
+/* The fields every GPU record has, by the same names in Kernel10, Memcpy6 and Memset4. */
+#define FILL_GPU_FIELDS(r, w, slot, start, end, corr) \
+    do {                                              \
+        (r).start = (start);                          \
+        (r).end = (end);                              \
+        (r).deviceId = sim_device();                  \
+        (r).contextId = SIM_CONTEXT_ID;               \
+        (r).streamId = sim_cupti_stream_id(slot);     \
+        (r).correlationId = (corr);                   \
+        (r).graphNodeId = (w)->node_id;               \
+        (r).graphId = (w)->graph_id;                  \
+        (r).channelID = (slot);                       \
+    } while (0)
+
 void sim_emit_kernel(CUpti_ActivityKind kind, const struct sim_work *w, unsigned slot, uint64_t start, uint64_t end,
                      uint32_t corr) {
     const char *name = sim_kernel_name(w->name ? w->name : "<unnamed>");
@@ -232,12 +250,8 @@ void sim_emit_kernel(CUpti_ActivityKind kind, const struct sim_work *w, unsigned
     k.registersPerThread = (uint16_t)(32 + (h % 8) * 16); /* stable per kernel name */
     k.partitionedGlobalCacheRequested = CUPTI_ACTIVITY_PARTITIONED_GLOBAL_CACHE_CONFIG_NOT_SUPPORTED;
     k.partitionedGlobalCacheExecuted = CUPTI_ACTIVITY_PARTITIONED_GLOBAL_CACHE_CONFIG_NOT_SUPPORTED;
-    k.start = start;
-    k.end = end;
+    FILL_GPU_FIELDS(k, w, slot, start, end, corr);
     k.completed = end;
-    k.deviceId = sim_device();
-    k.contextId = SIM_CONTEXT_ID;
-    k.streamId = sim_cupti_stream_id(slot);
     k.gridX = (int32_t)w->grid.x;
     k.gridY = (int32_t)w->grid.y;
     k.gridZ = (int32_t)w->grid.z;
@@ -246,17 +260,13 @@ void sim_emit_kernel(CUpti_ActivityKind kind, const struct sim_work *w, unsigned
     k.blockZ = (int32_t)w->block.z;
     k.staticSharedMemory = (int32_t)(((h >> 8) % 4) * 4096);
     k.dynamicSharedMemory = (int32_t)(((h >> 16) % 8) * 16384);
-    k.correlationId = corr;
     k.gridId = atomic_fetch_add_explicit(&next_grid_id, 1, memory_order_relaxed);
     k.name = name;
     k.queued = CUPTI_TIMESTAMP_UNKNOWN;
     k.submitted = CUPTI_TIMESTAMP_UNKNOWN;
     k.launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR;
     k.sharedMemoryExecuted = (uint32_t)(k.staticSharedMemory + k.dynamicSharedMemory);
-    k.graphNodeId = w->node_id;
     k.shmemLimitConfig = CUPTI_FUNC_SHMEM_LIMIT_DEFAULT;
-    k.graphId = w->graph_id;
-    k.channelID = slot;
     k.channelType = CUPTI_CHANNEL_TYPE_COMPUTE;
     sim_emit(&k, sizeof k, slot, due);
 }
@@ -273,16 +283,8 @@ void sim_emit_memcpy(const struct sim_work *w, unsigned slot, uint64_t start, ui
     m.dstKind = kind == SIMCUDA_MEMCPY_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
     m.flags = CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC;
     m.bytes = w->bytes;
-    m.start = start;
-    m.end = end;
-    m.deviceId = sim_device();
-    m.contextId = SIM_CONTEXT_ID;
-    m.streamId = sim_cupti_stream_id(slot);
-    m.correlationId = corr;
+    FILL_GPU_FIELDS(m, w, slot, start, end, corr);
     m.runtimeCorrelationId = corr;
-    m.graphNodeId = w->node_id;
-    m.graphId = w->graph_id;
-    m.channelID = slot;
     m.channelType = CUPTI_CHANNEL_TYPE_ASYNC_MEMCPY;
     m.copyCount = 1;
     sim_emit(&m, sizeof m, slot, due);
@@ -296,17 +298,9 @@ void sim_emit_memset(const struct sim_work *w, unsigned slot, uint64_t start, ui
     m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
     m.value = w->value;
     m.bytes = w->bytes;
-    m.start = start;
-    m.end = end;
-    m.deviceId = sim_device();
-    m.contextId = SIM_CONTEXT_ID;
-    m.streamId = sim_cupti_stream_id(slot);
-    m.correlationId = corr;
+    FILL_GPU_FIELDS(m, w, slot, start, end, corr);
     m.flags = CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC;
     m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.graphNodeId = w->node_id;
-    m.graphId = w->graph_id;
-    m.channelID = slot;
     m.channelType = CUPTI_CHANNEL_TYPE_COMPUTE;
     sim_emit(&m, sizeof m, slot, due);
 }

@@ -44,9 +44,12 @@ enum simcuda_memcpy_kind {
 
 /* Like cuInit: the first call reads CUDA_INJECTION64_PATH and, when it is set,
  * dlopen()s that library and calls its `int InitializeInjection(void)` once,
- * exactly as libcuda does. Later calls do nothing. Returns 0, or -1 when the
- * injection library could not be loaded or its InitializeInjection failed
- * (a message on stderr says which; the simulated GPU still works). */
+ * exactly as libcuda does. Later calls do nothing. It first re-reads the
+ * VPROF_SIM_* switches (a forked worker's may differ from its parent's), and
+ * last, with the context made, emits DEVICE records if that kind is on.
+ * Returns 0, or -1 when the injection library could not be loaded or its
+ * InitializeInjection failed (a message on stderr says which; the simulated
+ * GPU still works). */
 SIMCUDA_API int simcuda_init(void);
 
 /* Creates a stream (like cudaStreamCreate). At most 62 streams per process;

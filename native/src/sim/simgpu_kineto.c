@@ -106,8 +106,8 @@ void simgpu_kineto_start(int tsc) {
     for (size_t i = 0; i < N_KINDS; i++) cuptiActivityEnable(KINDS[i]);
 }
 
-void simgpu_kineto_stop(void) {
-    simcuda_synchronize();
+void simgpu_kineto_stop(int synchronize) {
+    if (synchronize) simcuda_synchronize();
     for (size_t i = 0; i < N_KINDS; i++) cuptiActivityDisable(KINDS[i]);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     CUptiResult r = cuptiSubscribe(&teardown_subscriber, kineto_callback, NULL);

@@ -14,8 +14,10 @@ struct simgpu_kineto_stats {
 
 /* A torch.profiler run begins: its callbacks, optionally its clock, its kinds. */
 void simgpu_kineto_start(int tsc);
-/* It ends: kinds off, forced flush, teardown attempt. Its callbacks stay registered. */
-void simgpu_kineto_stop(void);
+/* It ends: a device synchronize (skipped when the simulated GPU is unpaced:
+ * its clock runs far ahead and its work is complete at launch), kinds off,
+ * forced flush, teardown attempt. Its callbacks stay registered. */
+void simgpu_kineto_stop(int synchronize);
 void simgpu_kineto_stats(struct simgpu_kineto_stats *out);
 
 #endif

@@ -192,14 +192,14 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
             profiler_stop(o, &crew, c);
             profiler_open = 0;
         }
-        if (kineto_open && ends_after(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_stop(); kineto_open = 0; }
+        if (kineto_open && ends_after(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_stop(o->step_us > 0); kineto_open = 0; }
         /* a paced engine waits for its sampled tokens before the next step */
         if (o->step_us > 0) simcuda_synchronize();
     }
     /* cut short (--steps, --duration, a signal): close what is still open */
     while (nvtx_depth-- > 0) simcuda_nvtx_pop();
     if (profiler_open) profiler_stop(o, &crew, c);
-    if (kineto_open) simgpu_kineto_stop();
+    if (kineto_open) simgpu_kineto_stop(o->step_us > 0);
     c->loop_ns = monotonic_ns() - t0;
     c->loop_cpu_ns = thread_cpu_ns() - cpu0;
     simgpu_crew_stop(&crew);
@@ -313,6 +313,16 @@ static void relay_commands(int to_worker[], int from_worker[], int n) {
     for (int i = 0; i < n; i++) close(to_worker[i]); /* EOF ends each worker's loop */
 }
 
+/* Zeroes the stack below the caller. setenv leaves the allocator's return
+ * addresses there, and the worker's sleeping frames later sit on that memory
+ * without overwriting it; `attach --inject` scans stacks conservatively and
+ * would never find the worker at a safe point. */
+__attribute__((noinline)) static void scrub_stack_below(void) {
+    char below[32768];
+    explicit_bzero(below, sizeof below);
+    __asm__ volatile("" : : "r"(below) : "memory");
+}
+
 /* What torchrun gives each worker before it starts CUDA; the double's node has
  * one device per worker unless VPROF_SIM_DEVICE_COUNT says otherwise. */
 static void export_rank(int rank, int world) {
@@ -343,6 +353,7 @@ static int run_parent(const struct simgpu_options *o) {
         if (pid == 0) {
             worker_count = 0; /* a worker forwards signals to nobody */
             export_rank(i, o->workers);
+            scrub_stack_below();
             if (o->serve) {
                 dup2(down[0], STDIN_FILENO);
                 dup2(up[1], STDOUT_FILENO);
@@ -391,7 +402,10 @@ int main(int argc, char **argv) {
      * waits for it), so its work counts as complete when launched; a paced
      * run or --serve waits for each step and keeps CUPTI's asynchronous
      * completion. An explicit VPROF_SIM_COMPLETION wins. */
-    if (!o.serve && o.step_us == 0) setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
+    if (!o.serve && o.step_us == 0) {
+        setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
+        scrub_stack_below();
+    }
     if (o.workers > 0) return run_parent(&o);
     return run_single(&o, "single", 0);
 }

@@ -74,7 +74,6 @@ void simgpu_model_init(struct simgpu_model *m, uint64_t seed, int kernels_per_st
     m->copy = simcuda_stream_create();
     m->kernels_per_step = kernels_per_step;
     m->memcpys_per_step = memcpys_per_step;
-    m->capturing = 0;
     for (int i = 0; i < SIMGPU_GRAPH_BUCKETS; i++) m->graphs[i] = NULL;
 }
 
@@ -99,8 +98,8 @@ static uint64_t duration_of(struct simgpu_model *m, const struct kernel_kind *k,
 static void launch(struct simgpu_model *m, const struct kernel_kind *k, int prefill, int decode) {
     uint32_t rows = (uint32_t)(prefill + decode > 0 ? prefill + decode : 1);
     simcuda_dim3 grid = { k->lane == COMM ? 32 : (rows < 132 ? 132 : rows), k == &DECODE_ATTENTION ? 32 : 1, 1 };
-    simcuda_stream stream = k->lane == COMM && !m->capturing ? m->comm : m->compute;
-    simcuda_launch_kernel(stream, k->name, grid, k->block, duration_of(m, k, prefill, decode));
+    simcuda_launch_kernel(k->lane == COMM ? m->comm : m->compute, k->name, grid, k->block,
+                          duration_of(m, k, prefill, decode));
 }
 
 /* `count` kernels of the layer template (cycling through layers), then the
@@ -151,15 +150,16 @@ struct simgpu_step_result simgpu_model_step(struct simgpu_model *m, int prefill,
 
 void simgpu_model_capture_graphs(struct simgpu_model *m) {
     int tail = tail_of(m->kernels_per_step);
+    simcuda_stream comm = m->comm;
+    m->comm = m->compute; /* a captured graph has one stream: the NCCL kernels join the others */
     for (int b = 0; b < SIMGPU_GRAPH_BUCKETS; b++) {
-        if (simcuda_graph_begin_capture(m->compute) != 0) return;
-        m->capturing = 1;
+        if (simcuda_graph_begin_capture(m->compute) != 0) break;
         forward_pass(m, m->kernels_per_step - tail, tail, 0, (b + 1) * SIMGPU_GRAPH_BUCKET);
         simcuda_memset(4096, 0, m->compute);                      /* e.g. clearing the logits' padding */
         simcuda_memcpy(SIMCUDA_MEMCPY_DTOD, 65536, m->compute);   /* e.g. the sampled ids into the next input */
-        m->capturing = 0;
         simcuda_graph graph = simcuda_graph_end_capture(m->compute);
         m->graphs[b] = simcuda_graph_instantiate(graph);
         simcuda_graph_destroy(graph);
     }
+    m->comm = comm;
 }

@@ -18,7 +18,6 @@ struct simgpu_model {
     simcuda_stream compute, comm, copy;
     int kernels_per_step;
     int memcpys_per_step;
-    int capturing;                /* all lanes on the compute stream, which is capturing */
     simcuda_graph_exec graphs[SIMGPU_GRAPH_BUCKETS]; /* NULL: decode runs eagerly */
 };
 

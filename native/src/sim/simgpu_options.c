@@ -68,7 +68,7 @@ static const char HELP[] =
 "                          does; prefill steps (every 8th) run eagerly\n"
 "  --stop-kernel-us U      launch a kernel of U microseconds just before each\n"
 "                          cudaProfilerStop and do not wait for it: vLLM stops\n"
-"                          without synchronizing\n"
+"                          without synchronizing (in flight only with --step-us > 0)\n"
 "  --kineto-at A:B         a second CUPTI client in the manner of torch.profiler\n"
 "                          (Kineto): before step A it registers its own buffer\n"
 "                          callbacks and enables kernel, copy, set and runtime\n"
