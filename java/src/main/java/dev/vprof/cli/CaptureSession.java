@@ -295,6 +295,12 @@ final class CaptureSession {
                 continue;
             }
             boolean inTree = f.alive() && tree.contains(f.pid());
+            if (mode == Mode.RUN && f.alive() && !inTree) {
+                // A worker forked after the snapshot above may already have its region but not yet
+                // the front end's pid from VPROF_ARM: judged on the snapshot, RUN would ignore it for
+                // good. (ATTACH looks again at the next pass.) Once per region: it is then joined or ignored.
+                inTree = ProcessTree.read().descendantsOf(rootPid).contains(f.pid());
+            }
             if (!inTree && mode == Mode.ATTACH) {
                 continue;
             }

@@ -34,13 +34,17 @@ class KinetoExportEndToEndTest {
 
     private final E2e e2e = E2e.nativeParts();
 
-    private Path capture(List<String> runOptions, List<String> extraSimOptions) {
+    /** What {@code vprof run} said, for assertion messages. */
+    private String runOutput = "";
+
+    private Path capture(List<String> runOptions, List<String> extraSimOptions) throws Exception {
         Path file = dir.resolve("a.vprof");
         List<String> opts = new ArrayList<>(List.of("--capture-range=cudaProfilerApi", "-o", file.toString()));
         opts.addAll(runOptions);
         List<String> sim = new ArrayList<>(WORKLOAD);
         sim.addAll(extraSimOptions);
-        E2e.run(opts, e2e.simLogged(dir.resolve("sim.log"), sim.toArray(String[]::new)));
+        Cli.Result run = E2e.run(opts, e2e.simLogged(dir.resolve("sim.log"), sim.toArray(String[]::new)));
+        runOutput = "\nvprof run said:\n" + run.err() + "\nthe simulator said:\n" + Files.readString(dir.resolve("sim.log"));
         return file;
     }
 
@@ -58,7 +62,7 @@ class KinetoExportEndToEndTest {
                 "--format", "kineto"));
 
         HtaLoader.Folder folder = HtaLoader.load(traces);
-        assertEquals(2, folder.traceFiles().size(), "one file per process: " + folder.traceFiles());
+        assertEquals(2, folder.traceFiles().size(), "one file per process: " + folder.traceFiles() + runOutput);
         assertEquals(Set.of(0, 1), folder.rankToFile().keySet(), "ranks by the text scan: " + folder.scannedRank());
         assertEquals(2, folder.rankToFile().size(), "no file replaced another");
         long kernels = 0;
@@ -114,7 +118,7 @@ class KinetoExportEndToEndTest {
                 + "include_last_profiler_step=True"), export.out());
 
         HtaLoader.Folder folder = HtaLoader.load(traces);
-        assertEquals(Set.of(0, 1), folder.rankToFile().keySet());
+        assertEquals(Set.of(0, 1), folder.rankToFile().keySet(), runOutput);
         for (Path f : folder.traceFiles()) {
             JsonNode trace = HtaLoader.parse(f);
             List<JsonNode> steps = HtaLoader.profilerSteps(trace);
@@ -141,8 +145,8 @@ class KinetoExportEndToEndTest {
         Path traces = traces();
         Cli.Result r = Cli.run("export", file.toString(), "-o", traces.resolve("trace.json").toString(),
                 "--format", "kineto", "--steps", "nvtx:step");
-        assertEquals(2, r.code(), r.out());
-        assertTrue(r.err().contains("has no CUDA API calls in the capture"), r.err());
+        assertEquals(2, r.code(), r.out() + r.err() + runOutput);
+        assertTrue(r.err().contains("has no CUDA API calls in the capture"), r.err() + runOutput);
         assertTrue(r.err().contains("--kinds kernel,memcpy,memset,nvtx,runtime"), r.err());
         try (var s = Files.list(traces)) {
             assertEquals(0, s.count(), "nothing written");
