@@ -17,14 +17,18 @@
  *   invalid-ts     a range of steps under VPROF_SIM_INVALID_TS_RATE; prints what the double spoiled
  *   launch-cost    ns per launch before the first range and after it ended (R7)
  *   workers        two forked workers (RANK 0 and 1) running the same paced steps; only
- *                  rank 0 calls cudaProfilerStart/Stop (SGLang's base-GPU rank)
+ *                  rank 0 calls cudaProfilerStart/Stop (SGLang's base-GPU rank); with
+ *                  AGENT_FIELD_WAIT=frontend they start once a front end has found both
  *
  * Exit status 0 unless the double refused something.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +36,7 @@
 #include <cupti.h>
 
 #include "sim/simgpu_driver.h"
+#include "vprof_ring.h"
 
 static const simcuda_dim3 GRID = { 132, 1, 1 }, BLOCK = { 128, 1, 1 };
 
@@ -162,8 +167,38 @@ static int kineto(void)
     return 0;
 }
 
+/*
+ * With AGENT_FIELD_WAIT=frontend: waits (at most 30 s) until a front end has found this
+ * process's agent, i.e. written a heartbeat into its region, so that what the front end does
+ * (relaying ranges) can be tested without guessing how long it takes to start.
+ */
+static void wait_for_frontend(void)
+{
+    const char *how = getenv("AGENT_FIELD_WAIT");
+    if (how == NULL || strcmp(how, "frontend") != 0)
+        return;
+    char path[64];
+    snprintf(path, sizeof path, "/dev/shm/" VPROF_SHM_PREFIX "%d", (int)getpid());
+    for (int i = 0; i < 3000; i++, sleep_ms(10)) {
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            continue;
+        struct vprof_control *c = mmap(NULL, sizeof *c, PROT_READ, MAP_SHARED, fd, 0);
+        close(fd);
+        if (c == MAP_FAILED)
+            continue;
+        const uint64_t first = __atomic_load_n(&c->heartbeat_ns, __ATOMIC_ACQUIRE);
+        int seen = 0;
+        for (int j = 0; j < 100 && !seen; j++, sleep_ms(10))
+            seen = __atomic_load_n(&c->heartbeat_ns, __ATOMIC_ACQUIRE) != first;
+        munmap(c, sizeof *c);
+        if (seen)
+            return;
+    }
+}
+
 /* Arguments: steps step_ms first_range_step last_range_step. */
-static int worker(int rank, int n, long step_ms, int from, int to)
+static int worker(int rank, int n, long step_ms, int from, int to, int *ready)
 {
     char value[16];
     snprintf(value, sizeof value, "%d", rank);
@@ -172,6 +207,11 @@ static int worker(int rank, int n, long step_ms, int from, int to)
     setenv("WORLD_SIZE", "2", 1);
     simcuda_init();
     simcuda_stream s = simcuda_stream_create();
+    /* Both workers start their steps once the front end (if told to wait for one) knows both. */
+    wait_for_frontend();
+    __atomic_fetch_add(ready, 1, __ATOMIC_ACQ_REL);
+    for (int i = 0; i < 3000 && __atomic_load_n(ready, __ATOMIC_ACQUIRE) < 2; i++)
+        sleep_ms(10);
     long in_range = 0;
     for (int i = 0; i < n; i++) {
         if (rank == 0 && i == from)
@@ -196,11 +236,15 @@ static int workers(int argc, char **argv)
     const long step_ms = argc > 3 ? atol(argv[3]) : 10;
     const int from = argc > 4 ? atoi(argv[4]) : 30;
     const int to = argc > 5 ? atoi(argv[5]) : 90;
+    int *ready = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (ready == MAP_FAILED)
+        return 1;
+    *ready = 0;
     pid_t pids[2];
     for (int r = 0; r < 2; r++) {
         pids[r] = fork();
         if (pids[r] == 0)
-            _exit(worker(r, n, step_ms, from, to));
+            _exit(worker(r, n, step_ms, from, to, ready));
     }
     int bad = 0;
     for (int r = 0; r < 2; r++) {

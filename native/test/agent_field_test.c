@@ -11,15 +11,6 @@ static int passed, failed;
 char agent_path[PATH_MAX + 32];
 static char target_path[PATH_MAX + 32];
 
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
-    return 0; } } while (0)
-#define RUN(test) do { running_target = 0; int ok_ = test(); \
-    if (!ok_ && running_target > 0) { kill(running_target, SIGKILL); waitpid(running_target, NULL, 0); \
-        char p_[64]; snprintf(p_, sizeof p_, "/dev/shm/" VPROF_SHM_PREFIX "%d", (int)running_target); \
-        unlink(p_); } \
-    if (ok_) { passed++; printf("ok   %s\n", #test); } \
-    else { failed++; printf("FAIL %s\n", #test); } fflush(stdout); } while (0)
 
 static long field(const struct run *r, const char *key)
 {
@@ -239,19 +230,8 @@ static int armAfterAFinalizeSubscribesAgainAndRecords(void)
 
 int main(void)
 {
-    char dir[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    if (n <= 0)
-        return 2;
-    dir[n] = '\0';
-    *strrchr(dir, '/') = '\0';
-    snprintf(agent_path, sizeof agent_path, "%s/../libvprof.so", dir);
-    snprintf(target_path, sizeof target_path, "%s/agent_field_target", dir);
-    if (access(target_path, X_OK) != 0 || access(agent_path, R_OK) != 0) {
-        printf("agent_field_target or libvprof.so not built: skipped\n0 passed, 0 failed\n");
+    if (!find_native("agent_field_target", target_path, sizeof target_path))
         return 0;
-    }
-    signal(SIGPIPE, SIG_IGN);
     RUN(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange);
     RUN(graphServerWhoseNodesCuptiNeverDeliversSaysSo);
     RUN(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt);

@@ -24,6 +24,18 @@
 
 extern char agent_path[PATH_MAX + 32];
 
+#define CHECK(cond) do { if (!(cond)) { \
+    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
+    return 0; } } while (0)
+
+/* Runs one test; a failed one leaves no target running and no region behind. */
+#define RUN(test) do { running_target = 0; int ok_ = test(); \
+    if (!ok_ && running_target > 0) { kill(running_target, SIGKILL); waitpid(running_target, NULL, 0); \
+        char p_[64]; snprintf(p_, sizeof p_, "/dev/shm/" VPROF_SHM_PREFIX "%d", (int)running_target); \
+        unlink(p_); } \
+    if (ok_) { passed++; printf("ok   %s\n", #test); } \
+    else { failed++; printf("FAIL %s\n", #test); } fflush(stdout); } while (0)
+
 /* The agent's drain limit (agent.h VPROF_DRAIN_MAX_NS). */
 #define VPROF_DRAIN_LIMIT_NS 2000000000ull
 static pid_t running_target;
@@ -271,6 +283,30 @@ static inline long stat_of(const struct run *r, const char *key)
 static inline int exited_cleanly(const struct run *r)
 {
     return WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
+}
+
+/*
+ * Sets agent_path to the built libvprof.so and target to `name` next to this test (or one
+ * directory up); returns 0, after saying "skipped", when either is missing.
+ */
+static inline int find_native(const char *name, char *target, size_t target_size)
+{
+    char dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0)
+        return 0;
+    dir[n] = '\0';
+    *strrchr(dir, '/') = '\0';
+    snprintf(agent_path, PATH_MAX + 32, "%s/../libvprof.so", dir);
+    snprintf(target, target_size, "%s/%s", dir, name);
+    if (access(target, X_OK) != 0)
+        snprintf(target, target_size, "%s/../%s", dir, name);
+    if (access(target, X_OK) != 0 || access(agent_path, R_OK) != 0) {
+        printf("%s or libvprof.so not built: skipped\n0 passed, 0 failed\n", name);
+        return 0;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    return 1;
 }
 
 #endif /* VPROF_TEST_AGENT_FRONTEND_H */

@@ -11,16 +11,6 @@ static int passed, failed;
 char agent_path[PATH_MAX + 32];
 static char simgpu_path[PATH_MAX + 32];
 
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
-    return 0; } } while (0)
-
-#define RUN(test) do { running_target = 0; int ok_ = test(); \
-    if (!ok_ && running_target > 0) { kill(running_target, SIGKILL); waitpid(running_target, NULL, 0); \
-        char p_[64]; snprintf(p_, sizeof p_, "/dev/shm/" VPROF_SHM_PREFIX "%d", (int)running_target); \
-        unlink(p_); } \
-    if (ok_) { passed++; printf("ok   %s\n", #test); } \
-    else { failed++; printf("FAIL %s\n", #test); } fflush(stdout); } while (0)
 
 
 static int profilerRangesCaptureExactlyTheKernelsLaunchedInside(void)
@@ -203,19 +193,8 @@ static int disarmAndRearmByCommandStartAFreshArming(void)
 
 int main(void)
 {
-    char dir[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    if (n <= 0)
-        return 2;
-    dir[n] = '\0';
-    *strrchr(dir, '/') = '\0';
-    snprintf(agent_path, sizeof agent_path, "%s/../libvprof.so", dir);
-    snprintf(simgpu_path, sizeof simgpu_path, "%s/../vprof-simgpu", dir);
-    if (access(simgpu_path, X_OK) != 0 || access(agent_path, R_OK) != 0) {
-        printf("vprof-simgpu or libvprof.so not built: skipped\n0 passed, 0 failed\n");
+    if (!find_native("vprof-simgpu", simgpu_path, sizeof simgpu_path))
         return 0;
-    }
-    signal(SIGPIPE, SIG_IGN);
     RUN(profilerRangesCaptureExactlyTheKernelsLaunchedInside);
     RUN(repeatOneStopsAfterTheFirstRange);
     RUN(nvtxRangeCapturesExactlyItsKernels);

@@ -161,12 +161,10 @@ VPROF_EXPORT int InitializeInjectionNvtx2(void *get_export_table)
     nvtx_injection_fn forward = NULL;
     /* The agent's own search (VPROF_CUPTI_LIB, a libcupti already loaded, CUDA_HOME, the pip
        wheel): CUDA's injection later loads this same one, never a second libcupti. */
-    if (vprof_cupti_load(&a->cupti, why, sizeof why) != 0)
-        fprintf(stderr, "vprof: NVTX not captured in pid %d: %s\n", (int)getpid(), why);
-    else if (a->cupti.version == VPROF_CUPTI_NVTX_BROKEN_VERSION)
-        fprintf(stderr, "vprof: NVTX not captured in pid %d: CUPTI 13.0.0 crashes as the NVTX "
-                        "injection library (NVIDIA/NVTX#125)\n", (int)getpid());
-    else
+    /* Silent when it cannot: a process that initializes CUDA later gets the same answer, with
+       its reason, in its region (FAILED, or the 13.0.0 warning); one that never does is not ours. */
+    if (vprof_cupti_load(&a->cupti, why, sizeof why) == 0 &&
+        a->cupti.version != VPROF_CUPTI_NVTX_BROKEN_VERSION) /* NVIDIA/NVTX#125 */
         *(void **)&forward = dlsym(a->cupti.handle, "InitializeInjectionNvtx2");
     pthread_mutex_unlock(&start_lock);
     if (forward == NULL)
@@ -223,8 +221,15 @@ static void on_fork_child(void)
     a->range_open = 0;
     a->holder_pid = 0;
     a->pending_arm = 0;
+    a->stopping = 0;
+    a->finalize_pending = 0;
     __atomic_store_n(&a->hot_mode, -1, __ATOMIC_RELEASE);
     __atomic_store_n(&a->hot_range_open, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&a->hot_stopping, 0, __ATOMIC_RELEASE);
+    /* The parent's range is not this process's: its callbacks count nothing, its records are clipped. */
+    __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
+    a->window.snap.state = VPROF_WINDOW_NONE;
+    a->capture.late_run = 0;
     /*
      * CUPTI: a subscription made by the parent lives on in this copy of
      * libcupti (subscribing again would be refused), so it is kept; a failure

@@ -10,6 +10,7 @@
  * the record is complete only once the double's clock has passed its end
  * (cuptisim_buffers.c decides what a flush may return before that).
  */
+#include "sim/cuptisim_helpers.h"
 #include "sim/cuptisim_internal.h"
 #include "sim/simgpu_driver.h"
 
@@ -202,6 +203,7 @@ static void load_injection(void) {
 
 int simcuda_init(void) {
     pthread_once(&init_once, load_injection);
+    sim_helpers_start(); /* libcuda's helper threads (cuptisim_helpers.c) */
     return init_result;
 }
 

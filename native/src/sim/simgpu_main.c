@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sim/simgpu_crew.h"
+#include "sim/cuptisim_helpers.h"
 #include "sim/simgpu_driver.h"
 #include "sim/simgpu_kineto.h"
 #include "sim/simgpu_model.h"
@@ -107,6 +108,7 @@ static void sleep_until_monotonic(uint64_t t) {
 /* What a process does before its schedule: NVTX before CUDA if asked, CUDA
  * init (which loads an injected agent), its device. Worker i uses device i-1. */
 static void start_gpu(const struct simgpu_options *o, int worker_index, struct counts *c) {
+    if (o->bare) simcuda_helpers_disable();
     if (o->nvtx_before_init[0] != '\0') { /* an NVTX module initialised before CUDA */
         simcuda_nvtx_push(o->nvtx_before_init);
         simcuda_nvtx_pop();

@@ -57,6 +57,9 @@ static const char HELP[] =
 "                            start | stop  cudaProfilerStart | cudaProfilerStop\n"
 "                            exit\n"
 "                          With --workers, every worker runs each command.\n"
+"  --bare                  start no driver helper threads: each GPU process stays\n"
+"                          single-threaded (by default \"CUDA\" init starts libcuda's\n"
+"                          two: cuda-EvtHandlr in poll, a worker in a condition wait)\n"
 "  --seed S                seed of the schedule's random durations (default 1);\n"
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
@@ -184,7 +187,7 @@ static int by_start_then_longest(const void *x, const void *y) {
 
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
-           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US };
+           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -196,6 +199,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "memcpy-per-step", required_argument, NULL, MPS },
         { "workers", required_argument, NULL, WORKERS },
         { "serve", no_argument, NULL, SERVE },
+        { "bare", no_argument, NULL, BARE },
         { "seed", required_argument, NULL, SEED },
         { "threads", required_argument, NULL, THREADS },
         { "cuda-graph", no_argument, NULL, CUDA_GRAPH },
@@ -272,6 +276,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             o->kineto_range_count++;
             break;
         }
+        case BARE: o->bare = 1; break;
         case PROFILER_RANGE: {
             if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
             struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];

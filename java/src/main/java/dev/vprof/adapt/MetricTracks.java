@@ -5,6 +5,7 @@ import dev.vprof.metrics.MetricFamily;
 import dev.vprof.metrics.MetricMath;
 import dev.vprof.metrics.MetricType;
 import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.Quantile;
 import dev.vprof.metrics.Sample;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
@@ -19,9 +20,11 @@ import java.util.function.Consumer;
 /**
  * Turns scrapes, in time order, into counter tracks, one per metric summed over its series (as
  * {@link MetricMath} reads them for the report): a gauge as scraped ({@code NAME}); a counter as its
- * increase per second over each scrape interval ({@code NAME rate}); a histogram as p50 and p99 of
- * the observations made in each interval ({@code NAME p50}, {@code NAME p99}), from the bucket
- * deltas as {@code histogram_quantile} computes them. Each sample is stamped with its scrape's
+ * increase per second over each scrape interval ({@code NAME rate}); a histogram as the upper bound
+ * of the bucket that holds the p50 and the p99 of the observations made in each interval
+ * ({@code NAME p50 <=}, {@code NAME p99 <=}), from the bucket deltas: a histogram places a quantile
+ * in a bucket, and a line through interpolated points would claim more than that (nothing is drawn
+ * for an interval whose quantile lies in the +Inf bucket). Each sample is stamped with its scrape's
  * epoch time, the end of its interval. A failed scrape (server down) opens a gap that the next good
  * scrape closes; each gap is drawn as a slice named for its error on a "vprof metrics" lane, and the
  * first rate after it covers the whole gap (the average over it, as PromQL's increase would give).
@@ -115,8 +118,10 @@ final class MetricTracks implements Consumer<ScrapeResult> {
                     HistogramDelta d = MetricMath.histogramIncrease(previous, now, m, MetricMath.ALL_SERIES);
                     if (d != null) {
                         // NaN when nothing was observed in the interval: the writers leave it out.
-                        timeline.counter(f.name() + " p50", CounterKind.QUANTILE, unit(f.name())).add(t, d.quantile(0.5));
-                        timeline.counter(f.name() + " p99", CounterKind.QUANTILE, unit(f.name())).add(t, d.quantile(0.99));
+                        timeline.counter(f.name() + " p50 <=", CounterKind.QUANTILE, unit(f.name()))
+                                .add(t, upperBound(d.quantile(0.5)));
+                        timeline.counter(f.name() + " p99 <=", CounterKind.QUANTILE, unit(f.name()))
+                                .add(t, upperBound(d.quantile(0.99)));
                     }
                 }
                 default -> {
@@ -125,6 +130,11 @@ final class MetricTracks implements Consumer<ScrapeResult> {
             }
         }
         previous = now;
+    }
+
+    /** The bucket's upper bound; NaN (left out by the writers) when none was observed or it is +Inf. */
+    private static double upperBound(Quantile q) {
+        return q.known() && Double.isFinite(q.high()) ? q.high() : Double.NaN;
     }
 
     private static double sum(MetricFamily f, String sampleName) {

@@ -9,7 +9,7 @@ public record DeviceProperties(
         int id,
         String name,
         long globalMemoryBytes,
-        long globalMemoryBandwidthKBps,
+        long globalMemoryBandwidthKbps,
         int smCount,
         int computeMajor,
         int computeMinor,

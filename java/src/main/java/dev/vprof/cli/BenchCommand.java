@@ -2,11 +2,17 @@ package dev.vprof.cli;
 
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
+import dev.vprof.metrics.HttpFailures;
+import dev.vprof.nativelib.Posix;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code vprof bench}: load an OpenAI-compatible server, as {@code vllm bench serve} does. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -23,6 +29,9 @@ import picocli.CommandLine.Option;
         footer = {"", "Example:",
             "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile"})
 public final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
     URI url;
 
@@ -47,14 +56,19 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "0", description = "Random seed for arrivals and prompt lengths (default: ${DEFAULT-VALUE})")
     long seed;
 
+    /** The request counter is redrawn in place: only on a terminal. */
+    boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
+
     @Override
     public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         double rate;
         try {
             rate = requestRate.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(requestRate);
         } catch (NumberFormatException e) {
-            System.err.println("vprof bench: --request-rate must be a number or 'inf', not '" + requestRate + "'");
-            return 2;
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--request-rate must be a number or 'inf', not '" + requestRate + "'");
         }
         String[] range = promptChars.split(":");
         LoadGenerator.Plan plan;
@@ -63,22 +77,34 @@ public final class BenchCommand implements Callable<Integer> {
             plan = new LoadGenerator.Plan(url, model, numPrompts, rate, Integer.parseInt(range[0]),
                     Integer.parseInt(range[1]), maxTokens, profile, seed);
         } catch (IllegalArgumentException e) {
-            System.err.println("vprof bench: " + e.getMessage());
-            return 2;
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         AtomicInteger done = new AtomicInteger();
-        boolean tty = System.console() != null;
         try {
             BenchResult r = new LoadGenerator().run(plan, res -> {
                 int n = done.incrementAndGet();
-                if (tty) System.err.print("\rrequests done: " + n + "/" + numPrompts);
+                if (liveProgress) {
+                    synchronized (err) {
+                        err.print("\rrequests done: " + n + "/" + numPrompts);
+                        err.flush();
+                    }
+                }
             });
-            if (tty) System.err.println();
-            System.out.print(r.format());
+            if (liveProgress) err.println();
+            out.print(r.format());
+            out.flush();
             return r.failed() == 0 ? 0 : 1;
+        } catch (LoadGenerator.UnreachableException e) {
+            if (liveProgress && done.get() > 0) err.println();
+            err.println("vprof bench: " + (e.completed() == 0 ? "cannot reach " + e.url()
+                    : "lost " + e.url() + " after " + e.completed() + " of " + numPrompts + " requests")
+                    + ": " + e.getMessage() + "; " + HttpFailures.CHECK_THE_URL);
+            err.flush();
+            return Main.EXIT_ERROR;
         } catch (java.io.IOException e) {
-            System.err.println("vprof bench: " + e.getMessage());
-            return 2;
+            err.println("vprof bench: " + e.getMessage());
+            err.flush();
+            return Main.EXIT_ERROR;
         }
     }
 }

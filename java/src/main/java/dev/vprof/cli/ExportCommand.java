@@ -7,6 +7,7 @@ import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
+import dev.vprof.names.KernelNames;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -33,16 +34,28 @@ import picocli.CommandLine.Spec;
                 "Kineto JSON holds one process per file (OUT-pidPID.json when there are several), each with its own "
                 + "rank (its RANK or LOCAL_RANK, else by device then pid) and the capture's world size, so HTA's "
                 + "TraceAnalysis(trace_dir=FOLDER) loads every rank. Export into a folder of its own: HTA reads every "
-                + ".json there. How to open each format: docs/viewers.md.",
-                "",
-                "Examples:",
-                "  vprof export cap.vprof -o cap.pftrace",
-                "  vprof export cap.vprof -o hta/trace.json --format kineto --steps nvtx:step"},
+                + ".json there. How to open each format: docs/viewers.md."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the trace was written", "2:the capture cannot be read or the trace cannot be written"})
+        exitCodeList = {"0:the trace was written", "2:the capture cannot be read, holds nothing to show, or the trace "
+                + "cannot be written"},
+        footer = {"", "Examples:",
+                "  vprof export slow.vprof -o slow.pftrace                 # Perfetto: https://ui.perfetto.dev",
+                "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
+                "  vprof export slow.vprof -o traces/slow.json --format kineto   # Holistic Trace Analysis",
+                "  vprof export slow.vprof -o traces/slow.json --format kineto --steps nvtx:step   # with ProfilerStep#N",
+                "  vprof export slow.vprof -o slow.pftrace --mangled"})
 public final class ExportCommand implements Callable<Integer> {
     /** Files above this size get a progress line on a terminal. */
     static final long PROGRESS_ABOVE_BYTES = 64L << 20;
+
+    /**
+     * A JSON trace above this gets a warning: browsers load one slowly or not at all (a 2 M-kernel
+     * capture is 573 MiB of Chrome JSON and 13.7 MiB as a compressed .pftrace).
+     */
+    static final long LARGE_JSON_BYTES = 100L << 20;
+
+    /** {@link #LARGE_JSON_BYTES}, changeable for tests. */
+    long largeJsonBytes = LARGE_JSON_BYTES;
 
     @Spec
     CommandSpec spec;
@@ -98,9 +111,9 @@ public final class ExportCommand implements Callable<Integer> {
         CaptureTimeline.Result result;
         List<Path> written;
         KinetoFiles.Result kineto = null;
-        try (CaptureReader reader = CaptureReader.open(file).demangleKernelNames(!mangled)) {
+        try (CaptureReader reader = CaptureReader.open(file)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            result = CaptureTimeline.read(reader, large ? n -> {
+            result = CaptureTimeline.read(reader, KernelNames.of(mangled), large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();
             } : null);
@@ -109,6 +122,17 @@ public final class ExportCommand implements Callable<Integer> {
                 err.flush();
             }
             reader.warnings().forEach(w -> err.println((large ? "\r" : "") + "warning: " + w));
+            String nothing = nothingToShow(result, reader.complete());
+            if (nothing != null) {
+                if (large) {
+                    err.print("\r" + " ".repeat(60) + "\r");
+                }
+                return fail(err, file + " " + nothing);
+            }
+            if (result.gpuOps() == 0) {
+                err.println("warning: " + file + " holds no GPU work (no kernels, copies or sets); the trace has only "
+                        + shown(result) + ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?");
+            }
             if (fmt == ExportFormat.KINETO) {
                 kineto = KinetoFiles.write(result.timeline(), out, stepSpec);
                 written = kineto.paths();
@@ -136,12 +160,18 @@ public final class ExportCommand implements Callable<Integer> {
         }
         if (kineto != null) {
             kineto.notes().forEach(n -> err.println("note: " + n));
-            for (KinetoFiles.File f : kineto.files()) {
-                stdout.println(String.format(Locale.ROOT, "wrote %s (kineto, %s): %s", f.path(), size(f.path()),
-                        f.summary(stepSpec != null)));
+        }
+        for (int i = 0; i < written.size(); i++) {
+            Path p = written.get(i);
+            if (fmt != ExportFormat.PERFETTO && sizeOf(p) > largeJsonBytes) {
+                err.println("warning: " + p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
+                        + "the same trace as Perfetto protobuf is a fraction of the size: vprof export " + file + " -o "
+                        + pftraceBeside(p));
             }
-        } else {
-            for (Path p : written) {
+            if (kineto != null) { // one process per file: what this file holds
+                stdout.println(String.format(Locale.ROOT, "wrote %s (kineto, %s): %s", p, size(p),
+                        kineto.files().get(i).summary(stepSpec != null)));
+            } else {
                 stdout.println(String.format(Locale.ROOT, "wrote %s (%s, %s): %d GPU ops, %d processes, %d requests, "
                                 + "%d counter tracks", p, fmt.name().toLowerCase(Locale.ROOT), size(p), result.gpuOps(),
                         result.timeline().processes().size(), result.requests(), result.timeline().counters().size()));
@@ -166,6 +196,56 @@ public final class ExportCommand implements Callable<Integer> {
         stdout.flush();
         err.flush();
         return 0;
+    }
+
+    /**
+     * Why the capture has nothing a trace could show (no GPU work, NVTX or API slices, spans or
+     * metrics), or null when it has something. Written as the rest of a sentence about the file.
+     */
+    static String nothingToShow(CaptureTimeline.Result r, boolean complete) {
+        if (r.gpuOps() > 0 || !shownParts(r).isEmpty()) {
+            return null;
+        }
+        return "holds nothing to show: no GPU work, NVTX ranges, API calls, spans or metrics"
+                + (complete ? " (the capture range was perhaps never opened: did the target call cudaProfilerStart,"
+                        + " or enter the NVTX range?)"
+                        : " (it was cut short before its first records chunk: the capture was killed early)")
+                + "; no trace was written";
+    }
+
+    /** What a capture without GPU work still puts on the timeline. */
+    private static List<String> shownParts(CaptureTimeline.Result r) {
+        List<String> parts = new java.util.ArrayList<>();
+        boolean cpu = r.timeline().processes().stream().anyMatch(p -> p.threads().stream()
+                .anyMatch(t -> t.ranges().size() > 0 || t.apiCalls().size() > 0));
+        if (cpu) {
+            parts.add("NVTX ranges or API calls");
+        }
+        if (!r.timeline().spans().isEmpty() || r.requests() > 0) {
+            parts.add("spans");
+        }
+        if (!r.timeline().counters().isEmpty()) {
+            parts.add("metrics");
+        }
+        return parts;
+    }
+
+    private static String shown(CaptureTimeline.Result r) {
+        return String.join(" and ", shownParts(r));
+    }
+
+    private static Path pftraceBeside(Path json) {
+        String name = json.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return json.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".pftrace");
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     private static int fail(PrintWriter err, String message) {

@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.engine.AgentEnvironment;
 import dev.vprof.nativelib.NativeFiles;
 import java.io.File;
 import java.io.IOException;
@@ -16,12 +17,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "launch", mixinStandardHelpOptions = true,
-        description = {"Start CMD in the background with a dormant vprof agent and return at once.",
+        description = {"Start CMD in the background with a dormant vprof agent, watch it for --wait, and return.",
                 "Dormant costs nothing per kernel; `vprof attach --pid PID` captures later, as often as you like. "
-                        + "CMD's stdin is /dev/null and its output goes to a log file (printed)."},
+                        + "CMD's stdin is /dev/null and its output goes to a log file (printed). "
+                        + "If CMD dies within --wait, launch says so with the end of its log and exits with CMD's "
+                        + "status."},
         footer = {"", "Examples:",
                 "  vprof launch -- vllm serve meta-llama/Llama-3.1-8B",
                 "  vprof launch --log server.log --ring-size 256m -- python serve.py",
+                "  vprof launch --wait 10s -- vllm serve Qwen/Qwen2.5-7B-Instruct --profiler-config '{\"profiler\":\"cuda\"}'",
                 "  vprof attach --pid <printed pid> --duration 10s"})
 final class LaunchCommand implements Callable<Integer> {
     @Spec
@@ -34,6 +38,11 @@ final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--ring-size", paramLabel = "SIZE",
             description = "Shared ring per process, a power of two from 64k to 1g. Default: 64m.")
     String ringSize;
+
+    @Option(names = "--wait", paramLabel = "D", defaultValue = "2s", converter = TriageCommand.DurationConverter.class,
+            description = "How long to watch CMD before returning: a command that dies in that time is reported "
+                    + "with its exit status and the end of its log. Default: ${DEFAULT-VALUE}.")
+    java.time.Duration wait;
 
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command to start, after --.")
     List<String> cmd = new ArrayList<>();
@@ -73,8 +82,69 @@ final class LaunchCommand implements Callable<Integer> {
         } catch (IOException e) {
             logFile = pending;
         }
+        if (died(p, wait)) {
+            int status = p.exitValue();
+            PrintWriter err = spec.commandLine().getErr();
+            String what = status > 128 && status < 128 + 65 ? "was killed by signal " + (status - 128)
+                    : "exited with status " + status;
+            if (status == 0) {
+                // It finished cleanly: perhaps a launcher that started the real server in the background.
+                out.println("launched pid " + p.pid() + "; it " + what + " within " + millis(wait) + ", so there is"
+                        + " nothing left to attach to unless it started other processes (vprof list shows them);"
+                        + " its output is in " + logFile);
+                out.flush();
+                return 0;
+            }
+            err.println("vprof launch: " + cmd.getFirst() + " (pid " + p.pid() + ") " + what + " within "
+                    + millis(wait) + ", so nothing is left to attach to; the end of its log " + logFile + ":");
+            for (String line : tail(logFile, LOG_TAIL_LINES)) {
+                err.println("  | " + line);
+            }
+            err.flush();
+            return status;
+        }
         out.println("launched pid " + p.pid() + "; its output goes to " + logFile);
         out.flush();
         return 0;
+    }
+
+    /** Lines of the log shown when CMD dies at once: enough for a Python traceback's end. */
+    static final int LOG_TAIL_LINES = 15;
+
+    /** Whether {@code p} ends within {@code wait}. */
+    private static boolean died(Process p, java.time.Duration wait) {
+        try {
+            return p.waitFor(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The last {@code n} lines of {@code file}, from at most its last 64 KiB; bytes that are not UTF-8 shown replaced. */
+    static List<String> tail(Path file, int n) {
+        try (var ch = Files.newByteChannel(file)) {
+            long size = ch.size();
+            int len = (int) Math.min(size, TAIL_BYTES);
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(len);
+            ch.position(size - len);
+            while (buf.hasRemaining() && ch.read(buf) > 0) {
+                // read to the end
+            }
+            List<String> lines = new String(buf.array(), 0, buf.position(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines().toList();
+            if (lines.isEmpty()) {
+                return List.of("(empty)");
+            }
+            return lines.subList(Math.max(0, lines.size() - n), lines.size());
+        } catch (IOException e) {
+            return List.of("(cannot read it: " + e.getMessage() + ")");
+        }
+    }
+
+    private static final int TAIL_BYTES = 64 * 1024;
+
+    private static String millis(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 }

@@ -23,8 +23,10 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List the processes that have a vprof agent: pid, parent, state, CUPTI version, command, "
-                + "and why an agent FAILED. Stale regions (their process is gone) are shown as STALE."},
-        footer = {"", "Examples:", "  vprof list", "  vprof list --json | jq '.[] | select(.state==\"DORMANT\") | .pid'"})
+                + "and why an agent FAILED. Stale regions (their process is gone, or its pid now belongs to "
+                + "another process) are shown as STALE; --clean removes yours."},
+        footer = {"", "Examples:", "  vprof list", "  vprof list --clean",
+                "  vprof list --json | jq '.[] | select(.state==\"DORMANT\") | .pid'"})
 final class ListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -32,7 +34,16 @@ final class ListCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print a JSON array instead of a table.")
     boolean json;
 
+    @Option(names = "--clean", description = "First remove the stale regions that are yours (their creator is "
+            + "gone); another user's are left and named.")
+    boolean clean;
+
     AgentDirectory directory = AgentDirectory.system();
+
+    static final String STALE = "STALE";
+
+    /** For each STALE row of the last listing, whether it still is (checked again just before removal). */
+    private final Map<Integer, java.util.function.BooleanSupplier> stillStale = new java.util.HashMap<>();
 
     /** One row of the listing. */
     record Row(int pid, int ppid, String state, long cuptiVersion, String command, String reason, int frontendPid) {}
@@ -40,7 +51,20 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         List<Row> rows = rows();
+        if (clean) {
+            for (Row r : rows) {
+                if (r.state().equals(STALE)) {
+                    String left = StaleRegions.remove(directory.pathFor(r.pid()), Posix.getuid(),
+                            stillStale.getOrDefault(r.pid(), () -> false));
+                    err.println(left == null ? "vprof list: removed " + directory.pathFor(r.pid()) + " (" + r.reason()
+                            + ")" : "vprof list: left " + directory.pathFor(r.pid()) + ": " + left);
+                }
+            }
+            err.flush();
+            rows = rows();
+        }
         if (json) {
             List<Map<String, Object>> list = new ArrayList<>();
             for (Row r : rows) {
@@ -58,6 +82,7 @@ final class ListCommand implements Callable<Integer> {
         } else if (rows.isEmpty()) {
             out.println("no process with a vprof agent (start one with `vprof launch -- CMD`)");
         } else {
+            long stale = rows.stream().filter(r -> r.state().equals(STALE)).count();
             out.printf("%-8s %-8s %-10s %-7s %s%n", "PID", "PPID", "STATE", "CUPTI", "COMMAND");
             for (Row r : rows) {
                 String cupti = r.cuptiVersion() == 0 ? "-" : Long.toString(r.cuptiVersion());
@@ -66,6 +91,10 @@ final class ListCommand implements Callable<Integer> {
                 if (!r.reason().isEmpty()) {
                     out.printf("%-8s %s%n", "", "  reason: " + r.reason());
                 }
+            }
+            if (stale > 0) {
+                out.println(stale + " stale region" + (stale == 1 ? "" : "s") + " (shared memory left by a process that"
+                        + " is gone): remove " + (stale == 1 ? "it" : "them") + " with `vprof list --clean`");
             }
         }
         out.flush();
@@ -79,11 +108,18 @@ final class ListCommand implements Callable<Integer> {
         for (RegionFile f : directory.all()) {
             int ppid = tree.parent(f.pid());
             if (!f.alive()) {
-                rows.add(new Row(f.pid(), -1, "STALE", 0, "", "the process is gone; the file " + f.path()
-                        + " is left over", 0));
+                rows.add(new Row(f.pid(), -1, STALE, 0, "", "process " + f.pid() + " is gone", 0));
+                stillStale.put(f.pid(), () -> !ProcessTree.isAlive(f.pid()));
                 continue;
             }
             try (Region r = Region.open(f.path(), uid, false)) {
+                long agentStart = r.startRealtimeNs();
+                String reused = StaleRegions.pidReused(f.pid(), agentStart);
+                if (reused != null) {
+                    stillStale.put(f.pid(), () -> StaleRegions.pidReused(f.pid(), agentStart) != null);
+                    rows.add(new Row(f.pid(), ppid, STALE, 0, ProcessTree.commandLine(f.pid()), reused, 0));
+                    continue;
+                }
                 AgentState st = r.state();
                 String cmd = r.cmdline().isEmpty() ? ProcessTree.commandLine(f.pid()) : r.cmdline();
                 String reason = st == AgentState.FAILED ? r.reason() : "";

@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.engine.CaptureException;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -41,9 +42,11 @@ public final class Main implements Runnable {
         cl.getSubcommands().get("launch").setStopAtPositional(true);
         cl.getSubcommands().get("simulate").setStopAtPositional(true);
         cl.getSubcommands().get("simulate").setUnmatchedOptionsArePositionalParams(true);
+        cl.setParameterExceptionHandler(new UsageErrors());
+        HelpFooter.install(cl);
         cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
             PrintWriter err = line.getErr();
-            if (ex instanceof CliException || ex instanceof NativeAccessException) {
+            if (ex instanceof CliException || ex instanceof CaptureException || ex instanceof NativeAccessException) {
                 err.println("vprof: " + ex.getMessage());
             } else {
                 err.println("vprof: internal error: " + ex);

@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -22,11 +23,18 @@ import picocli.CommandLine.Spec;
 /** `vprof report FILE [--json] [--top N]`: what a capture holds, per process and per range. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         header = "Summarize a capture file: kernels, memcpys, GPU busy time, top kernels, drops.",
-        description = {"Summarize a capture file: per process and per capture range, kernels, memcpy and memset,",
-                "GPU busy time per device, the top kernels by total time, and every record lost."},
+        description = {"Summarize a capture file: the triage verdict over the capture window when it holds the "
+                + "server's metrics; per-request latencies (exact from spans, or a histogram quantile shown as its "
+                + "bucket); per process and per capture range, kernels, memcpy and memset, GPU busy time per device, "
+                + "the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable or not a vprof capture file"})
+                "2:the file is missing, unreadable or not a vprof capture file"},
+        footer = {"", "Examples:",
+                "  vprof report slow.vprof",
+                "  vprof report --top 25 --mangled slow.vprof",
+                "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
+                "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -56,8 +64,8 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
-        try (CaptureReader reader = CaptureReader.open(file).demangleKernelNames(!mangled)) {
-            report = CaptureReport.build(reader, top);
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            report = CaptureReport.build(reader, top, KernelNames.of(mangled));
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
             err.flush();

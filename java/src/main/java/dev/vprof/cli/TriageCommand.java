@@ -1,10 +1,12 @@
 package dev.vprof.cli;
 
+import dev.vprof.metrics.HttpFailures;
 import dev.vprof.metrics.MetricMath;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
+import dev.vprof.nativelib.Posix;
 import dev.vprof.triage.Assessment;
 import dev.vprof.triage.Triage;
 import dev.vprof.triage.TriageReport;
@@ -31,6 +33,8 @@ import picocli.CommandLine.Spec;
         description = {"Read a vLLM server's /metrics over a window and say what is wrong: queue-bound,"
                 + " KV-cache pressure, prefill-bound, decode-bound, clients timing out, or healthy;"
                 + " with the numbers behind it and the next command to run.",
+            "A quantile read from a histogram is shown as the bucket that holds it (\"1-2.5 s\", \"<= 300 ms\"):"
+                + " a histogram does not say more. With --json each quantile is {low_s, high_s, exact}.",
             "Exit status: 0 a verdict was given, 1 the endpoint has no vLLM metrics, 2 it cannot be read."},
         footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s"})
 public final class TriageCommand implements Callable<Integer> {
@@ -56,6 +60,15 @@ public final class TriageCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print the verdict and the numbers as JSON.")
     boolean json;
+
+    /** The live line is redrawn in place with \r and an escape: only on a terminal, never into a log file. */
+    private boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
+
+    /** Overrides whether stderr is taken for a terminal (tests, and callers that own their stderr). */
+    public TriageCommand liveProgress(boolean on) {
+        liveProgress = on;
+        return this;
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -85,12 +98,15 @@ public final class TriageCommand implements Callable<Integer> {
         try (MetricsScraper scraper = MetricsScraper.onDemand(metricsUrl, readTimeout)) {
             ScrapeResult first = scraper.scrapeOnce();
             if (first instanceof ScrapeResult.Gap g) {
-                err.println("vprof triage: cannot read metrics: " + g.error());
-                err.println("  check the URL (vLLM serves /metrics on its API port, 8000 by default)"
-                        + " and that the server is up.");
+                err.println("vprof triage: cannot read metrics: " + g.error() + "; " + HttpFailures.CHECK_THE_URL);
                 return EXIT_UNREACHABLE;
             }
             scrapes.add(((ScrapeResult.Scrape) first).snapshot());
+            if (!json && !liveProgress) {
+                err.println("vprof triage: reading " + metricsUrl + " every " + interval.toMillis() + "ms for "
+                        + window.toMillis() / 1000.0 + " s");
+                err.flush();
+            }
             long start = System.nanoTime();
             long end = start + window.toNanos();
             long next = start;
@@ -110,14 +126,14 @@ public final class TriageCommand implements Callable<Integer> {
                     gaps++;
                     lastError = ((ScrapeResult.Gap) r).error();
                 }
-                if (!json) {
+                if (!json && liveProgress) {
                     progress(err, System.nanoTime() - start, scrapes.getLast(), gaps);
                 }
                 if (next >= end) {
                     break;
                 }
             }
-            if (!json) {
+            if (!json && liveProgress) {
                 err.print("\r\033[K");
                 err.flush();
             }

@@ -62,7 +62,12 @@ public record BenchResult(int requests, int failed, double durationS, double req
         return b.toString();
     }
 
+    /** A number the run could not measure (no successful request) reads "n/a", never "NaN". */
     private static void line(StringBuilder b, String label, String fmt, Object v) {
+        if (v instanceof Double d && !Double.isFinite(d)) {
+            b.append(String.format(Locale.ROOT, "%-40s%s%n", label, "n/a"));
+            return;
+        }
         b.append(String.format(Locale.ROOT, "%-40s" + fmt + "%n", label, v));
     }
 }

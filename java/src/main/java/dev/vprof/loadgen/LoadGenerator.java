@@ -1,5 +1,6 @@
 package dev.vprof.loadgen;
 
+import dev.vprof.metrics.HttpFailures;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +20,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -41,32 +44,73 @@ public final class LoadGenerator {
         }
     }
 
-    /** One request's outcome; times in ns, -1 where unknown. */
+    /**
+     * One request's outcome; times in ns, -1 where unknown.
+     *
+     * @param unreachable the server did not answer at all (refused, unknown host): the run stops
+     */
     public record RequestResult(int index, String traceId, boolean ok, String error, long ttftNs,
-                                long e2eNs, int outputTokens, long[] interTokenNs) {}
+                                long e2eNs, int outputTokens, long[] interTokenNs, boolean unreachable) {}
+
+    /**
+     * The server could not be reached: at the start, or after {@code completed} requests. The
+     * message is the reason in words, as triage gives it.
+     */
+    public static final class UnreachableException extends IOException {
+        private final URI url;
+        private final int completed;
+
+        UnreachableException(URI url, String reason, int completed) {
+            super(reason, null);
+            this.url = url;
+            this.completed = completed;
+        }
+
+        public URI url() {
+            return url;
+        }
+
+        /** Requests answered before the server went away (0: it was never reached). */
+        public int completed() {
+            return completed;
+        }
+    }
 
     private final HttpClient http = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .build();
 
-    /** Runs the plan; {@code progress} sees each finished request (any thread). */
+    /**
+     * Runs the plan; {@code progress} sees each finished request (any thread). Stops at the first
+     * request the server does not answer at all: a table of a dead server's latencies says nothing.
+     *
+     * @throws UnreachableException when the server cannot be reached, at the start or during the run
+     */
     public BenchResult run(Plan plan, Consumer<RequestResult> progress) throws IOException, InterruptedException {
         if (plan.profile()) post(plan.baseUrl().resolve("/start_profile"));
         Random random = new Random(plan.seed());
         long start = System.nanoTime();
         List<Future<RequestResult>> futures = new ArrayList<>();
+        AtomicReference<RequestResult> lost = new AtomicReference<>();
+        AtomicInteger answered = new AtomicInteger();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             long next = start;
-            for (int i = 0; i < plan.numPrompts(); i++) {
+            for (int i = 0; i < plan.numPrompts() && lost.get() == null; i++) {
                 long wait = next - System.nanoTime();
                 if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
+                if (lost.get() != null) break;
                 int chars = plan.minPromptChars() + random.nextInt(plan.maxPromptChars() - plan.minPromptChars() + 1);
                 byte[] trace = new byte[16];
                 random.nextBytes(trace);
                 final int index = i;
                 futures.add(pool.submit(() -> {
                     RequestResult r = one(plan, index, chars, HexFormat.of().formatHex(trace));
+                    if (r.unreachable()) {
+                        lost.compareAndSet(null, r);
+                        return r;
+                    }
+                    answered.incrementAndGet();
                     if (progress != null) progress.accept(r);
                     return r;
                 }));
@@ -77,6 +121,9 @@ public final class LoadGenerator {
             }
         }
         long wall = System.nanoTime() - start;
+        if (lost.get() != null) {
+            throw new UnreachableException(plan.baseUrl(), lost.get().error(), answered.get());
+        }
         if (plan.profile()) post(plan.baseUrl().resolve("/stop_profile"));
         List<RequestResult> results = new ArrayList<>();
         for (Future<RequestResult> f : futures) {
@@ -110,7 +157,7 @@ public final class LoadGenerator {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
                 if (resp.statusCode() != 200) {
                     return new RequestResult(index, traceId, false, "HTTP " + resp.statusCode() + ": " + in.readLine(),
-                            -1, System.nanoTime() - t0, 0, new long[0]);
+                            -1, System.nanoTime() - t0, 0, new long[0], false);
                 }
                 String line;
                 while ((line = in.readLine()) != null) {
@@ -128,19 +175,29 @@ public final class LoadGenerator {
                 }
             }
             return new RequestResult(index, traceId, true, null, first < 0 ? -1 : first - t0,
-                    System.nanoTime() - t0, tokens, Arrays.copyOf(gaps, Math.max(0, tokens - 1)));
+                    System.nanoTime() - t0, tokens, Arrays.copyOf(gaps, Math.max(0, tokens - 1)), false);
         } catch (IOException e) {
-            return new RequestResult(index, traceId, false, e.toString(), -1, System.nanoTime() - t0, tokens, new long[0]);
+            return new RequestResult(index, traceId, false, HttpFailures.describe(e, plan.baseUrl()), -1,
+                    System.nanoTime() - t0, tokens, new long[0], HttpFailures.unreachable(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new RequestResult(index, traceId, false, "interrupted", -1, System.nanoTime() - t0, tokens, new long[0]);
+            return new RequestResult(index, traceId, false, "interrupted", -1, System.nanoTime() - t0, tokens,
+                    new long[0], false);
         }
     }
 
     /** POSTs an empty body; a non-2xx answer is an error that names the URL. */
     public void post(URI url) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            if (HttpFailures.unreachable(e)) {
+                throw new UnreachableException(url, HttpFailures.describe(e, url), 0);
+            }
+            throw new IOException("POST " + url + ": " + HttpFailures.describe(e, url), e);
+        }
         if (r.statusCode() / 100 != 2) {
             throw new IOException("POST " + url + " answered HTTP " + r.statusCode()
                     + (r.statusCode() == 404 ? " (is the server's profiler enabled? vLLM needs --profiler-config)" : ""));

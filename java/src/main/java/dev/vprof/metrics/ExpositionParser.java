@@ -93,6 +93,8 @@ public final class ExpositionParser {
         String help;
         String unit;
         final List<Sample> samples = new ArrayList<>();
+        /** The line of each sample, for errors found once the whole family is read. */
+        final List<Integer> lines = new ArrayList<>();
 
         FamilyBuilder(String name) {
             this.name = name;
@@ -163,6 +165,9 @@ public final class ExpositionParser {
             if (openMetrics && !eof) {
                 errors.add(new ParseError(lineNo + 1,
                         "OpenMetrics exposition does not end with '# EOF' (the response may have been cut short)", ""));
+            }
+            for (FamilyBuilder f : families.values()) {
+                checkValues(f);
             }
             List<MetricFamily> out = new ArrayList<>(families.size());
             for (FamilyBuilder f : families.values()) {
@@ -454,6 +459,7 @@ public final class ExpositionParser {
                 exemplar = null;
             }
             f.samples.add(new Sample(name, labels, value, timestampNs, exemplar));
+            f.lines.add(lineNo);
             current = f;
         }
 
@@ -515,6 +521,66 @@ public final class ExpositionParser {
                 }
             }
             return true;
+        }
+
+        /**
+         * Flags each histogram and counter series whose values break the format's rules (see
+         * {@link SeriesRules}); its samples are kept, as read, and the metric math leaves it out.
+         */
+        private void checkValues(FamilyBuilder f) {
+            switch (f.type) {
+                case HISTOGRAM, GAUGEHISTOGRAM -> {
+                    boolean gauge = f.type == MetricType.GAUGEHISTOGRAM;
+                    String bucket = f.name + (gauge ? "_gbucket" : "_bucket");
+                    String countName = f.name + (gauge ? "_gcount" : "_count");
+                    String sumName = f.name + (gauge ? "_gsum" : "_sum");
+                    Map<Labels, List<Sample>> buckets = new LinkedHashMap<>();
+                    Map<Labels, Integer> lastLine = new LinkedHashMap<>();
+                    Map<Labels, Double> counts = new LinkedHashMap<>();
+                    Map<Labels, Double> sums = new LinkedHashMap<>();
+                    for (int i = 0; i < f.samples.size(); i++) {
+                        Sample smp = f.samples.get(i);
+                        Labels series = smp.labels().without("le");
+                        if (smp.name().equals(bucket)) {
+                            buckets.computeIfAbsent(series, k -> new ArrayList<>()).add(smp);
+                        } else if (smp.name().equals(countName)) {
+                            counts.put(series, smp.value());
+                        } else if (smp.name().equals(sumName)) {
+                            sums.put(series, smp.value());
+                        } else {
+                            continue;
+                        }
+                        lastLine.merge(series, f.lines.get(i), Math::max);
+                    }
+                    for (Map.Entry<Labels, Integer> e : lastLine.entrySet()) {
+                        Labels series = e.getKey();
+                        String problem = SeriesRules.histogram(buckets.getOrDefault(series, List.of()),
+                                counts.getOrDefault(series, Double.NaN), counts.containsKey(series),
+                                sums.getOrDefault(series, Double.NaN), sums.containsKey(series), gauge);
+                        if (problem != null) {
+                            errors.add(new ParseError(e.getValue(), f.type.word() + " " + f.name + series
+                                    + " breaks the exposition format's rules: " + problem
+                                    + "; it is kept as read but gives no quantile", ""));
+                        }
+                    }
+                }
+                case COUNTER -> {
+                    for (int i = 0; i < f.samples.size(); i++) {
+                        Sample smp = f.samples.get(i);
+                        if (smp.name().endsWith("_created")) {
+                            continue;
+                        }
+                        String problem = SeriesRules.counter(smp.value());
+                        if (problem != null) {
+                            errors.add(new ParseError(f.lines.get(i), "counter " + smp.name() + smp.labels()
+                                    + " breaks the exposition format's rules: " + problem
+                                    + "; it is kept as read but gives no rate", ""));
+                        }
+                    }
+                }
+                default -> {
+                }
+            }
         }
 
         private static boolean exemplarAllowed(MetricType type, String suffix) {
@@ -848,7 +914,11 @@ public final class ExpositionParser {
             return badNumber ? Double.NaN : d;
         }
 
-        /** Integer milliseconds to nanoseconds; NO_TIMESTAMP when invalid or out of range. */
+        /**
+         * Integer milliseconds to nanoseconds; NO_TIMESTAMP when not an integer. Any size is valid:
+         * one beyond what nanoseconds in a long hold (about 292 years from 1970) is kept at the
+         * nearest end of that range ({@link #saturated}).
+         */
         private long parseMillisToNanos(int from, int to) {
             int i = from;
             boolean negative = false;
@@ -860,14 +930,30 @@ public final class ExpositionParser {
                 return Sample.NO_TIMESTAMP;
             }
             long ms = 0;
+            boolean overflow = false;
             for (; i < to; i++) {
                 char c = s.charAt(i);
-                if (c < '0' || c > '9' || ms > 9_223_372_036_854L / 10) {
+                if (c < '0' || c > '9') {
                     return Sample.NO_TIMESTAMP;
                 }
-                ms = ms * 10 + (c - '0');
+                if (ms > 9_223_372_036_854L / 10) {
+                    overflow = true;
+                } else {
+                    ms = ms * 10 + (c - '0');
+                }
+            }
+            if (overflow || ms > 9_223_372_036_854L) {
+                return saturated(negative);
             }
             return (negative ? -ms : ms) * 1_000_000L;
+        }
+
+        /**
+         * The end of the nanosecond range a timestamp too large for it is kept at; never
+         * {@link Sample#NO_TIMESTAMP}, which is {@link Long#MIN_VALUE}.
+         */
+        private static long saturated(boolean negative) {
+            return negative ? Long.MIN_VALUE + 1 : Long.MAX_VALUE;
         }
 
         /** Decimal seconds to nanoseconds, exact for up to 9 fraction digits; NO_TIMESTAMP when invalid. */
@@ -880,18 +966,27 @@ public final class ExpositionParser {
             }
             long secs = 0;
             int intDigits = 0;
+            boolean huge = false;
+            boolean sawDigit = false;
             while (i < to && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-                secs = secs * 10 + (s.charAt(i) - '0');
-                if (++intDigits > 11) {
-                    return Sample.NO_TIMESTAMP;
+                sawDigit = true;
+                if (secs != 0 || s.charAt(i) != '0') {
+                    intDigits++;
+                }
+                if (intDigits > 10) {
+                    huge = true; // 10^10 s is past year 2286; the exact path would overflow
+                } else {
+                    secs = secs * 10 + (s.charAt(i) - '0');
                 }
                 i++;
             }
+            huge |= secs > Long.MAX_VALUE / 1_000_000_000L - 1;
             long nanos = 0;
             int fracDigits = 0;
             if (i < to && s.charAt(i) == '.') {
                 i++;
                 while (i < to && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                    sawDigit = true;
                     if (fracDigits < 9) {
                         nanos = nanos * 10 + (s.charAt(i) - '0');
                         fracDigits++;
@@ -899,17 +994,22 @@ public final class ExpositionParser {
                     i++;
                 }
             }
-            if (i == to && (intDigits > 0 || fracDigits > 0)) {
+            if (i == to && !huge && sawDigit) {
                 for (int k = fracDigits; k < 9; k++) {
                     nanos *= 10;
                 }
                 long total = secs * 1_000_000_000L + nanos;
                 return negative ? -total : total;
             }
-            // Exponent form ("1.7e9"): through a double, to the precision a double has.
+            // Exponent form ("1.7e9") or a huge one: through a double, to the precision a double
+            // has; any finite size is a valid timestamp, kept at the end of the range past it.
             double d = parseNumber(s, from, to);
-            if (badNumber || Double.isNaN(d) || Double.isInfinite(d) || Math.abs(d) > 9.2e9) {
+            boolean word = !s.substring(from, to).matches(".*[0-9].*"); // NaN, Inf: not timestamps
+            if (badNumber || Double.isNaN(d) || word) {
                 return Sample.NO_TIMESTAMP;
+            }
+            if (Math.abs(d) >= 9.2e9) {
+                return saturated(d < 0); // 1e400 too: a valid number, past every clock
             }
             return Math.round(d * 1e9);
         }

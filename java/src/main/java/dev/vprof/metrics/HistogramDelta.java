@@ -11,9 +11,14 @@ package dev.vprof.metrics;
  */
 public record HistogramDelta(double[] upperBounds, double[] cumulative, double sum, double count) {
 
-    /** The q-quantile as {@code histogram_quantile} computes it; NaN with no observations. */
-    public double quantile(double q) {
-        return HistogramQuantile.quantile(q, upperBounds, cumulative);
+    /** The bucket that holds the q-quantile; {@link Quantile#none} with no observations. */
+    public Quantile quantile(double q) {
+        return HistogramQuantile.bounds(q, upperBounds, cumulative);
+    }
+
+    /** As {@link #quantile} for a histogram of durations, narrowed by the sum (see {@link HistogramQuantile}). */
+    public Quantile durationQuantile(double q) {
+        return HistogramQuantile.durationBounds(q, upperBounds, cumulative, sum, count);
     }
 
     /** Mean observation from the {@code _sum} and {@code _count} increases; NaN with none. */

@@ -3,34 +3,49 @@ package dev.vprof.metrics;
 import java.util.Arrays;
 
 /**
- * Prometheus' {@code histogram_quantile} over classic buckets, step for step: buckets sorted
- * by upper bound, equal bounds merged, counts forced monotonic, the rank found in the first
- * bucket whose cumulative count reaches it, linear interpolation inside that bucket (from 0
- * for the first bucket when its bound is positive), and the highest finite bound when the
- * rank falls in the {@code +Inf} bucket.
+ * Where a quantile lies in classic histogram buckets. The buckets are repaired as Prometheus'
+ * {@code histogram_quantile} repairs them (sorted by upper bound, equal bounds merged, counts
+ * forced monotonic), the nearest rank {@code ceil(q * n)} is found in the first bucket whose
+ * cumulative count reaches it, and that bucket's bounds are the answer: no interpolation inside
+ * it (see {@link Quantile}).
+ *
+ * <p>For durations, which are never negative, the histogram's sum narrows the bucket: at least
+ * {@code n - k + 1} observations are at or above the k-th smallest, so it is at most
+ * {@code sum / (n - k + 1)} (Markov's inequality, 2 × the mean for a median); and with every
+ * observation at most the top non-empty bucket's bound M, it is at least
+ * {@code (sum - (n - k) M) / k}. A histogram whose sum disagrees with its buckets is left at
+ * the bucket's bounds. (A bucket's lower bound is exclusive, a bound from the sum inclusive.)
  */
 public final class HistogramQuantile {
     private HistogramQuantile() {
     }
 
     /**
-     * @param q           the quantile, 0..1 (below 0 gives -Inf, above 1 +Inf, as in PromQL)
+     * @param q           the quantile, 0..1
      * @param upperBounds the {@code le} of each bucket; must include {@code +Inf}
      * @param cumulative  the cumulative count of each bucket (over a window: the increase)
-     * @return NaN when there are no observations, fewer than two buckets or no +Inf bucket
+     * @return {@link Quantile#none} when there are no observations, no +Inf bucket or q is outside 0..1
      */
-    public static double quantile(double q, double[] upperBounds, double[] cumulative) {
+    public static Quantile bounds(double q, double[] upperBounds, double[] cumulative) {
+        return bounds(q, upperBounds, cumulative, false, Double.NaN, Double.NaN);
+    }
+
+    /**
+     * The bounds of a quantile of durations (observations &gt;= 0), narrowed by the sum of the
+     * {@code count} observations when those agree with the buckets.
+     */
+    public static Quantile durationBounds(double q, double[] upperBounds, double[] cumulative, double sum,
+                                          double count) {
+        return bounds(q, upperBounds, cumulative, true, sum, count);
+    }
+
+    private static Quantile bounds(double q, double[] upperBounds, double[] cumulative, boolean nonNegative,
+                                   double sum, double count) {
         if (upperBounds.length != cumulative.length) {
             throw new IllegalArgumentException("one count per bucket bound is needed");
         }
-        if (Double.isNaN(q)) {
-            return Double.NaN;
-        }
-        if (q < 0) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        if (q > 1) {
-            return Double.POSITIVE_INFINITY;
+        if (!(q >= 0 && q <= 1)) {
+            return Quantile.none(q);
         }
         int n = upperBounds.length;
         Integer[] order = new Integer[n];
@@ -43,6 +58,9 @@ public final class HistogramQuantile {
         int m = 0;
         for (int k = 0; k < n; k++) {
             int i = order[k];
+            if (Double.isNaN(upperBounds[i]) || Double.isNaN(cumulative[i])) {
+                continue;
+            }
             if (m > 0 && ub[m - 1] == upperBounds[i]) {
                 cum[m - 1] += cumulative[i]; // duplicate bound: merge, as Prometheus does
             } else {
@@ -51,8 +69,8 @@ public final class HistogramQuantile {
                 m++;
             }
         }
-        if (m < 2 || ub[m - 1] != Double.POSITIVE_INFINITY) {
-            return Double.NaN;
+        if (m < 1 || ub[m - 1] != Double.POSITIVE_INFINITY) {
+            return Quantile.none(q);
         }
         double max = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < m; i++) {
@@ -65,27 +83,42 @@ public final class HistogramQuantile {
         }
         double observations = cum[m - 1];
         if (!(observations > 0)) {
-            return Double.NaN;
+            return Quantile.none(q);
         }
-        double rank = q * observations;
+        // The nearest rank, at least 1; a little slack so that 0.99 * 100 is rank 99, not 100.
+        double rank = Math.max(1, Math.ceil(q * observations - 1e-9));
         int b = 0;
         while (b < m - 1 && cum[b] < rank) {
             b++;
         }
-        if (b == m - 1) {
-            return ub[m - 2];
+        double low = b == 0 ? Double.NEGATIVE_INFINITY : ub[b - 1];
+        double high = ub[b];
+        if (nonNegative) {
+            low = Math.max(low, 0);
+            if (high < 0) {
+                return Quantile.none(q); // durations below zero: the histogram is not of durations
+            }
+            int top = m - 1;
+            while (top > 0 && cum[top - 1] >= observations) {
+                top--; // the highest bucket that holds an observation
+            }
+            if (Double.isFinite(sum) && sum >= 0 && Math.abs(count - observations) < 0.5) {
+                double nearAbove = sum / (observations - rank + 1);
+                double topBound = ub[top];
+                double nearBelow = Double.isFinite(topBound) ? (sum - (observations - rank) * topBound) / rank
+                        : Double.NEGATIVE_INFINITY;
+                double tightHigh = Math.min(high, nearAbove);
+                double tightLow = Math.max(low, nearBelow);
+                // The value lies above the bucket's (exclusive) lower bound and the sum bounds are
+                // inclusive. Sums are floating point: bounds that cross by a rounding error meet; by
+                // more, or a cap at or below the bucket, and the sum does not describe these buckets.
+                double slack = 1e-9 * Math.max(1, Math.abs(tightHigh));
+                if (tightHigh > low && tightLow <= tightHigh + slack) {
+                    low = Math.min(tightLow, tightHigh);
+                    high = tightHigh;
+                }
+            }
         }
-        if (b == 0 && ub[0] <= 0) {
-            return ub[0];
-        }
-        double start = 0;
-        double end = ub[b];
-        double count = cum[b];
-        if (b > 0) {
-            start = ub[b - 1];
-            count -= cum[b - 1];
-            rank -= cum[b - 1];
-        }
-        return start + (end - start) * (rank / count);
+        return Quantile.between(q, low, high);
     }
 }

@@ -38,11 +38,14 @@ public final class MetricMath {
         return counterIncrease(first, second, sampleName, base + "_created", filter);
     }
 
-    /** {@link #counterIncrease(MetricsSnapshot, MetricsSnapshot, VllmMetrics.Metric, Predicate)} by sample name. */
+    /**
+     * {@link #counterIncrease(MetricsSnapshot, MetricsSnapshot, VllmMetrics.Metric, Predicate)} by sample name.
+     * NaN, never a rate, when a series breaks the rules ({@link #counterProblem}).
+     */
     public static double counterIncrease(MetricsSnapshot first, MetricsSnapshot second, String sampleName,
                                          String createdName, Predicate<Labels> filter) {
         List<Sample> after = second.samples(sampleName);
-        if (after.isEmpty()) {
+        if (after.isEmpty() || counterProblem(first, second, sampleName, createdName, filter) != null) {
             return Double.NaN;
         }
         Map<Labels, Double> before = byLabels(first.samples(sampleName));
@@ -57,6 +60,66 @@ public final class MetricMath {
                     createdBefore.get(s.labels()), createdAfter.get(s.labels()));
         }
         return total;
+    }
+
+    /**
+     * Why the counter's values between two scrapes break the rules, or null: a total that is
+     * negative or NaN, or one that went down while its {@code _created} time stayed the same (a
+     * reset changes {@code _created}; without {@code _created}, a fall is taken for a reset, as
+     * PromQL takes it).
+     */
+    public static String counterProblem(MetricsSnapshot first, MetricsSnapshot second, String sampleName,
+                                        String createdName, Predicate<Labels> filter) {
+        Map<Labels, Double> before = byLabels(first.samples(sampleName));
+        Map<Labels, Double> createdBefore = byLabels(first.samples(createdName));
+        Map<Labels, Double> createdAfter = byLabels(second.samples(createdName));
+        for (Sample s : second.samples(sampleName)) {
+            if (!filter.test(s.labels())) {
+                continue;
+            }
+            String bad = SeriesRules.counter(s.value());
+            if (bad != null) {
+                return sampleName + s.labels() + ": " + bad;
+            }
+            Double b = before.get(s.labels());
+            Double cb = createdBefore.get(s.labels());
+            Double ca = createdAfter.get(s.labels());
+            if (b != null && s.value() < b && cb != null && cb.equals(ca)) {
+                return sampleName + s.labels() + ": its total went down from " + SeriesRules.num(b) + " to "
+                        + SeriesRules.num(s.value()) + " with the same _created time (not a reset)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why the histogram {@code base} in {@code snapshot} breaks the rules in one of its series, or
+     * null (see {@link SeriesRules#histogram}).
+     */
+    public static String histogramProblem(MetricsSnapshot snapshot, String base, Predicate<Labels> filter) {
+        Map<Labels, List<Sample>> buckets = new java.util.LinkedHashMap<>();
+        for (Sample s : snapshot.samples(base + "_bucket")) {
+            Labels series = s.labels().without("le");
+            if (filter.test(series)) {
+                buckets.computeIfAbsent(series, k -> new ArrayList<>()).add(s);
+            }
+        }
+        Map<Labels, Double> counts = byLabels(snapshot.samples(base + "_count"));
+        Map<Labels, Double> sums = byLabels(snapshot.samples(base + "_sum"));
+        for (Labels series : counts.keySet()) {
+            if (filter.test(series)) {
+                buckets.putIfAbsent(series, List.of());
+            }
+        }
+        for (Map.Entry<Labels, List<Sample>> e : buckets.entrySet()) {
+            Labels series = e.getKey();
+            String bad = SeriesRules.histogram(e.getValue(), counts.getOrDefault(series, Double.NaN),
+                    counts.containsKey(series), sums.getOrDefault(series, Double.NaN), sums.containsKey(series), false);
+            if (bad != null) {
+                return base + series + ": " + bad;
+            }
+        }
+        return null;
     }
 
     private static double increase(Double before, double after, Double createdBefore, Double createdAfter) {
@@ -76,12 +139,14 @@ public final class MetricMath {
      * that pass {@code filter}; a series whose count went down or whose {@code _created}
      * changed was reset and contributes its new values whole.
      *
-     * @return null when {@code second} has no such histogram
+     * @return null when {@code second} has no such histogram, or when a series of it breaks the
+     *         rules in either scrape ({@link #histogramProblem}): it gives no quantile
      */
     public static HistogramDelta histogramIncrease(MetricsSnapshot first, MetricsSnapshot second,
                                                    VllmMetrics.Metric metric, Predicate<Labels> filter) {
         String base = metric.resolve(second);
-        if (base == null) {
+        if (base == null || histogramProblem(second, base, filter) != null
+                || histogramProblem(first, base, filter) != null) {
             return null;
         }
         String bucketName = base + "_bucket";

@@ -3,7 +3,6 @@ package dev.vprof.metrics;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -225,15 +224,10 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     private String describe(Throwable t) {
-        if (t instanceof ConnectException) {
-            return "connection refused (is the server running and listening on " + url.getHost() + ":"
-                    + url.getPort() + "?)";
-        }
         if (t instanceof BodyTooLargeException) {
             return t.getMessage();
         }
-        String msg = t.getMessage();
-        return t.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
+        return HttpFailures.describe(t, url);
     }
 
     private static String firstLine(byte[] body) {

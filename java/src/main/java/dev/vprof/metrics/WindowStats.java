@@ -24,6 +24,10 @@ import java.util.function.Predicate;
  * @param prefixCacheHitRate    prefix-cache hits / queries in the window, 0..1
  * @param promptTokensPerSecond prompt tokens processed per second
  * @param generationTokensPerSecond output tokens per second
+ * @param missing               vLLM metrics the server does not export
+ * @param invalid               metrics left out because their values break the exposition format's
+ *                              rules (buckets not cumulative, no +Inf, negative counts, a total that
+ *                              went down): "name{labels}: why", one each
  */
 public record WindowStats(
         long startEpochNs,
@@ -45,22 +49,72 @@ public record WindowStats(
         double prefixCacheHitRate,
         double promptTokensPerSecond,
         double generationTokensPerSecond,
-        List<String> missing) {
+        List<String> missing,
+        List<String> invalid) {
 
-    /** A latency histogram over the window: observations, mean, p50 and p99, in seconds. */
-    public record Latency(double count, double mean, double p50, double p99) {
-        public static final Latency ABSENT = new Latency(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    /** Where a latency's figures come from. */
+    public enum Source {
+        /** The server's histogram over the window: quantiles known to a bucket, mean exact. */
+        HISTOGRAM,
+        /** One observation per request (its span): every figure exact. */
+        SPANS,
+        /** Neither: the server exports no such histogram and no spans stand in. */
+        ABSENT
+    }
 
-        static Latency of(HistogramDelta d) {
+    /**
+     * A latency over the window, in seconds: how many observations, their mean, p50, p99 and the
+     * largest (for a histogram, the top non-empty bucket), and where these come from.
+     */
+    public record Latency(double count, double mean, Quantile p50, Quantile p99, Quantile max, Source source) {
+        public static final Latency ABSENT = new Latency(Double.NaN, Double.NaN, Quantile.none(0.5),
+                Quantile.none(0.99), Quantile.none(1), Source.ABSENT);
+
+        /** From a histogram's increase: quantiles as the buckets (and the sum) bound them. */
+        public static Latency of(HistogramDelta d) {
             if (d == null) {
                 return ABSENT;
             }
-            return new Latency(d.count(), d.mean(), d.quantile(0.5), d.quantile(0.99));
+            return new Latency(d.count(), d.mean(), d.durationQuantile(0.5), d.durationQuantile(0.99),
+                    d.durationQuantile(1), Source.HISTOGRAM);
+        }
+
+        /** From the observations themselves, in seconds: every figure exact (nearest rank). */
+        public static Latency ofObservations(double[] seconds) {
+            double[] sorted = seconds.clone();
+            java.util.Arrays.sort(sorted);
+            int n = sorted.length;
+            if (n == 0) {
+                return new Latency(0, Double.NaN, Quantile.none(0.5), Quantile.none(0.99), Quantile.none(1),
+                        Source.SPANS);
+            }
+            double sum = 0;
+            for (double v : sorted) {
+                sum += v;
+            }
+            return new Latency(n, sum / n, Quantile.exact(0.5, nearestRank(sorted, 0.5)),
+                    Quantile.exact(0.99, nearestRank(sorted, 0.99)), Quantile.exact(1, sorted[n - 1]), Source.SPANS);
+        }
+
+        private static double nearestRank(double[] sorted, double q) {
+            int rank = (int) Math.max(1, Math.ceil(q * sorted.length - 1e-9));
+            return sorted[rank - 1];
         }
 
         public boolean present() {
             return !Double.isNaN(count);
         }
+    }
+
+    /**
+     * These stats with the per-request latencies taken from elsewhere (the requests' spans, exact);
+     * inter-token latency, which spans do not carry, stays as it is.
+     */
+    public WindowStats withRequestLatencies(Latency ttft, Latency queue, Latency prefill, Latency decode,
+                                            Latency e2e) {
+        return new WindowStats(startEpochNs, endEpochNs, seconds, requests, finishedByReason, ttft, queue, prefill,
+                decode, interToken, e2e, running, waiting, kvCacheUsage, aborts, preemptions, prefixCacheHitRate,
+                promptTokensPerSecond, generationTokensPerSecond, missing, invalid);
     }
 
     /** Stats between two scrapes; {@code seconds} &lt;= 0 takes the time between their stamps. */
@@ -111,9 +165,24 @@ public record WindowStats(
         MetricsSnapshot last = scrapes.getLast();
         double secs = seconds > 0 ? seconds : (last.epochNs() - first.epochNs()) / 1e9;
         List<String> missing = new ArrayList<>();
+        List<String> invalid = new ArrayList<>();
         for (VllmMetrics.Metric m : VllmMetrics.ALL) {
-            if (m.resolve(last) == null) {
+            String base = m.resolve(last);
+            if (base == null) {
                 missing.add(m.name());
+                continue;
+            }
+            String problem = switch (m.type()) {
+                case HISTOGRAM -> {
+                    String p = MetricMath.histogramProblem(last, base, filter);
+                    yield p != null ? p : MetricMath.histogramProblem(first, base, filter);
+                }
+                case COUNTER -> MetricMath.counterProblem(first, last, m.counterSampleName(last), base + "_created",
+                        filter);
+                default -> null;
+            };
+            if (problem != null) {
+                invalid.add(problem);
             }
         }
 
@@ -159,7 +228,7 @@ public record WindowStats(
                 hitRate,
                 perSecond(promptTokens, secs),
                 perSecond(MetricMath.counterIncrease(first, last, VllmMetrics.GENERATION_TOKENS, filter), secs),
-                missing);
+                missing, invalid);
     }
 
     private static Map<String, Double> finishedByReason(MetricsSnapshot first, MetricsSnapshot last,

@@ -1,6 +1,8 @@
 package dev.vprof.otlp;
 
 import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +18,14 @@ public final class OtlpGrpc {
 
     public static final String SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService";
 
+    /**
+     * Stands for a compressed message that inflates past the size limit. gRPC enforces that limit
+     * while the marshaller reads, by throwing from the stream; thrown out of {@code parse}, it would
+     * become UNKNOWN "Application error" with a SEVERE stack trace in gRPC's log. The receiver
+     * answers this marker with RESOURCE_EXHAUSTED instead.
+     */
+    static final byte[] TOO_LARGE = new byte[0];
+
     /** Passes message bytes through untouched; gRPC itself bounds their size (maxInboundMessageSize). */
     static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
@@ -27,6 +37,11 @@ public final class OtlpGrpc {
         public byte[] parse(InputStream stream) {
             try (stream) {
                 return stream.readAllBytes();
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+                    return TOO_LARGE;
+                }
+                throw e;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -1,27 +1,45 @@
 package dev.vprof.otlp;
 
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * OTLP/gRPC trace receiver: {@code opentelemetry.proto.collector.trace.v1.TraceService/Export}
  * over grpc-java's Netty transport, with the method described by hand (see {@link OtlpGrpc}).
- * gzip-compressed messages are handled by gRPC itself. A message over the size limit is
- * refused by gRPC with RESOURCE_EXHAUSTED; a malformed one gets INVALID_ARGUMENT with the
- * decoder's message; rejected spans are reported in the response's partial_success.
+ * gzip-compressed messages are handled by gRPC itself. A message over the size limit (or one
+ * that decompresses past it) is refused by gRPC with RESOURCE_EXHAUSTED before it reaches the
+ * handler; a stream tracer counts it, as HTTP counts its 413, and gRPC's own log of it (a stack
+ * trace on stderr, from its Netty transport) is switched off. A call to another method is counted
+ * as unsupported. A malformed message gets INVALID_ARGUMENT with the decoder's message; rejected
+ * spans are reported in the response's partial_success.
  */
 public final class OtlpGrpcReceiver implements AutoCloseable {
+    /**
+     * grpc-java logs every refused message (too large, bad compression) at WARNING with a stack
+     * trace from NettyServerStream; the sender gets the status and vprof counts it, so the log says
+     * nothing new. Held here: JUL keeps loggers only weakly, and a collected one forgets its level.
+     */
+    private static final Logger TRANSPORT_LOG = Logger.getLogger(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+
+    static {
+        TRANSPORT_LOG.setLevel(Level.OFF);
+    }
+
     private final Server server;
     private final ExecutorService executor;
     private final InetSocketAddress address;
@@ -33,10 +51,11 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     }
 
     /** Binds and starts serving; {@code sink} must be thread-safe, {@code forwarder} may be null. */
-    public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<List<Span>> sink,
+    public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<ExportRequest> sink,
                                          OtlpForwarder forwarder, ReceiverStats stats) throws IOException {
+        OtlpIntake intake = new OtlpIntake(sink, stats);
         ServerCalls.UnaryMethod<byte[], byte[]> export = (request, response) ->
-                export(request, response, sink, forwarder, stats);
+                export(request, response, intake, forwarder, stats);
         ServerServiceDefinition service = ServerServiceDefinition.builder(OtlpGrpc.SERVICE)
                 .addMethod(OtlpGrpc.EXPORT, ServerCalls.asyncUnaryCall(export))
                 .build();
@@ -46,6 +65,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
                 .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxMessageBytes))
                 .executor(executor)
                 .addService(service)
+                .addStreamTracerFactory(refusals(stats))
                 .build();
         try {
             server.start();
@@ -58,34 +78,69 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
         return new OtlpGrpcReceiver(server, executor);
     }
 
-    private static void export(byte[] request, StreamObserver<byte[]> response, Consumer<List<Span>> sink,
+    /**
+     * Counts the calls gRPC refuses before the handler sees them: RESOURCE_EXHAUSTED is the
+     * deframer's "message exceeds maximum size" (the handler itself never answers it), UNIMPLEMENTED
+     * a method this server does not have.
+     */
+    private static ServerStreamTracer.Factory refusals(ReceiverStats stats) {
+        return new ServerStreamTracer.Factory() {
+            @Override
+            public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+                return new ServerStreamTracer() {
+                    @Override
+                    public void streamClosed(Status status) {
+                        switch (status.getCode()) {
+                            case RESOURCE_EXHAUSTED -> {
+                                stats.requests.incrementAndGet();
+                                stats.tooLarge.incrementAndGet();
+                            }
+                            case UNIMPLEMENTED -> {
+                                stats.requests.incrementAndGet();
+                                stats.unsupported.incrementAndGet();
+                            }
+                            default -> {
+                                // Counted by export(), or a call the client gave up before sending.
+                            }
+                        }
+                    }
+                };
+            }
+        };
+    }
+
+    private static void export(byte[] request, StreamObserver<byte[]> response, OtlpIntake intake,
                                OtlpForwarder forwarder, ReceiverStats stats) {
-        stats.requests.incrementAndGet();
-        DecodedBatch batch;
-        try {
-            batch = OtlpProtobuf.decodeRequest(request);
-        } catch (OtlpFormatException e) {
-            stats.malformed.incrementAndGet();
-            response.onError(Status.INVALID_ARGUMENT
-                    .withDescription("cannot decode ExportTraceServiceRequest: " + e.getMessage()).asRuntimeException());
+        if (request == OtlpGrpc.TOO_LARGE) {
+            // Counted by the stream tracer, as every RESOURCE_EXHAUSTED is.
+            response.onError(Status.RESOURCE_EXHAUSTED.withDescription("the message inflates past the limit of "
+                    + "--otlp-max-body; send smaller batches (the exporter's max batch size)").asRuntimeException());
             return;
         }
+        stats.requests.incrementAndGet();
+        OtlpIntake.Outcome outcome;
         try {
-            if (!batch.spans().isEmpty()) {
-                sink.accept(batch.spans());
-            }
+            outcome = intake.accept(ExportRequest.Encoding.PROTOBUF, request);
         } catch (RuntimeException e) {
+            // A fault of vprof's own: answered and counted here, not left to gRPC (which logs a stack trace).
             stats.sinkFailures.incrementAndGet();
-            response.onError(Status.UNAVAILABLE.withDescription("vprof could not store the spans: " + e.getMessage())
+            response.onError(Status.INTERNAL.withDescription("vprof could not handle the request: " + e)
                     .asRuntimeException());
             return;
         }
-        stats.accepted(batch);
-        if (forwarder != null) {
-            forwarder.submitGrpc(request);
+        switch (outcome) {
+            case OtlpIntake.Outcome.Malformed m -> response.onError(Status.INVALID_ARGUMENT
+                    .withDescription("cannot decode ExportTraceServiceRequest: " + m.message()).asRuntimeException());
+            case OtlpIntake.Outcome.Unavailable u -> response.onError(Status.UNAVAILABLE.withDescription(u.message())
+                    .asRuntimeException());
+            case OtlpIntake.Outcome.Accepted a -> {
+                response.onNext(OtlpProtobuf.encodeResponse(a.batch().rejected(), a.batch().errorMessage()));
+                response.onCompleted();
+                if (forwarder != null) {
+                    forwarder.submitGrpc(request);
+                }
+            }
         }
-        response.onNext(OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage()));
-        response.onCompleted();
     }
 
     public InetSocketAddress address() {

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,16 +51,16 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final long maxBodyBytes;
-    private final Consumer<List<Span>> sink;
+    private final OtlpIntake intake;
     private final OtlpForwarder forwarder;
     private final ReceiverStats stats;
 
-    private OtlpHttpReceiver(HttpServer server, ExecutorService executor, long maxBodyBytes, Consumer<List<Span>> sink,
+    private OtlpHttpReceiver(HttpServer server, ExecutorService executor, long maxBodyBytes, Consumer<ExportRequest> sink,
                              OtlpForwarder forwarder, ReceiverStats stats) {
         this.server = server;
         this.executor = executor;
         this.maxBodyBytes = maxBodyBytes;
-        this.sink = sink;
+        this.intake = new OtlpIntake(sink, stats);
         this.forwarder = forwarder;
         this.stats = stats;
     }
@@ -70,7 +69,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
      * Binds and starts serving. {@code sink} is called from several handler threads at once
      * and must be thread-safe; {@code forwarder} may be null.
      */
-    public static OtlpHttpReceiver start(InetSocketAddress address, long maxBodyBytes, Consumer<List<Span>> sink,
+    public static OtlpHttpReceiver start(InetSocketAddress address, long maxBodyBytes, Consumer<ExportRequest> sink,
                                          OtlpForwarder forwarder, ReceiverStats stats) throws IOException {
         HttpServer server;
         try {
@@ -93,77 +92,95 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         return server.getAddress();
     }
 
-    private void handle(HttpExchange ex) throws IOException {
+    /**
+     * Every request is counted and answered; nothing escapes to the server's thread (which would
+     * print a stack trace): a client that goes away mid-body counts as malformed, a fault of vprof's
+     * own as failed, with a 500 that says so when the client is still there.
+     */
+    private void handle(HttpExchange ex) {
+        stats.requests.incrementAndGet();
         try (ex) {
-            if (!ex.getRequestURI().getPath().equals(PATH)) {
-                plain(ex, 404, "not found: OTLP traces are received at POST " + PATH);
-                return;
-            }
-            if (!ex.getRequestMethod().equals("POST")) {
-                ex.getResponseHeaders().set("Allow", "POST");
-                plain(ex, 405, "method " + ex.getRequestMethod() + " not allowed: use POST " + PATH);
-                return;
-            }
-            stats.requests.incrementAndGet();
-            String contentType = mediaType(ex.getRequestHeaders().getFirst("Content-Type"));
-            boolean json;
-            if (contentType.equals(PROTOBUF) || contentType.equals("application/protobuf")) {
-                json = false;
-            } else if (contentType.equals(JSON)) {
-                json = true;
-            } else {
-                stats.unsupported.incrementAndGet();
-                error(ex, true, 415, UNIMPLEMENTED, "unsupported Content-Type '" + contentType
-                        + "': send " + PROTOBUF + " or " + JSON);
-                return;
-            }
-            String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
-            String enc = encoding == null ? "" : encoding.trim().toLowerCase(Locale.ROOT);
-            if (!enc.isEmpty() && !enc.equals("gzip") && !enc.equals("identity")) {
-                stats.unsupported.incrementAndGet();
-                error(ex, json, 415, UNIMPLEMENTED, "unsupported Content-Encoding '" + encoding + "': send gzip or none");
-                return;
-            }
-            byte[] raw;
-            byte[] body;
+            answer(ex);
+        } catch (IOException e) {
+            stats.malformed.incrementAndGet(); // the connection broke: nothing to answer
+        } catch (RuntimeException e) {
+            stats.sinkFailures.incrementAndGet();
             try {
-                raw = readBounded(ex.getRequestBody(), declaredLength(ex), "request body");
-                body = enc.equals("gzip") ? gunzipBounded(raw) : raw;
-            } catch (TooLarge e) {
-                stats.tooLarge.incrementAndGet();
-                error(ex, json, 413, RESOURCE_EXHAUSTED, e.getMessage());
-                return;
-            } catch (ZipException | java.io.EOFException e) {
-                stats.malformed.incrementAndGet();
-                error(ex, json, 400, INVALID_ARGUMENT, "Content-Encoding is gzip but the body is not valid gzip: " + e.getMessage());
-                return;
+                plain(ex, 500, "vprof could not handle the request: " + e);
+            } catch (IOException | RuntimeException gone) {
+                // the response had started or the client left: the count is all that is left to do
             }
-            DecodedBatch batch;
-            try {
-                batch = json ? OtlpJson.decodeRequest(body) : OtlpProtobuf.decodeRequest(body);
-            } catch (OtlpFormatException e) {
-                stats.malformed.incrementAndGet();
-                error(ex, json, 400, INVALID_ARGUMENT, "cannot decode OTLP " + (json ? "JSON" : "protobuf") + " body: " + e.getMessage());
-                return;
-            }
-            try {
-                if (!batch.spans().isEmpty()) {
-                    sink.accept(batch.spans());
-                }
-            } catch (RuntimeException e) {
-                stats.sinkFailures.incrementAndGet();
-                error(ex, json, 503, UNAVAILABLE, "vprof could not store the spans: " + e.getMessage());
-                return;
-            }
-            stats.accepted(batch);
-            if (forwarder != null) {
-                forwarder.submitHttp(raw, ex.getRequestHeaders().getFirst("Content-Type"), encoding, json ? null : body,
-                        batch.spans());
-            }
-            byte[] resp = json ? OtlpJson.encodeResponse(batch.rejected(), batch.errorMessage())
-                    : OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage());
-            send(ex, 200, json ? JSON : PROTOBUF, resp);
         }
+    }
+
+    private void answer(HttpExchange ex) throws IOException {
+        if (!ex.getRequestURI().getPath().equals(PATH)) {
+            stats.unsupported.incrementAndGet();
+            plain(ex, 404, "not found: OTLP traces are received at POST " + PATH);
+            return;
+        }
+        if (!ex.getRequestMethod().equals("POST")) {
+            stats.unsupported.incrementAndGet();
+            ex.getResponseHeaders().set("Allow", "POST");
+            plain(ex, 405, "method " + ex.getRequestMethod() + " not allowed: use POST " + PATH);
+            return;
+        }
+        String contentType = mediaType(ex.getRequestHeaders().getFirst("Content-Type"));
+        boolean json;
+        if (contentType.equals(PROTOBUF) || contentType.equals("application/protobuf")) {
+            json = false;
+        } else if (contentType.equals(JSON)) {
+            json = true;
+        } else {
+            stats.unsupported.incrementAndGet();
+            error(ex, true, 415, UNIMPLEMENTED, "unsupported Content-Type '" + contentType
+                    + "': send " + PROTOBUF + " or " + JSON);
+            return;
+        }
+        String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
+        String enc = encoding == null ? "" : encoding.trim().toLowerCase(Locale.ROOT);
+        if (!enc.isEmpty() && !enc.equals("gzip") && !enc.equals("identity")) {
+            stats.unsupported.incrementAndGet();
+            error(ex, json, 415, UNIMPLEMENTED, "unsupported Content-Encoding '" + encoding + "': send gzip or none");
+            return;
+        }
+        byte[] raw;
+        byte[] body;
+        try {
+            raw = readBounded(ex.getRequestBody(), declaredLength(ex), "request body");
+            body = enc.equals("gzip") ? gunzipBounded(raw) : raw;
+        } catch (TooLarge e) {
+            stats.tooLarge.incrementAndGet();
+            // The body was not read to its end, so the server drops the connection after this
+            // answer: say so, or the client reuses it for its next request and gets nothing.
+            ex.getResponseHeaders().set("Connection", "close");
+            error(ex, json, 413, RESOURCE_EXHAUSTED, e.getMessage());
+            return;
+        } catch (ZipException | java.io.EOFException e) {
+            stats.malformed.incrementAndGet();
+            error(ex, json, 400, INVALID_ARGUMENT, "Content-Encoding is gzip but the body is not valid gzip: " + e.getMessage());
+            return;
+        }
+        DecodedBatch batch;
+        switch (intake.accept(json ? ExportRequest.Encoding.JSON : ExportRequest.Encoding.PROTOBUF, body)) {
+            case OtlpIntake.Outcome.Malformed m -> {
+                error(ex, json, 400, INVALID_ARGUMENT, "cannot decode OTLP " + (json ? "JSON" : "protobuf") + " body: "
+                        + m.message());
+                return;
+            }
+            case OtlpIntake.Outcome.Unavailable u -> {
+                error(ex, json, 503, UNAVAILABLE, u.message());
+                return;
+            }
+            case OtlpIntake.Outcome.Accepted a -> batch = a.batch();
+        }
+        if (forwarder != null) {
+            forwarder.submitHttp(raw, ex.getRequestHeaders().getFirst("Content-Type"), encoding, json ? null : body,
+                    batch.spans());
+        }
+        byte[] resp = json ? OtlpJson.encodeResponse(batch.rejected(), batch.errorMessage())
+                : OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage());
+        send(ex, 200, json ? JSON : PROTOBUF, resp);
     }
 
     /** Thrown when a body or its decompressed form passes the limit. */

@@ -3,6 +3,7 @@ package dev.vprof.report;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
+import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.DeviceProperties;
@@ -11,10 +12,10 @@ import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
-import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
+import dev.vprof.names.KernelNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,6 +36,8 @@ import java.util.TreeMap;
 public final class CaptureReport implements RecordVisitor {
 
     private final SampleBudget budget;
+    /** How kernel names are shown: the file keeps CUPTI's; the report demangles them (or not). */
+    private final KernelNames names;
     private final Map<Integer, ProcessAgg> processes = new LinkedHashMap<>();
     private final Map<String, KernelStats> overall = new HashMap<>();
     private ProcessAgg last;
@@ -44,17 +47,27 @@ public final class CaptureReport implements RecordVisitor {
     private int clockPid = Integer.MIN_VALUE;
     private ClockMapping clock = ClockMapping.identity();
 
-    private CaptureReport(SampleBudget budget) {
+    private CaptureReport(SampleBudget budget, KernelNames names) {
         this.budget = budget;
+        this.names = names;
     }
 
     /** Reads the whole capture and summarizes it, with the {@code top} kernels by total time. */
     public static Report build(CaptureReader reader, int top) {
-        return build(reader, top, SampleBudget.DEFAULT_SAMPLES);
+        return build(reader, top, KernelNames.demangled());
+    }
+
+    /** As {@link #build(CaptureReader, int)}, with kernel names shown as {@code names} says. */
+    public static Report build(CaptureReader reader, int top, KernelNames names) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names);
     }
 
     static Report build(CaptureReader reader, int top, long exactSamples) {
-        CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples));
+        return build(reader, top, exactSamples, KernelNames.demangled());
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names) {
+        CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
@@ -67,15 +80,20 @@ public final class CaptureReport implements RecordVisitor {
         reader.forEachRecord(agg);
         Report base = agg.summarize(reader, top);
         CaptureWindow window = window(reader, base);
-        Report.MetricsSummary metrics = MetricsSection.build(reader, window, notes);
+        MetricsSection.Result metrics = MetricsSection.build(reader, window, notes);
         Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
+        Latencies.Chosen latency = Latencies.choose(metrics == null ? null : metrics.stats(),
+                agg.requests == null ? null : agg.requests.latencies(window));
+        Report.VerdictSummary verdict = metrics == null || metrics.stats() == null ? null
+                : VerdictSection.of(latency.stats(), metrics.vllm(), reader.metadata().orElse(null));
         List<String> warnings = new ArrayList<>(base.warnings());
         warnings.addAll(notes);
-        return new Report(base.file(), base.complete(), warnings, base.metadata(), base.processes(), base.ranges(),
-                base.totals(), base.topKernels(),
+        return new Report(base.file(), base.complete(), warnings, base.metadata(), verdict, base.processes(),
+                base.ranges(), base.totals(), base.topKernels(),
                 new Report.WindowSummary(window.startNs(), window.endNs(), window.durationNs(), window.source()),
-                metrics, spans, reqs, RequestsSection.slowest(reqs, top));
+                latency == null ? null : latency.section(), metrics == null ? null : metrics.summary(), spans, reqs,
+                RequestsSection.slowest(reqs, top));
     }
 
     /** The capture window: as the metadata records it, else from the ranges, else from the records. */
@@ -94,7 +112,7 @@ public final class CaptureReport implements RecordVisitor {
                 re = Math.max(re, r.endNs());
             }
         }
-        return CaptureWindow.choose(reader.metadata().orElse(null), rs, re, ds, de);
+        return CaptureWindow.choose(reader.window().orElse(null), rs, re, ds, de);
     }
 
     // ---- the pass -----------------------------------------------------------------------
@@ -257,7 +275,7 @@ public final class CaptureReport implements RecordVisitor {
             Map<String, Long> busyByDevice = new TreeMap<>();
             for (RangeAgg r : ranges) {
                 r.finish();
-                Report.RangeSummary s = r.summary(p.pid, clock, top);
+                Report.RangeSummary s = r.summary(p.pid, clock, top, names);
                 rangeSummaries.add(s);
                 graphKernels += s.fidelity().graphKernels();
                 clipped += s.fidelity().clipped();
@@ -316,15 +334,16 @@ public final class CaptureReport implements RecordVisitor {
         Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
                 memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, graphKernels, clipped, rejected);
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
-                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top));
+                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top, names));
     }
 
-    static List<Report.KernelSummary> topKernels(Map<String, KernelStats> stats, int top) {
+    /** The {@code top} kernels by total time, named as {@code names} shows them (each name demangled once). */
+    static List<Report.KernelSummary> topKernels(Map<String, KernelStats> stats, int top, KernelNames names) {
         return stats.values().stream()
                 .sorted(Comparator.comparingLong((KernelStats k) -> k.totalNs).reversed()
-                        .thenComparing(k -> k.name))
+                        .thenComparing(k -> names.show(k.name)))
                 .limit(Math.max(0, top))
-                .map(k -> new Report.KernelSummary(k.name, k.count, k.totalNs, k.count == 0 ? 0 : k.totalNs / k.count,
+                .map(k -> new Report.KernelSummary(names.show(k.name), k.count, k.totalNs, k.count == 0 ? 0 : k.totalNs / k.count,
                         k.count == 0 ? 0 : k.minNs, k.percentile(50), k.percentile(99), k.maxNs,
                         k.durations.exact()))
                 .toList();
@@ -438,7 +457,7 @@ public final class CaptureReport implements RecordVisitor {
             lastBusy = null;
         }
 
-        Report.RangeSummary summary(int pid, ClockMapping clock, int top) {
+        Report.RangeSummary summary(int pid, ClockMapping clock, int top, KernelNames names) {
             boolean hasData = firstNs <= lastNs;
             long start = begun ? epoch(beginRealtimeNs, beginCuptiNs, clock)
                     : hasData ? clock.toEpochNs(firstNs) : 0;
@@ -456,7 +475,7 @@ public final class CaptureReport implements RecordVisitor {
                     // DROPS records and the END's count report the same CUPTI losses; some agents
                     // send only one of them. The larger is right in both cases.
                     Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
-                    topKernels(byName, top),
+                    topKernels(byName, top, names),
                     new Report.RangeFidelity(graphKernels, kernels - graphKernels, kernelLaunches, graphLaunches,
                             kernelsMissing, clipped, java.util.Collections.unmodifiableMap(new TreeMap<>(rejected)),
                             dev.vprof.capture.RangeEvent.flagNames(Integer.toUnsignedLong(flags))));

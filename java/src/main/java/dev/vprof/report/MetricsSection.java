@@ -1,6 +1,5 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureMetrics;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricFamily;
@@ -31,9 +30,15 @@ final class MetricsSection {
         }
     }
 
+    /**
+     * The section, and the window's stats for the verdict and the latencies (null when fewer than
+     * two scrapes cover the window); vllm says whether the last scrape had vLLM's metrics.
+     */
+    record Result(Report.MetricsSummary summary, WindowStats stats, boolean vllm) {}
+
     /** Null when the capture holds no METRICS chunk. */
-    static Report.MetricsSummary build(CaptureReader reader, CaptureWindow window, List<String> notes) {
-        if (!CaptureMetrics.present(reader)) {
+    static Result build(CaptureReader reader, CaptureWindow window, List<String> notes) {
+        if (!reader.hasMetrics()) {
             return null;
         }
         long from = window.startNs();
@@ -45,7 +50,7 @@ final class MetricsSection {
         long[] scrapes = new long[1];
         long[] gapStart = {-1};
         String[] gapError = new String[1];
-        notes.addAll(CaptureMetrics.forEach(reader, r -> {
+        notes.addAll(reader.scrapes(r -> {
             if (r instanceof ScrapeResult.Gap g) {
                 if (gapStart[0] < 0) {
                     gapStart[0] = g.epochNs();
@@ -75,17 +80,16 @@ final class MetricsSection {
         }
         if (in.size() < 2) {
             notes.add("fewer than two metric scrapes cover the capture window: no metrics over it");
-            return new Report.MetricsSummary(scrapes[0], null, null, null, null, null, null, null, null, null, null,
-                    null, null, null, null, null, null, null, null, null, List.of(), gaps);
+            return new Result(new Report.MetricsSummary(scrapes[0], null, null, null, null, null, null, null, null,
+                    null, null, null, List.of(), List.of(), gaps), null, false);
         }
         in.set(in.size() - 1, lastFull[0]);
         WindowStats w = WindowStats.over(in);
-        return new Report.MetricsSummary(scrapes[0], v(w.seconds()), v(w.requests()),
-                v(w.ttft().p50()), v(w.ttft().p99()), v(w.queue().p50()), v(w.queue().p99()),
-                v(w.prefill().p50()), v(w.prefill().p99()), v(w.decode().p50()), v(w.decode().p99()),
+        return new Result(new Report.MetricsSummary(scrapes[0], v(w.seconds()), v(w.requests()),
                 v(w.waiting().mean()), v(w.waiting().max()), v(w.running().mean()), v(w.kvCacheUsage().max()),
                 v(w.aborts()), v(w.preemptions()), v(w.prefixCacheHitRate()),
-                v(w.promptTokensPerSecond()), v(w.generationTokensPerSecond()), w.missing(), gaps);
+                v(w.promptTokensPerSecond()), v(w.generationTokensPerSecond()), w.missing(), w.invalid(), gaps), w,
+                VllmMetrics.isVllm(lastFull[0]));
     }
 
     private static MetricsSnapshot gaugesOnly(MetricsSnapshot s) {

@@ -6,18 +6,25 @@ import java.util.Map;
 
 /**
  * What `vprof report` says about a capture; serialized as its JSON (snake_case) and
- * rendered as text by {@link TextReport}. Times are epoch ns unless named otherwise.
+ * rendered as text by {@link TextReport}. Times are epoch ns unless named otherwise; fields
+ * ending in {@code _s} are seconds. The JSON's fields are listed in docs/report-json.md.
+ *
+ * @param verdict the triage verdict over the capture window; null without vLLM metrics
+ * @param latency per-request latencies over the capture window, each from the requests' spans
+ *                (exact) or the server's histograms (bucket bounds); null with neither
  */
 public record Report(
         String file,
         boolean complete,
         List<String> warnings,
         CaptureMetadata metadata,
+        VerdictSummary verdict,
         List<ProcessSummary> processes,
         List<RangeSummary> ranges,
         Totals totals,
         List<KernelSummary> topKernels,
         WindowSummary window,
+        LatencySection latency,
         MetricsSummary metrics,
         SpansSummary spans,
         List<RequestSummary> requests,
@@ -27,7 +34,7 @@ public record Report(
     public Report(String file, boolean complete, List<String> warnings, CaptureMetadata metadata,
                   List<ProcessSummary> processes, List<RangeSummary> ranges, Totals totals,
                   List<KernelSummary> topKernels) {
-        this(file, complete, warnings, metadata, processes, ranges, totals, topKernels, null, null, null,
+        this(file, complete, warnings, metadata, null, processes, ranges, totals, topKernels, null, null, null, null,
                 List.of(), List.of());
     }
 
@@ -35,22 +42,43 @@ public record Report(
     public record WindowSummary(long startNs, long endNs, long durationNs, String source) {}
 
     /**
+     * The triage verdict (see {@code vprof triage}) over the capture window: the leading verdict
+     * ("queue_bound", ...) and every finding that holds, leading one first.
+     */
+    public record VerdictSummary(String verdict, String title, List<dev.vprof.triage.Finding> findings) {}
+
+    /**
+     * Per-request latencies over the capture window. requests_with_spans counts the llm_request
+     * spans that ended inside the window; requests_per_metrics the requests the server's counters
+     * say finished over it (null without metrics). note says which source was chosen and why.
+     */
+    public record LatencySection(long requestsWithSpans, Double requestsPerMetrics, String note,
+                                 LatencySummary ttft, LatencySummary queue, LatencySummary prefill,
+                                 LatencySummary decode, LatencySummary e2e, LatencySummary interToken) {}
+
+    /**
+     * One latency: source "spans" (every figure exact), "histogram" (mean exact, quantiles known to
+     * a bucket) or "absent"; count of observations; p50, p99 and max as {@link QuantileSummary}.
+     */
+    public record LatencySummary(String source, Double count, Double meanS, QuantileSummary p50,
+                                 QuantileSummary p99, QuantileSummary max) {}
+
+    /**
+     * A quantile as numbers: low_s &lt; q &lt;= high_s; exact when low_s = high_s is the value itself;
+     * high_s null when the histogram gives no upper bound (the +Inf bucket).
+     */
+    public record QuantileSummary(Double lowS, Double highS, boolean exact) {}
+
+    /**
      * What the server's metrics say about the capture window, from the increase between the scrape
-     * before (or at) the window's start and the last scrape in it; histogram quantiles from bucket
-     * deltas as histogram_quantile computes them. Seconds; null where the server exports no such metric.
+     * before (or at) the window's start and the last scrape in it (latencies: {@link LatencySection}).
+     * Null where the server exports no such metric. invalid lists the metrics left out because their
+     * values break the exposition format's rules ("name{labels}: why").
      */
     public record MetricsSummary(
             long scrapes,
             Double seconds,
             Double requests,
-            Double ttftP50S,
-            Double ttftP99S,
-            Double queueP50S,
-            Double queueP99S,
-            Double prefillP50S,
-            Double prefillP99S,
-            Double decodeP50S,
-            Double decodeP99S,
             Double queueDepthMean,
             Double queueDepthMax,
             Double runningMean,
@@ -61,6 +89,7 @@ public record Report(
             Double promptTokensPerS,
             Double generationTokensPerS,
             List<String> missing,
+            List<String> invalid,
             List<MetricGap> gaps) {}
 
     /** A stretch without metrics: scrapes failed from start_ns until the next good scrape (end_ns). */
@@ -173,8 +202,8 @@ public record Report(
     public record DeviceBusy(int device, long busyNs, long spanNs, double busyPercent, boolean approximate) {}
 
     /**
-     * One kernel name's durations. p50/p99 are exact while percentiles_exact is true, and
-     * within 0.4% otherwise (see Durations).
+     * One kernel name's durations. p50/p99 are exact while percentiles_exact is true (up to 1024
+     * kernels of the name), and within 0.4% otherwise (a log histogram, see Durations).
      */
     public record KernelSummary(
             String name,

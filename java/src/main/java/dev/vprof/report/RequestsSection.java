@@ -1,8 +1,9 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureSpans;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.metrics.WindowStats.Latency;
+import dev.vprof.otlp.AnyValue;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.otlp.Span;
@@ -35,10 +36,10 @@ final class RequestsSection {
 
     /** Null when the capture holds no SPANS chunk. */
     static RequestsSection prepare(CaptureReader reader, List<String> notes) {
-        if (!CaptureSpans.present(reader)) {
+        if (!reader.hasSpans()) {
             return null;
         }
-        CaptureSpans.Read read = CaptureSpans.read(reader);
+        CaptureReader.Spans read = reader.spans();
         notes.addAll(read.notes());
         List<RequestSlice> requests = RequestPhases.split(read.spans()).requests();
         GpuOverlap overlap = null;
@@ -98,6 +99,41 @@ final class RequestsSection {
                     gpu(q), gpu(p), gpu(d), dominant, inWindow, r.anomalies()));
         }
         return out;
+    }
+
+    /**
+     * The latencies of the requests whose span ended inside the window, every figure exact: queue,
+     * prefill and decode as laid out on the timeline, TTFT as vLLM stamped it (queue + prefill when
+     * it did not), e2e as the span's own length. Null when no request ended inside the window.
+     */
+    Latencies.FromSpans latencies(CaptureWindow window) {
+        List<double[]> rows = new ArrayList<>();
+        for (RequestSlice r : requests) {
+            if (r.endEpochNs() < window.startNs() || r.endEpochNs() > window.endNs()) {
+                continue;
+            }
+            double queue = r.phase(RequestPhases.QUEUE).durationNs() / 1e9;
+            double prefill = r.phase(RequestPhases.PREFILL).durationNs() / 1e9;
+            double decode = r.phase(RequestPhases.DECODE).durationNs() / 1e9;
+            AnyValue ttftAttr = r.span().attribute(RequestPhases.ATTR_TTFT);
+            double ttft = ttftAttr == null ? Double.NaN : ttftAttr.asDouble();
+            if (!(ttft >= 0) || Double.isInfinite(ttft)) {
+                ttft = queue + prefill;
+            }
+            rows.add(new double[] {ttft, queue, prefill, decode, (r.endEpochNs() - r.startEpochNs()) / 1e9});
+        }
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Latency[] out = new Latency[5];
+        for (int c = 0; c < 5; c++) {
+            double[] column = new double[rows.size()];
+            for (int i = 0; i < column.length; i++) {
+                column[i] = rows.get(i)[c];
+            }
+            out[c] = Latency.ofObservations(column);
+        }
+        return new Latencies.FromSpans(rows.size(), out[0], out[1], out[2], out[3], out[4]);
     }
 
     static List<Report.RequestSummary> slowest(List<Report.RequestSummary> requests, int n) {

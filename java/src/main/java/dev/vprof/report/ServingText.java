@@ -1,5 +1,8 @@
 package dev.vprof.report;
 
+import dev.vprof.metrics.Quantile;
+import dev.vprof.metrics.Seconds;
+import dev.vprof.triage.TriageReport;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,6 +20,10 @@ final class ServingText {
                 out.append(TextReport.instantOf(w.startNs())).append(" + ").append(TextReport.duration(w.durationNs()))
                         .append(" (from the ").append(w.source()).append(")\n");
             }
+        }
+        Report.LatencySection l = report.latency();
+        if (l != null) {
+            latency(out, l);
         }
         Report.MetricsSummary m = report.metrics();
         if (m != null) {
@@ -36,10 +43,6 @@ final class ServingText {
         out.append("):\n");
         if (m.seconds() != null) {
             line(out, "requests finished", num(m.requests(), "%.0f"));
-            line(out, "TTFT p50 / p99", secs(m.ttftP50S()) + " / " + secs(m.ttftP99S()));
-            line(out, "queue p50 / p99", secs(m.queueP50S()) + " / " + secs(m.queueP99S()));
-            line(out, "prefill p50 / p99", secs(m.prefillP50S()) + " / " + secs(m.prefillP99S()));
-            line(out, "decode p50 / p99", secs(m.decodeP50S()) + " / " + secs(m.decodeP99S()));
             line(out, "queue depth mean / max", num(m.queueDepthMean(), "%.1f") + " / " + num(m.queueDepthMax(), "%.0f"));
             line(out, "KV-cache usage max", m.kvCacheUsageMax() == null ? "n/a"
                     : String.format(Locale.ROOT, "%.1f%%", 100 * m.kvCacheUsageMax()));
@@ -51,11 +54,48 @@ final class ServingText {
             if (!m.missing().isEmpty()) {
                 line(out, "not exported by the server", String.join(", ", m.missing()));
             }
+            for (String bad : m.invalid()) {
+                out.append("  LEFT OUT (its values break the exposition format's rules): ").append(bad).append('\n');
+            }
         }
         for (Report.MetricGap g : m.gaps()) {
             out.append("  GAP: no metrics for ").append(TextReport.duration(g.endNs() - g.startNs())).append(" from ")
                     .append(TextReport.instantOf(g.startNs())).append(": ").append(g.error()).append('\n');
         }
+    }
+
+    /** The per-request latencies, each row saying where its figures come from. */
+    private static void latency(StringBuilder out, Report.LatencySection l) {
+        out.append("request latency over the capture window, ").append(l.note()).append(":\n");
+        out.append(String.format(Locale.ROOT, "  %-12s %-14s %-14s %-10s %-14s %s%n", "", "p50", "p99", "mean", "max",
+                "source"));
+        boolean histogram = false;
+        String[] names = {"TTFT", "queue", "prefill", "decode", "e2e", "inter-token"};
+        Report.LatencySummary[] rows = {l.ttft(), l.queue(), l.prefill(), l.decode(), l.e2e(), l.interToken()};
+        for (int i = 0; i < rows.length; i++) {
+            Report.LatencySummary r = rows[i];
+            if (r.source().equals("absent")) {
+                continue;
+            }
+            boolean fromHistogram = r.source().equals("histogram");
+            histogram |= fromHistogram;
+            out.append(String.format(Locale.ROOT, "  %-12s %-14s %-14s %-10s %-14s %s%n", names[i],
+                    quantile(r.p50()), quantile(r.p99()), r.meanS() == null ? "n/a" : Seconds.format(r.meanS()),
+                    quantile(r.max()), fromHistogram ? "histogram buckets" : "spans, exact"));
+        }
+        if (histogram) {
+            out.append(TriageReport.HISTOGRAM_LEGEND).append('\n');
+        }
+    }
+
+    /** A quantile from the report's numbers: its value, or its bounds (high_s null: no upper bound). */
+    static String quantile(Report.QuantileSummary q) {
+        if (q == null) {
+            return "n/a";
+        }
+        double high = q.highS() == null ? Double.POSITIVE_INFINITY : q.highS();
+        double low = q.lowS() == null ? Double.NEGATIVE_INFINITY : q.lowS();
+        return Seconds.format(q.exact() ? Quantile.exact(0, low) : Quantile.between(0, low, high));
     }
 
     private static void requests(StringBuilder out, Report report, Report.SpansSummary s) {
@@ -77,12 +117,15 @@ final class ServingText {
                 .append(":\n");
         out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s  %-8s %s%n", "e2e", "queue (GPU)",
                 "prefill (GPU)", "decode (GPU)", "most in", "request"));
+        String legend = "  each phase's length from the request's span, then (in brackets) the GPU busy time during it;"
+                + " most in: the longest phase";
         for (Report.RequestSummary r : slowest) {
             out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s  %-8s %s%s%n",
                     TextReport.duration(r.e2eNs()), pair(r.queueNs(), r.gpuNsInQueue()),
                     pair(r.prefillNs(), r.gpuNsInPrefill()), pair(r.decodeNs(), r.gpuNsInDecode()),
                     r.dominantPhase(), r.requestId(), r.inWindow() ? "" : " (outside the capture window)"));
         }
+        out.append(legend).append('\n');
     }
 
     private static String pair(long ns, long gpuNs) {
@@ -97,7 +140,4 @@ final class ServingText {
         return v == null ? "n/a" : String.format(Locale.ROOT, fmt, v);
     }
 
-    private static String secs(Double v) {
-        return v == null ? "n/a" : TextReport.duration(Math.round(v * 1e9));
-    }
 }

@@ -1,5 +1,6 @@
 package dev.vprof.report;
 
+import dev.vprof.triage.TriageReport;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,11 @@ import java.util.Locale;
 public final class TextReport {
     private TextReport() {}
 
+    /**
+     * The answer first: the verdict and a summary, then the requests and the server's metrics, then
+     * the kernels overall, then each process and range in detail (a kernel table identical to one
+     * already shown is named, not repeated), and last every record lost.
+     */
     public static String render(Report report) {
         StringBuilder out = new StringBuilder();
         out.append("vprof report: ").append(report.file());
@@ -24,6 +30,24 @@ public final class TextReport {
         if (!report.complete()) {
             out.append("NOTE: the file was not closed by its writer; this report covers what it holds\n");
         }
+        if (report.verdict() != null) {
+            out.append('\n');
+            TriageReport.findings(out, report.verdict().findings(),
+                    " (the server's metrics over the capture window, read as `vprof triage` reads them)");
+        }
+        summary(out, report);
+        if (report.latency() != null || report.metrics() != null || report.spans() != null) {
+            ServingText.render(out, report);
+        }
+        if (!report.topKernels().isEmpty()) {
+            out.append('\n').append("top ").append(report.topKernels().size())
+                    .append(" kernels by total time, all processes and ranges:\n");
+            kernelTable(out, "  ", report.topKernels());
+        }
+        List<List<Report.KernelSummary>> shown = new ArrayList<>();
+        List<String> shownAs = new ArrayList<>();
+        shown.add(report.topKernels());
+        shownAs.add("the table above");
         for (Report.ProcessSummary p : report.processes()) {
             out.append('\n').append("process ").append(p.pid());
             if (p.ppid() != 0) {
@@ -51,27 +75,35 @@ public final class TextReport {
             }
             for (Report.RangeSummary r : report.ranges()) {
                 if (r.pid() == p.pid()) {
-                    range(out, r);
+                    range(out, r, shown, shownAs);
                 }
             }
-        }
-        Report.Totals t = report.totals();
-        out.append('\n').append(String.format(Locale.ROOT,
-                "totals: %d processes, %d ranges, %d kernels (%d from CUDA graphs), %d memcpy (%s), %d memset, "
-                        + "%d ring drops, %d CUPTI drops, %d invalid records kept off the timeline%n",
-                t.processes(), t.ranges(), t.kernels(), t.graphKernels(), t.memcpys(), bytes(t.memcpyBytes()),
-                t.memsets(), t.ringDrops(), t.cuptiDrops(), t.rejectedTotal()));
-        if (!report.topKernels().isEmpty()) {
-            out.append("top ").append(report.topKernels().size()).append(" kernels by total time, all ranges:\n");
-            kernelTable(out, "  ", report.topKernels());
-        }
-        if (report.metrics() != null || report.spans() != null) {
-            ServingText.render(out, report);
         }
         for (String w : dropWarnings(report)) {
             out.append(w).append('\n');
         }
         return out.toString();
+    }
+
+    /** Totals, and per process its kernels and the devices they ran on. */
+    private static void summary(StringBuilder out, Report report) {
+        Report.Totals t = report.totals();
+        out.append('\n').append(String.format(Locale.ROOT,
+                "summary: %s, %s, %d kernels (%d from CUDA graphs), %d memcpy (%s), %d memset, %d ring drops, "
+                        + "%d CUPTI drops, %d invalid records kept off the timeline%n",
+                t.processes() == 1 ? "1 process" : t.processes() + " processes",
+                t.ranges() == 1 ? "1 range" : t.ranges() + " ranges", t.kernels(), t.graphKernels(), t.memcpys(),
+                bytes(t.memcpyBytes()), t.memsets(), t.ringDrops(), t.cuptiDrops(), t.rejectedTotal()));
+        for (Report.ProcessSummary p : report.processes()) {
+            out.append("  process ").append(p.pid()).append(": ").append(p.kernels()).append(" kernels");
+            List<String> devices = new ArrayList<>();
+            p.busyNsByDevice().forEach((device, ns) -> devices.add(
+                    (device.equals("-1") ? "unknown device" : "device " + device) + " busy " + duration(ns)));
+            if (!devices.isEmpty()) {
+                out.append(", ").append(String.join(", ", devices));
+            }
+            out.append('\n');
+        }
     }
 
     /**
@@ -98,7 +130,8 @@ public final class TextReport {
         return lines;
     }
 
-    private static void range(StringBuilder out, Report.RangeSummary r) {
+    private static void range(StringBuilder out, Report.RangeSummary r, List<List<Report.KernelSummary>> shown,
+                              List<String> shownAs) {
         String indent = "    ";
         if (r.index() == 0 && "none".equals(r.source())) {
             out.append("  outside any capture range");
@@ -134,8 +167,18 @@ public final class TextReport {
             out.append('\n');
         }
         if (!r.topKernels().isEmpty()) {
-            out.append(indent).append("top ").append(r.topKernels().size()).append(" kernels by total time:\n");
-            kernelTable(out, indent + "  ", r.topKernels());
+            int same = shown.indexOf(r.topKernels());
+            if (same >= 0) {
+                out.append(indent).append("top ").append(r.topKernels().size())
+                        .append(" kernels by total time: identical to ").append(shownAs.get(same))
+                        .append(" (same names, counts and durations; not repeated)\n");
+            } else {
+                out.append(indent).append("top ").append(r.topKernels().size()).append(" kernels by total time:\n");
+                kernelTable(out, indent + "  ", r.topKernels());
+                shown.add(r.topKernels());
+                shownAs.add(r.index() == 0 && "none".equals(r.source())
+                        ? "process " + r.pid() + " outside any range" : "process " + r.pid() + " range " + r.index());
+            }
         }
         if (f.kernelLaunches() > 0 || f.graphLaunches() > 0 || f.clipped() > 0) {
             out.append(indent).append(String.format(Locale.ROOT, "launched in the range: %d kernels, %d CUDA graphs; "
@@ -177,14 +220,27 @@ public final class TextReport {
         return s.toString();
     }
 
+    /**
+     * One row per kernel name; a legend under it says what the columns are, and what a {@code ~}
+     * before a percentile means when one has it.
+     */
     private static void kernelTable(StringBuilder out, String indent, List<Report.KernelSummary> kernels) {
-        out.append(indent).append(String.format(Locale.ROOT, "%11s %9s %11s %11s %11s %11s  %s%n",
+        out.append(indent).append(String.format(Locale.ROOT, "%11s %9s %11s %12s %12s %11s  %s%n",
                 "total", "count", "mean", "p50", "p99", "max", "name"));
+        boolean approximate = false;
         for (Report.KernelSummary k : kernels) {
-            out.append(indent).append(String.format(Locale.ROOT, "%11s %9d %11s %11s %11s %11s  %s%s%n",
-                    duration(k.totalNs()), k.count(), duration(k.meanNs()), duration(k.p50Ns()),
-                    duration(k.p99Ns()), duration(k.maxNs()), k.name(), k.percentilesExact() ? "" : " (~p50/p99)"));
+            String mark = k.percentilesExact() ? "" : "~";
+            approximate |= !k.percentilesExact();
+            out.append(indent).append(String.format(Locale.ROOT, "%11s %9d %11s %12s %12s %11s  %s%n",
+                    duration(k.totalNs()), k.count(), duration(k.meanNs()), mark + duration(k.p50Ns()),
+                    mark + duration(k.p99Ns()), duration(k.maxNs()), k.name()));
         }
+        out.append(indent).append("total: GPU time of all launches; mean, p50, p99, max: one launch's duration");
+        if (approximate) {
+            out.append("; ~: within 0.4% (over ").append(Durations.EXACT_MAX)
+                    .append(" launches of a name are kept in a log histogram)");
+        }
+        out.append('\n');
     }
 
     private static String clock(Report.ClockSummary c) {

@@ -1,8 +1,10 @@
 package dev.vprof.triage;
 
 import dev.vprof.metrics.MetricsSnapshot;
+import dev.vprof.metrics.Seconds;
 import dev.vprof.metrics.VllmMetrics;
 import dev.vprof.metrics.WindowStats;
+import dev.vprof.metrics.WindowStats.Latency;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,9 +47,19 @@ public final class Triage {
     public static Assessment assess(List<MetricsSnapshot> scrapes, double windowSeconds, Thresholds t,
                                     URI metricsUrl) {
         WindowStats w = WindowStats.compute(scrapes, windowSeconds, l -> true);
+        return assess(w, VllmMetrics.isVllm(scrapes.getLast()), t, metricsUrl);
+    }
+
+    /**
+     * Assesses window statistics already computed (a capture's, perhaps with request latencies
+     * from spans: see {@link WindowStats#withRequestLatencies}).
+     *
+     * @param vllm whether the scrapes had vLLM's metrics at all
+     */
+    public static Assessment assess(WindowStats w, boolean vllm, Thresholds t, URI metricsUrl) {
         Commands cmd = new Commands(metricsUrl);
         List<Finding> findings = new ArrayList<>();
-        if (!VllmMetrics.isVllm(scrapes.getLast())) {
+        if (!vllm) {
             findings.add(new Finding(Verdict.NOT_VLLM,
                     metricsUrl + " answers but has no vllm: metrics; is this a vLLM server's /metrics?",
                     List.of("missing = " + String.join(", ", w.missing())),
@@ -58,7 +70,9 @@ public final class Triage {
         double queueShare = w.queue().mean() / w.ttft().mean();
         double prefillShare = w.prefill().mean() / w.ttft().mean();
         double abortFraction = w.aborts() / w.requests();
-        boolean ttftSlow = w.ttft().p99() >= t.ttftP99Seconds();
+        // A threshold is crossed only when the data proves it: a histogram's p99 in (0.75, 1.0] is
+        // not over a 1 s target, one in (1.0, 2.5] is.
+        boolean ttftSlow = w.ttft().p99().atLeast(t.ttftP99Seconds());
 
         // KV-cache pressure: preemptions happened, or usage is at the point where they start.
         if (w.preemptions() > 0 || w.kvCacheUsage().max() >= t.kvCacheNearFull()) {
@@ -87,9 +101,8 @@ public final class Triage {
                     List.of("requests waiting: " + count(w.waiting().first()) + " -> " + count(w.waiting().last())
                                     + " (mean " + num(w.waiting().mean()) + ", max " + count(w.waiting().max()) + ")",
                             "requests running mean = " + num(w.running().mean()),
-                            "queue time p50/p99 = " + secs(w.queue().p50()) + " / " + secs(w.queue().p99())
-                                    + " (" + pct(queueShare) + " of mean TTFT)",
-                            "TTFT p99 = " + secs(w.ttft().p99())),
+                            "queue time p50/p99 = " + p50p99(w.queue()) + ", " + pct(queueShare) + " of mean TTFT",
+                            "TTFT p99 = " + p99(w.ttft())),
                     List.of("add capacity or shed load: more replicas behind the router, autoscale on"
                                     + " num_requests_waiting, or lower the request rate; a profile will not fix a queue",
                             "to see which requests waited and for how long, record their spans (vLLM started with"
@@ -101,7 +114,7 @@ public final class Triage {
                     "Clients are giving up: " + pct(abortFraction) + " of finished requests were aborted.",
                     List.of("aborted = " + count(w.aborts()) + " of " + count(w.requests()) + " finished in "
                                     + secs(w.seconds()),
-                            "e2e latency p99 = " + secs(w.e2e().p99()) + ", TTFT p99 = " + secs(w.ttft().p99())),
+                            "e2e latency p99 = " + p99(w.e2e()) + ", TTFT p99 = " + p99(w.ttft())),
                     List.of("compare the e2e and TTFT p99 with the clients' timeout: the SLO is already missed",
                             "find where the aborted requests spent their time (queue, prefill or decode) in their"
                                     + " spans: " + cmd.traces())));
@@ -110,9 +123,9 @@ public final class Triage {
         if (ttftSlow && prefillShare >= 0.5 && !(queueShare >= t.queueShareOfTtft())) {
             findings.add(new Finding(Verdict.PREFILL_BOUND,
                     "TTFT is over target and prefill, not queueing, is most of it.",
-                    List.of("TTFT p50/p99 = " + secs(w.ttft().p50()) + " / " + secs(w.ttft().p99()),
-                            "prefill time p50/p99 = " + secs(w.prefill().p50()) + " / " + secs(w.prefill().p99())
-                                    + " (" + pct(prefillShare) + " of mean TTFT)",
+                    List.of("TTFT p50/p99 = " + p50p99(w.ttft()),
+                            "prefill time p50/p99 = " + p50p99(w.prefill()) + ", " + pct(prefillShare)
+                                    + " of mean TTFT",
                             "prompt tokens/s = " + num(w.promptTokensPerSecond()),
                             "prefix-cache hit rate = " + pct(w.prefixCacheHitRate())),
                     List.of("long prompts or prefill batching: try chunked prefill with a smaller"
@@ -121,12 +134,11 @@ public final class Triage {
                                     + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
         }
 
-        if (w.interToken().p99() >= t.interTokenP99Seconds()) {
+        if (w.interToken().p99().atLeast(t.interTokenP99Seconds())) {
             findings.add(new Finding(Verdict.DECODE_BOUND,
                     "Decoding is slow per token: the time between output tokens is over target.",
-                    List.of("inter-token latency p50/p99 = " + secs(w.interToken().p50()) + " / "
-                                    + secs(w.interToken().p99()),
-                            "decode time p50/p99 = " + secs(w.decode().p50()) + " / " + secs(w.decode().p99()),
+                    List.of("inter-token latency p50/p99 = " + p50p99(w.interToken()),
+                            "decode time p50/p99 = " + p50p99(w.decode()),
                             "requests running mean = " + num(w.running().mean()),
                             "generation tokens/s = " + num(w.generationTokensPerSecond())),
                     List.of("decode is memory-bandwidth bound and slows with batch width: lower --max-num-seqs,"
@@ -141,7 +153,7 @@ public final class Triage {
                     idle ? "Idle: no requests ran in the window, so there is nothing to judge."
                             : "Healthy: no queue build-up, no KV pressure, no aborts, latency within target.",
                     List.of("requests finished = " + count(w.requests()) + " in " + secs(w.seconds()),
-                            "TTFT p99 = " + secs(w.ttft().p99()) + ", inter-token p99 = " + secs(w.interToken().p99()),
+                            "TTFT p99 = " + p99(w.ttft()) + ", inter-token p99 = " + p99(w.interToken()),
                             "requests waiting max = " + count(w.waiting().max()) + ", KV-cache usage max = "
                                     + pct(w.kvCacheUsage().max())),
                     idle ? List.of("run triage while the server is under its usual load")
@@ -169,13 +181,25 @@ public final class Triage {
     }
 
     static String secs(double s) {
-        if (Double.isNaN(s)) {
-            return "n/a";
-        }
-        if (Double.isInfinite(s)) {
-            return s > 0 ? "+Inf" : "-Inf";
-        }
-        return s < 1 ? String.format(Locale.ROOT, "%.0f ms", s * 1000) : String.format(Locale.ROOT, "%.2f s", s);
+        return Seconds.format(s);
+    }
+
+    /** "p50 / p99 (source)": exact from spans, a bucket's bounds from a histogram. */
+    static String p50p99(Latency l) {
+        return Seconds.format(l.p50()) + " / " + Seconds.format(l.p99()) + source(l);
+    }
+
+    static String p99(Latency l) {
+        return Seconds.format(l.p99()) + source(l);
+    }
+
+    /** The source of a latency's quantiles, as a suffix: a reader must know a bucket from a value. */
+    static String source(Latency l) {
+        return switch (l.source()) {
+            case HISTOGRAM -> " (histogram buckets)";
+            case SPANS -> " (spans, exact)";
+            case ABSENT -> "";
+        };
     }
 
     static String pct(double f) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.vprof.metrics.MetricMath.GaugeStats;
+import dev.vprof.metrics.Quantile;
+import dev.vprof.metrics.Seconds;
 import dev.vprof.metrics.WindowStats;
 import dev.vprof.metrics.WindowStats.Latency;
 import java.util.ArrayList;
@@ -20,9 +22,42 @@ public final class TriageReport {
         StringBuilder sb = new StringBuilder();
         WindowStats w = a.stats();
         sb.append("vprof triage: ").append(url).append(", ").append(Triage.secs(w.seconds())).append(" window\n\n");
-        sb.append("Verdict: ").append(a.verdict().title().toUpperCase(java.util.Locale.ROOT)).append('\n');
-        for (int i = 0; i < a.findings().size(); i++) {
-            Finding f = a.findings().get(i);
+        findings(sb, a.findings(), "");
+        sb.append("\nWindow: ").append(Triage.count(w.requests())).append(" requests finished, ")
+                .append(Triage.num(w.promptTokensPerSecond())).append(" prompt tok/s, ")
+                .append(Triage.num(w.generationTokensPerSecond())).append(" generation tok/s\n");
+        sb.append(String.format(java.util.Locale.ROOT, "  %-12s %-14s %-14s %-10s %s%n", "", "p50", "p99", "mean",
+                "source"));
+        boolean histogram = false;
+        for (Map.Entry<String, Latency> e : latencies(w).entrySet()) {
+            Latency l = e.getValue();
+            if (l.present()) {
+                sb.append(String.format(java.util.Locale.ROOT, "  %-12s %-14s %-14s %-10s %s%n", e.getKey(),
+                        Seconds.format(l.p50()), Seconds.format(l.p99()), Triage.secs(l.mean()), sourceWords(l)));
+                histogram |= l.source() == WindowStats.Source.HISTOGRAM;
+            }
+        }
+        if (histogram) {
+            sb.append(HISTOGRAM_LEGEND).append('\n');
+        }
+        if (!w.missing().isEmpty()) {
+            sb.append("Not exported by this server: ").append(String.join(", ", w.missing())).append('\n');
+        }
+        for (String bad : w.invalid()) {
+            sb.append("Left out (its values break the exposition format's rules): ").append(bad).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /**
+     * "Verdict: TITLE" and every finding (the leading one, then each "Also:") with its evidence and
+     * next steps; {@code note} follows the verdict's title on its line (may be empty).
+     */
+    public static void findings(StringBuilder sb, List<Finding> findings, String note) {
+        sb.append("Verdict: ").append(findings.getFirst().verdict().title().toUpperCase(java.util.Locale.ROOT))
+                .append(note).append('\n');
+        for (int i = 0; i < findings.size(); i++) {
+            Finding f = findings.get(i);
             if (i > 0) {
                 sb.append("\nAlso: ").append(f.verdict().title()).append('\n');
             }
@@ -35,35 +70,43 @@ public final class TriageReport {
                 sb.append("    > ").append(n).append('\n');
             }
         }
-        sb.append("\nWindow: ").append(Triage.count(w.requests())).append(" requests finished, ")
-                .append(Triage.num(w.promptTokensPerSecond())).append(" prompt tok/s, ")
-                .append(Triage.num(w.generationTokensPerSecond())).append(" generation tok/s\n");
-        latency(sb, "TTFT", w.ttft());
-        latency(sb, "queue", w.queue());
-        latency(sb, "prefill", w.prefill());
-        latency(sb, "decode", w.decode());
-        latency(sb, "inter-token", w.interToken());
-        if (!w.missing().isEmpty()) {
-            sb.append("Not exported by this server: ").append(String.join(", ", w.missing())).append('\n');
-        }
-        return sb.toString();
     }
 
-    private static void latency(StringBuilder sb, String name, Latency l) {
-        if (l.present()) {
-            sb.append(String.format(java.util.Locale.ROOT, "  %-12s p50 %-8s p99 %-8s mean %s%n", name,
-                    Triage.secs(l.p50()), Triage.secs(l.p99()), Triage.secs(l.mean())));
-        }
+    /**
+     * What a histogram quantile's range means; the report prints the same sentence. A histogram
+     * only says how many observations fell in each bucket, so a quantile is known to its bucket.
+     */
+    public static final String HISTOGRAM_LEGEND = "  histogram buckets: the quantile lies in the range shown (the bucket"
+            + " that holds it, narrowed by the histogram's sum); the mean is exact";
+
+    private static Map<String, Latency> latencies(WindowStats w) {
+        Map<String, Latency> m = new LinkedHashMap<>();
+        m.put("TTFT", w.ttft());
+        m.put("queue", w.queue());
+        m.put("prefill", w.prefill());
+        m.put("decode", w.decode());
+        m.put("e2e", w.e2e());
+        m.put("inter-token", w.interToken());
+        return m;
+    }
+
+    /** Where a latency's figures come from, in a person's words. */
+    public static String sourceWords(Latency l) {
+        return switch (l.source()) {
+            case HISTOGRAM -> "histogram buckets";
+            case SPANS -> "spans, exact";
+            case ABSENT -> "";
+        };
     }
 
     public static String json(Assessment a, String url) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("url", url);
-        root.put("verdict", a.verdict().name().toLowerCase(java.util.Locale.ROOT));
+        root.put("verdict", a.verdict().key());
         List<Object> findings = new ArrayList<>();
         for (Finding f : a.findings()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("verdict", f.verdict().name().toLowerCase(java.util.Locale.ROOT));
+            m.put("verdict", f.verdict().key());
             m.put("summary", f.summary());
             m.put("evidence", f.evidence());
             m.put("next_steps", f.nextSteps());
@@ -94,6 +137,7 @@ public final class TriageReport {
         s.put("prompt_tokens_per_second", n(w.promptTokensPerSecond()));
         s.put("generation_tokens_per_second", n(w.generationTokensPerSecond()));
         s.put("missing", w.missing());
+        s.put("invalid", w.invalid());
         root.put("stats", s);
         try {
             return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root);
@@ -107,12 +151,34 @@ public final class TriageReport {
         return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
     }
 
+    /**
+     * A latency: count, exact mean, and p50, p99 and max as {@link #bounds}; source "histogram",
+     * "spans" or "absent".
+     */
     private static Map<String, Object> latency(Latency l) {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", l.source().name().toLowerCase(java.util.Locale.ROOT));
         m.put("count", n(l.count()));
         m.put("mean_s", n(l.mean()));
-        m.put("p50_s", n(l.p50()));
-        m.put("p99_s", n(l.p99()));
+        m.put("p50", bounds(l.p50()));
+        m.put("p99", bounds(l.p99()));
+        m.put("max", bounds(l.max()));
+        return m;
+    }
+
+    /**
+     * A quantile as numbers: {@code low_s < q <= high_s}; {@code exact} when both are the value
+     * itself; {@code high_s} null when there is no upper bound (the +Inf bucket); null when
+     * nothing was observed.
+     */
+    private static Map<String, Object> bounds(Quantile q) {
+        if (!q.known()) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("low_s", n(q.low()));
+        m.put("high_s", n(q.high()));
+        m.put("exact", q.exact());
         return m;
     }
 

@@ -1,5 +1,8 @@
 package dev.vprof.triage;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
 /** What the metrics say is wrong, in the order triage weighs them (first that holds wins). */
 public enum Verdict {
     /** KV-cache blocks nearly all used, sequences preempted. */
@@ -21,6 +24,12 @@ public enum Verdict {
 
     Verdict(String title) {
         this.title = title;
+    }
+
+    /** The name programs read: "queue_bound" (in triage's and the report's JSON). */
+    @JsonValue
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** Words for a person: "queue-bound". */

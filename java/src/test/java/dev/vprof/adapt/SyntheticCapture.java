@@ -9,13 +9,13 @@ import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
 import dev.vprof.metrics.ExpositionFormat;
 import dev.vprof.metrics.ExpositionParser;
-import dev.vprof.metrics.MetricsCodec;
+import dev.vprof.capture.MetricsCodec;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Attribute;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanKind;
-import dev.vprof.otlp.SpansCodec;
+import dev.vprof.capture.SpansCodec;
 import dev.vprof.otlp.StatusCode;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -181,7 +181,7 @@ public final class SyntheticCapture {
 
     // ---- spans ----
 
-    static List<Span> spans() {
+    public static List<Span> spans() {
         return List.of(
                 span(1, 1, -1, "api-server", "POST /v1/completions", 900, 3100, List.of()),
                 request(1, 2, 1, "req-A", 1000, 3000, 0.5, 0.5, 1.0),

@@ -149,7 +149,7 @@ class FieldFidelityEndToEndTest {
         Path log = dir.resolve("t.log");
         Path file = dir.resolve("tree.vprof");
         E2e.run(List.of("--capture-range=cudaProfilerApi", "--range-scope", "tree", "-o", file.toString()),
-                e2e.fieldTarget(log, List.of(), "workers", "120", "10", "30", "90"));
+                e2e.fieldTarget(log, List.of("AGENT_FIELD_WAIT=frontend"), "workers", "120", "10", "30", "90"));
         JsonNode report = E2e.report(file);
         assertEquals(2, report.get("processes").size());
         long rank0 = -1, rank1 = -1;
@@ -162,8 +162,9 @@ class FieldFidelityEndToEndTest {
             }
         }
         assertEquals(600, rank0); // 60 steps of 10 kernels, between its own start and stop
-        // The other worker follows a relay turn later: within two steps of the window at each end.
-        assertTrue(rank1 >= 600 - 40 && rank1 <= 600 + 40, "rank 1 recorded " + rank1 + " kernels");
+        // The other worker follows a relay later (the front end's poll, then the agent's 10 ms tick):
+        // within six 10 ms steps of the window at each end, even on a loaded machine.
+        assertTrue(rank1 >= 600 - 60 && rank1 <= 600 + 60, "rank 1 recorded " + rank1 + " kernels");
         for (JsonNode r : report.get("ranges")) {
             if (r.get("index").asInt() > 0 && r.get("kernels").asLong() > 0 && !r.get("source").asText().equals("profiler")) {
                 assertEquals("tree", r.get("source").asText());

@@ -108,7 +108,7 @@ class ReportCommandTest {
         Run text = run(file.toString());
         assertEquals(0, text.exit());
         assertTrue(text.out().contains("range 1 [profiler .. profiler]"), text.out());
-        assertTrue(text.out().contains("totals: 1 processes, 2 ranges, 80 kernels"), text.out());
+        assertTrue(text.out().contains("summary: 1 process, 2 ranges, 80 kernels"), text.out());
         assertTrue(text.out().contains("kernel_a"), text.out());
     }
 

@@ -41,18 +41,52 @@ class ServingReportTest {
         assertEquals(0.2, m.prefixCacheHitRate(), 1e-9); // 140 hits / 700 queries
         assertEquals(87.5, m.promptTokensPerS(), 1e-9); // 700 / 8 s
         assertEquals(56.25, m.generationTokensPerS(), 1e-9); // 450 / 8 s
-        // TTFT deltas 1, 2, 3, 4 at le 0.1, 0.5, 1, +Inf: rank 2 ends le=0.5; rank 3.96 falls in +Inf.
-        assertEquals(0.5, m.ttftP50S(), 1e-9);
-        assertEquals(1.0, m.ttftP99S(), 1e-9);
-        // Queue deltas 1, 2, 2 at le 1, 2, +Inf: rank 1 ends le=1; rank 1.98 is 98% into (1, 2].
-        assertEquals(1.0, m.queueP50S(), 1e-9);
-        assertEquals(1.98, m.queueP99S(), 1e-9);
-        assertNull(m.prefillP50S(), "the server exports no prefill histogram");
         assertEquals(1.2, m.queueDepthMean(), 1e-9); // waiting 0, 1, 3, 2, 0
         assertEquals(3.0, m.queueDepthMax(), 1e-9);
         assertEquals(0.7, m.kvCacheUsageMax(), 1e-9);
         assertTrue(m.missing().contains("vllm:request_prefill_time_seconds"));
         assertEquals(List.of(new Report.MetricGap(at(5000), at(6000), "connection refused")), m.gaps());
+    }
+
+    @Test
+    void histogramQuantilesAreTheirBucketsNarrowedByTheSumNeverAPoint() throws IOException {
+        Report.LatencySection l = report(true).latency();
+        // Two spans end in the window but the metrics counted 3 requests: the spans are a sample,
+        // so the figures come from the histograms.
+        assertEquals(2, l.requestsWithSpans());
+        assertEquals(3.0, l.requestsPerMetrics(), 1e-9);
+        assertTrue(l.note().contains("histograms"), l.note());
+        // TTFT deltas 1, 2, 3, 4 (cumulative) at le 0.1, 0.5, 1, +Inf, sum 2 s: rank 2 lies in
+        // (0.1, 0.5]; rank 4 in the +Inf bucket, where the sum caps it at 2 s.
+        assertEquals("histogram", l.ttft().source());
+        assertEquals(new Report.QuantileSummary(0.1, 0.5, false), l.ttft().p50());
+        assertEquals(new Report.QuantileSummary(1.0, 2.0, false), l.ttft().p99());
+        assertEquals(0.5, l.ttft().meanS(), 1e-9);
+        // Queue deltas 1, 2, 2 at le 1, 2, +Inf, sum 1 s: rank 1 in (0, 1], capped at 1 / 2 s by the
+        // sum; rank 2 in (1, 2], where a sum of 1 s cannot be right: the bucket alone.
+        assertEquals(new Report.QuantileSummary(0.0, 0.5, false), l.queue().p50());
+        assertEquals(new Report.QuantileSummary(1.0, 2.0, false), l.queue().p99());
+        assertEquals("absent", l.prefill().source(), "the server exports no prefill histogram");
+        assertNull(l.prefill().p50());
+        String text = TextReport.render(report(true));
+        assertTrue(text.contains("TTFT         100-500 ms     1-2 s"), text);
+        assertTrue(text.contains(dev.vprof.triage.TriageReport.HISTOGRAM_LEGEND), text);
+    }
+
+    @Test
+    void spansThatCoverTheRequestsGiveExactFigures() {
+        Latencies.FromSpans spans = new Latencies.FromSpans(3,
+                dev.vprof.metrics.WindowStats.Latency.ofObservations(new double[] {0.2, 1.3, 0.05}),
+                dev.vprof.metrics.WindowStats.Latency.ofObservations(new double[] {0.1, 1.2, 0.0}),
+                dev.vprof.metrics.WindowStats.Latency.ofObservations(new double[] {0.1, 0.1, 0.05}),
+                dev.vprof.metrics.WindowStats.Latency.ofObservations(new double[] {1, 2, 3}),
+                dev.vprof.metrics.WindowStats.Latency.ofObservations(new double[] {1.2, 3.3, 3.05}));
+        Latencies.Chosen c = Latencies.choose(null, spans);
+        assertEquals("spans", c.section().ttft().source());
+        assertEquals(new Report.QuantileSummary(0.2, 0.2, true), c.section().ttft().p50());
+        assertEquals(new Report.QuantileSummary(1.3, 1.3, true), c.section().ttft().p99(), "nearest rank: the slowest");
+        assertEquals(new Report.QuantileSummary(1.3, 1.3, true), c.section().ttft().max());
+        assertEquals("absent", c.section().interToken().source(), "spans carry no inter-token latency");
     }
 
     @Test
@@ -91,7 +125,7 @@ class ServingReportTest {
         String text = TextReport.render(rep);
         assertTrue(text.contains("2 span(s) outside the capture window"), text);
         assertTrue(text.contains("GAP: no metrics for 1.000 s"), text);
-        assertTrue(text.contains("TTFT p50 / p99"), text);
+        assertTrue(text.contains("request latency over the capture window"), text);
         assertTrue(text.contains("req-B (outside") == false && text.contains("req-C (outside the capture window)"), text);
     }
 
@@ -110,8 +144,14 @@ class ServingReportTest {
         for (String old : List.of("processes", "ranges", "totals", "top_kernels")) {
             assertTrue(j.has(old), old);
         }
-        assertEquals(0.5, j.at("/metrics/ttft_p50_s").asDouble(), 1e-9);
-        assertTrue(j.at("/metrics/prefill_p50_s").isNull());
+        assertEquals(0.1, j.at("/latency/ttft/p50/low_s").asDouble(), 1e-9);
+        assertEquals(0.5, j.at("/latency/ttft/p50/high_s").asDouble(), 1e-9);
+        assertFalse(j.at("/latency/ttft/p50/exact").asBoolean());
+        assertEquals("histogram", j.at("/latency/ttft/source").asText());
+        assertTrue(j.at("/latency/prefill/p50").isNull());
+        // Two preemptions in the window: KV-cache pressure leads; the queue and the aborts follow.
+        assertEquals("kv_cache_pressure", j.at("/verdict/verdict").asText(), j.at("/verdict").toString());
+        assertEquals("clients_timing_out", j.at("/verdict/findings/2/verdict").asText());
         JsonNode a = j.get("requests").get(0);
         for (String f : List.of("trace_id", "request_id", "e2e_ns", "queue_ns", "prefill_ns", "decode_ns",
                 "gpu_ns_in_queue", "gpu_ns_in_prefill", "gpu_ns_in_decode")) {

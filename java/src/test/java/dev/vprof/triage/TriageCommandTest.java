@@ -1,6 +1,7 @@
 package dev.vprof.triage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.vprof.cli.TriageCommand;
 import dev.vprof.metrics.VllmFixture;
+import dev.vprof.nativelib.Posix;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,9 +26,13 @@ class TriageCommandTest {
     }
 
     private static Run run(String... args) {
+        return run(new TriageCommand(), args);
+    }
+
+    private static Run run(TriageCommand command, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new TriageCommand());
+        CommandLine cl = new CommandLine(command);
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int exit = cl.execute(args);
@@ -44,11 +50,10 @@ class TriageCommandTest {
         assertTrue(r.err().contains("cannot read metrics") && r.err().contains("connection refused"), r.err());
     }
 
-    @Test
-    void watchesTheWindowAndPrintsAVerdictAsJson() throws Exception {
+    /** A vLLM /metrics whose every read after the first adds ten slow-prefill requests. */
+    private static HttpServer slowPrefillServer(int[] calls) throws Exception {
         VllmFixture f = new VllmFixture();
         f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
-        int[] calls = {0};
         HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         s.createContext("/metrics", ex -> {
             byte[] body;
@@ -65,6 +70,13 @@ class TriageCommandTest {
             }
         });
         s.start();
+        return s;
+    }
+
+    @Test
+    void watchesTheWindowAndPrintsAVerdictAsJson() throws Exception {
+        int[] calls = {0};
+        HttpServer s = slowPrefillServer(calls);
         try {
             Run r = run("--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
                     "--interval", "100ms", "--json");
@@ -73,6 +85,35 @@ class TriageCommandTest {
             assertEquals("prefill_bound", json.get("verdict").asText(), r.out());
             assertTrue(json.get("stats").get("requests").asDouble() >= 10);
             assertTrue(calls[0] >= 2);
+            // Quantiles as numbers, with their source: a histogram gives a bucket, never a point.
+            JsonNode p99 = json.at("/stats/ttft/p99");
+            assertEquals("histogram", json.at("/stats/ttft/source").asText());
+            assertFalse(p99.get("exact").asBoolean());
+            assertTrue(p99.get("low_s").asDouble() < p99.get("high_s").asDouble(), p99.toString());
+        } finally {
+            s.stop(0);
+        }
+    }
+
+    /** `vprof triage ... 2> log`: the log gets plain lines, no carriage returns or escape sequences. */
+    @Test
+    void stderrThatIsNotATerminalGetsNoCarriageReturnsOrEscapes() throws Exception {
+        int[] calls = {0};
+        HttpServer s = slowPrefillServer(calls);
+        try {
+            assertFalse(Posix.isatty(Posix.STDERR_FILENO), "the tests' stderr is a pipe, not a terminal");
+            Run r = run(new TriageCommand(), "--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
+                    "--interval", "100ms");
+            assertEquals(0, r.exit(), r.err());
+            assertFalse(r.err().contains("\r") || r.err().contains("\033"), "no \\r or escapes: " + r.err());
+            assertTrue(r.err().startsWith("vprof triage: reading http://127.0.0.1:"), r.err());
+            // On a terminal the same command redraws its live line in place.
+            Run t = run(new TriageCommand().liveProgress(true), "--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
+                    "--interval", "100ms");
+            assertTrue(t.err().contains("\r"), t.err());
+            // The text names each quantile's source; histogram quantiles show their bucket.
+            assertTrue(r.out().contains("histogram buckets"), r.out());
+            assertTrue(r.out().contains(TriageReport.HISTOGRAM_LEGEND), r.out());
         } finally {
             s.stop(0);
         }

@@ -95,8 +95,11 @@ class TriageTest {
         VllmFixture f = server();
         Assessment a = assess(f, () -> f.finish(100, "stop", 0.01, 0.05, 30.0, 500, 101));
         assertEquals(Verdict.DECODE_BOUND, a.verdict(), all(a.primary()));
-        // 30 s over 100 gaps: 0.3 s each, in the (0.2, 0.3] bucket.
-        assertTrue(a.stats().interToken().p99() > 0.2 && a.stats().interToken().p99() <= 0.3);
+        // 30 s over 100 gaps: 0.3 s each, in the (0.2, 0.3] bucket; the sum (30 s) leaves no room
+        // below its top, so the bounds close on 0.3 without ever claiming more than the bucket.
+        assertTrue(a.stats().interToken().p99().atLeast(0.2) && a.stats().interToken().p99().atMost(0.3),
+                a.stats().interToken().p99().toString());
+        assertTrue(all(a.primary()).contains("(histogram buckets)"), all(a.primary()));
         assertTrue(all(a.primary()).contains("--capture-range=cudaProfilerApi"));
     }
 

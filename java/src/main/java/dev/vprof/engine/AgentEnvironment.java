@@ -1,0 +1,35 @@
+package dev.vprof.engine;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The variables that put vprof's agent into a CUDA process the front end starts. */
+public final class AgentEnvironment {
+    private AgentEnvironment() {}
+
+    /**
+     * The driver loads {@code agent} as its injection library, and NVTX as its own. {@code arm} (a VPROF_ARM value)
+     * arms it from the first kernel; null leaves it dormant until an attach. A ring size of 0
+     * keeps the agent's default. Variables inherited from our own environment are overridden
+     * or removed, so that they cannot arm or size the agent behind the user's back.
+     */
+    public static void apply(Map<String, String> env, Path agent, long ringBytes, String arm) {
+        env.put("CUDA_INJECTION64_PATH", agent.toString());
+        // NVTX used before CUDA initializes (a module-level nvtx range, a tokenizer thread) reaches
+        // only the library NVTX_INJECTION64_PATH names when NVTX first runs; the agent's own
+        // setting at cuInit comes too late for it (cupti-field-facts R12). The agent is that
+        // library: it loads the libcupti it will use itself and hands NVTX to it. A value the user
+        // set is kept.
+        env.putIfAbsent("NVTX_INJECTION64_PATH", agent.toString());
+        if (arm != null) {
+            env.put("VPROF_ARM", arm);
+        } else {
+            env.remove("VPROF_ARM");
+        }
+        if (ringBytes != 0) {
+            env.put("VPROF_RING_SIZE", Long.toString(ringBytes));
+        } else {
+            env.remove("VPROF_RING_SIZE");
+        }
+    }
+}
