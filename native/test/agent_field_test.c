@@ -23,11 +23,8 @@ static int graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange(void)
     char *argv[] = { target_path, "graph-server", "50", "4", "12", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=delivered", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,kinds=15", NULL, argv, env);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
+    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
     CHECK(field(&r, "in_range=") == 50 * 13);
     CHECK(t.ranges_begun == 1 && t.ranges_ended == 1);
     CHECK(t.kernels_in_range == 50u * 13u && t.kernels_outside == 0);
@@ -46,11 +43,8 @@ static int graphServerWhoseNodesCuptiNeverDeliversSaysSo(void)
     char *argv[] = { target_path, "graph-server", "20", "2", "8", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=lost", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,kinds=15", NULL, argv, env);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
+    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
     CHECK(t.kernels_in_range == 20 && t.graph_kernels == 0); /* the eager ones only */
     CHECK(t.last_end.graph_launches == 20 && t.last_end.graph_kernels == 0);
     CHECK(t.last_end.flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
@@ -66,11 +60,8 @@ static int stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt(void)
 {
     char *argv[] = { target_path, "unsync-stop", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,kinds=15", NULL, argv, NULL);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
+    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, NULL));
     CHECK(t.ranges_ended == 1);
     CHECK(t.kernels_in_range == 201 && t.kernels_outside == 0); /* the 700 ms one included, none after */
     CHECK(t.invalid == 0 && t.cupti_drops == 0);
@@ -89,11 +80,8 @@ static int invalidTimestampsAreCountedByReasonAndNeverPublished(void)
     char *argv[] = { target_path, "invalid-ts", NULL };
     const char *env[] = { "VPROF_SIM_INVALID_TS_RATE=0.01", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,kinds=1", NULL, argv, env);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
+    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=1", argv, env));
     const long ebs = field(&r, "end_before_start="), sz = field(&r, "start_zero="), ez = field(&r, "end_zero="),
                bz = field(&r, "both_zero=");
     CHECK(ebs + sz + ez + bz > 0);
@@ -114,11 +102,8 @@ static int kinetoLikeClientIsNamedAndTheTargetRunsOn(void)
 {
     char *argv[] = { target_path, "kineto", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start_env(&r, "mode=profiler,kinds=15", NULL, argv, NULL);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
+    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, NULL));
     CHECK(field(&r, "kineto_records=") > 0);
     CHECK(t.ranges_ended == 2);
     CHECK(t.first_end.flags & (VPROF_WARN_RECORDS_MISSING | VPROF_WARN_NO_RECORDS | VPROF_WARN_BUFFERS_TAKEN));

@@ -190,6 +190,18 @@ static inline void start(struct run *r, const char *arm, const char *ring_size, 
     start_env(r, arm, ring_size, argv, NULL);
 }
 
+static inline int finish(struct run *r, struct tally *t, int drain_while_running);
+static inline int exited_cleanly(const struct run *r);
+
+/* Runs argv to its exit with the agent armed by `arm`, draining all along; 1 if it exited 0. */
+static inline int run_to_exit(struct run *r, struct tally *t, const char *arm, char *const argv[],
+                              const char *const extra_env[])
+{
+    memset(t, 0, sizeof *t);
+    start_env(r, arm, NULL, argv, extra_env);
+    return finish(r, t, 1) && exited_cleanly(r);
+}
+
 static inline int try_map(struct run *r)
 {
     if (r->control != NULL)

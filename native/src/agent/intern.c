@@ -116,6 +116,21 @@ static inline uint64_t hash_desc(const struct vprof_desc_key *k)
     return mix(h ^ ((uint64_t)k->shared_memory << 32 | k->registers));
 }
 
+/* A slot (or scratch) for a launch shape seen now: a fresh id, nothing sent, no name stored. */
+static struct vprof_desc_slot *fresh_desc(struct vprof_intern *t, struct vprof_desc_slot *s,
+                                          const struct vprof_desc_key *key)
+{
+    if (key != NULL)
+        s->key = *key;
+    s->id = t->next_desc_id++;
+    s->sent = 0;
+    s->name_id = 0;
+    s->checked = 0;
+    s->name_off = 0;
+    s->name_len = VPROF_NAME_UNSTORED;
+    return s;
+}
+
 struct vprof_desc_slot *vprof_intern_desc(struct vprof_intern *t, const struct vprof_desc_key *key,
                                           struct vprof_desc_slot *scratch)
 {
@@ -123,35 +138,15 @@ struct vprof_desc_slot *vprof_intern_desc(struct vprof_intern *t, const struct v
     uint32_t i = (uint32_t)hash_desc(key) & mask;
     for (uint32_t probe = 0; probe < VPROF_INTERN_PROBES; probe++, i = (i + 1u) & mask) {
         struct vprof_desc_slot *s = &t->descs[i];
-        if (s->id == 0u) {
-            s->key = *key;
-            s->id = t->next_desc_id++;
-            s->sent = 0;
-            s->name_id = 0;
-            s->checked = 0;
-            s->name_off = 0;
-            s->name_len = VPROF_NAME_UNSTORED;
-            return s;
-        }
+        if (s->id == 0u)
+            return fresh_desc(t, s, key);
         if (memcmp(&s->key, key, sizeof *key) == 0)
             return s;
     }
-    scratch->key = *key;
-    scratch->id = t->next_desc_id++;
-    scratch->sent = 0;
-    scratch->name_id = 0;
-    scratch->checked = 0;
-    scratch->name_off = 0;
-    scratch->name_len = VPROF_NAME_UNSTORED;
-    return scratch;
+    return fresh_desc(t, scratch, key);
 }
 
 void vprof_intern_desc_renew(struct vprof_intern *t, struct vprof_desc_slot *d)
 {
-    d->id = t->next_desc_id++;
-    d->sent = 0;
-    d->name_id = 0;
-    d->checked = 0;
-    d->name_off = 0;
-    d->name_len = VPROF_NAME_UNSTORED;
+    fresh_desc(t, d, NULL); /* same key, new id: another kernel now lives at that address */
 }

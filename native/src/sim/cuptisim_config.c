@@ -97,7 +97,6 @@ void sim_config_read(void) {
     memset(&c, 0, sizeof c);
     c.version = (uint32_t)env_u64("VPROF_SIM_CUPTI_VERSION", CUPTI_API_VERSION, 999999);
     c.completion = env_choice("VPROF_SIM_COMPLETION", "async|at-launch", SIM_COMPLETION_ASYNC);
-    c.completion_from_env = getenv("VPROF_SIM_COMPLETION") != NULL && *getenv("VPROF_SIM_COMPLETION") != '\0';
     c.disabled_in_flight = env_choice("VPROF_SIM_DISABLED_IN_FLIGHT", "lost|zero|kept", SIM_INFLIGHT_LOST);
     c.graph_nodes = env_choice("VPROF_SIM_GRAPH_NODES", "after-warmup-lost|delivered|lost", SIM_GRAPH_AFTER_WARMUP_LOST);
     c.invalid_rate = env_fraction("VPROF_SIM_INVALID_TS_RATE", 0.0);

@@ -340,6 +340,20 @@ void simcuda_launch_kernel(simcuda_stream stream, const char *name, simcuda_dim3
     sim_api_pair_exit(api);
 }
 
+/* A copy or set issued to a stream: a node of the graph it captures, or work
+ * on its clock, recorded when `kind` is on. */
+static void issue(unsigned slot, const struct sim_work *w, CUpti_ActivityKind kind, uint32_t corr,
+                  void (*emit)(const struct sim_work *, unsigned, uint64_t, uint64_t, uint32_t)) {
+    struct sim_graph *capturing = sim_launch_checks(slot);
+    if (__builtin_expect(capturing != NULL, 0)) {
+        sim_graph_add(capturing, w);
+        return;
+    }
+    uint64_t start, end;
+    sim_schedule(slot, w->duration, &start, &end);
+    if (sim_kind_on(kind)) emit(w, slot, start, end, corr);
+}
+
 void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_stream stream) {
     uint32_t corr = sim_new_correlation();
     unsigned slot = sim_stream_slot(stream);
@@ -353,14 +367,7 @@ void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_strea
                        NULL, corr);
     struct sim_work w = { .type = SIM_WORK_MEMCPY, .copy_kind = (int)kind, .bytes = bytes,
                           .duration = sim_copy_duration((int)kind, bytes) };
-    struct sim_graph *capturing = sim_launch_checks(slot);
-    if (__builtin_expect(capturing != NULL, 0)) {
-        sim_graph_add(capturing, &w);
-    } else {
-        uint64_t start, end;
-        sim_schedule(slot, w.duration, &start, &end);
-        if (sim_kind_on(CUPTI_ACTIVITY_KIND_MEMCPY)) sim_emit_memcpy(&w, slot, start, end, corr);
-    }
+    issue(slot, &w, CUPTI_ACTIVITY_KIND_MEMCPY, corr, sim_emit_memcpy);
     sim_api_pair_exit(api);
 }
 
@@ -371,14 +378,7 @@ void simcuda_memset(uint64_t bytes, uint32_t value, simcuda_stream stream) {
     sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, "cudaMemsetAsync",
                        CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, "cuMemsetD8Async", NULL, corr);
     struct sim_work w = { .type = SIM_WORK_MEMSET, .bytes = bytes, .value = value, .duration = sim_set_duration(bytes) };
-    struct sim_graph *capturing = sim_launch_checks(slot);
-    if (__builtin_expect(capturing != NULL, 0)) {
-        sim_graph_add(capturing, &w);
-    } else {
-        uint64_t start, end;
-        sim_schedule(slot, w.duration, &start, &end);
-        if (sim_kind_on(CUPTI_ACTIVITY_KIND_MEMSET)) sim_emit_memset(&w, slot, start, end, corr);
-    }
+    issue(slot, &w, CUPTI_ACTIVITY_KIND_MEMSET, corr, sim_emit_memset);
     sim_api_pair_exit(api);
 }
 

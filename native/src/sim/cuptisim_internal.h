@@ -58,7 +58,6 @@ enum { SIM_INVALID_END_BEFORE_START, SIM_INVALID_START_ZERO, SIM_INVALID_END_ZER
 struct sim_config {
     uint32_t version;           /* what cuptiGetVersion reports */
     int completion;             /* when GPU work's records are complete */
-    int completion_from_env;    /* VPROF_SIM_COMPLETION was set (the simulator leaves it alone) */
     int disabled_in_flight;     /* records of work in flight when its kind is disabled */
     int graph_nodes;            /* nodes of graphs instantiated while the kernel kind was off */
     double invalid_rate;        /* fraction of GPU records delivered with invalid timestamps */

@@ -315,16 +315,6 @@ static void relay_commands(int to_worker[], int from_worker[], int n) {
     for (int i = 0; i < n; i++) close(to_worker[i]); /* EOF ends each worker's loop */
 }
 
-/* Zeroes the stack below the caller. setenv leaves the allocator's return
- * addresses there, and the worker's sleeping frames later sit on that memory
- * without overwriting it; `attach --inject` scans stacks conservatively and
- * would never find the worker at a safe point. */
-__attribute__((noinline)) static void scrub_stack_below(void) {
-    char below[32768];
-    explicit_bzero(below, sizeof below);
-    __asm__ volatile("" : : "r"(below) : "memory");
-}
-
 /* What torchrun gives each worker before it starts CUDA; the double's node has
  * one device per worker unless VPROF_SIM_DEVICE_COUNT says otherwise. */
 static void export_rank(int rank, int world) {
@@ -355,7 +345,6 @@ static int run_parent(const struct simgpu_options *o) {
         if (pid == 0) {
             worker_count = 0; /* a worker forwards signals to nobody */
             export_rank(i, o->workers);
-            scrub_stack_below();
             if (o->serve) {
                 dup2(down[0], STDIN_FILENO);
                 dup2(up[1], STDOUT_FILENO);
@@ -404,10 +393,7 @@ int main(int argc, char **argv) {
      * waits for it), so its work counts as complete when launched; a paced
      * run or --serve waits for each step and keeps CUPTI's asynchronous
      * completion. An explicit VPROF_SIM_COMPLETION wins. */
-    if (!o.serve && o.step_us == 0) {
-        setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
-        scrub_stack_below();
-    }
+    if (!o.serve && o.step_us == 0) setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
     if (o.workers > 0) return run_parent(&o);
     return run_single(&o, "single", 0);
 }
