@@ -172,9 +172,10 @@ final class RecordAdapter implements RecordVisitor {
         long s = p.epoch(m.start());
         long e = ordered(s, p.epoch(m.end()));
         p.touch(s, e);
-        // Name id 0: the writers name a copy by its kind ("Memcpy HtoD").
+        // Name id 0: the writers name a copy by its kinds ("Memcpy HtoD (Pinned -> Device)").
         p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
-                .addMemcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.copyKind());
+                .addMemcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
+                        m.copyKind(), m.srcKind(), m.dstKind());
         gpuOps++;
     }
 

@@ -151,9 +151,7 @@ public final class ChromeJsonWriter {
             int device = stream.device().deviceId();
             for (int i = 0, n = stream.size(); i < n; i++) {
                 GpuOpKind kind = stream.kind(i);
-                byte[] opName = stream.nameId(i) != 0 ? ev.name(stream.nameId(i))
-                        : JsonOut.quoted(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
-                        : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+                byte[] opName = stream.nameId(i) != 0 ? ev.name(stream.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(stream, i));
                 String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
                 ev.complete(opName, cat, pid, tid, stream.start(i), stream.end(i));
                 json.raw("\"device\":");

@@ -368,8 +368,7 @@ public final class PerfettoWriter {
                 GpuOpKind kind = stream.kind(i);
                 int name = stream.nameId(i);
                 if (name == 0) {
-                    name = nameId(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
-                            : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+                    name = nameId(GpuNames.unnamed(stream, i));
                 }
                 seq.open(stream.start(i), stream.end(i), name);
                 long c = stream.correlationId(i);
@@ -380,7 +379,7 @@ public final class PerfettoWriter {
                     } else {
                         seq.annotateUint("bytes", stream.bytes(i));
                         if (kind == GpuOpKind.MEMCPY) {
-                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKindOrValue(i)), true);
+                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKind(i)), true);
                         }
                     }
                     if (c != 0) {
