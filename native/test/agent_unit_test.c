@@ -55,7 +55,7 @@ static void fixture_free(struct fixture *f)
 struct seen {
     int n;
     uint32_t type[MAX_SEEN];
-    uint8_t bytes[MAX_SEEN][256];
+    _Alignas(8) uint8_t bytes[MAX_SEEN][256]; /* records, read through their structs */
 };
 
 static void collect(const struct vprof_record_header *h, void *arg)
