@@ -12,7 +12,8 @@
  *   ASSERT_EQ ... ASSERT_CONTAINS, ASSERT(cond), FAIL(fmt, ...)
  *       The case fails and stops there (a longjmp back to the runner), so an
  *       ASSERT works in helpers too. On a thread other than the case's an
- *       ASSERT cannot stop the case: it fails it and goes on, as an EXPECT.
+ *       ASSERT cannot stop the case: it fails it and goes on, as an EXPECT;
+ *       in a process the case forked it ends that process with status 1.
  *   SKIP(fmt, ...)              the case stops and counts as skipped, saying why
  *
  * A failure names the place, the case, the expression and both values:
@@ -77,6 +78,7 @@ enum { TEST_EXIT_SKIPPED = 77 }; /* a FORKED or FRESH case that skipped (automak
 
 static struct {
     const char *name;
+    pid_t pid;
     pthread_t thread;
     int failed;  /* atomic: an EXPECT may fail on another thread */
     int skipped;
@@ -95,7 +97,11 @@ TEST_HELPER_ void test_report_(const char *file, int line, int fatal, const char
     fputc('\n', stderr);
     fflush(stderr);
     __atomic_store_n(&test_now.failed, 1, __ATOMIC_RELAXED);
-    if (fatal && test_now.name != NULL && pthread_equal(pthread_self(), test_now.thread))
+    if (!fatal || test_now.name == NULL)
+        return;
+    if (getpid() != test_now.pid) /* a process the case forked: it ends, failed */
+        _exit(1);
+    if (pthread_equal(pthread_self(), test_now.thread))
         longjmp(test_now.stop, 1);
 }
 
@@ -248,6 +254,7 @@ enum test_verdict { TEST_PASSED, TEST_FAILED, TEST_SKIPPED };
 TEST_HELPER_ enum test_verdict test_run_here_(const struct test_case *c)
 {
     test_now.name = c->name;
+    test_now.pid = getpid();
     test_now.thread = pthread_self();
     test_now.failed = 0;
     test_now.skipped = 0;
@@ -297,8 +304,8 @@ TEST_HELPER_ enum test_verdict test_run_(const struct test_case *c, const char *
         return TEST_FAILED;
     }
     if (pid == 0) {
-        if (c->how == TEST_IN_FORK)
-            _exit(test_exit_status_(test_run_here_(c)));
+        if (c->how == TEST_IN_FORK) /* exit, not _exit: atexit handlers (an agent's) run */
+            exit(test_exit_status_(test_run_here_(c)));
         execl(self, self, "--case", c->name, (char *)NULL);
         fprintf(stderr, "  %s: cannot run %s again: %s\n", c->name, self, strerror(errno));
         _exit(1);
