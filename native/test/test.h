@@ -72,6 +72,9 @@ struct test_case {
  */
 static void (*test_after_each)(int failed);
 
+/* This program's path, set by test_main (a case that runs the program again uses it). */
+static char test_self[4096];
+
 /* ---- the running case ---- */
 
 enum { TEST_EXIT_SKIPPED = 77 }; /* a FORKED or FRESH case that skipped (automake's number) */
@@ -117,6 +120,12 @@ TEST_HELPER_ void test_skip_(const char *fmt, ...)
     printf("\n");
     test_now.skipped = 1;
     longjmp(test_now.stop, 1);
+}
+
+/* Whether the running case has failed so far (to print what it was looking at). */
+TEST_HELPER_ int test_case_has_failed(void)
+{
+    return __atomic_load_n(&test_now.failed, __ATOMIC_RELAXED);
 }
 
 /* ---- values, printed by their C type ---- */
@@ -315,13 +324,12 @@ TEST_HELPER_ enum test_verdict test_run_(const struct test_case *c, const char *
 
 TEST_HELPER_ int test_main(int argc, char **argv, const struct test_case *cases, size_t n)
 {
-    static char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    ssize_t len = readlink("/proc/self/exe", test_self, sizeof test_self - 1);
     if (len <= 0) {
         fprintf(stderr, "%s: cannot read /proc/self/exe\n", argv[0]);
         return 2;
     }
-    self[len] = '\0';
+    test_self[len] = '\0';
     /* `--case NAME`: the new process of a FRESH case; the exit status is the verdict. */
     const int child = argc == 3 && strcmp(argv[1], "--case") == 0;
     for (int a = child ? 2 : 1; a < argc; a++) {
@@ -342,7 +350,7 @@ TEST_HELPER_ int test_main(int argc, char **argv, const struct test_case *cases,
             continue;
         if (child)
             return test_exit_status_(test_run_here_(&cases[i]));
-        const enum test_verdict v = test_run_(&cases[i], self);
+        const enum test_verdict v = test_run_(&cases[i], test_self);
         if (v == TEST_PASSED) {
             passed++;
             printf("ok   %s\n", cases[i].name);
