@@ -29,9 +29,17 @@ final class CaptureCases {
             return;
         }
         JsonNode report = run.report(c.file(), dir);
-        run.processFacts(report);
         run.table.addAll(run.ranges(mode, c.result(), report, run.facts(c.file(), dir), RangeCheck.Graphs.EXACT,
                 r -> r));
+        if (mode.equals("profiler")) {
+            // The agent enables CUPTI's DEVICE kind with each range, after the context exists.
+            JsonNode devices = report.path("processes").path(0).path("devices");
+            String names = devices.size() == 0 ? "none" : devices.size() + ": " + devices.path(0).path("name").asText()
+                    + ", compute capability " + devices.path(0).path("compute_major").asInt() + "."
+                    + devices.path(0).path("compute_minor").asInt() + ", " + devices.path(0).path("sm_count").asInt()
+                    + " SMs";
+            run.table.add(Row.of("profiler: the GPU's DEVICE record", "1 device", names, devices.size() == 1));
+        }
     }
 
     /** R3: a 0.5 s kernel launched just before cudaProfilerStop, no synchronize; kernels after the stop. */

@@ -88,12 +88,19 @@ final class SelftestRun {
 
     /** The report of a capture, as `vprof report --json --top 1000 FILE` prints it, kept as DIR/report.json. */
     JsonNode report(Path capture, Path dir) throws IOException {
+        return report(capture, dir, "the program");
+    }
+
+    /** As {@link #report(Path, Path)}; {@code who} ran the capture ("the program", "PyTorch"), for the facts. */
+    JsonNode report(Path capture, Path dir, String who) throws IOException {
         String json;
         try (CaptureReader reader = CaptureReader.open(capture)) {
             json = ReportJson.render(CaptureReport.build(reader, 1000));
         }
         Files.writeString(dir.resolve("report.json"), json);
-        return SelfCli.parse(json);
+        JsonNode report = SelfCli.parse(json);
+        processFacts(report, who);
+        return report;
     }
 
     /** The capture's facts (CaptureFacts), kept as DIR/facts.json; deletes a large capture after. */
@@ -133,18 +140,18 @@ final class SelftestRun {
         return rows;
     }
 
-    /** Facts about the capturing process: CUPTI's version, the agent's own warnings; once per run. */
-    void processFacts(JsonNode report) {
+    /** Facts about the capturing process: CUPTI's version, the agent's own warnings (the latest capture's). */
+    private void processFacts(JsonNode report, String who) {
         JsonNode p = report.path("processes").path(0);
         if (p.isMissingNode()) {
             return;
         }
-        table.fact("CUPTI API version (cuptiGetVersion)", p.path("cupti_version").asLong());
+        table.fact("CUPTI API version (cuptiGetVersion), " + who, p.path("cupti_version").asLong());
         List<String> w = new ArrayList<>();
         p.path("agent_warnings").forEach(x -> w.add(x.asText()));
-        table.fact("CUPTI record layout verified by vprof", w.contains("unverified_record_layout") ? "NO (every record "
-                + "sanity-checked; see agent_warnings)" : "yes");
-        table.fact("agent warnings about this CUPTI", w.isEmpty() ? "none" : w.toString());
+        table.fact("CUPTI record layout verified by vprof, " + who, w.contains("unverified_record_layout")
+                ? "NO (every record sanity-checked; see agent_warnings)" : "yes");
+        table.fact("agent warnings about this CUPTI, " + who, w.isEmpty() ? "none" : w.toString());
     }
 
     /** Waits until the agent of pid is in a state the predicate accepts; its state then (null: no region). */

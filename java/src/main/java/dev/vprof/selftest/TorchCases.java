@@ -72,7 +72,7 @@ final class TorchCases {
 
     private JsonNode report(Path capture, Path dir, String name) throws IOException {
         Path sub = Files.createDirectories(dir.resolve(name));
-        JsonNode report = run.report(capture, sub);
+        JsonNode report = run.report(capture, sub, "PyTorch");
         run.facts(capture, sub);
         return report;
     }

@@ -84,7 +84,8 @@ class GpuSelftestOnDoubleTest {
                 "unsync-stop: vprof_selftest_after_stop", "threads: vprof_selftest_thread",
                 "graph-stress: kernels kept + rejected by reason + dropped and counted (no silent loss)",
                 "launch-cost: agent finalized CUPTI after the capture", "nvtx-early: the NVTX range opened a capture range",
-                "late: vprof_selftest_add", "profiler: kernel launches the agent counted")) {
+                "late: vprof_selftest_add", "profiler: kernel launches the agent counted",
+                "profiler: the GPU's DEVICE record", "graph-dormant r2: API records whose correlation id")) {
             List<JsonNode> rows = run.rows(check);
             assertTrue(!rows.isEmpty() && "ok".equals(rows.getFirst().path("verdict").asText()),
                     check + ": " + rows + "\n" + run.output());
