@@ -86,6 +86,7 @@ public final class GpuSelftest {
         out.println("vprof GPU self-test: each row as it is decided; the whole table at the end. Working folder: " + work);
         out.flush();
         run.program = options.program() != null ? options.program() : build(run);
+        doctor(run);
         if (run.program != null && info(run)) {
             CaptureCases captures = new CaptureCases(run);
             InteractiveCases interactive = new InteractiveCases(run);
@@ -193,6 +194,20 @@ public final class GpuSelftest {
             run.programEnv.put("CUDA_HOME", toolkit.toString());
             run.table.fact("libcupti for the program", "from CUDA_HOME=" + toolkit + " (set by the self-test: "
                     + "the toolkit of the nvcc that built it)");
+        }
+    }
+
+    /**
+     * `vprof doctor` with the program's environment, kept as doctor.stdout (the libcupti the agent
+     * will find, the driver, ptrace); notes whether this machine allows attach --inject.
+     */
+    private void doctor(SelftestRun run) throws IOException, InterruptedException {
+        SelfCli.Result r = SelfCli.run(SelfCli.vprof("doctor"), run.programEnv, run.timeout(60), work, "doctor");
+        for (String line : (r.stdout() + "\n" + r.stderr()).split("\n")) {
+            String[] f = line.strip().split("\\s+", 3);
+            if (f.length == 3 && f[1].equals("injection") && !f[0].equals("OK")) {
+                run.injectionRefused = f[2];
+            }
         }
     }
 

@@ -199,6 +199,11 @@ final class InteractiveCases {
     /** A CUDA process started WITHOUT vprof, captured through `vprof attach --inject`. */
     void lateInjection() throws IOException, InterruptedException {
         String label = "late";
+        if (run.injectionRefused != null) {
+            run.table.add(Row.skipped(label, "this machine forbids attach --inject (vprof doctor: "
+                    + run.injectionRefused + ")"));
+            return;
+        }
         Path dir = run.caseDir(label);
         JsonNode result;
         try (Target t = Target.start(List.of(run.program.toString(), "wait"), run.programEnv, dir, "program")) {

@@ -35,6 +35,8 @@ final class SelftestRun {
     Path program;
     /** Added to the program's environment in every case (CUDA_HOME for its libcupti, the double's switches). */
     final Map<String, String> programEnv = new HashMap<>();
+    /** Why `vprof doctor` says attach --inject cannot work on this machine (ptrace), or null. */
+    String injectionRefused;
     /** Kernel name to "GRIDx1x1/BLOCKx1x1", from the program's info case. */
     final Map<String, String> shapes = new HashMap<>();
     private final long deadlineNanos;
