@@ -64,6 +64,21 @@ extern "C" void st_init(void) {
     CHECK(cudaMallocHost(&h_buf, N * sizeof(float)));
     memset(h_buf, 0, N * sizeof(float));
     CHECK(cudaMemset(d_buf, 0, N * sizeof(float)));
+    // Load every kernel now, without launching it: under lazy loading (the default from CUDA 12.2)
+    // a kernel first launched inside a stream capture is loaded there, which drivers before 12.3
+    // refuse; and a first launch's loading would also land in the launch-cost figures.
+    const void *kernels[] = {
+        (const void *)vprof_selftest_add, (const void *)vprof_selftest_scale,
+        (const void *)vprof_selftest_graph_node, (const void *)vprof_selftest_graph_a,
+        (const void *)vprof_selftest_graph_b, (const void *)vprof_selftest_empty,
+        (const void *)vprof_selftest_spin, (const void *)vprof_selftest_after_stop,
+        (const void *)vprof_selftest_thread, (const void *)vprof_selftest_stress,
+        (const void *)vprof_selftest_window,
+    };
+    for (const void *k : kernels) {
+        cudaFuncAttributes a;
+        CHECK(cudaFuncGetAttributes(&a, k));
+    }
     CHECK(cudaDeviceSynchronize());
 }
 
