@@ -565,26 +565,38 @@ static int info(void)
     return 0;
 }
 
+/* Every case with its name on the command line; checked() runs the four checked-phase modes. */
+static int profiler_mode(void) { return checked("profiler"); }
+static int nvtx_mode(void) { return checked("nvtx"); }
+static int none_mode(void) { return checked("none"); }
+static int wait_mode(void) { return checked("wait"); }
+
+static const struct {
+    const char *name;
+    int (*run)(void);
+} CASES[] = {
+    { "info", info },
+    { "profiler", profiler_mode },
+    { "nvtx", nvtx_mode },
+    { "none", none_mode },
+    { "wait", wait_mode },
+    { "graph-dormant", graph_dormant },
+    { "unsync-stop", unsync_stop },
+    { "threads", threads },
+    { "launch-cost", launch_cost },
+    { "nvtx-early", nvtx_early },
+    { "graph-stress", graph_stress },
+};
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "profiler";
-    if (strcmp(c, "profiler") == 0 || strcmp(c, "nvtx") == 0 || strcmp(c, "none") == 0 || strcmp(c, "wait") == 0)
-        return checked(c);
-    if (strcmp(c, "info") == 0)
-        return info();
-    if (strcmp(c, "graph-dormant") == 0)
-        return graph_dormant();
-    if (strcmp(c, "unsync-stop") == 0)
-        return unsync_stop();
-    if (strcmp(c, "threads") == 0)
-        return threads();
-    if (strcmp(c, "launch-cost") == 0)
-        return launch_cost();
-    if (strcmp(c, "nvtx-early") == 0)
-        return nvtx_early();
-    if (strcmp(c, "graph-stress") == 0)
-        return graph_stress();
-    fprintf(stderr, "usage: selftest info|profiler|nvtx|none|wait|graph-dormant|unsync-stop|threads|"
-                    "launch-cost|nvtx-early|graph-stress\n");
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        if (strcmp(c, CASES[i].name) == 0)
+            return CASES[i].run();
+    fprintf(stderr, "usage: selftest CASE, one of:");
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        fprintf(stderr, " %s", CASES[i].name);
+    fprintf(stderr, "\n");
     return 2;
 }

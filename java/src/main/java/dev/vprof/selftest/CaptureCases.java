@@ -20,18 +20,33 @@ final class CaptureCases {
         this.run = run;
     }
 
-    /** The checked phase in one capture-range mode (profiler, nvtx, none). */
-    void mode(String mode, String captureRange) throws IOException, InterruptedException {
-        Path dir = run.caseDir(mode);
-        SelftestRun.Captured c = run.vprofRun(dir, mode, 120, captureRange);
+    /** A case's capture, read: the program's result line, the report, the facts. */
+    private record Checked(JsonNode result, JsonNode report, CaptureFacts facts) {}
+
+    /**
+     * `vprof run OPTS -- PROGRAM NAME` in the case's folder, its report and facts, and the rows of
+     * every range the program lists (exact graphs, tuned by {@code tune}); null, with a failed row,
+     * when there is nothing to check.
+     */
+    private Checked capture(String name, long bound, java.util.function.UnaryOperator<RangeCheck> tune,
+                            String... opts) throws IOException, InterruptedException {
+        Path dir = run.caseDir(name);
+        SelftestRun.Captured c = run.vprofRun(dir, name, bound, opts);
         if (!c.ok()) {
-            run.table.add(c.failure(mode));
-            return;
+            run.table.add(c.failure(name));
+            return null;
         }
         JsonNode report = run.report(c.file(), dir);
-        run.table.addAll(run.ranges(mode, c.result(), report, run.facts(c.file(), dir), RangeCheck.Graphs.EXACT,
-                r -> r));
-        if (mode.equals("profiler")) {
+        CaptureFacts facts = run.facts(c.file(), dir);
+        run.table.addAll(run.ranges(name, c.result(), report, facts, RangeCheck.Graphs.EXACT, tune));
+        return new Checked(c.result(), report, facts);
+    }
+
+    /** The checked phase in one capture-range mode (profiler, nvtx, none). */
+    void mode(String mode, String captureRange) throws IOException, InterruptedException {
+        Checked c = capture(mode, 120, r -> r, captureRange);
+        if (c != null && mode.equals("profiler")) {
+            JsonNode report = c.report();
             // The agent enables CUPTI's DEVICE kind with each range, after the context exists.
             JsonNode devices = report.path("processes").path(0).path("devices");
             String names = devices.size() == 0 ? "none" : devices.size() + ": " + devices.path(0).path("name").asText()
@@ -44,15 +59,11 @@ final class CaptureCases {
 
     /** R3: a 0.5 s kernel launched just before cudaProfilerStop, no synchronize; kernels after the stop. */
     void unsyncStop() throws IOException, InterruptedException {
-        Path dir = run.caseDir("unsync-stop");
-        SelftestRun.Captured c = run.vprofRun(dir, "unsync-stop", 120, "--capture-range=cudaProfilerApi");
-        if (!c.ok()) {
-            run.table.add(c.failure("unsync-stop"));
+        Checked c = capture("unsync-stop", 120, r -> r, "--capture-range=cudaProfilerApi");
+        if (c == null) {
             return;
         }
-        JsonNode report = run.report(c.file(), dir);
-        CaptureFacts facts = run.facts(c.file(), dir);
-        run.table.addAll(run.ranges("unsync-stop", c.result(), report, facts, RangeCheck.Graphs.EXACT, r -> r));
+        CaptureFacts facts = c.facts();
         long spin = c.result().path("spin_ns").asLong();
         CaptureFacts.Kernel k = facts.range(1).kernels.get("vprof_selftest_spin");
         long recorded = k == null || k.count == 0 ? 0 : k.maxNs;
@@ -60,7 +71,7 @@ final class CaptureCases {
                 k == null ? "not recorded" : ms(recorded), recorded >= spin * 9 / 10));
         run.table.add(Row.info("unsync-stop: cudaProfilerStop took (it does not wait for the GPU if well under "
                 + ms(spin) + ")", ms(c.result().path("stop_call_ns").asLong())));
-        JsonNode r1 = SelftestRun.range(report, 1);
+        JsonNode r1 = SelftestRun.range(c.report(), 1);
         if (r1 != null) {
             run.table.add(Row.info("unsync-stop: records clipped as launched after the stop",
                     Long.toString(r1.path("fidelity").path("clipped").asLong())));
@@ -69,20 +80,15 @@ final class CaptureCases {
 
     /** R6: 32 host threads launching in one range (CUDA 13's per-thread activity buffers). */
     void threads() throws IOException, InterruptedException {
-        Path dir = run.caseDir("threads");
-        SelftestRun.Captured c = run.vprofRun(dir, "threads", 120, "--capture-range=cudaProfilerApi");
-        if (!c.ok()) {
-            run.table.add(c.failure("threads"));
+        Checked c = capture("threads", 120, r -> r, "--capture-range=cudaProfilerApi");
+        if (c == null) {
             return;
         }
-        JsonNode report = run.report(c.file(), dir);
-        CaptureFacts facts = run.facts(c.file(), dir);
-        run.table.addAll(run.ranges("threads", c.result(), report, facts, RangeCheck.Graphs.EXACT, r -> r));
-        CaptureFacts.Kernel k = facts.range(1).kernels.get("vprof_selftest_thread");
+        CaptureFacts.Kernel k = c.facts().range(1).kernels.get("vprof_selftest_thread");
         int threads = c.result().path("threads").asInt();
         run.table.add(Row.count("threads: streams the kernels ran on (one per thread)", threads,
                 k == null ? 0 : k.streams.size()));
-        JsonNode p = report.path("processes").path(0);
+        JsonNode p = c.report().path("processes").path(0);
         JsonNode counters = p.path("counters");
         run.table.add(Row.count("threads: CUPTI buffer requests the pool could not serve from its buffers", 0,
                 counters.path("pool_emergency_buffers").asLong() + counters.path("pool_refusals").asLong()));
@@ -94,19 +100,14 @@ final class CaptureCases {
 
     /** R12: an NVTX range before CUDA initializes, then the NVTX capture range. */
     void nvtxEarly() throws IOException, InterruptedException {
-        Path dir = run.caseDir("nvtx-early");
-        SelftestRun.Captured c = run.vprofRun(dir, "nvtx-early", 120, "--capture-range=nvtx:vprof_selftest_window");
-        if (!c.ok()) {
-            run.table.add(c.failure("nvtx-early"));
+        Checked c = capture("nvtx-early", 120, r -> r, "--capture-range=nvtx:vprof_selftest_window");
+        if (c == null) {
             return;
         }
-        JsonNode report = run.report(c.file(), dir);
-        JsonNode r1 = SelftestRun.range(report, 1);
+        JsonNode r1 = SelftestRun.range(c.report(), 1);
         run.table.add(Row.of("nvtx-early: the NVTX range opened a capture range", "source nvtx",
                 r1 == null ? "no range" : "source " + r1.path("source").asText(),
                 r1 != null && "nvtx".equals(r1.path("source").asText())));
-        run.table.addAll(run.ranges("nvtx-early", c.result(), report, run.facts(c.file(), dir),
-                RangeCheck.Graphs.EXACT, r -> r));
         if (r1 != null) {
             run.table.add(Row.info("nvtx-early: NVTX markers recorded in the range", r1.path("markers").asText()));
         }
@@ -114,19 +115,13 @@ final class CaptureCases {
 
     /** R4: a graph of 1000 kernels replayed 1000 times: every record kept or rejected by reason, none lost silently. */
     void graphStress() throws IOException, InterruptedException {
-        Path dir = run.caseDir("graph-stress");
         long t0 = System.nanoTime();
-        SelftestRun.Captured c = run.vprofRun(dir, "graph-stress", 240, "--capture-range=cudaProfilerApi");
+        Checked c = capture("graph-stress", 240, RangeCheck::allowRejected, "--capture-range=cudaProfilerApi");
         long took = System.nanoTime() - t0;
-        if (!c.ok()) {
-            run.table.add(c.failure("graph-stress"));
+        if (c == null) {
             return;
         }
-        JsonNode report = run.report(c.file(), dir);
-        CaptureFacts facts = run.facts(c.file(), dir);
-        run.table.addAll(run.ranges("graph-stress", c.result(), report, facts, RangeCheck.Graphs.EXACT,
-                RangeCheck::allowRejected));
-        JsonNode r1 = SelftestRun.range(report, 1);
+        JsonNode r1 = SelftestRun.range(c.report(), 1);
         long want = c.result().path("ranges").path(0).path("kernels").path("vprof_selftest_stress").asLong();
         long kept = r1 == null ? 0 : r1.path("kernels").asLong();
         long rejected = 0;

@@ -65,6 +65,38 @@ final class InteractiveCases {
         return false;
     }
 
+    /** What steps return when they stopped early: a row already says why. */
+    private static final JsonNode STOPPED = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+
+    /** Steps taken with an attach going; the program's result line, null when it printed none, or STOPPED. */
+    @FunctionalInterface
+    private interface Steps {
+        JsonNode run() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs the steps with the attach going, then waits for it to end (a row if it failed) and makes
+     * sure it is gone. The program's result line, or null when there is nothing to check (a row says why).
+     */
+    private JsonNode attached(String label, Path dir, Process attach, Steps steps)
+            throws IOException, InterruptedException {
+        try {
+            JsonNode result = steps.run();
+            if (result == STOPPED || !attachEnded(label, attach, dir)) {
+                return null;
+            }
+            if (result == null) {
+                run.table.add(Row.of(label + ": the program's result", "a result line", "none (see program.stderr)",
+                        false));
+            }
+            return result;
+        } finally {
+            if (attach.isAlive()) {
+                SelfCli.kill(attach);
+            }
+        }
+    }
+
     /**
      * R2: two graphs captured and instantiated while the agent is dormant (A also replayed then),
      * an attach for two cudaProfilerApi ranges (repeat:2: CUDA 13.1 Update 1 fixed graph launches'
@@ -84,30 +116,22 @@ final class InteractiveCases {
             // Runtime and driver API records too: they say which call's id the node kernels carry.
             Process attach = attach(dir, t.pid(), "--capture-range=cudaProfilerApi", "--capture-range-end=repeat:2",
                     "--kinds", "kernel,memcpy,memset,runtime,driver");
-            try {
+            result = attached(label, dir, attach, () -> {
                 if (!reached(label + ": vprof attach armed the agent", t.pid(), AgentState.ARMED, run.timeout(30))) {
-                    return;
+                    return STOPPED;
                 }
                 t.send("go");
                 t.await("next", run.timeout(60));
                 // The next range must not begin while this one drains (it would cut it short).
                 if (!reached(label + ": range 1 drained and closed", t.pid(), AgentState.ARMED, run.timeout(10))) {
-                    return;
+                    return STOPPED;
                 }
                 t.send("go");
                 t.await("stopped", run.timeout(60));
-                result = t.result(run.timeout(60));
-                if (!attachEnded(label, attach, dir)) {
-                    return;
-                }
-            } finally {
-                if (attach.isAlive()) {
-                    SelfCli.kill(attach);
-                }
-            }
+                return t.result(run.timeout(60));
+            });
         }
         if (result == null) {
-            run.table.add(Row.of(label + ": the program's result", "a result line", "none (see program.stderr)", false));
             return;
         }
         Path file = dir.resolve("capture.vprof");
@@ -152,42 +176,43 @@ final class InteractiveCases {
             measure(t, "dormant", phases);
             measure(t, "dormant-again", phases);
             Process attach = attach(dir, t.pid(), "--capture-range=cudaProfilerApi", "--capture-range-end=stop");
-            try {
+            JsonNode stopped = attached(label, dir, attach, () -> {
                 if (!reached(label + ": vprof attach armed the agent", t.pid(), AgentState.ARMED, run.timeout(30))) {
-                    return;
+                    return STOPPED;
                 }
                 measure(t, "armed", phases);
                 t.send("start");
                 t.await("started", run.timeout(30));
                 measure(t, "capturing", phases);
                 t.send("stop");
-                t.await("stopped", run.timeout(30));
-                if (!attachEnded(label, attach, dir)) {
-                    return;
+                return t.awaitEvent("stopped", run.timeout(30));
+            });
+            result = null;
+            if (stopped != null) { // else a row says why; the phases measured so far are still judged
+                reached(label + ": agent dormant after the capture", t.pid(), AgentState.DORMANT, run.timeout(10));
+                t.send("launch"); // the agent finalizes CUPTI in this launch's API exit callback
+                t.await("launched", run.timeout(30));
+                long bits = SelftestRun.cuptiFacts(t.pid());
+                if (bits >= 0) {
+                    finalized = (bits & VprofRing.CUPTI_FINALIZED) != 0;
+                    finalizeExpected = (bits & VprofRing.CUPTI_FINALIZES) != 0;
                 }
-            } finally {
-                if (attach.isAlive()) {
-                    SelfCli.kill(attach);
-                }
+                measure(t, "after-capture", phases);
+                t.send("exit");
+                result = t.result(run.timeout(30));
             }
-            reached(label + ": agent dormant after the capture", t.pid(), AgentState.DORMANT, run.timeout(10));
-            t.send("launch"); // the agent finalizes CUPTI in this launch's API exit callback
-            t.await("launched", run.timeout(30));
-            long bits = SelftestRun.cuptiFacts(t.pid());
-            if (bits >= 0) {
-                finalized = (bits & VprofRing.CUPTI_FINALIZED) != 0;
-                finalizeExpected = (bits & VprofRing.CUPTI_FINALIZES) != 0;
-            }
-            measure(t, "after-capture", phases);
-            t.send("exit");
-            result = t.result(run.timeout(30));
         }
         run.table.addAll(LaunchCostCheck.check(phases, finalized, finalizeExpected));
         if (result != null) {
-            Path file = dir.resolve("capture.vprof");
-            JsonNode report = run.report(file, dir);
-            run.table.addAll(run.ranges(label, result, report, run.facts(file, dir), RangeCheck.Graphs.EXACT, r -> r));
+            exactRanges(label, dir, result);
         }
+    }
+
+    /** The attach's capture in DIR judged against every range the program's result lists. */
+    private void exactRanges(String label, Path dir, JsonNode result) throws IOException {
+        Path file = dir.resolve("capture.vprof");
+        JsonNode report = run.report(file, dir);
+        run.table.addAll(run.ranges(label, result, report, run.facts(file, dir), RangeCheck.Graphs.EXACT, r -> r));
     }
 
     private void measure(Target t, String phase, Map<String, JsonNode> phases) throws IOException, InterruptedException {
@@ -210,29 +235,18 @@ final class InteractiveCases {
             t.await("ready", run.timeout(60));
             Process attach = attach(dir, t.pid(), "--inject", "--capture-range=cudaProfilerApi",
                     "--capture-range-end=stop", "--duration=120s");
-            try {
+            result = attached(label, dir, attach, () -> {
                 // Let the attach inject and arm before the program reaches its profiler range.
                 if (!reached(label + ": attach --inject loaded and armed the agent", t.pid(), AgentState.ARMED,
                         run.timeout(60))) {
-                    return;
+                    return STOPPED;
                 }
                 t.send("go");
-                result = t.result(run.timeout(60));
-                if (!attachEnded(label, attach, dir)) {
-                    return;
-                }
-            } finally {
-                if (attach.isAlive()) {
-                    SelfCli.kill(attach);
-                }
-            }
+                return t.result(run.timeout(60));
+            });
         }
-        if (result == null) {
-            run.table.add(Row.of(label + ": the program's result", "a result line", "none (see program.stderr)", false));
-            return;
+        if (result != null) {
+            exactRanges(label, dir, result);
         }
-        Path file = dir.resolve("capture.vprof");
-        JsonNode report = run.report(file, dir);
-        run.table.addAll(run.ranges(label, result, report, run.facts(file, dir), RangeCheck.Graphs.EXACT, r -> r));
     }
 }

@@ -89,6 +89,12 @@ final class Target implements AutoCloseable {
         }
     }
 
+    /** As {@link #await}, returning the event's line. */
+    JsonNode awaitEvent(String event, long timeoutSeconds) throws IOException, InterruptedException {
+        await(event, timeoutSeconds);
+        return last;
+    }
+
     /** The event line await last returned (a measurement's figures). */
     JsonNode lastEvent() {
         return last;
