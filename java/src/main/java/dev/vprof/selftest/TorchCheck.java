@@ -100,9 +100,11 @@ final class TorchCheck {
         return rows;
     }
 
+    /** The range's warnings, less those about this CUPTI rather than the range (RangeCheck.CUPTI_CAVEATS). */
     private static List<String> warnings(JsonNode range) {
         List<String> w = new ArrayList<>();
         range.path("fidelity").path("warnings").forEach(x -> w.add(x.asText()));
+        w.removeAll(RangeCheck.CUPTI_CAVEATS);
         return w;
     }
 }

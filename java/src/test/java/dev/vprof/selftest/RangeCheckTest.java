@@ -162,6 +162,15 @@ class RangeCheckTest {
     }
 
     @Test
+    void aCaveatAboutThisCuptiIsNotARangeFailure() throws Exception {
+        // CUDA 13.2's CUPTI is outside vprof's verified list: every range carries the flag.
+        RangeCheck.Result r = check(got(8, 8, 2, 4, 4, "[\"unverified_record_layout\"]", 16), facts(2, 2, true),
+                RangeCheck.Graphs.EXACT);
+        assertEquals(Verdict.OK, row(r, ": warnings").verdict());
+        assertEquals("[unverified_record_layout]", row(r, ": warnings").actual());
+    }
+
+    @Test
     void aKeptKernelWithInvalidTimestampsIsAMismatch() throws Exception {
         CaptureFacts.Range facts = facts(2, 2, true);
         facts.kernel("vprof_selftest_add").add(2000, 1000, 503, desc(256, 0, 0));
