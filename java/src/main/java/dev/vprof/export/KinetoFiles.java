@@ -112,9 +112,11 @@ public final class KinetoFiles {
         for (TimelineProcess p : processes) {
             boolean hasSteps = !stepsOf.get(p.pid()).isEmpty();
             if (hasSteps && gpuOps(p) > 0 && !p.hasApiCalls()) {
-                throw new IllegalArgumentException("--steps " + spec + ": pid " + p.pid() + " has no CUDA API calls in the "
-                        + "capture, and once a trace has ProfilerSteps HTA drops every GPU op it cannot tie to its launch "
-                        + "(here all of them); capture with --kinds kernel,memcpy,memset,nvtx,runtime, or export without --steps");
+                // Still written: Perfetto and TensorBoard show the steps; only HTA's step analyses need the launches.
+                notes.add("WARNING: pid " + p.pid() + " has no CUDA API calls in the capture, and once a trace has "
+                        + "ProfilerSteps HTA drops every GPU op it cannot tie to its launch (here all of them), so HTA's "
+                        + "step analyses of this file will be empty; capture with --kinds kernel,memcpy,memset,nvtx,runtime "
+                        + "for them");
             }
             if (!hasSteps) {
                 notes.add("pid " + p.pid() + " has no NVTX range '" + spec.rangeName() + "' inside its capture ranges; "
