@@ -58,9 +58,9 @@ mutate() {
 }
 
 echo "cupti-abi-mutation: against $cuda/include"
-mutate "a field's offset (Kernel10.correlationId 92 -> 88, pads moved with it)" \
+mutate "a field's offset (the kernel records' correlationId 92 -> 88, pads moved with it)" \
   's/P(8) \\\n    F(T,  92, uint32_t, correlationId) \\\n    F(T,  96, int64_t, gridId)/P(4) \\\n    F(T,  88, uint32_t, correlationId) \\\n    P(4) \\\n    F(T,  96, int64_t, gridId)/' \
-  'CUpti_ActivityKernel10.correlationId is not at byte 88'
+  'CUpti_ActivityKernel9.correlationId is not at byte 88'
 mutate "an enum value (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL 10 -> 11)" \
   's/V(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 10)/V(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 11)/' \
   'CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL is not 11'
@@ -71,11 +71,11 @@ mutate "an attribute id (CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER 9 -> 10)
   's/V(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, 9)/V(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, 10)/' \
   'CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER is not 10'
 mutate "a record's size (Kernel10 216 -> 224 bytes)" \
-  's/S(CUpti_ActivityKernel10, CUpti_ActivityKernel10, struct, 216,/S(CUpti_ActivityKernel10, CUpti_ActivityKernel10, struct, 224,/; s/F(T, 172, CUpti_ChannelType, channelType) \\\n    P(40)/F(T, 172, CUpti_ChannelType, channelType) \\\n    P(48)/' \
+  's/S(CUpti_ActivityKernel10, CUpti_ActivityKernel10, struct, 216,/S(CUpti_ActivityKernel10, CUpti_ActivityKernel10, struct, 224,/; s/VPROF_FIELDS_KERNEL_PREFIX(F, P, T) P(40)/VPROF_FIELDS_KERNEL_PREFIX(F, P, T) P(48)/' \
   'CUpti_ActivityKernel10 is not 224 bytes'
-mutate "a field's type (Kernel9.start uint64_t -> int64_t)" \
-  's/\(VPROF_FIELDS_CUpti_ActivityKernel9(F, P, T)[^#]*\)F(T,  16, uint64_t, start)/\1F(T,  16, int64_t, start)/' \
-  'CUpti_ActivityKernel9.start is not of type int64_t'
+mutate "a field's type (the kernel records' completed uint64_t -> int64_t)" \
+  's/F(T,  32, uint64_t, completed)/F(T,  32, int64_t, completed)/' \
+  'CUpti_ActivityKernel9.completed is not of type int64_t'
 mutate "a constant (NVTX_EVENT_ATTRIB_STRUCT_SIZE 48 -> 40)" \
   's/C(NVTX_EVENT_ATTRIB_STRUCT_SIZE, 48)/C(NVTX_EVENT_ATTRIB_STRUCT_SIZE, 40)/' \
   'NVTX_EVENT_ATTRIB_STRUCT_SIZE is not 40'

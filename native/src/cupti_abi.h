@@ -287,36 +287,9 @@
     F(T,  32, uint32_t, correlationId) \
     F(T,  36, uint32_t, returnValue)
 
-#define VPROF_FIELDS_CUpti_ActivityKernel9(F, P, T) \
-    F(T,   0, CUpti_ActivityKind, kind) \
-    P(2) \
-    F(T,   6, uint16_t, registersPerThread) \
-    P(8) \
-    F(T,  16, uint64_t, start) \
-    F(T,  24, uint64_t, end) \
-    P(8) \
-    F(T,  40, uint32_t, deviceId) \
-    F(T,  44, uint32_t, contextId) \
-    F(T,  48, uint32_t, streamId) \
-    F(T,  52, int32_t, gridX) \
-    F(T,  56, int32_t, gridY) \
-    F(T,  60, int32_t, gridZ) \
-    F(T,  64, int32_t, blockX) \
-    F(T,  68, int32_t, blockY) \
-    F(T,  72, int32_t, blockZ) \
-    F(T,  76, int32_t, staticSharedMemory) \
-    F(T,  80, int32_t, dynamicSharedMemory) \
-    P(8) \
-    F(T,  92, uint32_t, correlationId) \
-    P(8) \
-    F(T, 104, const char *, name) \
-    P(32) \
-    F(T, 144, uint64_t, graphNodeId) \
-    P(4) \
-    F(T, 156, uint32_t, graphId) \
-    P(48)
-
-#define VPROF_FIELDS_CUpti_ActivityKernel10(F, P, T) \
+/* Kernel9 (CUDA 12) and Kernel10 (CUDA 13.0) agree up to byte 176; the agent reads only this part
+ * of either (convert.c), the double writes Kernel10. */
+#define VPROF_FIELDS_KERNEL_PREFIX(F, P, T) \
     F(T,   0, CUpti_ActivityKind, kind) \
     P(1) \
     F(T,   5, uint8_t, sharedMemoryConfig) \
@@ -352,25 +325,14 @@
     F(T, 156, uint32_t, graphId) \
     P(8) \
     F(T, 168, uint32_t, channelID) \
-    F(T, 172, CUpti_ChannelType, channelType) \
-    P(40)
+    F(T, 172, CUpti_ChannelType, channelType)
 
-#define VPROF_FIELDS_CUpti_ActivityMemcpy5(F, P, T) \
-    F(T,   0, CUpti_ActivityKind, kind) \
-    F(T,   4, uint8_t, copyKind) \
-    F(T,   5, uint8_t, srcKind) \
-    F(T,   6, uint8_t, dstKind) \
-    F(T,   7, uint8_t, flags) \
-    F(T,   8, uint64_t, bytes) \
-    F(T,  16, uint64_t, start) \
-    F(T,  24, uint64_t, end) \
-    F(T,  32, uint32_t, deviceId) \
-    F(T,  36, uint32_t, contextId) \
-    F(T,  40, uint32_t, streamId) \
-    F(T,  44, uint32_t, correlationId) \
-    P(40)
+#define VPROF_FIELDS_CUpti_ActivityKernel9(F, P, T) VPROF_FIELDS_KERNEL_PREFIX(F, P, T) P(32)
 
-#define VPROF_FIELDS_CUpti_ActivityMemcpy6(F, P, T) \
+#define VPROF_FIELDS_CUpti_ActivityKernel10(F, P, T) VPROF_FIELDS_KERNEL_PREFIX(F, P, T) P(40)
+
+/* Memcpy5 (CUDA 12) and Memcpy6 (CUDA 13.0) agree up to byte 84; Memcpy6 appends copyCount. */
+#define VPROF_FIELDS_MEMCPY_PREFIX(F, P, T) \
     F(T,   0, CUpti_ActivityKind, kind) \
     F(T,   4, uint8_t, copyKind) \
     F(T,   5, uint8_t, srcKind) \
@@ -388,8 +350,11 @@
     F(T,  64, uint64_t, graphNodeId) \
     F(T,  72, uint32_t, graphId) \
     F(T,  76, uint32_t, channelID) \
-    F(T,  80, CUpti_ChannelType, channelType) \
-    P(4) \
+    F(T,  80, CUpti_ChannelType, channelType)
+
+#define VPROF_FIELDS_CUpti_ActivityMemcpy5(F, P, T) VPROF_FIELDS_MEMCPY_PREFIX(F, P, T) P(4)
+
+#define VPROF_FIELDS_CUpti_ActivityMemcpy6(F, P, T) VPROF_FIELDS_MEMCPY_PREFIX(F, P, T) P(4) \
     F(T,  88, uint64_t, copyCount)
 
 #define VPROF_FIELDS_CUpti_ActivityMemset4(F, P, T) \
