@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds vprof's native parts from a copy of the sources with no CUDA toolkit visible, then runs
 # `vprof demo` (the simulated server, its dormant agents, one capture, the exports) on what that
-# build produced (issue 12, acceptance 1); the Java bindings are generated there too. "No toolkit visible": CUDA_HOME is empty, CUDA_PATH
-# unset, no nvcc on PATH, and, in a private user and mount namespace, an empty tmpfs over
-# /usr/local/cuda, /usr/local/cuda-*, /opt/cuda and the toolkit find-cuda.sh would pick; nothing
-# changes for the rest of the machine. It then proves the hiding worked (find-cuda.sh finds
-# nothing, gcc cannot include <cupti.h>) before building.
+# build produced (issue 12, acceptance 1); the Java bindings are generated there too. "No toolkit
+# visible": CUDA_HOME is empty, CUDA_PATH unset, and, in a private user and mount namespace, an
+# empty tmpfs over /usr/local/cuda, /usr/local/cuda-*, /opt/cuda and the toolkit find-cuda.sh
+# would pick, and /dev/null over every nvcc; nothing changes for the rest of the machine.
+# It then proves the hiding worked (no nvcc, find-cuda.sh finds nothing, gcc cannot include
+# <cupti.h>) before building.
 #
 # Needs the jar (mvn -B package; CI runs this after mvn -B verify) and a JDK the launcher finds.
 #   scripts/no-cuda-check.sh
@@ -36,11 +37,17 @@ else
   done
 fi
 
-# No nvcc on PATH, no CUDA_HOME or CUDA_PATH.
+# No nvcc on PATH: folders holding one leave PATH (in the namespace the nvcc itself is covered by
+# /dev/null too, so it cannot run from its full path either).
 path=""
 IFS=: read -r -a entries <<<"$PATH"
 for e in "${entries[@]}"; do
-  [ -n "$e" ] && [ ! -e "$e/nvcc" ] && path="${path:+$path:}$e"
+  [ -n "$e" ] || continue
+  if [ -e "$e/nvcc" ]; then
+    [ -n "${VPROF_NO_CUDA_INSIDE:-}" ] && mount --bind /dev/null "$(readlink -f "$e/nvcc")"
+    continue
+  fi
+  path="${path:+$path:}$e"
 done
 export PATH="$path" CUDA_HOME=""
 unset CUDA_PATH VPROF_REQUIRE_CUPTI_CHECK
