@@ -523,6 +523,52 @@ TEST(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId)
     ASSERT_EQ(v.graph_descs, 3); /* one desc per node */
 }
 
+/* A launch into a capturing stream: the call succeeds, runs nothing, leaves no record. */
+static void captured_launch(uint32_t corr)
+{
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr, CUPTI_API_ENTER);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr, CUPTI_API_EXIT);
+}
+
+/* cudaStreamBeginCapture / cudaStreamEndCapture as the runtime makes them, seen by the driver callbacks. */
+static void stream_capture(int begin, uint32_t corr)
+{
+    const CUpti_CallbackId drv = begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2
+                                       : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture;
+    api(CUPTI_CB_DOMAIN_DRIVER_API, drv, corr, CUPTI_API_ENTER);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, drv, corr, CUPTI_API_EXIT);
+}
+
+/* Handling under test: launches into a capturing stream are not counted as work (they become graph
+   nodes, with no record of their own), even when the capture began before the range. */
+TEST(launchesIntoACapturingStreamAreNotCountedAsWork)
+{
+    setup(130001);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    stream_capture(1, 60); /* a capture begun before the range: its edges are seen while no range is open */
+    profiler(1, 61);
+    captured_launch(62);
+    captured_launch(63);
+    stream_capture(0, 64);
+    launch(65);
+    stream_capture(1, 66); /* and one inside it */
+    captured_launch(67);
+    stream_capture(0, 68);
+    graph_launch(69, 4, 2);
+    gpu_done(65);
+    gpu_done(69);
+    profiler(0, 70);
+    ASSERT(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    const struct vprof_rec_range *e = &v.end[0];
+    ASSERT_EQ(e->kernel_launches, 1);
+    ASSERT_EQ(e->graph_launches, 1);
+    ASSERT_EQ(e->kernels, 3);
+    ASSERT_EQ(e->kernels_missing, 0);
+    ASSERT(!(e->flags & (VPROF_WARN_RECORDS_MISSING | VPROF_WARN_DRAIN_TIMEOUT)));
+}
+
 /* Handling under test: buffer callbacks re-registered at every ARM and range begin, and a range
    whose records went to another client named as such (R1). */
 TEST(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange)
@@ -767,6 +813,7 @@ int main(int argc, char **argv)
         FORKED(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning),
         FORKED(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly),
         FORKED(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId),
+        FORKED(launchesIntoACapturingStreamAreNotCountedAsWork),
         FORKED(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange),
         FORKED(perThreadBuffersAreTurnedOffBeforeEveryRegistration),
         FORKED(perThreadBuffersThatStayOnGetALargerPoolAndAWarning),

@@ -232,6 +232,24 @@ static int enable_kinds(struct vprof_agent *a, uint32_t kinds)
 
 static const CUpti_CallbackId PROFILER_DRIVER_CBIDS[] = { CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
                                                           CUPTI_DRIVER_TRACE_CBID_cuProfilerStop };
+/*
+ * On for as long as the agent is subscribed, as the profiler edges are: so that launches
+ * into a capturing stream (graph nodes, not work) are not counted, even by a range that
+ * begins during a capture (callbacks.c).
+ */
+static const CUpti_CallbackId CAPTURE_DRIVER_CBIDS[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+};
+
+static void enable_driver_callbacks(struct vprof_agent *a, const CUpti_CallbackId *cbids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbids[i]);
+}
+#define ENABLE_DRIVER_CALLBACKS(a, list) enable_driver_callbacks((a), (list), sizeof(list) / sizeof((list)[0]))
 
 /*
  * While a range is open or draining every driver API call comes through
@@ -246,9 +264,10 @@ void vprof_counting(struct vprof_agent *a, int on)
         return;
     if (a->cupti.EnableDomain((uint32_t)on, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)
         return; /* without counting the drain waits its full window and ids bound nothing more */
-    if (!on) /* the domain switch took the profiler callbacks with it */
-        for (size_t i = 0; i < sizeof PROFILER_DRIVER_CBIDS / sizeof PROFILER_DRIVER_CBIDS[0]; i++)
-            a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, PROFILER_DRIVER_CBIDS[i]);
+    if (!on) { /* the domain switch took the profiler and capture callbacks with it */
+        ENABLE_DRIVER_CALLBACKS(a, PROFILER_DRIVER_CBIDS);
+        ENABLE_DRIVER_CALLBACKS(a, CAPTURE_DRIVER_CBIDS);
+    }
     a->counting = on;
     __atomic_store_n(&a->hot_counting, on, __ATOMIC_RELEASE);
 }
@@ -540,6 +559,7 @@ void vprof_finalize_if_pending(struct vprof_agent *a)
          */
         a->cupti.Finalize();
         a->cupti_state = 0; /* the next ARM subscribes again (vprof_cupti_start) */
+        __atomic_store_n(&a->captures, 0, __ATOMIC_RELEASE); /* unseen until subscribed again */
         a->enabled_kinds = 0;
         a->counting = 0;
         __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
@@ -692,6 +712,8 @@ int vprof_cupti_start(struct vprof_agent *a)
               a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
                                       CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)) != 0)
         return -1;
+    /* Capture edges (callbacks.c): not fatal if refused; launches are then counted as before. */
+    ENABLE_DRIVER_CALLBACKS(a, CAPTURE_DRIVER_CBIDS);
     /*
      * One NVTX callback while dormant: domain creation, which happens once per
      * domain at start-up, so that a later nvtx:NAME@DOMAIN capture can tell
