@@ -84,4 +84,26 @@ class SpanImportTest {
         Path text = Files.writeString(dir.resolve("notes.txt"), "just text");
         assertTrue(assertThrows(OtlpFormatException.class, () -> SpanImport.read(text)).getMessage().contains("not JSON"));
     }
+
+    /** Found by SpanImportFuzzTest: a byte that is not UTF-8 ended the import with "Input length = 1". */
+    @Test
+    void aByteThatIsNotUtf8CostsNoSpans(@TempDir Path dir) throws Exception {
+        byte[] line = OtlpJson.encodeRequest(TestSpans.mixed(1));
+        String text = new String(line, java.nio.charset.StandardCharsets.UTF_8);
+        byte[] damaged = line.clone();
+        damaged[text.indexOf("\"name\":\"") + 8] = (byte) 0xff; // the first letter of the first name
+        Path f = dir.resolve("spans.jsonl");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(line);
+        out.write('\n');
+        out.writeBytes(damaged);
+        out.write('\n');
+        Files.write(f, out.toByteArray());
+        SpanImport.Result r = SpanImport.read(f);
+        assertEquals(SpanImport.Format.OTLP_JSON_LINES, r.format());
+        assertEquals(0, r.errorCount(), r.errors().toString());
+        assertEquals(2 * TestSpans.mixed(1).size(), r.spans().size());
+        assertTrue(r.spans().stream().anyMatch(sp -> (sp.name() + sp.scopeName()).contains("\uFFFD")),
+                "the damaged name kept, marked as not decodable");
+    }
 }
