@@ -5,6 +5,20 @@
  *   busy DIR CHURNLIB     every thread busy in malloc/free or dlopen/dlclose until DIR/stop
  *   tree DIR LIBCUDA      forks two children that dlopen LIBCUDA; all wait for DIR/stop
  *   hang DIR HANGLIB      dlopens a library whose constructor never returns
+ *   stale DIR             main waits in nanosleep under a frame that holds dead words pointing
+ *                         into malloc and fork (what a forked worker keeps); then as `wait`
+ *   signal DIR HANGLIB    as hang, and SIGUSR1 (sent by the test) runs a handler that blocks
+ *                         on top of the loader's frames; touches DIR/in-handler
+ *   memalign DIR          a thread calls aligned_alloc(64 MiB), which glibc tail-calls into its
+ *                         internal code; that code holds the malloc arena lock while it mmaps,
+ *                         and a seccomp user-notification filter holds the mmap (and so the
+ *                         lock) until DIR/stop; touches DIR/alloc-tid-TID once it is held
+ *   semwait DIR direct|pointer  a thread blocked in sem_clockwait (glibc tail-calls its slow
+ *                         path), called directly or through a function pointer in a register;
+ *                         its tid in DIR/sem-tid-TID
+ *   nocfi DIR clean|stale a thread runs code without unwind tables (an anonymous executable
+ *                         page, like JIT code) blocked in a system call, its tid in
+ *                         DIR/nocfi-tid-TID; `stale`: its caller's frame holds a word into malloc
  *   nondumpable DIR       prctl(PR_SET_DUMPABLE, 0), then waits for DIR/stop
  *   trace PID DIR         ptrace-seizes PID (a stand-in for a debugger), waits to be killed
  *   noptrace CMD ARG...   runs CMD under a seccomp filter that fails ptrace with EPERM,
@@ -24,6 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -83,6 +104,162 @@ static int mode_wait(void) {
     for (unsigned i = 1; i <= 1000000; i++) sum += i;
     printf("plain target: sum=%llu\n", sum);
     return 42;
+}
+
+/* ---- stale ---- */
+
+/* A live frame with dead return addresses in it, exactly what a conservative stack scan
+ * mistakes for a held lock. The noinline callee does the waiting. */
+__attribute__((noinline)) static int stale_frame_then_wait(void) {
+    volatile uintptr_t dead[4];
+    dead[0] = (uintptr_t)&malloc + 4;
+    dead[1] = (uintptr_t)&fork + 4;
+    dead[2] = dead[3] = 0;
+    touch("ready");
+    wait_for("go");
+    return (int)(dead[2] + dead[3]);
+}
+
+static int mode_stale(void) {
+    pthread_t t;
+    if (pipe(pipefd) != 0 || pthread_create(&t, NULL, reader, NULL) != 0) return 2;
+    wait_for("reader-started");
+    int z = stale_frame_then_wait();
+    close(pipefd[1]);
+    pthread_join(t, NULL);
+    printf("stale target: done %d\n", z);
+    return 42;
+}
+
+/* ---- signal ---- */
+static void blocking_handler(int sig) {
+    (void)sig;
+    touch("in-handler");
+    for (;;) {
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---- memalign ---- */
+static atomic_int notify_fd = -1;
+
+static void *held_allocation(void *arg) {
+    (void)arg;
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {sizeof filter / sizeof *filter, filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return NULL;
+    int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+    if (fd < 0) { perror("seccomp user notification"); touch("no-user-notif"); return NULL; }
+    notify_fd = fd; /* only this thread is filtered: the others may mmap freely */
+    static void *volatile kept; /* volatile: the compiler may not drop the allocation */
+    kept = aligned_alloc(4096, 64 << 20);
+    free(kept);
+    return NULL;
+}
+
+static int mode_memalign(void) {
+    pthread_t t;
+    if (pthread_create(&t, NULL, held_allocation, NULL) != 0) return 2;
+    while (notify_fd < 0 && !exists("no-user-notif")) sleep_ms(1);
+    if (notify_fd < 0) return 3;
+    struct seccomp_notif req;
+    memset(&req, 0, sizeof req);
+    if (ioctl(notify_fd, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) { perror("NOTIF_RECV"); return 2; }
+    char name[64];
+    snprintf(name, sizeof name, "alloc-tid-%d", (int)req.pid);
+    touch(name);
+    touch("ready");
+    wait_for("stop");
+    /* Let this mmap and any later one go ahead until the thread has finished. */
+    for (;;) {
+        struct seccomp_notif_resp resp = {.id = req.id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
+        ioctl(notify_fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+        struct pollfd pf = {.fd = notify_fd, .events = POLLIN};
+        if (poll(&pf, 1, 100) <= 0 || (pf.revents & (POLLHUP | POLLERR))) break;
+        memset(&req, 0, sizeof req);
+        if (ioctl(notify_fd, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) break;
+    }
+    pthread_join(t, NULL);
+    return 0;
+}
+
+/* ---- semwait ---- */
+static sem_t never_posted;
+static int (*volatile clockwait_through_pointer)(sem_t *, clockid_t, const struct timespec *) = sem_clockwait;
+
+static void *sem_waiter(void *arg) {
+    char name[64];
+    snprintf(name, sizeof name, "sem-tid-%ld", (long)syscall(SYS_gettid));
+    touch(name);
+    struct timespec forever;
+    clock_gettime(CLOCK_MONOTONIC, &forever);
+    forever.tv_sec += 3600;
+    if (arg) clockwait_through_pointer(&never_posted, CLOCK_MONOTONIC, &forever);
+    else sem_clockwait(&never_posted, CLOCK_MONOTONIC, &forever);
+    return NULL;
+}
+
+static int mode_semwait(const char *how) {
+    sem_init(&never_posted, 0, 0);
+    pthread_t t;
+    if (pthread_create(&t, NULL, sem_waiter, strcmp(how, "pointer") == 0 ? (void *)1 : NULL) != 0) return 2;
+    touch("ready");
+    wait_for("stop");
+    return 0;
+}
+
+/* ---- nocfi ---- */
+
+/* Machine code with no unwind entry: block in a system call forever, then loop. */
+#if defined(__x86_64__)
+static const uint8_t nocfi_code[] = {
+    0xb8, 0x22, 0x00, 0x00, 0x00, /* mov eax, SYS_pause */
+    0x0f, 0x05,                   /* syscall */
+    0xeb, 0xf7,                   /* jmp back to the mov */
+};
+#elif defined(__aarch64__)
+static const uint32_t nocfi_code[] = {
+    0xd2800000, 0xd2800001, 0xd2800002, 0xd2800003, /* x0-x3 = 0: ppoll(NULL, 0, NULL, NULL) */
+    0xd2800928,                                       /* x8 = 73 (ppoll) */
+    0xd4000001,                                       /* svc #0 */
+    0x17fffffa,                                       /* b back to the first mov */
+};
+#endif
+
+static int nocfi_stale;
+
+__attribute__((noinline)) static void call_nocfi(void (*fn)(void)) {
+    volatile uintptr_t dead[2] = {nocfi_stale ? (uintptr_t)&malloc + 4 : 0, 0};
+    fn();
+    (void)dead[1];
+}
+
+static void *nocfi_thread(void *arg) {
+    char name[64];
+    snprintf(name, sizeof name, "nocfi-tid-%ld", (long)syscall(SYS_gettid));
+    touch(name);
+    call_nocfi((void (*)(void))arg);
+    return NULL;
+}
+
+static int mode_nocfi(const char *how) {
+    nocfi_stale = strcmp(how, "stale") == 0;
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) return 2;
+    memcpy(page, nocfi_code, sizeof nocfi_code);
+    __builtin___clear_cache((char *)page, (char *)page + sizeof nocfi_code);
+    if (mprotect(page, 4096, PROT_READ | PROT_EXEC) != 0) return 2;
+    pthread_t t;
+    if (pthread_create(&t, NULL, nocfi_thread, page) != 0) return 2;
+    touch("ready");
+    wait_for("stop");
+    return 0;
 }
 
 /* ---- busy ---- */
@@ -212,6 +389,16 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "wait") == 0) return mode_wait();
     if (strcmp(mode, "busy") == 0 && argc == 4) { churn_lib = argv[3]; return mode_busy(); }
     if (strcmp(mode, "tree") == 0 && argc == 4) return mode_tree(argv[3]);
+    if (strcmp(mode, "stale") == 0) return mode_stale();
+    if (strcmp(mode, "nocfi") == 0 && argc == 4) return mode_nocfi(argv[3]);
+    if (strcmp(mode, "memalign") == 0) return mode_memalign();
+    if (strcmp(mode, "semwait") == 0 && argc == 4) return mode_semwait(argv[3]);
+    if (strcmp(mode, "signal") == 0 && argc == 4) {
+        signal(SIGUSR1, blocking_handler);
+        setenv("INJECT_TEST_DIR", dir, 1);
+        dlopen(argv[3], RTLD_NOW);
+        return 1;
+    }
     if (strcmp(mode, "hang") == 0 && argc == 4) {
         setenv("INJECT_TEST_DIR", dir, 1);
         dlopen(argv[3], RTLD_NOW);

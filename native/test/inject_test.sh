@@ -51,6 +51,17 @@ expect_rc() {
     [ "$rc" -eq "$1" ] || die "exit $rc, wanted $1; stdout: $out; stderr: $err"
 }
 
+# start_target MODE HOW PREFIX: starts `inject_target MODE DIR HOW` in a new directory, waits
+# until it is ready, and sets d, lib (a fresh copy of inject_lib.so in d), pid, and tid (from
+# the file DIR/PREFIX-TID the target touches).
+start_target() {
+    d=$(newdir "$1-$2"); lib="$d/lib$1.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$BIN/inject_target" "$1" "$d" "$2" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    for _ in $(seq 2000); do ls "$d" | grep -q "^$3-" && break; sleep 0.01; done
+    tid=$(cd "$d" && ls "$3"-* | sed "s/^$3-//")
+}
+
 anon_exec_mappings() { grep -E ' ..xp 00000000 00:00 0 *$' "/proc/$1/maps" | wc -l; }
 
 # ---- tests ----
@@ -71,7 +82,8 @@ plainTargetLoadsTheLibraryAndFinishesUnchanged() {
     local anon_before; anon_before=$(anon_exec_mappings $pid)
     inject --pid $pid --lib "$lib" --thread $pid
     expect_rc 0
-    [ "$out" = "injected $lib into $pid" ] || die "unexpected output: $out"
+    [[ "$out" == "injected $lib into $pid (borrowed thread $pid, safe by its call chain of "*" frames)" ]] \
+        || die "unexpected output: $out"
     [ -e "$lib.loaded.$pid" ] || die "the constructor did not run in the target"
     grep -q "$lib" "/proc/$pid/maps" || die "$lib is not in /proc/$pid/maps"
     reader=$(cd "$run" && ls reader-tid-* | sed 's/reader-tid-//')
@@ -126,6 +138,133 @@ hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt() {
     [ "$(cat "$d/stdout")" = "busy target: integrity ok" ] || die "busy target said: $(cat "$d/stdout")"
 }
 
+# A live frame holding dead return addresses into malloc and fork (what every forked worker
+# keeps) refused the thread forever while safety came from a scan of every stack word. Decided
+# from the real call chain, the thread is safe, and it is said which evidence decided.
+staleWordsOnTheStackDoNotRefuseAThreadWhoseCallChainIsSafe() {
+    local d pid lib code
+    d=$(newdir stale); lib="$d/libstale.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$BIN/inject_target" stale "$d" >"$d/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    inject --pid $pid --explain; expect_rc 0
+    echo "$out" | grep -q "^thread $pid (inject_target): safe; decided by its call chain of" \
+        || die "main thread not judged safe by its call chain: $out"
+    echo "$out" | grep -q "stale_frame_then_wait" || die "the walk missed the frame with the dead words: $out"
+    inject --pid $pid --lib "$lib" --thread $pid --timeout-ms 2000; expect_rc 0
+    [[ "$out" == *"safe by its call chain of"* ]] || die "does not say what decided: $out"
+    [ -e "$lib.loaded.$pid" ] || die "the constructor did not run"
+    touch "$d/go"; code=0; wait $pid || code=$?
+    [ $code -eq 42 ] || die "target exit $code: $(cat "$d/stdout")"
+    grep -q "interrupted" "$d/stdout" && die "a system call was not restarted: $(cat "$d/stdout")"
+    true
+}
+
+# The unwinder follows a signal handler down into the code it interrupted: a handler that
+# blocks on top of a library constructor (inside dlopen, holding the loader lock) is refused
+# because the loader's frames are on the chain below the signal frame, not by a stack scan.
+aSignalHandlerOnTopOfTheLoaderIsRefusedThroughTheSignalFrame() {
+    local d pid
+    d=$(newdir signal)
+    "$BIN/inject_target" signal "$d" "$BIN/inject_hang_lib.so" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$d/ready"
+    kill -USR1 $pid
+    wait_file "$d/in-handler"
+    inject --pid $pid --explain; expect_rc 0
+    echo "$out" | grep -q "not safe: the dynamic loader (ld-.*) is on its call chain (frame [0-9]*); decided by its call chain of" \
+        || die "not refused by the call chain: $out"
+    echo "$out" | grep -q "blocking_handler" || die "no handler frame: $out"
+    echo "$out" | grep -q "<signal frame>" || die "no signal frame: $out"
+    echo "$out" | grep -q "inject_hang_forever" || die "did not unwind past the signal frame: $out"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300
+    [ "$rc" -eq 11 ] || die "exit $rc, wanted 11 (stuck): $err"
+    [[ "$err" == *"none of which moved meanwhile"* ]] || die "does not say the thread is stuck: $err"
+}
+
+# Code without unwind tables (JIT code) stops the walk; the rest of the stack is then scanned,
+# which is said, and a word into malloc there refuses the thread while a clean stack does not.
+codeWithoutUnwindTablesFallsBackToTheStackScan() {
+    local d pid tid lib
+    for how in clean stale; do
+        start_target nocfi $how nocfi-tid
+        inject --pid $pid --lib "$lib" --thread $tid --timeout-ms 300
+        if [ $how = clean ]; then
+            expect_rc 0
+            [[ "$out" == *"then a scan of the stack above, since no unwind table for"*"(anonymous memory)"* ]] \
+                || die "does not say the scan decided: $out"
+            [ -e "$lib.loaded.$pid" ] || die "the constructor did not run"
+        else
+            [ "$rc" -eq 11 ] || die "exit $rc, wanted 11: $err"
+            [[ "$err" == *"a word on its stack points into malloc"*"then a scan of the stack above"* ]] \
+                || die "does not name the scan and the word: $err"
+            ! grep -q libnocfi "/proc/$pid/maps" || die "loaded anyway"
+        fi
+        touch "$d/stop"; finish $pid 0
+    done
+}
+
+# glibc's aligned_alloc jumps (a tail call) into internal code that holds the malloc arena lock
+# while it mmaps: no frame of an exported lock-taking function is left on the stack, and a
+# stack scan saw nothing. The call instruction in the caller's frame names the function that
+# was called; a seccomp user-notification filter holds the thread inside that mmap meanwhile.
+aTailCallIntoTheAllocatorIsRefusedByItsCallSite() {
+    local d pid tid
+    d=$(newdir memalign)
+    "$BIN/inject_target" memalign "$d" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
+    for _ in $(seq 2000); do [ -e "$d/ready" ] || [ -e "$d/no-user-notif" ] && break; sleep 0.01; done
+    [ -e "$d/no-user-notif" ] && { echo "    skipped: this kernel has no seccomp user notification"; exit 2; }
+    wait_file "$d/ready"
+    tid=$(cd "$d" && ls alloc-tid-* | sed 's/alloc-tid-//')
+    inject --pid $pid --explain; expect_rc 0
+    echo "$out" | grep -q "^thread $tid (inject_target): not safe: memalign (libc.so.6) was called and went on in internal code that takes its locks" \
+        || die "the allocating thread was not refused by its call site: $out"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --thread $tid --timeout-ms 300; expect_rc 11
+    ! grep -q inject_lib.so "/proc/$pid/maps" || die "loaded anyway"
+    touch "$d/stop"; finish $pid 0
+}
+
+# sem_clockwait jumps to its slow path, so its own frame is gone too: the call site, followed
+# through the PLT, shows an exported function that takes no lock (safe); a call through a
+# function pointer in a register cannot be followed (unsafe, and said so).
+tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt() {
+    local d pid tid lib
+    for how in direct pointer; do
+        start_target semwait $how sem-tid
+        inject --pid $pid --explain; expect_rc 0
+        if [ $how = direct ]; then
+            echo "$out" | grep -q "^thread $tid (inject_target): safe; decided by its call chain" || die "not safe: $out"
+            inject --pid $pid --lib "$lib" --thread $tid --timeout-ms 2000; expect_rc 0
+        else
+            echo "$out" | grep -q "^thread $tid (inject_target): not safe: .*entered through a call that cannot be followed" \
+                || die "not refused: $out"
+        fi
+        touch "$d/stop"; finish $pid 0
+    done
+}
+
+# A CPython process shaped like a vLLM worker (inject_pytarget.py): a main thread busy in
+# Python code under the GIL and in "CUDA" through ctypes, two Python threads that keep waking,
+# libcuda's helper threads. Injected at any safe thread, it finishes with exactly the output of
+# an uninjected run (its checksums catch a lost register or FP state).
+aCPythonWorkerIsInjectedAndFinishesUnchanged() {
+    local ref run pid lib code py sim
+    py=$(command -v python3) || { echo "    skipped: no python3"; exit 2; }
+    sim="$(dirname "$INJECT")/libvprof-simgpu.so"
+    [ -e "$sim" ] || die "$sim is not built"
+    ref=$(newdir py-ref); run=$(newdir py-run)
+    "$py" "$BIN/inject_pytarget.py" "$sim" "$ref" 60000 >"$ref/stdout" 2>&1 || die "reference run failed: $(cat "$ref/stdout")"
+    lib="$run/libpy.so"; cp "$BIN/inject_lib.so" "$lib"
+    "$py" "$BIN/inject_pytarget.py" "$sim" "$run" 60000 >"$run/stdout" 2>&1 & pid=$!; STARTED+=($pid)
+    wait_file "$run/ready"
+    inject --pid $pid --list-cuda; expect_rc 0
+    [ "$out" = "$pid" ] || die "--list-cuda does not name the CPython target: $out"
+    inject --pid $pid --lib "$lib" --timeout-ms 5000; expect_rc 0
+    [ -e "$lib.loaded.$pid" ] || die "the constructor did not run"
+    code=0; wait $pid || code=$?
+    [ $code -eq 0 ] || die "exit $code: $(cat "$run/stdout")"
+    [ "$(tail -1 "$run/stdout")" = "$(tail -1 "$ref/stdout")" ] \
+        || die "result changed: $(tail -1 "$run/stdout") vs $(tail -1 "$ref/stdout")"
+}
+
 listCudaNamesOnlyTheWorkersThatMapLibcuda() {
     local d pid
     d=$(newdir tree)
@@ -156,8 +295,9 @@ noSafePointMeansTimeoutAndAnUntouchedTarget() {
     d=$(newdir hang)
     "$BIN/inject_target" hang "$d" "$BIN/inject_hang_lib.so" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
     wait_file "$d/ready"
-    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300; expect_rc 10
-    [[ "$err" == *"safe point"* ]] || die "message does not explain: $err"
+    inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300; expect_rc 11
+    [[ "$err" == *"no thread of process $pid was at a safe point within 300 ms"* ]] || die "message does not explain: $err"
+    [[ "$err" == *"the dynamic loader"*"is on its call chain"*"decided by its call chain"* ]] || die "no reason: $err"
     kill -0 $pid || die "the target died"
     grep -q '^TracerPid:[[:space:]]*0$' "/proc/$pid/status" || die "the target is still traced"
     ! grep -q inject_lib.so "/proc/$pid/maps" || die "the library was loaded anyway"
@@ -226,6 +366,12 @@ otherUsersAndNonDumpableProcessesAreExit4() {
 exec 3>&1
 ALL_TESTS="plainTargetLoadsTheLibraryAndFinishesUnchanged secondInjectionOfTheSameLibraryIsRefused \
          hundredInjectionsIntoABusyTargetNeitherDeadlockNorCorrupt \
+         staleWordsOnTheStackDoNotRefuseAThreadWhoseCallChainIsSafe \
+         aSignalHandlerOnTopOfTheLoaderIsRefusedThroughTheSignalFrame \
+         codeWithoutUnwindTablesFallsBackToTheStackScan \
+         aTailCallIntoTheAllocatorIsRefusedByItsCallSite \
+         tailCallsOutOfWaitingFunctionsAreFollowedThroughThePlt \
+         aCPythonWorkerIsInjectedAndFinishesUnchanged \
          listCudaNamesOnlyTheWorkersThatMapLibcuda dlopenFailureInTheTargetReportsDlerror \
          noSafePointMeansTimeoutAndAnUntouchedTarget missingProcessIsExit3 \
          targetTracedByADebuggerIsExit7 ptraceForbiddenBySeccompIsExit6WithTheContainerRemedy \

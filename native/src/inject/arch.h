@@ -8,12 +8,22 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* DWARF register columns the unwinder (dwarf_cfi.c) tracks: the general registers, the stack
+ * pointer, and the column that holds the return address. */
 #if defined(__x86_64__)
 #include <sys/user.h>
 struct arch_regs { struct user_regs_struct r; };
+#define ARCH_DWARF_NREGS 17 /* rax rdx rcx rbx rsi rdi rbp rsp r8-r15, 16: return address (rip) */
+#define ARCH_DWARF_SP 7
+#define ARCH_DWARF_RA 16
+#define ARCH_DWARF_PC 16
 #elif defined(__aarch64__)
 #include <asm/ptrace.h>
 struct arch_regs { struct user_pt_regs r; };
+#define ARCH_DWARF_NREGS 33 /* x0-x30 (x30: link register), 31: sp, 32: pc */
+#define ARCH_DWARF_SP 31
+#define ARCH_DWARF_RA 30
+#define ARCH_DWARF_PC 32
 #else
 #error "vprof-inject supports x86-64 and aarch64 only"
 #endif
@@ -56,6 +66,20 @@ size_t arch_prepare_call(struct arch_regs *r, uint64_t fn, uint64_t trap, const 
 int arch_at_trap(const struct arch_regs *r, uint64_t trap);
 
 uint64_t arch_return_value(const struct arch_regs *r);
+
+/* The stopped thread's registers as DWARF columns (frame 0 of an unwind). The RA column holds
+ * the pc on x86-64 (rip) and the link register on aarch64. */
+void arch_dwarf_regs(const struct arch_regs *r, uint64_t regs[ARCH_DWARF_NREGS]);
+
+/* A return address as the code address it points to: arm64 pointer authentication signs
+ * return addresses saved on the stack; the signature bits are cleared. x86-64: unchanged. */
+uint64_t arch_code_address(uint64_t ra);
+
+/* The function that the call instruction just before return address ra called: a direct call
+ * (followed through a PLT stub to the address in its GOT slot) or a call through a memory
+ * operand (x86-64 -fno-plt). Returns 0 with *fn, or -1 when that cannot be read off the code
+ * (a call through a register, a stub not yet bound). */
+int arch_call_target(int mem_fd, uint64_t ra, uint64_t *fn);
 
 /* Offset of a system-call instruction in buf (which starts at an address with the
  * instruction alignment), or -1. */

@@ -139,6 +139,50 @@ int arch_at_trap(const struct arch_regs *r, uint64_t trap) { return r->r.pc == t
 
 uint64_t arch_return_value(const struct arch_regs *r) { return r->r.regs[0]; }
 
+void arch_dwarf_regs(const struct arch_regs *r, uint64_t v[ARCH_DWARF_NREGS]) {
+    for (int i = 0; i < 31; i++) v[i] = r->r.regs[i];
+    v[31] = r->r.sp;
+    v[32] = r->r.pc;
+}
+
+/* User addresses have at most 48 bits here (a 52-bit address space is only given to a process
+ * that asks mmap for one); above them sit the pointer-authentication code and the tag byte. */
+uint64_t arch_code_address(uint64_t ra) { return ra & ((1ull << 48) - 1); }
+
+static int read_insns(int fd, uint64_t addr, uint32_t *buf, size_t n) {
+    return pread(fd, buf, n * 4, (off_t)addr) == (ssize_t)(n * 4) ? 0 : -1;
+}
+
+/* A PLT entry: [bti c] adrp x16, slot@page; ldr x17, [x16, #slot@pageoff]; add; br x17.
+ * Returns the GOT slot's address, or 0. */
+static uint64_t plt_slot(int mem_fd, uint64_t at) {
+    uint32_t in[3];
+    if (read_insns(mem_fd, at, in, 3)) return 0;
+    int i = 0;
+    if (in[0] == 0xd503245fu) i = 1; /* bti c */
+    uint32_t adrp = in[i], ldr = in[i + 1];
+    if ((adrp & 0x9f00001fu) != 0x90000010u || (ldr & 0xffc003ffu) != 0xf9400211u) return 0;
+    int64_t imm = (int64_t)((((adrp >> 5) & 0x7ffff) << 2) | ((adrp >> 29) & 3));
+    if (imm & (1 << 20)) imm -= 1 << 21;
+    uint64_t page = ((at + (uint64_t)i * 4) & ~0xfffull) + (uint64_t)(imm << 12);
+    return page + ((ldr >> 10) & 0xfff) * 8;
+}
+
+int arch_call_target(int mem_fd, uint64_t ra, uint64_t *fn) {
+    uint32_t bl;
+    uint64_t at = arch_code_address(ra) - 4;
+    if (read_insns(mem_fd, at, &bl, 1) || (bl & 0xfc000000u) != 0x94000000u) return -1; /* not bl */
+    int64_t imm = (int64_t)(bl & 0x03ffffff);
+    if (imm & (1 << 25)) imm -= 1 << 26;
+    uint64_t target = at + (uint64_t)(imm * 4), slot = plt_slot(mem_fd, target);
+    if (!slot) { *fn = target; return 0; }
+    /* An unbound lazy slot points at PLT0: not a C library function, so the caller does not
+     * accept it. */
+    if (pread(mem_fd, &target, 8, (off_t)slot) != 8) return -1;
+    *fn = target;
+    return 0;
+}
+
 long arch_find_syscall_insn(const uint8_t *buf, size_t len) {
     for (size_t i = 0; i + 4 <= len; i += 4) {
         uint32_t w;

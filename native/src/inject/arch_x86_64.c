@@ -9,6 +9,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 /* The helper thread's start routine, void *stub(void *shared):
  *   record gettid(); pthread_detach(pthread_self()) so the thread frees itself on exit;
@@ -145,6 +146,56 @@ size_t arch_prepare_call(struct arch_regs *r, uint64_t fn, uint64_t trap, const 
 int arch_at_trap(const struct arch_regs *r, uint64_t trap) { return r->r.rip == trap + 1; }
 
 uint64_t arch_return_value(const struct arch_regs *r) { return r->r.rax; }
+
+void arch_dwarf_regs(const struct arch_regs *r, uint64_t v[ARCH_DWARF_NREGS]) {
+    const struct user_regs_struct *g = &r->r;
+    const uint64_t cols[ARCH_DWARF_NREGS] = {g->rax, g->rdx, g->rcx, g->rbx, g->rsi, g->rdi, g->rbp,
+                                             g->rsp, g->r8,  g->r9,  g->r10, g->r11, g->r12, g->r13,
+                                             g->r14, g->r15, g->rip};
+    memcpy(v, cols, sizeof cols);
+}
+
+uint64_t arch_code_address(uint64_t ra) { return ra; }
+
+static int read_exact(int fd, uint64_t addr, void *buf, size_t len) {
+    return pread(fd, buf, len, (off_t)addr) == (ssize_t)len ? 0 : -1;
+}
+
+/* A PLT entry: [endbr64] [bnd] jmp *disp32(%rip). Returns the GOT slot's address, or 0. */
+static uint64_t plt_slot(int mem_fd, uint64_t at) {
+    uint8_t b[11];
+    if (read_exact(mem_fd, at, b, sizeof b)) return 0;
+    size_t i = 0;
+    if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa) i = 4;
+    if (b[i] == 0xf2) i++;
+    if (b[i] != 0xff || b[i + 1] != 0x25) return 0;
+    int32_t disp;
+    memcpy(&disp, b + i + 2, 4);
+    return at + i + 6 + (uint64_t)(int64_t)disp;
+}
+
+int arch_call_target(int mem_fd, uint64_t ra, uint64_t *fn) {
+    uint8_t b[6];
+    if (ra < 6 || read_exact(mem_fd, ra - 6, b, sizeof b)) return -1;
+    uint64_t target, slot = 0;
+    int32_t rel;
+    if (b[0] == 0xff && b[1] == 0x15) {          /* call *disp32(%rip) */
+        memcpy(&rel, b + 2, 4);
+        slot = ra + (uint64_t)(int64_t)rel;
+    } else if (b[1] == 0xe8) {                   /* call rel32 */
+        memcpy(&rel, b + 2, 4);
+        target = ra + (uint64_t)(int64_t)rel;
+        slot = plt_slot(mem_fd, target);
+        if (!slot) { *fn = target; return 0; }   /* a direct call of the function itself */
+    } else {
+        return -1;                               /* through a register or another operand */
+    }
+    /* An unbound lazy slot points back into the PLT: not a C library function, so the caller
+     * does not accept it. */
+    if (read_exact(mem_fd, slot, &target, 8)) return -1;
+    *fn = target;
+    return 0;
+}
 
 long arch_find_syscall_insn(const uint8_t *buf, size_t len) {
     for (size_t i = 0; i + 1 < len; i++)

@@ -16,7 +16,8 @@ enum inject_exit {
     EXIT_ALREADY_TRACED    = 7,
     EXIT_ALREADY_LOADED    = 8,
     EXIT_DLOPEN_FAILED     = 9,
-    EXIT_TIMEOUT           = 10,
+    EXIT_TIMEOUT           = 10, /* no thread was at a safe point in time (they were moving) */
+    EXIT_STUCK             = 11, /* no thread was at a safe point, and none moved while we looked */
 };
 
 /* Prints "vprof-inject: <message>" on stderr. */

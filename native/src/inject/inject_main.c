@@ -3,6 +3,7 @@
  *   vprof-inject --pid PID --lib /abs/path/libX.so [--timeout-ms N] [--thread TID] [--verbose]
  *   vprof-inject --pid PID [--lib /abs/path/libX.so] --check
  *   vprof-inject --pid PID --list-cuda
+ *   vprof-inject --pid PID --explain
  *
  * STRATEGY (quoted in the README)
  *
@@ -18,14 +19,18 @@
  *    thread holds nothing when it starts, so it simply waits its turn for any lock another
  *    thread holds, like any thread of the program; no thread of the program is kept stopped
  *    while it loads, so whoever holds the lock gets to release it.
- * 2. Borrow a thread only at a safe point, where it cannot hold a lock pthread_create needs:
- *    its pc is not in ld.so nor in libc code (except in a system call: a syscall wrapper holds
- *    nothing), and no return address on its live stack points into ld.so or into a
- *    lock-taking libc function (allocator, dl*, pthread_create/join/exit, fork, exit); symbol
- *    ranges come from the target's own libc file (.dynsym/.symtab sizes + the load bias from
- *    /proc/PID/maps). Threads blocked in a system call (nanosleep, poll, epoll_wait, read,
- *    futex) are tried first. A thread that is not safe is released at once and the threads
- *    are tried again 2 ms later, until --timeout-ms: exit 10, nothing changed.
+ * 2. Borrow a thread only at a safe point, where it cannot hold a lock pthread_create needs,
+ *    decided from its real call chain: the stopped thread is unwound with the target's own
+ *    unwind tables (.eh_frame_hdr/.eh_frame read through /proc/PID/mem, unwind.c), and no frame
+ *    may be in ld.so, a replacement allocator, or a lock-taking libc function (allocator, dl*,
+ *    pthread_create/join/exit, fork, exit, set*id); each stretch of libc frames must have been
+ *    entered through an exported function that takes no such lock (a tail call out of it is
+ *    followed through the caller's call instruction and the PLT). Symbol ranges come from the
+ *    target's own libc file. Only where the walk stops early (code without unwind tables) is
+ *    the rest of the stack scanned word by word, and the verdict says which decided
+ *    (safe_point.c). Threads blocked in a system call are tried first. A thread that is not
+ *    safe is released at once and the threads are tried again 2 ms later, until --timeout-ms:
+ *    exit 10 (or 11 when no thread moved), nothing changed.
  * 3. Stop only that thread: PTRACE_SEIZE + PTRACE_INTERRUPT (no SIGSTOP is sent, no
  *    group-stop, the rest of the process keeps running). Scratch memory is made with bare
  *    system calls (mmap, mprotect, later munmap) executed by single-stepping a syscall
@@ -56,10 +61,12 @@
  *
  * Exit codes: 0 injected, 1 other, 2 usage, 3 no such process, 4 permission denied,
  * 5 Yama ptrace_scope, 6 ptrace forbidden by seccomp/container, 7 already traced,
- * 8 already loaded, 9 dlopen failed in the target, 10 timed out.
+ * 8 already loaded, 9 dlopen failed in the target, 10 no safe point in time, 11 no safe point
+ * and no thread moved meanwhile.
  */
 #include "access.h"
 #include "elf_symbols.h"
+#include "explain.h"
 #include "inject.h"
 #include "proc.h"
 #include "session.h"
@@ -102,11 +109,17 @@ static void usage(FILE *out) {
     fputs("usage: vprof-inject --pid PID --lib /abs/path/lib.so [--timeout-ms N] [--thread TID] [--verbose]\n"
           "       vprof-inject --pid PID [--lib /abs/path/lib.so] --check\n"
           "       vprof-inject --pid PID --list-cuda\n"
+          "       vprof-inject --pid PID --explain\n"
           "Loads lib into the running process PID with dlopen(lib, RTLD_NOW), through ptrace,\n"
           "on a thread the injection creates. --check only says whether that is possible here.\n"
           "--list-cuda prints the pids in PID's process tree that have libcuda mapped\n"
           "(or /memfd:simcuda-context, the CUPTI test double's stand-in for it).\n"
-          "--thread borrows only that thread of PID (tests, debugging); default: any safe one.\n",
+          "--explain stops each thread of PID in turn, prints whether it is at a safe point, what\n"
+          "decided (its call chain, or a scan of its stack where the chain could not be unwound)\n"
+          "and the chain itself; nothing is injected.\n"
+          "--thread borrows only that thread of PID (tests, debugging); default: any safe one.\n"
+          "Exit 10: no thread was at a safe point within --timeout-ms (default 5000); exit 11:\n"
+          "the same, and no thread moved meanwhile (stuck: waiting longer will not help).\n",
           out);
 }
 
@@ -165,10 +178,11 @@ int main(int argc, char **argv) {
         {"timeout-ms", required_argument, 0, 't'}, {"check", no_argument, 0, 'c'},
         {"list-cuda", no_argument, 0, 'u'},     {"verbose", no_argument, 0, 'v'},
         {"thread", required_argument, 0, 'T'},  {"help", no_argument, 0, 'h'},
+        {"explain", no_argument, 0, 'x'},
         {0, 0, 0, 0}};
     long pid = 0, tid = 0, timeout_ms = DEFAULT_TIMEOUT_MS;
     const char *lib = NULL;
-    int check = 0, cuda = 0, verbose = 0, c;
+    int check = 0, cuda = 0, verbose = 0, explain = 0, c;
     char *end;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -179,17 +193,19 @@ int main(int argc, char **argv) {
         case 'c': check = 1; break;
         case 'u': cuda = 1; break;
         case 'v': verbose = 1; break;
+        case 'x': explain = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return EXIT_USAGE;
         }
     }
-    if (pid == 0 || optind != argc || (!check && !cuda && !lib)) { usage(stderr); return EXIT_USAGE; }
+    if (pid == 0 || optind != argc || (!check && !cuda && !explain && !lib)) { usage(stderr); return EXIT_USAGE; }
     if (pid < 0) return fail(EXIT_USAGE, "--pid needs a positive process id");
     if (tid < 0) return fail(EXIT_USAGE, "--thread needs a positive thread id");
     if (timeout_ms < 0) return fail(EXIT_USAGE, "--timeout-ms needs a positive number of milliseconds");
     if (lib && lib[0] != '/') return fail(EXIT_USAGE, "--lib needs an absolute path (the target resolves it, not us)");
 
     char msg[PATH_MAX * 2 + 1024], where[PATH_MAX];
+    int code;
     char dir[64];
     snprintf(dir, sizeof dir, "/proc/%ld", pid);
     if (access(dir, F_OK) != 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
@@ -197,13 +213,17 @@ int main(int argc, char **argv) {
         return fail(EXIT_NO_PROCESS, msg);
     }
     if (cuda) return list_cuda((pid_t)pid);
+    if (explain) {
+        code = explain_threads((pid_t)pid, msg, sizeof msg);
+        return code ? fail(code, msg) : 0;
+    }
     if (lib && access(lib, R_OK) != 0) {
         snprintf(msg, sizeof msg, "cannot read %s: %s", lib, strerror(errno));
         return fail(EXIT_OTHER, msg);
     }
 
     struct access_facts facts;
-    int code = check_target_arch((pid_t)pid, msg, sizeof msg);
+    code = check_target_arch((pid_t)pid, msg, sizeof msg);
     if (code > 0) return fail(code, msg);
     struct maps m;
     int rc = maps_read((pid_t)pid, &m);

@@ -134,6 +134,16 @@ char proc_thread_state(pid_t pid, pid_t tid) {
     return tail[0];
 }
 
+void proc_thread_name(pid_t pid, pid_t tid, char *buf, size_t len) {
+    char name[96];
+    snprintf(name, sizeof name, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+    snprintf(buf, len, "?");
+    FILE *f = fopen(name, "re");
+    if (!f) return;
+    if (fgets(buf, (int)len, f)) buf[strcspn(buf, "\n")] = 0;
+    fclose(f);
+}
+
 pid_t proc_parent(pid_t pid) {
     char name[64], buf[1024], *tail;
     snprintf(name, sizeof name, "/proc/%d/stat", (int)pid);

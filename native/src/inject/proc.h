@@ -44,6 +44,9 @@ int proc_status_field(pid_t pid, pid_t tid, const char *field, long long *vals, 
 /* Scheduler state letter of /proc/PID/task/TID/stat ('R', 'S', 'D', 'T', 't', 'Z'...), or 0. */
 char proc_thread_state(pid_t pid, pid_t tid);
 
+/* The thread's name (/proc/PID/task/TID/comm) into buf; "?" when unreadable. */
+void proc_thread_name(pid_t pid, pid_t tid, char *buf, size_t len);
+
 /* Parent pid from /proc/PID/stat, or -1. */
 pid_t proc_parent(pid_t pid);
 

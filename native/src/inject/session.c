@@ -157,25 +157,71 @@ static int seize_error(pid_t pid, int err, char *msg, size_t len) {
     return EXIT_OTHER;
 }
 
+/* What was seen of each thread during the search: the refusal message names the last reason,
+ * and threads that never moved tell "stuck" apart from "busy". */
+#define TRACKED 1024
+struct sighting { pid_t tid; uint64_t pc, sp; int looks, moved; };
+struct search_log {
+    struct sighting t[TRACKED];
+    int n, untracked_moved, looks;
+    pid_t last_tid;
+    struct safe_point_verdict last;
+};
+
+static void log_sighting(struct search_log *l, pid_t tid, const struct safe_point_verdict *v) {
+    l->looks++;
+    l->last_tid = tid;
+    l->last = *v;
+    for (int i = 0; i < l->n; i++) {
+        struct sighting *s = &l->t[i];
+        if (s->tid != tid) continue;
+        s->moved |= s->pc != v->pc || s->sp != v->sp;
+        s->looks++;
+        return;
+    }
+    if (l->n < TRACKED) l->t[l->n++] = (struct sighting){tid, v->pc, v->sp, 1, 0};
+    else l->untracked_moved = 1; /* cannot tell: count it as moving */
+}
+
+/* True when every thread was looked at more than once and was in the same place each time. */
+static int all_stuck(const struct search_log *l) {
+    if (l->n == 0 || l->untracked_moved) return 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->t[i].moved || l->t[i].looks < 2) return 0;
+    return 1;
+}
+
+static int no_safe_point(pid_t pid, int timeout_ms, const struct search_log *l, char *msg, size_t len) {
+    if (l->looks == 0) {
+        snprintf(msg, len, "no thread of process %d could be stopped within %d ms (each was in "
+                 "uninterruptible sleep or already stopped)", (int)pid, timeout_ms);
+        return EXIT_TIMEOUT;
+    }
+    char name[32], method[300];
+    proc_thread_name(pid, l->last_tid, name, sizeof name);
+    safe_point_describe_method(&l->last, method, sizeof method);
+    int stuck = all_stuck(l);
+    snprintf(msg, len, "no thread of process %d was at a safe point within %d ms (%d look%s at %d "
+             "thread%s%s); last seen: thread %d (%s): %s, decided by %s", (int)pid, timeout_ms, l->looks,
+             l->looks == 1 ? "" : "s", l->n, l->n == 1 ? "" : "s",
+             stuck ? ", none of which moved meanwhile" : "", (int)l->last_tid, name, l->last.reason, method);
+    return stuck ? EXIT_STUCK : EXIT_TIMEOUT;
+}
+
 /* Stops threads one by one until one is at a safe point; returns 0 with h attached to it. */
-static int find_safe_thread(pid_t pid, int mem_fd, const struct safe_point_map *spm,
-                            long long deadline, int verbose, struct hijack *h, char *msg, size_t len) {
+static int find_safe_thread(pid_t pid, struct safe_point_map *spm, long long deadline, int timeout_ms,
+                            int verbose, struct hijack *h, struct safe_point_verdict *verdict, char *msg,
+                            size_t len) {
     static pid_t tids[MAX_THREADS];
-    const char *last_reason = "no thread to try";
-    int rounds = 0;
-    for (;; rounds++) {
-        struct maps m;
-        if (maps_read(pid, &m) != 0) {
-            snprintf(msg, len, "process %d exited during injection", (int)pid);
-            return EXIT_NO_PROCESS;
-        }
+    static struct search_log log;
+    memset(&log, 0, sizeof log);
+    for (int rounds = 0;; rounds++) {
         int n = candidate_threads(pid, tids, MAX_THREADS);
         for (int i = 0; i < n; i++) {
-            int rc = hijack_attach(h, pid, tids[i], mem_fd, deadline);
+            int rc = hijack_attach(h, pid, tids[i], spm->mem_fd, deadline);
             if (rc == -ESRCH && kill(pid, 0) == 0) { hijack_release(h); continue; } /* thread ended */
             if (rc == -EBUSY) {
                 hijack_release(h);
-                maps_free(&m);
                 snprintf(msg, len, "process %d is stopped (SIGSTOP/Ctrl-Z); resume it with "
                          "`kill -CONT %d` and retry", (int)pid, (int)pid);
                 return EXIT_OTHER;
@@ -183,28 +229,35 @@ static int find_safe_thread(pid_t pid, int mem_fd, const struct safe_point_map *
             if (rc == -ETIMEDOUT) break; /* still seized; the kernel detaches it when we exit */
             if (rc) {
                 hijack_release(h);
-                maps_free(&m);
                 return seize_error(pid, -rc, msg, len);
             }
-            const char *reason = safe_point_check(spm, &m, mem_fd, &h->saved);
-            if (!reason) {
+            /* The maps are read with the thread stopped: its frames cannot be in a library that
+             * was mapped after the read. */
+            struct maps m;
+            if (maps_read(pid, &m) != 0) {
+                hijack_release(h);
+                snprintf(msg, len, "process %d exited during injection", (int)pid);
+                return EXIT_NO_PROCESS;
+            }
+            static struct unwind_result chain;
+            safe_point_check(spm, &m, &h->saved, verdict, &chain);
+            maps_free(&m);
+            char method[300];
+            if (verbose) safe_point_describe_method(verdict, method, sizeof method);
+            if (verdict->safe) {
                 if (verbose)
-                    inject_error("thread %d is at a safe point (pc 0x%llx) after %d round(s)",
-                                 (int)tids[i], (unsigned long long)arch_pc(&h->saved), rounds + 1);
-                maps_free(&m);
+                    inject_error("thread %d is at a safe point (pc 0x%llx) after %d round(s), decided by %s",
+                                 (int)tids[i], (unsigned long long)verdict->pc, rounds + 1, method);
                 return 0;
             }
-            if (verbose) inject_error("thread %d not safe: %s", (int)tids[i], reason);
-            last_reason = reason;
+            if (verbose) inject_error("thread %d not safe: %s; decided by %s", (int)tids[i], verdict->reason, method);
+            log_sighting(&log, tids[i], verdict);
             hijack_release(h);
         }
-        maps_free(&m);
         if (inject_now_ms() >= deadline) break;
         inject_sleep_us(2000); /* let the threads move on, then look again */
     }
-    snprintf(msg, len, "no thread of process %d reached a safe point in time (last seen: %s); "
-             "retry, or raise --timeout-ms", (int)pid, last_reason);
-    return EXIT_TIMEOUT;
+    return no_safe_point(pid, timeout_ms, &log, msg, len);
 }
 
 /* On the stopped, safe thread: map the scratch pages, fill them, start the loader thread.
@@ -313,13 +366,15 @@ int session_inject(pid_t pid, pid_t tid, const char *lib, int timeout_ms, int ve
         goto out;
     }
     if ((code = session_resolve(pid, &m, mem_fd, &syms, msg, len)) != 0) goto out;
-    if ((rc = safe_point_map_build(pid, &m, &spm)) != 0) {
+    if ((rc = safe_point_map_build(pid, &m, mem_fd, &spm)) != 0) {
         snprintf(msg, len, "cannot read the C library of process %d: %s", (int)pid, strerror(-rc));
         code = EXIT_OTHER;
         goto out;
     }
-    code = find_safe_thread(pid, mem_fd, &spm, t0 + timeout_ms, verbose, &h, msg, len);
+    struct safe_point_verdict verdict;
+    code = find_safe_thread(pid, &spm, t0 + timeout_ms, timeout_ms, verbose, &h, &verdict, msg, len);
     if (code) goto out;
+    const pid_t borrowed = h.tid;
     code = start_loader_thread(&h, &syms, lib, &pages, msg, len);
     hijack_release(&h); /* the thread goes back to exactly where it was */
     if (code) goto out;
@@ -364,7 +419,10 @@ int session_inject(pid_t pid, pid_t tid, const char *lib, int timeout_ms, int ve
         code = EXIT_DLOPEN_FAILED;
         goto out;
     }
-    snprintf(msg, len, "injected %s into %d", lib, (int)pid);
+    char method[300];
+    safe_point_describe_method(&verdict, method, sizeof method);
+    snprintf(msg, len, "injected %s into %d (borrowed thread %d, safe by %s)", lib, (int)pid, (int)borrowed,
+             method);
 out:
     hijack_release(&h);
     safe_point_map_free(&spm);

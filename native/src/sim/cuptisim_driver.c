@@ -9,6 +9,7 @@
  * stream's virtual clock at launch, so the double never hands out a kernel
  * with start = end = 0.
  */
+#include "sim/cuptisim_helpers.h"
 #include "sim/cuptisim_internal.h"
 #include "sim/simgpu_driver.h"
 
@@ -229,6 +230,7 @@ static void load_injection(void) {
 
 int simcuda_init(void) {
     pthread_once(&init_once, load_injection);
+    sim_helpers_start(); /* libcuda's helper threads (cuptisim_helpers.c) */
     return init_result;
 }
 

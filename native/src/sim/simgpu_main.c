@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/cuptisim_helpers.h"
 #include "sim/simgpu_driver.h"
 #include "sim/simgpu_model.h"
 #include "sim/simgpu_options.h"
@@ -78,6 +79,7 @@ static void sleep_until_monotonic(uint64_t t) {
 }
 
 static void start_gpu(const struct simgpu_options *o, struct simgpu_model *m, int worker_index) {
+    if (o->bare) simcuda_helpers_disable();
     if (simcuda_init() != 0)
         fprintf(stderr, "vprof-simgpu: pid=%d continues without the injected library\n", (int)getpid());
     /* Workers of one run differ (as TP ranks do) but each is reproducible. */

@@ -50,6 +50,9 @@ static const char HELP[] =
 "                            start | stop  cudaProfilerStart | cudaProfilerStop\n"
 "                            exit\n"
 "                          With --workers, every worker runs each command.\n"
+"  --bare                  start no driver helper threads: each GPU process stays\n"
+"                          single-threaded (by default \"CUDA\" init starts libcuda's\n"
+"                          two: cuda-EvtHandlr in poll, a worker in a condition wait)\n"
 "  --seed S                seed of the schedule's random durations (default 1);\n"
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
@@ -119,7 +122,7 @@ static int by_start_then_longest(const void *x, const void *y) {
 }
 
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
-    enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED };
+    enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED, BARE };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -131,6 +134,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "memcpy-per-step", required_argument, NULL, MPS },
         { "workers", required_argument, NULL, WORKERS },
         { "serve", no_argument, NULL, SERVE },
+        { "bare", no_argument, NULL, BARE },
         { "seed", required_argument, NULL, SEED },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -177,6 +181,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         case NVTX: o->nvtx_steps = 1; break;
         case SERVE: o->serve = 1; break;
+        case BARE: o->bare = 1; break;
         case PROFILER_RANGE: {
             if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
             struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];

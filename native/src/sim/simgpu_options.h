@@ -21,6 +21,7 @@ struct simgpu_options {
     int nvtx_steps;          /* --nvtx */
     int workers;             /* 0: this process does the GPU work itself */
     int serve;
+    int bare;                /* --bare: no driver helper threads (cuptisim_helpers.c) */
     uint64_t seed;
     struct simgpu_range profiler_ranges[SIMGPU_MAX_RANGES]; /* sorted, disjoint */
     int profiler_range_count;

@@ -1,5 +1,6 @@
 package dev.vprof.otlp;
 
+import dev.vprof.capture.SpansCodec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -71,9 +72,9 @@ public class OtlpReceiverBenchmark {
     public void start() throws IOException {
         OtlpOptions.Config config = new OtlpOptions.Config(null, new InetSocketAddress("127.0.0.1", 0), null,
                 OtlpOptions.DEFAULT_MAX_BODY_BYTES);
-        receiver = OtlpReceiver.start(config, spans -> {
+        receiver = OtlpReceiver.start(config, request -> {
             if (encodeChunk) {
-                chunkBytes.addAndGet(SpansCodec.encode(spans).length);
+                chunkBytes.addAndGet(SpansCodec.encodeRequests(java.util.List.of(request)).length);
             }
         }, null);
         byte[] body = OtlpProtobuf.encodeRequest(batch());

@@ -2,6 +2,7 @@ package dev.vprof.adapt;
 
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
 import dev.vprof.timeline.Timeline;
@@ -41,37 +42,37 @@ public final class CaptureTimeline {
         }
     }
 
-    /** The capture as a timeline. */
+    /** The capture as a timeline, kernel names demangled. */
     public static Timeline build(CaptureReader reader) {
-        return read(reader, null).timeline();
+        return read(reader, KernelNames.demangled(), null).timeline();
     }
 
     /**
-     * The capture as a timeline, with what was left out. {@code progress}, when not null, hears the
-     * number of records read so far every million records.
+     * The capture as a timeline, with what was left out; kernel names shown as {@code names} says.
+     * {@code progress}, when not null, hears the number of records read so far every million records.
      */
-    public static Result read(CaptureReader reader, LongConsumer progress) {
+    public static Result read(CaptureReader reader, KernelNames names, LongConsumer progress) {
         Timeline timeline = new Timeline();
         Notes notes = new Notes();
         reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command()));
 
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
-        RecordAdapter records = new RecordAdapter(timeline, clocks, notes, progress);
+        RecordAdapter records = new RecordAdapter(timeline, clocks, names, notes, progress);
         reader.forEachRecord(records); // the mapping pass
         records.finish();
 
-        CaptureWindow window = CaptureWindow.choose(reader.metadata().orElse(null), records.rangesStart,
+        CaptureWindow window = CaptureWindow.choose(reader.window().orElse(null), records.rangesStart,
                 records.rangesEnd, records.dataStart, records.dataEnd);
 
         MetricTracks metrics = new MetricTracks(timeline);
-        CaptureMetrics.forEach(reader, metrics).forEach(notes::add);
+        reader.scrapes(metrics).forEach(notes::add);
         metrics.finish(window.endNs());
         if (metrics.gaps() > 0) {
             notes.add(metrics.gaps() + " gap(s) in the metrics (scrapes failed): drawn on the '"
                     + MetricTracks.GAP_SERVICE + "' lane");
         }
 
-        CaptureSpans.Read spans = CaptureSpans.read(reader);
+        CaptureReader.Spans spans = reader.spans();
         spans.notes().forEach(notes::add);
         SpanWindow.Result placed = SpanWindow.filter(spans.spans(), window.startNs(), window.endNs());
         if (!window.present() && !spans.spans().isEmpty()) {

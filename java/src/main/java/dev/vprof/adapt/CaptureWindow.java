@@ -1,20 +1,17 @@
 package dev.vprof.adapt;
 
-import dev.vprof.capture.CaptureMetadata;
-import java.util.Map;
+import dev.vprof.capture.WindowChunk;
 
 /**
  * The interval of a capture in epoch ns, against which spans and metric scrapes are placed. The
- * capture session records it in the metadata options ({@value #START_KEY}, {@value #END_KEY});
- * a file without them (older, or cut short) takes it from its capture ranges, and one without
- * ranges from the extent of its records.
+ * capture records it ({@link WindowChunk}, read by {@code CaptureReader.window()}); a file
+ * without it (older, or cut short) takes it from its capture ranges, and one without ranges from
+ * the extent of its records.
  *
- * @param source where the bounds came from: {@code metadata}, {@code ranges}, {@code records} or {@code none}
+ * @param source where the bounds came from: {@code metadata} (the recorded window), {@code ranges},
+ *               {@code records} or {@code none}
  */
 public record CaptureWindow(long startNs, long endNs, String source) {
-    public static final String START_KEY = "window_start_epoch_ns";
-    public static final String END_KEY = "window_end_epoch_ns";
-
     public CaptureWindow {
         if (endNs < startNs) {
             throw new IllegalArgumentException("capture window ends (" + endNs + ") before it starts (" + startNs + ")");
@@ -33,18 +30,15 @@ public record CaptureWindow(long startNs, long endNs, String source) {
     }
 
     /**
-     * The window the metadata records, else {@code [rangesStart, rangesEnd]} when any range was seen
-     * (start &lt;= end), else {@code [dataStart, dataEnd]}, else {@link #NONE}.
+     * The window the capture recorded ({@code recorded}, may be null), when it has both ends, else
+     * {@code [rangesStart, rangesEnd]} when any range was seen (start &lt;= end), else
+     * {@code [dataStart, dataEnd]}, else {@link #NONE}.
      */
-    public static CaptureWindow choose(CaptureMetadata metadata, long rangesStart, long rangesEnd,
+    public static CaptureWindow choose(WindowChunk recorded, long rangesStart, long rangesEnd,
                                        long dataStart, long dataEnd) {
-        if (metadata != null && metadata.options() != null) {
-            Map<String, String> o = metadata.options();
-            long s = parse(o.get(START_KEY));
-            long e = parse(o.get(END_KEY));
-            if (s > 0 && e >= s) {
-                return new CaptureWindow(s, e, "metadata");
-            }
+        if (recorded != null && recorded.hasEnd() && recorded.startEpochNs() > 0
+                && recorded.endEpochNs() >= recorded.startEpochNs()) {
+            return new CaptureWindow(recorded.startEpochNs(), recorded.endEpochNs(), "metadata");
         }
         if (rangesStart <= rangesEnd) {
             return new CaptureWindow(rangesStart, rangesEnd, "ranges");
@@ -53,16 +47,5 @@ public record CaptureWindow(long startNs, long endNs, String source) {
             return new CaptureWindow(dataStart, dataEnd, "records");
         }
         return NONE;
-    }
-
-    private static long parse(String v) {
-        if (v == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 }

@@ -9,6 +9,7 @@ import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
+import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.GpuStream;
@@ -32,6 +33,9 @@ final class RecordAdapter implements RecordVisitor {
     static final long PROGRESS_EVERY = 1 << 20;
 
     private final Timeline timeline;
+    private final KernelNames names;
+    /** A kernel's name as recorded to its id in the timeline's string table, shown as {@link #names} says. */
+    private final Map<String, Integer> kernelNameIds = new HashMap<>();
     private final Map<Integer, ClockMapping> clocks;
     private final Notes notes;
     private final LongConsumer progress;
@@ -107,7 +111,9 @@ final class RecordAdapter implements RecordVisitor {
 
     private record OpenMarker(long startNs, int nameId, int domainId, int tid) {}
 
-    RecordAdapter(Timeline timeline, Map<Integer, ClockMapping> clocks, Notes notes, LongConsumer progress) {
+    RecordAdapter(Timeline timeline, Map<Integer, ClockMapping> clocks, KernelNames names, Notes notes,
+                  LongConsumer progress) {
+        this.names = names;
         this.timeline = timeline;
         this.clocks = clocks;
         this.notes = notes;
@@ -136,7 +142,12 @@ final class RecordAdapter implements RecordVisitor {
         if (name == lastKernelName) {
             nameId = lastKernelNameId;
         } else {
-            nameId = timeline.intern(name);
+            Integer id = kernelNameIds.get(name);
+            if (id == null) {
+                id = timeline.intern(names.show(name));
+                kernelNameIds.put(name, id);
+            }
+            nameId = id;
             lastKernelName = name;
             lastKernelNameId = nameId;
         }

@@ -42,8 +42,10 @@ import java.nio.charset.StandardCharsets;
  *   COUNTERS  JSON {"pid": P, "counters": {@link AgentCounters}}
  *   WINDOW    JSON {"window_start_epoch_ns": S, "window_end_epoch_ns": E, counts...}
  *             ({@link WindowChunk}), written as the capture ends
- *   METRICS, SPANS and kinds from 64 up: owned by the code that writes them;
- *             readers skip kinds they do not know (no format change needed)
+ *   METRICS   scrapes and gaps, {@link MetricsCodec}
+ *   SPANS     the OTLP requests as received, {@link SpansCodec} (version 2; version 1, spans as
+ *             vprof decoded them, in older files)
+ *   kinds from 64 up: extensions; readers skip kinds they do not know (no format change needed)
  *   INDEX     n x { int64 offset, uint32 kind, uint32 payload length }, one per
  *             chunk before it, in file order
  *
@@ -79,9 +81,9 @@ public final class CaptureFormat {
     public static final int KIND_PROCESS = 2;
     public static final int KIND_RECORDS = 3;
     public static final int KIND_COUNTERS = 4;
-    /** Reserved for metric samples (Prometheus scrapes). */
+    /** Metric samples (Prometheus scrapes), {@link MetricsCodec}. */
     public static final int KIND_METRICS = 5;
-    /** Reserved for OTLP spans. */
+    /** OTLP spans, {@link SpansCodec}. */
     public static final int KIND_SPANS = 6;
     /** The capture window and the feeds' counts, written once as the capture ends ({@link WindowChunk}). */
     public static final int KIND_WINDOW = 7;

@@ -3,6 +3,8 @@ package dev.vprof.capture;
 import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
 
 import com.fasterxml.jackson.core.JacksonException;
+import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.otlp.Span;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -21,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -74,7 +77,6 @@ public final class CaptureReader implements Closeable {
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
     private final Map<Integer, AgentCounters> counters = new LinkedHashMap<>();
     private Map<Integer, ClockMapping> clocks;
-    private boolean demangle = true;
 
     private CaptureReader(Path path, Arena arena, MemorySegment file, int formatVersion) {
         this.path = path;
@@ -123,16 +125,6 @@ public final class CaptureReader implements Closeable {
             arena.close();
             throw e;
         }
-    }
-
-    /**
-     * Whether passes give kernel names demangled ({@code void vllm::rms_norm_kernel<c10::BFloat16>(...)},
-     * the default, as Nsight Systems and torch.profiler show them) or as CUPTI reported them
-     * ({@code _ZN4vllm15rms_norm_kernel...}). The file always keeps CUPTI's names.
-     */
-    public CaptureReader demangleKernelNames(boolean on) {
-        this.demangle = on;
-        return this;
     }
 
     /** Whether the first {@code n} (< 16) bytes agree with the magic, as in a file cut short at birth. */
@@ -241,7 +233,6 @@ public final class CaptureReader implements Closeable {
      */
     public void forEachRecord(RecordVisitor visitor) {
         RecordDecoder.Budget budget = new RecordDecoder.Budget();
-        budget.demangle = demangle;
         Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
         ClockPairs pairs = new ClockPairs();
         for (int i = 0; i < chunkCount; i++) {
@@ -291,6 +282,51 @@ public final class CaptureReader implements Closeable {
             forEachRecord(new RecordVisitor() {});
         }
         return Collections.unmodifiableMap(clocks);
+    }
+
+    // ---- typed reads of the feeds' chunks ----------------------------------------------------
+
+    /**
+     * The spans of the SPANS chunks, by start time, and what could not be read of them, one
+     * sentence each.
+     */
+    public record Spans(List<Span> spans, List<String> notes) {
+        public Spans {
+            spans = List.copyOf(spans);
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /** Every span the capture holds (they are few next to kernels: read whole). */
+    public Spans spans() {
+        return CaptureSpans.read(this);
+    }
+
+    /**
+     * Calls {@code each} for every metric scrape and gap, one METRICS chunk at a time, in time
+     * order; returns what was left out (an unreadable chunk, a scrape stamped before the one
+     * before it), one sentence each.
+     */
+    public List<String> scrapes(Consumer<ScrapeResult> each) {
+        return CaptureMetrics.forEach(this, each);
+    }
+
+    /** Whether the capture holds any METRICS chunk (it scraped a server). */
+    public boolean hasMetrics() {
+        return !chunks(CaptureFormat.KIND_METRICS).isEmpty();
+    }
+
+    /** Whether the capture holds any SPANS chunk. */
+    public boolean hasSpans() {
+        return !chunks(CaptureFormat.KIND_SPANS).isEmpty();
+    }
+
+    /**
+     * The capture window: the last intact WINDOW chunk, else the start from the metadata (end -1,
+     * a file whose writer died), else empty (a file written before windows were recorded).
+     */
+    public Optional<WindowChunk> window() {
+        return WindowChunk.read(this);
     }
 
     /** What was damaged, missing or cut short, one sentence each (grows during passes). */

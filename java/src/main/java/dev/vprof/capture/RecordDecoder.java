@@ -11,14 +11,11 @@ import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.bindings.VprofRing.RangeRecord;
 import dev.vprof.bindings.VprofRing.StringRecord;
-import dev.vprof.names.Demangler;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Decodes one process's ring-encoded records (vprof_ring.h) into {@link RecordVisitor}
@@ -46,15 +43,6 @@ public final class RecordDecoder {
         long stringBytesLeft = 32L << 20;
         /** Live interned strings and kernel descs together. */
         long entriesLeft = 512 * 1024;
-        /** Whether kernel names are demangled; see {@link CaptureReader#demangleKernelNames}. */
-        boolean demangle = true;
-        /**
-         * Raw kernel name to its demangled form, shared by every process of the pass: the
-         * same kernels run in every worker, and each desc of a kernel (one per stream and
-         * launch shape) would otherwise demangle it again. Its entries and chars are taken
-         * from the interning budget: a short hostile name can demangle to many chars.
-         */
-        final Map<String, String> demangled = new HashMap<>();
     }
 
     private final int pid;
@@ -205,7 +193,6 @@ public final class RecordDecoder {
             // The desc arrived before its STRING: resolve now and remember it.
             String late = strings.get(desc.nameId());
             if (late != null) {
-                late = kernelName(late);
                 desc = withName(desc, late);
                 descs.put(descId, desc);
                 lastDesc = desc;
@@ -227,7 +214,7 @@ public final class RecordDecoder {
         int id = seg.get(INT, pos + KernelDescRecord.ID);
         int nameId = seg.get(INT, pos + KernelDescRecord.NAME_ID);
         String name = strings.get(nameId);
-        KernelDesc desc = new KernelDesc(id, nameId, name == null ? null : kernelName(name),
+        KernelDesc desc = new KernelDesc(id, nameId, name,
                 seg.get(INT, pos + KernelDescRecord.DEVICE_ID),
                 seg.get(INT, pos + KernelDescRecord.CONTEXT_ID),
                 seg.get(INT, pos + KernelDescRecord.STREAM_ID),
@@ -392,28 +379,6 @@ public final class RecordDecoder {
     private void damaged(long at, String what) {
         damagedRuns++;
         warnings.add("pid " + pid + ": " + what + " at byte " + at + " of a record run; skipped the rest of it");
-    }
-
-    /** A kernel's STRING as the pass shows it: demangled unless the reader was told otherwise. */
-    private String kernelName(String raw) {
-        if (!budget.demangle || !raw.startsWith("_Z")) {
-            return raw;
-        }
-        String shown = budget.demangled.get(raw);
-        if (shown == null) {
-            if (budget.entriesLeft <= 0) {
-                return raw;
-            }
-            shown = Demangler.demangle(raw);
-            if (shown.length() > budget.stringBytesLeft) {
-                shown = raw;
-            } else {
-                budget.stringBytesLeft -= shown.length();
-            }
-            budget.entriesLeft--;
-            budget.demangled.put(raw, shown);
-        }
-        return shown;
     }
 
     private static KernelDesc withName(KernelDesc d, String name) {

@@ -16,9 +16,9 @@ import java.util.Optional;
  * <p>Where it is stored: the start is known when the file is created, so the METADATA options
  * carry {@value #START_KEY}; the end is only known at the end, so a WINDOW chunk
  * ({@link CaptureFormat#KIND_WINDOW}, JSON) written just before the index carries both keys and
- * the counts. {@link CaptureReader} merges the WINDOW chunk's two keys into
- * {@code metadata().options()}, so readers find the whole window there. A file whose writer
- * died has no WINDOW chunk: {@link #read} then gives the start with {@link #endEpochNs()} = -1.
+ * the counts. {@link CaptureReader#window()} reads it; the reader also merges its two keys into
+ * {@code metadata().options()}, so that the metadata shows the whole window. A file whose writer
+ * died has no WINDOW chunk: the window then has the start, with {@link #endEpochNs()} = -1.
  *
  * @param counts the feeds' counters by name (scrapes, gaps, spans_received, ...); may be empty
  */
@@ -75,7 +75,7 @@ public record WindowChunk(long startEpochNs, long endEpochNs, Map<String, Long> 
      * The window of a capture: the last intact WINDOW chunk, else the start from the metadata
      * (end -1), else empty (a file written before windows were recorded).
      */
-    public static Optional<WindowChunk> read(CaptureReader reader) {
+    static Optional<WindowChunk> read(CaptureReader reader) {
         Optional<WindowChunk> last = last(reader.payloads(CaptureFormat.KIND_WINDOW));
         if (last.isPresent()) {
             return last;

@@ -3,18 +3,18 @@ package dev.vprof.cli;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcessTree;
-import dev.vprof.discovery.RegionFile;
+import dev.vprof.engine.Capture;
+import dev.vprof.engine.CaptureEnvironment;
+import dev.vprof.engine.CaptureException;
+import dev.vprof.engine.CaptureFeeds;
+import dev.vprof.engine.CapturePlan;
 import dev.vprof.inject.InjectPrompt;
 import dev.vprof.inject.InjectionException;
 import dev.vprof.inject.Injector;
 import dev.vprof.inject.LateInjection;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
-import dev.vprof.region.Region;
-import dev.vprof.region.RegionException;
-import dev.vprof.region.RegionNotReadyException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -23,8 +23,6 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,8 +43,6 @@ import picocli.CommandLine.Spec;
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --duration 10s \\",
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp"})
 final class AttachCommand implements Callable<Integer> {
-    private static final long NOT_READY_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
-
     @Spec
     CommandSpec spec;
 
@@ -62,6 +58,12 @@ final class AttachCommand implements Callable<Integer> {
             + "vprof asks on a terminal. Risks: docs/attach.md.")
     boolean inject;
 
+    @Option(names = "--inject-timeout", paramLabel = "D", defaultValue = "5s",
+            description = "How long the injector may wait, per process, for a thread at a point where loading "
+                    + "a library is safe (not inside the allocator or the dynamic loader), e.g. 20s, 2m; "
+                    + "default: ${DEFAULT-VALUE}. Nothing is changed in a process that never gets there.")
+    String injectTimeout = "5s";
+
     AgentDirectory directory = AgentDirectory.system();
     /** Late injection and its terminal prompt (null: no terminal); tests replace them. */
     LateInjection lateInjection;
@@ -69,60 +71,40 @@ final class AttachCommand implements Callable<Integer> {
     /** The pids this attach loaded the agent into. */
     private final List<Integer> injectedNow = new ArrayList<>();
 
-    /** vprof demo and tests: called once the agents are armed and the file exists, just before the capture runs. */
-    Consumer<CaptureSession> beforeCapture = s -> { };
-    /** vprof demo: null shows the live progress line when a console is attached. */
-    Boolean showProgress;
-
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         capture.validate();
-        Duration duration = capture.durationOrNull();
-        ArmSpec armSpec = capture.toSpec(CaptureRunner.newCaptureId());
+        Duration safePointWait = injectTimeoutValue();
+        ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
 
         // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
-        CaptureFeeds feeds = CaptureFeeds.open(capture, err);
-        List<Region> regions;
+        CaptureFeeds feeds = capture.openFeeds(err);
+        List<Integer> withoutAgent;
         try {
-            List<Integer> withoutAgent = offerInjection(err);
-            regions = findAgents(err, withoutAgent);
+            withoutAgent = offerInjection(err, safePointWait);
         } catch (RuntimeException e) {
             feeds.close();
             throw e;
         }
-        CaptureSession session = new CaptureSession(CaptureSession.Mode.ATTACH, pid, armSpec, null, directory, err,
-                showProgress != null ? showProgress : System.console() != null);
-        session.feeds(feeds);
-        // Arm first: every refusal (FAILED, busy, no answer) is reported before a file exists.
+        // Arms every agent of the tree before the file exists: every refusal (FAILED, busy, no answer) comes first.
+        Capture running;
         try {
-            session.armAll(regions, capture.ringBytes());
-        } catch (RuntimeException e) {
-            feeds.close();
-            throw e;
+            running = Capture.start(capture.plan(CapturePlan.Mode.ATTACH, pid, null, armSpec, file,
+                    List.of("attach", "--pid", Integer.toString(pid)), feeds),
+                    new CaptureEnvironment(directory, err, System.console() != null));
+        } catch (CaptureException.NoAgent e) {
+            throw new CliException(e.getMessage() + (inject ? "; none of them has CUDA loaded (libcuda mapped) to "
+                    + "inject into: has it initialized CUDA yet?" : injectHint(withoutAgent)), e);
         }
-        warnWhatLateAgentsMissed(err, session);
-        try {
-            session.output(CaptureRunner.createOutput(file, List.of("attach", "--pid", Integer.toString(pid)),
-                    capture.asMap()));
-        } catch (RuntimeException e) {
-            feeds.close();
-            session.releaseAll();
-            throw e;
+        if (!withoutAgent.isEmpty()) {
+            err.println("vprof: warning: not capturing the processes without an agent" + injectHint(withoutAgent));
         }
-        err.println("vprof: capturing " + regions.size() + " process" + (regions.size() == 1 ? "" : "es")
-                + " in the tree of pid " + pid + (duration != null ? " for " + capture.duration : "")
-                + "; Ctrl-C to stop");
+        warnWhatLateAgentsMissed(err, running.targets());
         err.flush();
-        if (duration != null) {
-            session.deadlineAfterNanos(duration.toNanos());
-        }
-        beforeCapture.accept(session);
-        CaptureSession.Summary s = CaptureRunner.runWithShutdownHook(session, err);
-        CaptureSession.printSummary(err, file.toString(), s);
-        err.flush();
+        running.awaitSummary();
         return 0;
     }
 
@@ -130,7 +112,15 @@ final class AttachCommand implements Callable<Integer> {
      * The processes of the tree that use CUDA but have no agent: with --inject (or yes at the
      * terminal's prompt) the agent is loaded into them now; returns those left without one.
      */
-    private List<Integer> offerInjection(PrintWriter err) {
+    private Duration injectTimeoutValue() {
+        Duration d = Units.duration("--inject-timeout", injectTimeout);
+        if (d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(Injector.MAX_SAFE_POINT_WAIT) > 0) {
+            throw new CliException("--inject-timeout must be between 1ms and 1h, not " + injectTimeout);
+        }
+        return d;
+    }
+
+    private List<Integer> offerInjection(PrintWriter err, Duration safePointWait) {
         if (!ProcessTree.isAlive(pid)) {
             return List.of(); // findAgents says so
         }
@@ -147,15 +137,11 @@ final class AttachCommand implements Callable<Integer> {
             }
             return List.of(); // attach through existing agents still works
         }
-        List<Integer> chosen = new ArrayList<>();
-        List<Integer> left = new ArrayList<>();
-        for (int p : bare) {
-            boolean yes = inject || (prompt != null && prompt.confirm("pid " + p + " (" + LateInjection.commandOf(p)
-                    + ") uses CUDA but has no vprof agent; inject it now? [y/N] "));
-            (yes ? chosen : left).add(p);
-        }
+        boolean yes = !bare.isEmpty() && (inject || (prompt != null && prompt.confirm(injectQuestion(bare))));
+        List<Integer> chosen = yes ? bare : List.of();
+        List<Integer> left = yes ? List.of() : bare;
         try {
-            lateInjection.injectAll(chosen);
+            lateInjection.safePointWait(safePointWait).injectAll(chosen);
             injectedNow.addAll(chosen);
         } catch (InjectionException e) {
             throw new CliException(e.getMessage(), e);
@@ -163,82 +149,36 @@ final class AttachCommand implements Callable<Integer> {
         return left;
     }
 
+    /** One question for the whole tree (a TP=8 server is asked once, not eight times). */
+    static String injectQuestion(List<Integer> pids) {
+        if (pids.size() == 1) {
+            int p = pids.getFirst();
+            return "pid " + p + " (" + LateInjection.commandOf(p) + ") uses CUDA but has no vprof agent; "
+                    + "inject it now? [y/N] ";
+        }
+        StringBuilder q = new StringBuilder(pids.size() + " processes use CUDA but have no vprof agent:\n");
+        for (int p : pids) {
+            q.append("  pid ").append(p).append(" (").append(LateInjection.commandOf(p)).append(")\n");
+        }
+        return q.append("inject the agent into all ").append(pids.size()).append(" now? [y/N] ").toString();
+    }
+
     /** An agent loaded just now says what it could not see (work before CUPTI attached at the ARM). */
-    private void warnWhatLateAgentsMissed(PrintWriter err, CaptureSession session) {
-        for (Attached a : session.attached()) {
-            String why = a.region.reason();
-            if (injectedNow.contains(a.pid()) && (a.region.agentFlags() & VprofRing.AGENT_INJECTED_LATE) != 0
+    private void warnWhatLateAgentsMissed(PrintWriter err, List<Capture.Target> targets) {
+        for (Capture.Target t : targets) {
+            String why = t.reason();
+            if (injectedNow.contains(t.pid()) && (t.agentFlags() & VprofRing.AGENT_INJECTED_LATE) != 0
                     && !why.isEmpty()) {
-                err.println("vprof: warning: pid " + a.pid() + ": " + why);
+                err.println("vprof: warning: pid " + t.pid() + ": " + why);
             }
         }
     }
 
-    /** The agents in pid's tree, validated; every way this can fail is one clear sentence. */
-    private List<Region> findAgents(PrintWriter err, List<Integer> withoutAgent) {
-        if (!ProcessTree.isAlive(pid)) {
-            throw new CliException("no process with pid " + pid + " is running");
-        }
-        var tree = ProcessTree.read().descendantsOf(pid);
-        List<RegionFile> files = directory.within(tree);
-        String injectHint = withoutAgent.isEmpty() ? "" : "; pid" + (withoutAgent.size() == 1 ? " " : "s ")
+    /** What to say about the processes of the tree that use CUDA without an agent; empty when none. */
+    private static String injectHint(List<Integer> withoutAgent) {
+        return withoutAgent.isEmpty() ? "" : "; pid" + (withoutAgent.size() == 1 ? " " : "s ")
                 + withoutAgent.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
                 + " use" + (withoutAgent.size() == 1 ? "s" : "") + " CUDA without one: "
                 + "use --inject to load the agent into the running process";
-        if (files.isEmpty()) {
-            throw new CliException("no vprof agent in pid " + pid + " or its descendants; start the program with "
-                    + "`vprof launch -- CMD`, or with CUDA_INJECTION64_PATH=$(vprof agent-path) in its environment"
-                    + (inject ? "; none of them has CUDA loaded (libcuda mapped) to inject into: has it "
-                    + "initialized CUDA yet?" : injectHint));
-        }
-        if (!injectHint.isEmpty()) {
-            err.println("vprof: warning: not capturing the processes without an agent" + injectHint);
-        }
-        int uid = Posix.getuid();
-        List<Region> regions = new ArrayList<>();
-        try {
-            for (RegionFile f : files) {
-                Region r = openWhenReady(f.path(), uid);
-                if (r.state() == AgentState.EXITED) {
-                    r.close();
-                    continue;
-                }
-                regions.add(r);
-            }
-        } catch (RegionException e) {
-            regions.forEach(Region::close);
-            throw new CliException(e.getMessage(), e);
-        }
-        if (regions.isEmpty()) {
-            throw new CliException("every vprof agent in the tree of pid " + pid + " has already exited");
-        }
-        return regions;
-    }
-
-    private static Region openWhenReady(Path path, int uid) throws RegionException {
-        long deadline = System.nanoTime() + NOT_READY_WAIT_NS;
-        while (true) {
-            try {
-                Region r = Region.open(path, uid, true);
-                if (r.state() != AgentState.STARTING) {
-                    return r;
-                }
-                r.close();
-                if (System.nanoTime() - deadline > 0) {
-                    throw new RegionException("the agent in pid " + Region.pidOf(path)
-                            + " is still starting after 2 s; try again in a moment");
-                }
-            } catch (RegionNotReadyException e) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw e;
-                }
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RegionException("interrupted");
-            }
-        }
     }
 }

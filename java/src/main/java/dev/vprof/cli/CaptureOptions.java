@@ -1,15 +1,21 @@
 package dev.vprof.cli;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.region.ArmSpec;
+import dev.vprof.engine.CaptureFeeds;
+import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.ProfilerTrigger;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.region.ArmSpec;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -208,6 +214,30 @@ final class CaptureOptions {
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
         }
+    }
+
+    /**
+     * Opens the feeds these options ask for ({@code --otlp*}, {@code --spans}) before anything else
+     * starts: a port in use or a bad span file is reported first.
+     */
+    CaptureFeeds openFeeds(PrintWriter err) {
+        return CaptureFeeds.open(otlpConfigOrNull(), spans, err);
+    }
+
+    /** The capture these options describe; {@code feeds} from {@link #openFeeds}. */
+    CapturePlan plan(CapturePlan.Mode mode, int rootPid, Process command, ArmSpec arm, Path file,
+                     List<String> commandLine, CaptureFeeds feeds) {
+        URI metricsUrl = metricsUriOrNull();
+        return new CapturePlan(mode, rootPid, command, arm, ringBytes(), file, commandLine, asMap(),
+                metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()),
+                triggerUriOrNull(), durationOrNull(), feeds);
+    }
+
+    /** Options from {@code args}, with their defaults, as {@code run} and {@code attach} would parse them. */
+    static CaptureOptions parse(String... args) {
+        CaptureOptions o = new CaptureOptions();
+        new CommandLine(o).parseArgs(args);
+        return o;
     }
 
     /** Checks every option at once, so that errors come before anything starts. */

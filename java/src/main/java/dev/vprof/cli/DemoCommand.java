@@ -5,6 +5,11 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.demo.SimulatedVllmServer;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.RegionFile;
+import dev.vprof.engine.AgentEnvironment;
+import dev.vprof.engine.Capture;
+import dev.vprof.engine.CaptureEnvironment;
+import dev.vprof.engine.CaptureFeeds;
+import dev.vprof.engine.CapturePlan;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.loadgen.BenchResult;
@@ -12,8 +17,6 @@ import dev.vprof.loadgen.LoadGenerator;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.OtlpOptions;
-import dev.vprof.otlp.OtlpReceiver;
-import dev.vprof.otlp.Span;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
@@ -32,15 +35,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * {@code vprof demo}: the whole story without a GPU. A simulated vLLM server whose GPU workers run
@@ -116,11 +116,11 @@ final class DemoCommand implements Callable<Integer> {
         Path capture = dir.resolve("capture.vprof");
 
         step("starting an OTLP receiver on an ephemeral loopback port");
-        AtomicReference<CaptureFeeds> feeds = new AtomicReference<>();
-        OtlpReceiver receiver = OtlpReceiver.start(new OtlpOptions.Config(null,
+        // Opened first, as attach opens its feeds: the server's exporter needs the address at its start.
+        CaptureFeeds feeds = CaptureFeeds.open(new OtlpOptions.Config(null,
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES),
-                batch -> spansTo(feeds.get(), batch), w -> err.println("vprof demo: OTLP: " + w));
-        URI traces = URI.create("http://127.0.0.1:" + receiver.httpAddress().getPort() + "/v1/traces");
+                null, err);
+        URI traces = URI.create("http://127.0.0.1:" + feeds.otlpHttpAddress().getPort() + "/v1/traces");
 
         step("starting the simulated vLLM server; its 2 GPU workers carry a dormant vprof agent");
         Map<String, String> env = new HashMap<>();
@@ -130,53 +130,32 @@ final class DemoCommand implements Callable<Integer> {
         try {
             server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir));
         } catch (IOException e) {
-            receiver.close();
+            feeds.close();
             throw new CliException("cannot start the simulated server: " + e.getMessage(), e);
         }
         try {
-            return run(out, server, receiver, feeds, capture);
+            return run(out, server, feeds, capture);
         } finally {
             server.close();
-            receiver.close();
+            feeds.close();
         }
     }
 
-    private int run(PrintWriter out, SimulatedVllmServer server, OtlpReceiver receiver,
-                    AtomicReference<CaptureFeeds> feeds, Path capture) throws Exception {
+    private int run(PrintWriter out, SimulatedVllmServer server, CaptureFeeds feeds, Path capture) throws Exception {
         URI base = server.baseUri();
         awaitDormantAgents(server.workerPids());
         warmUp(URI.create(base + "/metrics"));
         int self = (int) ProcessHandle.current().pid();
 
-        step("attaching: vprof attach --pid " + self + " --capture-range=cudaProfilerApi --capture-range-end=stop "
-                + "--metrics " + base + "/metrics --metrics-interval 200ms");
-        AttachCommand attach = new AttachCommand();
-        CommandLine cl = new CommandLine(attach);
-        cl.setErr(err);
-        cl.parseArgs("--pid", Integer.toString(self), "--capture-range=cudaProfilerApi", "--capture-range-end=stop",
-                "--metrics", base + "/metrics", "--metrics-interval", "200ms", "-o", capture.toString());
-        attach.showProgress = false;
-        AtomicReference<CaptureSession> session = new AtomicReference<>();
-        CountDownLatch capturing = new CountDownLatch(1);
-        attach.beforeCapture = s -> {
-            s.feeds().adoptReceiver(receiver);
-            feeds.set(s.feeds());
-            session.set(s);
-            capturing.countDown();
-        };
-        AtomicReference<Throwable> attachFailure = new AtomicReference<>();
-        Thread attachThread = Thread.ofPlatform().name("vprof-demo-attach").start(() -> {
-            try {
-                attach.call();
-            } catch (Throwable t) {
-                attachFailure.set(t);
-            }
-        });
-        while (!capturing.await(50, TimeUnit.MILLISECONDS)) {
-            if (!attachThread.isAlive()) {
-                throw failure(attachFailure.get());
-            }
-        }
+        // The capture `vprof attach` would take with these options, through the same engine.
+        String[] attachArgs = {"--capture-range=cudaProfilerApi", "--capture-range-end=stop",
+                "--metrics", base + "/metrics", "--metrics-interval", "200ms"};
+        step("attaching: vprof attach --pid " + self + " " + String.join(" ", attachArgs));
+        CaptureOptions options = CaptureOptions.parse(attachArgs);
+        options.validate();
+        Capture running = Capture.start(options.plan(CapturePlan.Mode.ATTACH, self, null,
+                options.toSpec(Capture.newCaptureId()), capture, List.of("attach", "--pid", Integer.toString(self)),
+                feeds), new CaptureEnvironment(AgentDirectory.system(), err, false));
 
         LoadGenerator load = new LoadGenerator();
         String model = server.model();
@@ -201,17 +180,15 @@ final class DemoCommand implements Callable<Integer> {
             failed += r.failed();
             step(String.format("burst: TTFT p50 %.0f ms, p99 %.0f ms", r.ttftP50Ms(), r.ttftP99Ms()));
         }
-        awaitSpans(receiver, sent);
+        awaitSpans(feeds, sent);
         step("POST " + base + "/stop_profile: cudaProfilerStop, the range ends and the capture finishes");
         load.post(base.resolve("/stop_profile"));
-        attachThread.join(TimeUnit.SECONDS.toMillis(30));
-        if (attachThread.isAlive()) {
+        if (running.awaitSummary(30, TimeUnit.SECONDS) == null) {
             // The agents should have gone dormant by themselves; do not hang the demo if one did not.
-            session.get().requestStop("demo");
-            attachThread.join(TimeUnit.SECONDS.toMillis(30));
-        }
-        if (attachFailure.get() != null) {
-            throw failure(attachFailure.get());
+            running.stop("demo");
+            if (running.awaitSummary(30, TimeUnit.SECONDS) == null) {
+                throw new CliException("the capture did not finish within a minute of /stop_profile");
+            }
         }
 
         step("writing the traces and the report into " + dir);
@@ -282,22 +259,15 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** Every request's span reaches the capture before /stop_profile ends it (the exporter batches). */
-    private void awaitSpans(OtlpReceiver receiver, int requests) throws InterruptedException {
+    private void awaitSpans(CaptureFeeds feeds, int requests) throws InterruptedException {
         long deadline = System.nanoTime() + SPANS_WAIT_NS;
-        while (receiver.stats().spansAccepted() < requests && System.nanoTime() - deadline < 0) {
+        while (feeds.spansAccepted() < requests && System.nanoTime() - deadline < 0) {
             Thread.sleep(20);
         }
-        long got = receiver.stats().spansAccepted();
+        long got = feeds.spansAccepted();
         if (got < requests) {
             err.println("vprof demo: warning: " + got + " of " + requests + " request spans arrived in time");
         }
-    }
-
-    private static void spansTo(CaptureFeeds feeds, List<Span> batch) {
-        if (feeds == null) {
-            throw new IllegalStateException("the demo's capture has not started yet");
-        }
-        feeds.offerSpans(batch);
     }
 
     /** trace.pftrace (Perfetto) and trace.json (Chrome) from the capture, as {@code vprof export} writes them. */
@@ -328,13 +298,6 @@ final class DemoCommand implements Callable<Integer> {
             err.printf("vprof demo [%5.1fs] %s%n", (System.nanoTime() - t0) / 1e9, s);
             err.flush();
         }
-    }
-
-    private static RuntimeException failure(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        return new CliException("the capture failed: " + t, t);
     }
 
     private static String num(double v) {

@@ -5,6 +5,7 @@ import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
+import dev.vprof.names.KernelNames;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -83,9 +84,9 @@ public final class ExportCommand implements Callable<Integer> {
         boolean showProgress = System.console() != null;
         CaptureTimeline.Result result;
         List<Path> written;
-        try (CaptureReader reader = CaptureReader.open(file).demangleKernelNames(!mangled)) {
+        try (CaptureReader reader = CaptureReader.open(file)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            result = CaptureTimeline.read(reader, large ? n -> {
+            result = CaptureTimeline.read(reader, KernelNames.of(mangled), large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();
             } : null);

@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.engine.AgentEnvironment;
 import dev.vprof.nativelib.NativeFiles;
 import java.io.File;
 import java.io.IOException;

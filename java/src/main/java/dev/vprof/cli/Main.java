@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.engine.CaptureException;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -45,7 +46,7 @@ public final class Main implements Runnable {
         HelpFooter.install(cl);
         cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
             PrintWriter err = line.getErr();
-            if (ex instanceof CliException || ex instanceof NativeAccessException) {
+            if (ex instanceof CliException || ex instanceof CaptureException || ex instanceof NativeAccessException) {
                 err.println("vprof: " + ex.getMessage());
             } else {
                 err.println("vprof: internal error: " + ex);

@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -63,8 +64,8 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
-        try (CaptureReader reader = CaptureReader.open(file).demangleKernelNames(!mangled)) {
-            report = CaptureReport.build(reader, top);
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            report = CaptureReport.build(reader, top, KernelNames.of(mangled));
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
             err.flush();

@@ -1,12 +1,16 @@
 package dev.vprof.cli;
 
-import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.engine.AgentEnvironment;
+import dev.vprof.engine.Capture;
+import dev.vprof.engine.CaptureEnvironment;
+import dev.vprof.engine.CaptureFeeds;
+import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.CaptureSummary;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.region.ArmSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,9 +49,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         capture.validate();
-        Duration duration = capture.durationOrNull();
         long ringBytes = capture.ringBytes();
-        ArmSpec armSpec = capture.toSpec(CaptureRunner.newCaptureId());
+        ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         LocalDateTime now = LocalDateTime.now();
         OutputPath.checkWritable(OutputPath.expand(capture.output, 0, now));
         Path agent;
@@ -58,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         // Before the command starts: a bad --spans file or an OTLP port in use stops here.
-        CaptureFeeds feeds = CaptureFeeds.open(capture, err);
+        CaptureFeeds feeds = capture.openFeeds(err);
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         AgentEnvironment.apply(pb.environment(), agent, ringBytes, armSpec.toEnv(ProcessHandle.current().pid()));
         Process p;
@@ -69,24 +72,17 @@ final class RunCommand implements Callable<Integer> {
             throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
         }
         Path file = OutputPath.expand(capture.output, p.pid(), now);
-        CaptureOutput out;
+        Capture running;
         try {
             OutputPath.checkWritable(file);
-            out = CaptureRunner.createOutput(file, cmd, capture.asMap());
+            running = Capture.start(capture.plan(CapturePlan.Mode.RUN, (int) p.pid(), p, armSpec, file, cmd, feeds),
+                    CaptureEnvironment.system(err));
         } catch (RuntimeException e) {
             feeds.close();
             p.destroyForcibly();
             throw e;
         }
-        CaptureSession session = new CaptureSession(CaptureSession.Mode.RUN, (int) p.pid(), armSpec, out,
-                AgentDirectory.system(), err, System.console() != null);
-        session.command(p);
-        session.feeds(feeds);
-        if (duration != null) {
-            session.deadlineAfterNanos(duration.toNanos());
-        }
-        CaptureSession.Summary s = CaptureRunner.runWithShutdownHook(session, err);
-        CaptureSession.printSummary(err, file.toString(), s);
+        CaptureSummary s = running.awaitSummary();
         if (s.processes() == 0) {
             err.println("vprof: warning: no process of " + cmd.getFirst() + " loaded the agent (no CUDA "
                     + "initialization seen); the file holds no GPU activity");

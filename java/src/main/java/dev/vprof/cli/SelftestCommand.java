@@ -3,14 +3,16 @@ package dev.vprof.cli;
 import dev.vprof.selftest.DoubleSelftest;
 import dev.vprof.selftest.GpuSelftest;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code vprof selftest [--gpu]}: checks an installation end to end. */
 @Command(name = "selftest", mixinStandardHelpOptions = true,
@@ -32,6 +34,9 @@ import picocli.CommandLine.Option;
             "  vprof selftest --gpu",
             "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are"})
 public final class SelftestCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--gpu", description = "Run the real-GPU self-test (needs an NVIDIA GPU and driver)")
     boolean gpu;
 
@@ -45,17 +50,18 @@ public final class SelftestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PrintWriter terminal = spec.commandLine().getOut();
         Path work;
-        OutputStream table = null;
-        PrintStream print = System.out;
+        Writer table = null;
+        PrintWriter print = terminal;
         if (out != null) {
             try {
                 work = Files.createDirectories(out);
-                table = Files.newOutputStream(out.resolve("selftest.txt"));
+                table = Files.newBufferedWriter(out.resolve("selftest.txt"), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new CliException("--out " + out + ": cannot write there (" + e.getMessage() + "); give a writable folder");
             }
-            print = new PrintStream(new Tee(System.out, table), true, StandardCharsets.UTF_8);
+            print = new PrintWriter(new Tee(terminal, table), true);
         } else {
             work = Files.createTempDirectory("vprof-selftest-");
         }
@@ -76,7 +82,7 @@ public final class SelftestCommand implements Callable<Integer> {
                 print.flush();
                 table.close();
             } else if (keep) {
-                System.out.println("working folder: " + work);
+                terminal.println("working folder: " + work);
             } else {
                 try (var files = Files.walk(work)) {
                     files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -86,23 +92,17 @@ public final class SelftestCommand implements Callable<Integer> {
     }
 
     /** Writes to the terminal and to the table file at once. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream a;
-        private final OutputStream b;
+    private static final class Tee extends Writer {
+        private final Writer a;
+        private final Writer b;
 
-        Tee(OutputStream a, OutputStream b) {
+        Tee(Writer a, Writer b) {
             this.a = a;
             this.b = b;
         }
 
         @Override
-        public void write(int c) throws IOException {
-            a.write(c);
-            b.write(c);
-        }
-
-        @Override
-        public void write(byte[] buf, int off, int len) throws IOException {
+        public void write(char[] buf, int off, int len) throws IOException {
             a.write(buf, off, len);
             b.write(buf, off, len);
         }
@@ -111,6 +111,11 @@ public final class SelftestCommand implements Callable<Integer> {
         public void flush() throws IOException {
             a.flush();
             b.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush(); // the terminal stays open; the table file is closed by its owner
         }
     }
 }

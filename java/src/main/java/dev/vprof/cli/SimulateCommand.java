@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
         description = {"Run the synthetic GPU process (no GPU needed): it launches realistic LLM kernels "
                 + "through a CUPTI test double, so every vprof command can be tried anywhere.",
                 "Its options: --steps N | --duration D, --kernels-per-step K, --step-us U, "
-                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W (see: vprof simulate --help)."},
+                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --bare (see: vprof simulate --help)."},
         footer = {"", "Example:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- vprof simulate --steps 300 "
                         + "--profiler-range 50:100"})

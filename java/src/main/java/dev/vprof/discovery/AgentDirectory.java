@@ -16,18 +16,25 @@ import java.util.Set;
  */
 public final class AgentDirectory {
     private final Path dir;
-    private final Path proc;
+    private final ProcFs proc;
 
     public AgentDirectory(Path dir, Path proc) {
+        this(dir, ProcFs.of(proc));
+    }
+
+    public AgentDirectory(Path dir, ProcFs proc) {
         this.dir = dir;
         this.proc = proc;
     }
 
     public static AgentDirectory system() {
-        return new AgentDirectory(Path.of(System.getProperty("vprof.shm.dir", "/dev/shm")), Path.of("/proc"));
+        return new AgentDirectory(Path.of(System.getProperty("vprof.shm.dir", "/dev/shm")), ProcFs.system());
     }
 
     public Path dir() { return dir; }
+
+    /** How this directory tells live processes from gone ones. */
+    public ProcFs proc() { return proc; }
 
     public Path pathFor(int pid) {
         return dir.resolve("vprof." + pid);
@@ -36,17 +43,26 @@ public final class AgentDirectory {
     /** Every region file, sorted by pid, each marked alive or stale. */
     public List<RegionFile> all() {
         List<RegionFile> out = new ArrayList<>();
+        for (Path p : regionPaths()) {
+            int pid = Region.pidOf(p);
+            out.add(new RegionFile(pid, p, proc.exists(pid)));
+        }
+        out.sort(Comparator.comparingInt(RegionFile::pid));
+        return out;
+    }
+
+    /** The region files' paths, without asking {@code /proc} whether their processes live. */
+    public List<Path> regionPaths() {
+        List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "vprof.*")) {
             for (Path p : ds) {
-                int pid = Region.pidOf(p);
-                if (pid > 0) {
-                    out.add(new RegionFile(pid, p, Files.isDirectory(proc.resolve(Integer.toString(pid)))));
+                if (Region.pidOf(p) > 0) {
+                    out.add(p);
                 }
             }
         } catch (IOException e) {
             return List.of();
         }
-        out.sort(Comparator.comparingInt(RegionFile::pid));
         return out;
     }
 

@@ -68,8 +68,12 @@ public final class ProcessTree {
 
     /** True while {@code pid} runs: its /proc entry exists and it is not a zombie. */
     public static boolean isAlive(int pid) {
+        return isAlive(Path.of("/proc"), pid);
+    }
+
+    static boolean isAlive(Path proc, int pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Integer.toString(pid), "stat"), StandardCharsets.ISO_8859_1);
+            String stat = Files.readString(proc.resolve(Integer.toString(pid)).resolve("stat"), StandardCharsets.ISO_8859_1);
             int close = stat.lastIndexOf(')');
             char state = close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
             return state != 'Z' && state != 'X';
@@ -80,12 +84,21 @@ public final class ProcessTree {
 
     /** The command line of {@code pid} from /proc, arguments separated by spaces; empty if unreadable. */
     public static String commandLine(int pid) {
+        return commandLine(Path.of("/proc"), pid);
+    }
+
+    static String commandLine(Path proc, int pid) {
         try {
-            byte[] b = Files.readAllBytes(Path.of("/proc", Integer.toString(pid), "cmdline"));
+            byte[] b = Files.readAllBytes(proc.resolve(Integer.toString(pid)).resolve("cmdline"));
             return new String(b, StandardCharsets.UTF_8).replace('\0', ' ').strip();
         } catch (IOException | RuntimeException e) {
             return "";
         }
+    }
+
+    /** The number of processes read. */
+    public int size() {
+        return parentOf.size();
     }
 
     public boolean contains(int pid) {

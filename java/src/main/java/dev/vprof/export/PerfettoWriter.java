@@ -15,6 +15,8 @@ import dev.vprof.timeline.Span;
 import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.wire.WireType;
+import dev.vprof.wire.WireWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -87,9 +89,9 @@ public final class PerfettoWriter {
             while (!deflater.finished()) {
                 z.write(buf, 0, deflater.deflate(buf));
             }
-            ProtoBuffer wrapper = new ProtoBuffer(z.size() + 16);
+            WireWriter wrapper = new WireWriter(z.size() + 16);
             wrapper.bytes(PACKET_COMPRESSED_PACKETS, z.toByteArray());
-            ProtoBuffer packet = new ProtoBuffer(z.size() + 32);
+            WireWriter packet = new WireWriter(z.size() + 32);
             packet.message(TRACE_PACKET, wrapper);
             return packet.toByteArray();
         } finally {
@@ -127,9 +129,9 @@ public final class PerfettoWriter {
     private final class Run {
         final Timeline timeline;
         final OutputStream sink;
-        final ProtoBuffer out = new ProtoBuffer(FLUSH_AT + (64 << 10));
-        final ProtoBuffer scratch = new ProtoBuffer(256);
-        final ProtoBuffer scratch2 = new ProtoBuffer(256);
+        final WireWriter out = new WireWriter(FLUSH_AT + (64 << 10));
+        final WireWriter scratch = new WireWriter(256);
+        final WireWriter scratch2 = new WireWriter(256);
         final java.util.ArrayDeque<java.util.concurrent.Future<byte[]>> pending = new java.util.ArrayDeque<>();
         java.util.concurrent.ExecutorService compressor;
         final int modelStrings;
@@ -255,7 +257,7 @@ public final class PerfettoWriter {
         }
 
         /** Writes {@code body} as one TracePacket of the Trace. */
-        void packet(ProtoBuffer body) throws IOException {
+        void packet(WireWriter body) throws IOException {
             out.message(TRACE_PACKET, body);
             packets++;
             flushIfFull();
@@ -263,8 +265,8 @@ public final class PerfettoWriter {
 
         /** The first packet: identity clock snapshot so the UI can show wall-clock (epoch) time. */
         void writeTraceStart() throws IOException {
-            ProtoBuffer snap = new ProtoBuffer(32);
-            ProtoBuffer clock = new ProtoBuffer(16);
+            WireWriter snap = new WireWriter(32);
+            WireWriter clock = new WireWriter(16);
             clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
             clock.uint(CLOCK_TIMESTAMP, base);
             snap.message(SNAPSHOT_CLOCKS, clock);
@@ -273,7 +275,7 @@ public final class PerfettoWriter {
             clock.uint(CLOCK_TIMESTAMP, base);
             snap.message(SNAPSHOT_CLOCKS, clock);
             snap.uint(SNAPSHOT_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
-            ProtoBuffer p = new ProtoBuffer(64);
+            WireWriter p = new WireWriter(64);
             p.uint(PACKET_TIMESTAMP, base);
             p.message(PACKET_CLOCK_SNAPSHOT, snap);
             p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
@@ -282,9 +284,9 @@ public final class PerfettoWriter {
         }
 
         /** Emits a TrackDescriptor on the descriptor sequence (1) and returns the new track's uuid. */
-        long track(long parentUuid, String name, ProtoBuffer descriptorExtra) throws IOException {
+        long track(long parentUuid, String name, WireWriter descriptorExtra) throws IOException {
             long uuid = nextUuid++;
-            ProtoBuffer d = new ProtoBuffer(64);
+            WireWriter d = new WireWriter(64);
             d.uint(TRACK_UUID, uuid);
             if (parentUuid != 0) {
                 d.uint(TRACK_PARENT_UUID, parentUuid);
@@ -295,7 +297,7 @@ public final class PerfettoWriter {
             if (descriptorExtra != null) {
                 d.append(descriptorExtra);
             }
-            ProtoBuffer p = new ProtoBuffer(d.size() + 16);
+            WireWriter p = new WireWriter(d.size() + 16);
             p.message(PACKET_TRACK_DESCRIPTOR, d);
             p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
             packet(p);
@@ -306,8 +308,8 @@ public final class PerfettoWriter {
         // ---- processes ----
 
         void writeProcess(TimelineProcess process, int processIndex) throws IOException {
-            ProtoBuffer desc = new ProtoBuffer(64);
-            ProtoBuffer pd = new ProtoBuffer(64);
+            WireWriter desc = new WireWriter(64);
+            WireWriter pd = new WireWriter(64);
             pd.uint(PROCESS_PID, process.pid());
             for (String arg : process.commandLine()) {
                 pd.string(PROCESS_CMDLINE, arg);
@@ -328,13 +330,13 @@ public final class PerfettoWriter {
                 }
             }
             for (CpuThread thread : process.threads()) {
-                ProtoBuffer td = new ProtoBuffer(32);
+                WireWriter td = new WireWriter(32);
                 td.uint(THREAD_PID, process.pid());
                 td.uint(THREAD_TID, thread.tid());
                 if (!thread.name().isEmpty()) {
                     td.string(THREAD_NAME, thread.name());
                 }
-                ProtoBuffer tdesc = new ProtoBuffer(48);
+                WireWriter tdesc = new WireWriter(48);
                 tdesc.message(TRACK_THREAD, td);
                 long threadUuid = track(0, null, tdesc);
                 writeRanges(thread.ranges(), threadUuid);
@@ -523,8 +525,8 @@ public final class PerfettoWriter {
             for (CounterTrack c : counters) {
                 // An empty CounterDescriptor: values are doubles and the unit, free-form (s, 1/s,
                 // requests), goes into the track name, since the proto's unit enum has no seconds.
-                ProtoBuffer cd = new ProtoBuffer(8);
-                ProtoBuffer desc = new ProtoBuffer(16);
+                WireWriter cd = new WireWriter(8);
+                WireWriter desc = new WireWriter(16);
                 desc.message(TRACK_COUNTER, cd);
                 String label = c.name() + (c.unit().isEmpty() ? "" : " (" + c.unit() + ")");
                 long uuid = track(groupUuid, label, desc);
@@ -546,11 +548,11 @@ public final class PerfettoWriter {
          */
         final class Sequence {
             final int id;
-            final ProtoBuffer ev = new ProtoBuffer(128);
-            final ProtoBuffer interned = new ProtoBuffer(128);
-            final ProtoBuffer internedNames = new ProtoBuffer(64);
-            final ProtoBuffer internedAnnotationNames = new ProtoBuffer(64);
-            final ProtoBuffer internedValues = new ProtoBuffer(64);
+            final WireWriter ev = new WireWriter(128);
+            final WireWriter interned = new WireWriter(128);
+            final WireWriter internedNames = new WireWriter(64);
+            final WireWriter internedAnnotationNames = new WireWriter(64);
+            final WireWriter internedValues = new WireWriter(64);
             int[] nameIid = new int[64];
             int nextNameIid = 1;
             final Map<String, Integer> annotationNameIid = new HashMap<>();
@@ -566,13 +568,13 @@ public final class PerfettoWriter {
             Sequence(long trackUuid) throws IOException {
                 this.id = nextSequence++;
                 this.lastTs = base;
-                ProtoBuffer ted = new ProtoBuffer(8);
+                WireWriter ted = new WireWriter(8);
                 ted.uint(EVENT_DEFAULTS_TRACK_UUID, trackUuid);
-                ProtoBuffer defaults = new ProtoBuffer(16);
+                WireWriter defaults = new WireWriter(16);
                 defaults.uint(DEFAULTS_TIMESTAMP_CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
                 defaults.message(DEFAULTS_TRACK_EVENT_DEFAULTS, ted);
-                ProtoBuffer snap = new ProtoBuffer(32);
-                ProtoBuffer clock = new ProtoBuffer(16);
+                WireWriter snap = new WireWriter(32);
+                WireWriter clock = new WireWriter(16);
                 clock.uint(CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
                 clock.uint(CLOCK_TIMESTAMP, base);
                 clock.bool(CLOCK_IS_INCREMENTAL, true);
@@ -581,7 +583,7 @@ public final class PerfettoWriter {
                 clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
                 clock.uint(CLOCK_TIMESTAMP, base);
                 snap.message(SNAPSHOT_CLOCKS, clock);
-                ProtoBuffer p = new ProtoBuffer(64);
+                WireWriter p = new WireWriter(64);
                 // This packet's own time is absolute on the trace clock, not a delta.
                 p.uint(PACKET_TIMESTAMP, base);
                 p.uint(PACKET_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
@@ -608,9 +610,9 @@ public final class PerfettoWriter {
                 int iid = internName(nameId);
                 ev.reset();
                 ev.reserve(12);
-                ev.putByte(EVENT_TYPE << 3 | ProtoBuffer.VARINT);
+                ev.putByte(EVENT_TYPE << 3 | WireType.VARINT);
                 ev.putByte(TYPE_SLICE_BEGIN);
-                ev.putByte(EVENT_NAME_IID << 3 | ProtoBuffer.VARINT);
+                ev.putByte(EVENT_NAME_IID << 3 | WireType.VARINT);
                 ev.putVarint(iid);
             }
 
@@ -628,7 +630,7 @@ public final class PerfettoWriter {
                     long endTs = stack[--depth];
                     ev.reset();
                     ev.reserve(2);
-                    ev.putByte(EVENT_TYPE << 3 | ProtoBuffer.VARINT);
+                    ev.putByte(EVENT_TYPE << 3 | WireType.VARINT);
                     ev.putByte(TYPE_SLICE_END);
                     emit(endTs);
                 }
@@ -650,7 +652,7 @@ public final class PerfettoWriter {
             }
 
             void annotateUint(String name, long value) {
-                ProtoBuffer a = scratch;
+                WireWriter a = scratch;
                 a.reset();
                 a.uint(ANNOTATION_NAME_IID, annotationName(name));
                 a.uint(ANNOTATION_UINT_VALUE, value);
@@ -659,7 +661,7 @@ public final class PerfettoWriter {
 
             /** A string argument; {@code intern} for values that repeat (kinds, domains), not for ids. */
             void annotateString(String name, String value, boolean intern) {
-                ProtoBuffer a = scratch;
+                WireWriter a = scratch;
                 a.reset();
                 a.uint(ANNOTATION_NAME_IID, annotationName(name));
                 if (intern) {
@@ -683,7 +685,7 @@ public final class PerfettoWriter {
                     iid = newValue(("(" + x + ", " + y + ", " + z + ")").getBytes(StandardCharsets.US_ASCII));
                     dimIid.put(key, iid);
                 }
-                ProtoBuffer a = scratch;
+                WireWriter a = scratch;
                 a.reset();
                 a.uint(ANNOTATION_NAME_IID, annotationName(name));
                 a.uint(ANNOTATION_STRING_VALUE_IID, iid);
@@ -741,24 +743,24 @@ public final class PerfettoWriter {
                 }
                 lastTs = t;
                 int internedSize = internedNames.size() + internedAnnotationNames.size() + internedValues.size();
-                int body = 1 + ProtoBuffer.varintSize(delta)
-                        + 1 + ProtoBuffer.varintSize(ev.size()) + ev.size()
-                        + 1 + ProtoBuffer.varintSize(id)
+                int body = 1 + WireWriter.varintSize(delta)
+                        + 1 + WireWriter.varintSize(ev.size()) + ev.size()
+                        + 1 + WireWriter.varintSize(id)
                         + 2;
                 if (internedSize > 0) {
-                    body += 1 + ProtoBuffer.varintSize(internedSize) + internedSize;
+                    body += 1 + WireWriter.varintSize(internedSize) + internedSize;
                 }
                 // Every field number below is under 16, so each tag is one byte: (field << 3) | wire type.
                 out.reserve(1 + 5 + body);
-                out.putByte(TRACE_PACKET << 3 | ProtoBuffer.LEN);
+                out.putByte(TRACE_PACKET << 3 | WireType.LEN);
                 out.putVarint(body);
-                out.putByte(PACKET_TIMESTAMP << 3 | ProtoBuffer.VARINT);
+                out.putByte(PACKET_TIMESTAMP << 3 | WireType.VARINT);
                 out.putVarint(delta);
-                out.putByte(PACKET_TRACK_EVENT << 3 | ProtoBuffer.LEN);
+                out.putByte(PACKET_TRACK_EVENT << 3 | WireType.LEN);
                 out.putVarint(ev.size());
                 out.putAll(ev);
                 if (internedSize > 0) {
-                    out.putByte(PACKET_INTERNED_DATA << 3 | ProtoBuffer.LEN);
+                    out.putByte(PACKET_INTERNED_DATA << 3 | WireType.LEN);
                     out.putVarint(internedSize);
                     out.putAll(internedNames);
                     out.putAll(internedAnnotationNames);
@@ -767,9 +769,9 @@ public final class PerfettoWriter {
                     internedAnnotationNames.reset();
                     internedValues.reset();
                 }
-                out.putByte(PACKET_TRUSTED_SEQUENCE_ID << 3 | ProtoBuffer.VARINT);
+                out.putByte(PACKET_TRUSTED_SEQUENCE_ID << 3 | WireType.VARINT);
                 out.putVarint(id);
-                out.putByte(PACKET_SEQUENCE_FLAGS << 3 | ProtoBuffer.VARINT);
+                out.putByte(PACKET_SEQUENCE_FLAGS << 3 | WireType.VARINT);
                 out.putByte(SEQ_NEEDS_INCREMENTAL_STATE);
                 packets++;
                 flushIfFull();

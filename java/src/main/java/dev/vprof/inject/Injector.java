@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,19 +18,31 @@ import java.util.concurrent.TimeoutException;
  * inject_main.c).
  */
 public final class Injector {
-    /** How long the injector may look for a safe point before it gives up with exit 10. */
-    public static final int SAFE_POINT_TIMEOUT_MS = 5000;
+    /** How long the injector looks for a safe point before it gives up (exit 10 or 11), unless told otherwise. */
+    public static final Duration DEFAULT_SAFE_POINT_WAIT = Duration.ofSeconds(5);
+    /** The longest wait vprof-inject accepts (its --timeout-ms). */
+    public static final Duration MAX_SAFE_POINT_WAIT = Duration.ofHours(1);
     /**
-     * How long we wait for the injector itself: the safe-point search, then the library's
-     * constructors in the target. Past it the injector is asked to stop (it holds SIGTERM until
-     * the thread it borrowed is restored, so stopping it never leaves the target mid-call).
+     * How long we wait for the injector beyond its own safe-point wait: the library's constructors
+     * in the target. Past it the injector is asked to stop (it holds SIGTERM until the thread it
+     * borrowed is restored, so stopping it never leaves the target mid-call).
      */
-    private static final long PROCESS_WAIT_MS = SAFE_POINT_TIMEOUT_MS + 30_000;
+    private static final long LOAD_WAIT_MS = 30_000;
 
     /** What one run of the injector said. */
     public record Result(int exitCode, String stdout, String stderr) {
         public InjectorExit exit() {
             return InjectorExit.of(exitCode);
+        }
+
+        /**
+         * For an injection: the borrowed thread and what showed it safe, from the injector's
+         * "injected LIB into PID (borrowed thread T, safe by ...)" line; empty when absent.
+         */
+        public String howInjected() {
+            String out = stdout.strip();
+            int open = out.indexOf(" (borrowed thread ");
+            return open < 0 || !out.endsWith(")") ? "" : out.substring(open + 2, out.length() - 1);
         }
 
         /** The injector's messages without its "vprof-inject: " prefixes, one line each. */
@@ -60,7 +73,7 @@ public final class Injector {
 
     /** The pids in {@code root}'s tree that have libcuda (or the CUPTI test double's stand-in) mapped. */
     public List<Integer> listCuda(int root) throws IOException {
-        Result r = run(List.of("--pid", Integer.toString(root), "--list-cuda"));
+        Result r = run(List.of("--pid", Integer.toString(root), "--list-cuda"), LOAD_WAIT_MS);
         if (r.exit() == InjectorExit.NO_PROCESS) {
             return List.of();
         }
@@ -77,18 +90,24 @@ public final class Injector {
         return pids;
     }
 
-    /** Loads {@code library} (an absolute path) into {@code pid}. */
+    /** Loads {@code library} (an absolute path) into {@code pid}, waiting the default time for a safe point. */
     public Result inject(int pid, Path library) throws IOException {
+        return inject(pid, library, DEFAULT_SAFE_POINT_WAIT);
+    }
+
+    /** Loads {@code library} into {@code pid}, waiting at most {@code wait} for a thread at a safe point. */
+    public Result inject(int pid, Path library, Duration wait) throws IOException {
+        long ms = Math.clamp(wait.toMillis(), 1, MAX_SAFE_POINT_WAIT.toMillis());
         return run(List.of("--pid", Integer.toString(pid), "--lib", library.toAbsolutePath().toString(),
-                "--timeout-ms", Integer.toString(SAFE_POINT_TIMEOUT_MS)));
+                "--timeout-ms", Long.toString(ms)), ms + LOAD_WAIT_MS);
     }
 
     /** Whether injecting into {@code pid} is possible here (exit 0), and why not. */
     public Result check(int pid) throws IOException {
-        return run(List.of("--pid", Integer.toString(pid), "--check"));
+        return run(List.of("--pid", Integer.toString(pid), "--check"), LOAD_WAIT_MS);
     }
 
-    private Result run(List<String> args) throws IOException {
+    private Result run(List<String> args, long waitMs) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(executable.toString());
         cmd.addAll(args);
@@ -96,11 +115,11 @@ public final class Injector {
         CompletableFuture<String> out = readAsync(p.getInputStream());
         CompletableFuture<String> err = readAsync(p.getErrorStream());
         try {
-            if (!p.waitFor(PROCESS_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            if (!p.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
                 p.destroy();
                 p.waitFor(10, TimeUnit.SECONDS);
                 return new Result(InjectorExit.OTHER.code(), "", "vprof-inject did not finish within "
-                        + PROCESS_WAIT_MS / 1000 + " s (a library constructor in the target may be stuck)");
+                        + waitMs / 1000 + " s (a library constructor in the target may be stuck)");
             }
             return new Result(p.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
         } catch (InterruptedException e) {

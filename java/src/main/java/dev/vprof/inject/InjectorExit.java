@@ -1,5 +1,7 @@
 package dev.vprof.inject;
 
+import java.time.Duration;
+
 /**
  * The exit codes of {@code vprof-inject} (native/src/inject/inject.h) and, for each, the
  * sentence vprof shows: what happened and what to do about it.
@@ -15,7 +17,10 @@ public enum InjectorExit {
     ALREADY_TRACED(7),
     ALREADY_LOADED(8),
     DLOPEN_FAILED(9),
-    NO_SAFE_POINT(10);
+    /** No thread reached a safe point within the wait; they were moving (busy in the allocator or loader). */
+    NO_SAFE_POINT(10),
+    /** No thread reached a safe point, and none moved while the injector looked: a longer wait will not help. */
+    STUCK(11);
 
     private final int code;
 
@@ -25,6 +30,12 @@ public enum InjectorExit {
 
     public int code() {
         return code;
+    }
+
+    /** A suggestion four times the wait that failed, at least 20 s, in --inject-timeout's syntax. */
+    private static String longer(Duration wait) {
+        long s = Math.max(20, Math.min(3600, wait.toSeconds() * 4));
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     /** The constant for an exit status; {@link #OTHER} for any code the injector does not define. */
@@ -44,7 +55,21 @@ public enum InjectorExit {
      * (the Yama scope, the tracer's pid, dlerror's text).
      */
     public String explain(int pid, String agent, String detail) {
+        return explain(pid, agent, detail, Injector.DEFAULT_SAFE_POINT_WAIT);
+    }
+
+    /**
+     * The same, for an injector that waited {@code wait} for a safe point: the advice for
+     * {@link #NO_SAFE_POINT} names a longer {@code --inject-timeout} than that.
+     */
+    public String explain(int pid, String agent, String detail, Duration wait) {
         String d = detail == null || detail.isBlank() ? "" : " (" + detail.strip() + ")";
+        // For a refusal at the safe point the injector's text IS the reason (which thread, where,
+        // decided how): it is given once, as the sentence itself, not repeated in parentheses.
+        String reason = detail == null || detail.isBlank()
+                ? "no thread of pid " + pid + " was at a point where loading a library is safe" : detail.strip();
+        String launch = "or restart it under `vprof launch -- CMD`, which loads the agent at start and needs no "
+                + "injection";
         return switch (this) {
             case INJECTED -> "loaded the vprof agent into pid " + pid;
             case ALREADY_LOADED -> "pid " + pid + " already has the vprof agent loaded; it is attached, not injected again";
@@ -63,9 +88,13 @@ public enum InjectorExit {
                     + "profiler) and a process can have only one tracer: detach that tool and retry" + d;
             case DLOPEN_FAILED -> "pid " + pid + " could not load the agent " + agent + ": check that it can read "
                     + "that file and that its C library matches the one vprof was built for" + d;
-            case NO_SAFE_POINT -> "no thread of pid " + pid + " stopped at a point where loading a library is safe "
-                    + "(each was inside the allocator, the dynamic loader or fork every time it was looked at); "
-                    + "nothing was changed in it: retry in a moment" + d;
+            case NO_SAFE_POINT -> reason + "; nothing was changed in pid " + pid + ". Its threads were busy in the "
+                    + "allocator or the dynamic loader each time: give it longer with --inject-timeout="
+                    + longer(wait) + ", " + launch;
+            case STUCK -> reason + "; nothing was changed in pid " + pid + ". Its threads did not move while vprof "
+                    + "looked (a thread stuck inside the loader or the allocator, or a process held by a debugger), "
+                    + "so waiting longer will not help: find what holds it (vprof-inject --pid " + pid
+                    + " --explain shows every thread's call chain), " + launch;
             case USAGE -> "vprof-inject refused the arguments vprof gave it for pid " + pid + ", which is a vprof bug: please report "
                     + "it with this message" + d;
             case OTHER -> "loading the agent into pid " + pid + " failed" + (d.isEmpty() ? "; retry with "

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -37,6 +38,7 @@ public final class LateInjection {
     private final int uid;
     private final PrintWriter err;
     private IntFunction<PythonTarget.Plan> planner = PythonTarget::planFor;
+    private Duration safePointWait = Injector.DEFAULT_SAFE_POINT_WAIT;
 
     public LateInjection(Injector injector, Path agent, AgentDirectory directory, int uid, PrintWriter err) {
         this.injector = injector;
@@ -44,6 +46,12 @@ public final class LateInjection {
         this.directory = directory;
         this.uid = uid;
         this.err = err;
+    }
+
+    /** How long the ptrace injector may wait for a thread of each process to reach a safe point. */
+    public LateInjection safePointWait(Duration wait) {
+        this.safePointWait = wait;
+        return this;
     }
 
     /** Replaces the remote_exec decision (tests). */
@@ -101,16 +109,22 @@ public final class LateInjection {
         }
         Injector.Result r;
         try {
-            r = injector.inject(pid, agent);
+            r = injector.inject(pid, agent, safePointWait);
         } catch (IOException e) {
             throw new InjectionException("cannot run " + injector.executable() + ": " + e.getMessage(), e);
         }
         InjectorExit exit = r.exit();
-        if (exit == InjectorExit.INJECTED || exit == InjectorExit.ALREADY_LOADED) {
+        if (exit == InjectorExit.INJECTED) {
+            if (!r.howInjected().isEmpty()) {
+                err.println("vprof: loaded the agent into pid " + pid + " (" + r.howInjected() + ")");
+            }
+            return;
+        }
+        if (exit == InjectorExit.ALREADY_LOADED) {
             return;
         }
         throw new InjectionException("cannot load the agent into pid " + pid + ": "
-                + exit.explain(pid, agent.toString(), r.detail()));
+                + exit.explain(pid, agent.toString(), r.detail(), safePointWait));
     }
 
     private boolean regionAppears(int pid, long waitNs) {

@@ -30,7 +30,7 @@ public final class Labels {
      * Takes ownership of {@code pairs} (the first {@code count} pairs are used). Returns null
      * when a label name repeats, which the parser reports as an error.
      */
-    static Labels fromPairs(String[] pairs, int count) {
+    public static Labels fromPairs(String[] pairs, int count) {
         if (count == 0) {
             return EMPTY;
         }

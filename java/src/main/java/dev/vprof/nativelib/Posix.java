@@ -32,6 +32,19 @@ public final class Posix {
     private static final MethodHandle GETUID;
     private static final MethodHandle KILL;
     private static final MethodHandle ISATTY;
+    private static final MethodHandle SYSCALL_INT_INT;
+    private static final MethodHandle POLL;
+    private static final MethodHandle CLOSE;
+
+    /** pidfd_open(2)'s number: 434 in the generic syscall table, which x86-64 and aarch64 both use for it. */
+    private static final long SYS_PIDFD_OPEN = 434;
+    private static final short POLLIN = 0x1;
+
+    /* struct pollfd { int fd; short events; short revents; } */
+    private static final StructLayout POLLFD = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("fd"),
+            ValueLayout.JAVA_SHORT.withName("events"),
+            ValueLayout.JAVA_SHORT.withName("revents"));
 
     static {
         try {
@@ -44,6 +57,16 @@ public final class Posix {
             KILL = linker.downcallHandle(libc.findOrThrow("kill"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
             ISATTY = linker.downcallHandle(libc.findOrThrow("isatty"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+            // long syscall(long number, ...): here with two int arguments.
+            SYSCALL_INT_INT = linker.downcallHandle(libc.findOrThrow("syscall"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_INT),
+                    Linker.Option.firstVariadicArg(1));
+            POLL = linker.downcallHandle(libc.findOrThrow("poll"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                            ValueLayout.JAVA_INT));
+            CLOSE = linker.downcallHandle(libc.findOrThrow("close"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
         } catch (IllegalCallerException e) {
             throw new NativeAccessException(e);
@@ -107,7 +130,46 @@ public final class Posix {
         }
     }
 
+    /**
+     * pidfd_open(2): a descriptor that becomes readable when {@code pid} exits (Linux 5.3 and
+     * later). Returns -1 when the process is gone or the kernel has no pidfd_open.
+     */
+    public static int pidfdOpen(int pid) {
+        try {
+            return (int) (long) SYSCALL_INT_INT.invokeExact(SYS_PIDFD_OPEN, pid, 0);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     public static final int STDERR_FILENO = 2;
+
+    /**
+     * Whether a pidfd says its process has exited (readable); does not wait. A zombie has
+     * exited: its pidfd is readable although /proc still lists it.
+     */
+    public static boolean pidfdExited(int pidfd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment p = arena.allocate(POLLFD);
+            p.set(ValueLayout.JAVA_INT, 0, pidfd);
+            p.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
+            int n = (int) POLL.invokeExact(p, 1L, 0);
+            return n > 0 && (p.get(ValueLayout.JAVA_SHORT, 6) & POLLIN) != 0;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** close(2); errors are ignored (the descriptor is ours and closed once). */
+    public static void close(int fd) {
+        try {
+            int ignored = (int) CLOSE.invokeExact(fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
 
     public static final int SIGTERM = 15;
     public static final int SIGKILL = 9;

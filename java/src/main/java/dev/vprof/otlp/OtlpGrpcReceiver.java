@@ -10,7 +10,6 @@ import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -52,10 +51,11 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     }
 
     /** Binds and starts serving; {@code sink} must be thread-safe, {@code forwarder} may be null. */
-    public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<List<Span>> sink,
+    public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<ExportRequest> sink,
                                          OtlpForwarder forwarder, ReceiverStats stats) throws IOException {
+        OtlpIntake intake = new OtlpIntake(sink, stats);
         ServerCalls.UnaryMethod<byte[], byte[]> export = (request, response) ->
-                export(request, response, sink, forwarder, stats);
+                export(request, response, intake, forwarder, stats);
         ServerServiceDefinition service = ServerServiceDefinition.builder(OtlpGrpc.SERVICE)
                 .addMethod(OtlpGrpc.EXPORT, ServerCalls.asyncUnaryCall(export))
                 .build();
@@ -109,7 +109,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
         };
     }
 
-    private static void export(byte[] request, StreamObserver<byte[]> response, Consumer<List<Span>> sink,
+    private static void export(byte[] request, StreamObserver<byte[]> response, OtlpIntake intake,
                                OtlpForwarder forwarder, ReceiverStats stats) {
         if (request == OtlpGrpc.TOO_LARGE) {
             // Counted by the stream tracer, as every RESOURCE_EXHAUSTED is.
@@ -118,28 +118,9 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
             return;
         }
         stats.requests.incrementAndGet();
-        byte[] reply;
-        DecodedBatch batch;
+        OtlpIntake.Outcome outcome;
         try {
-            try {
-                batch = OtlpProtobuf.decodeRequest(request);
-            } catch (OtlpFormatException e) {
-                stats.malformed.incrementAndGet();
-                response.onError(Status.INVALID_ARGUMENT
-                        .withDescription("cannot decode ExportTraceServiceRequest: " + e.getMessage()).asRuntimeException());
-                return;
-            }
-            try {
-                if (!batch.spans().isEmpty()) {
-                    sink.accept(batch.spans());
-                }
-            } catch (RuntimeException e) {
-                stats.sinkFailures.incrementAndGet();
-                response.onError(Status.UNAVAILABLE.withDescription("vprof could not store the spans: " + e.getMessage())
-                        .asRuntimeException());
-                return;
-            }
-            reply = OtlpProtobuf.encodeResponse(batch.rejected(), batch.errorMessage());
+            outcome = intake.accept(ExportRequest.Encoding.PROTOBUF, request);
         } catch (RuntimeException e) {
             // A fault of vprof's own: answered and counted here, not left to gRPC (which logs a stack trace).
             stats.sinkFailures.incrementAndGet();
@@ -147,11 +128,18 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
                     .asRuntimeException());
             return;
         }
-        stats.accepted(batch);
-        response.onNext(reply);
-        response.onCompleted();
-        if (forwarder != null) {
-            forwarder.submitGrpc(request);
+        switch (outcome) {
+            case OtlpIntake.Outcome.Malformed m -> response.onError(Status.INVALID_ARGUMENT
+                    .withDescription("cannot decode ExportTraceServiceRequest: " + m.message()).asRuntimeException());
+            case OtlpIntake.Outcome.Unavailable u -> response.onError(Status.UNAVAILABLE.withDescription(u.message())
+                    .asRuntimeException());
+            case OtlpIntake.Outcome.Accepted a -> {
+                response.onNext(OtlpProtobuf.encodeResponse(a.batch().rejected(), a.batch().errorMessage()));
+                response.onCompleted();
+                if (forwarder != null) {
+                    forwarder.submitGrpc(request);
+                }
+            }
         }
     }
 

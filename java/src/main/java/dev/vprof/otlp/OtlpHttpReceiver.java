@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,16 +51,16 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final long maxBodyBytes;
-    private final Consumer<List<Span>> sink;
+    private final OtlpIntake intake;
     private final OtlpForwarder forwarder;
     private final ReceiverStats stats;
 
-    private OtlpHttpReceiver(HttpServer server, ExecutorService executor, long maxBodyBytes, Consumer<List<Span>> sink,
+    private OtlpHttpReceiver(HttpServer server, ExecutorService executor, long maxBodyBytes, Consumer<ExportRequest> sink,
                              OtlpForwarder forwarder, ReceiverStats stats) {
         this.server = server;
         this.executor = executor;
         this.maxBodyBytes = maxBodyBytes;
-        this.sink = sink;
+        this.intake = new OtlpIntake(sink, stats);
         this.forwarder = forwarder;
         this.stats = stats;
     }
@@ -70,7 +69,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
      * Binds and starts serving. {@code sink} is called from several handler threads at once
      * and must be thread-safe; {@code forwarder} may be null.
      */
-    public static OtlpHttpReceiver start(InetSocketAddress address, long maxBodyBytes, Consumer<List<Span>> sink,
+    public static OtlpHttpReceiver start(InetSocketAddress address, long maxBodyBytes, Consumer<ExportRequest> sink,
                                          OtlpForwarder forwarder, ReceiverStats stats) throws IOException {
         HttpServer server;
         try {
@@ -152,6 +151,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
             body = enc.equals("gzip") ? gunzipBounded(raw) : raw;
         } catch (TooLarge e) {
             stats.tooLarge.incrementAndGet();
+            // The body was not read to its end, so the server drops the connection after this
+            // answer: say so, or the client reuses it for its next request and gets nothing.
+            ex.getResponseHeaders().set("Connection", "close");
             error(ex, json, 413, RESOURCE_EXHAUSTED, e.getMessage());
             return;
         } catch (ZipException | java.io.EOFException e) {
@@ -160,23 +162,18 @@ public final class OtlpHttpReceiver implements AutoCloseable {
             return;
         }
         DecodedBatch batch;
-        try {
-            batch = json ? OtlpJson.decodeRequest(body) : OtlpProtobuf.decodeRequest(body);
-        } catch (OtlpFormatException e) {
-            stats.malformed.incrementAndGet();
-            error(ex, json, 400, INVALID_ARGUMENT, "cannot decode OTLP " + (json ? "JSON" : "protobuf") + " body: " + e.getMessage());
-            return;
-        }
-        try {
-            if (!batch.spans().isEmpty()) {
-                sink.accept(batch.spans());
+        switch (intake.accept(json ? ExportRequest.Encoding.JSON : ExportRequest.Encoding.PROTOBUF, body)) {
+            case OtlpIntake.Outcome.Malformed m -> {
+                error(ex, json, 400, INVALID_ARGUMENT, "cannot decode OTLP " + (json ? "JSON" : "protobuf") + " body: "
+                        + m.message());
+                return;
             }
-        } catch (RuntimeException e) {
-            stats.sinkFailures.incrementAndGet();
-            error(ex, json, 503, UNAVAILABLE, "vprof could not store the spans: " + e.getMessage());
-            return;
+            case OtlpIntake.Outcome.Unavailable u -> {
+                error(ex, json, 503, UNAVAILABLE, u.message());
+                return;
+            }
+            case OtlpIntake.Outcome.Accepted a -> batch = a.batch();
         }
-        stats.accepted(batch);
         if (forwarder != null) {
             forwarder.submitHttp(raw, ex.getRequestHeaders().getFirst("Content-Type"), encoding, json ? null : body,
                     batch.spans());

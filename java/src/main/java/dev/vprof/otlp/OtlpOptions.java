@@ -151,7 +151,7 @@ public final class OtlpOptions {
         }
     }
 
-    static String format(InetSocketAddress a) {
+    public static String format(InetSocketAddress a) {
         String host = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
     }

@@ -1,5 +1,9 @@
 package dev.vprof.otlp;
 
+import dev.vprof.wire.WireFormatException;
+import dev.vprof.wire.WireReader;
+import dev.vprof.wire.WireType;
+import dev.vprof.wire.WireWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,22 +42,41 @@ public final class OtlpProtobuf {
     private OtlpProtobuf() {}
 
     /** Attribute values nest (arrays of lists of arrays...): bound it so recursion cannot overflow. */
-    static final int MAX_VALUE_DEPTH = 32;
+    public static final int MAX_VALUE_DEPTH = 32;
 
     private static final String SERVICE_NAME = "service.name";
+    /** How decoding errors open: "malformed protobuf at byte N: ...". */
+    private static final String MALFORMED = "malformed protobuf";
 
     // ---------------------------------------------------------------- decoding
 
+    private interface Reading<T> {
+        T read(byte[] body) throws WireFormatException;
+    }
+
+    /** Damage found by the wire reader, as the OTLP exception receivers answer with 400. */
+    private static <T> T decode(byte[] body, Reading<T> reading) throws OtlpFormatException {
+        try {
+            return reading.read(body);
+        } catch (WireFormatException e) {
+            throw new OtlpFormatException(e.getMessage(), e);
+        }
+    }
+
     /** Decodes an ExportTraceServiceRequest. */
     public static DecodedBatch decodeRequest(byte[] body) throws OtlpFormatException {
-        ProtoReader r = new ProtoReader(body);
+        return decode(body, OtlpProtobuf::readRequest);
+    }
+
+    private static DecodedBatch readRequest(byte[] body) throws WireFormatException {
+        WireReader r = new WireReader(body, MALFORMED);
         List<Span> spans = new ArrayList<>();
         SpanCheck.Rejections rejections = new SpanCheck.Rejections();
         int resourceIndex = 0;
         while (!r.atEnd()) {
             int tag = r.readTag();
             if (tag >>> 3 == 1) {
-                r.expect(tag, ProtoReader.LEN, "ExportTraceServiceRequest.resource_spans");
+                r.expect(tag, WireType.LEN, "ExportTraceServiceRequest.resource_spans");
                 int old = r.pushLimit();
                 readResourceSpans(r, body, resourceIndex++, spans, rejections);
                 r.popLimit(old);
@@ -64,15 +87,15 @@ public final class OtlpProtobuf {
         return new DecodedBatch(spans, rejections.count, rejections.reasons);
     }
 
-    private static void readResourceSpans(ProtoReader r, byte[] body, int resourceIndex, List<Span> out,
-                                          SpanCheck.Rejections rejections) throws OtlpFormatException {
+    private static void readResourceSpans(WireReader r, byte[] body, int resourceIndex, List<Span> out,
+                                          SpanCheck.Rejections rejections) throws WireFormatException {
         int start = r.position();
         // The resource may follow its spans on the wire: find it in a first, skipping pass.
         String service = "";
         while (!r.atEnd()) {
             int tag = r.readTag();
             if (tag >>> 3 == 1) {
-                r.expect(tag, ProtoReader.LEN, "ResourceSpans.resource");
+                r.expect(tag, WireType.LEN, "ResourceSpans.resource");
                 int old = r.pushLimit();
                 service = readResource(r);
                 r.popLimit(old);
@@ -81,13 +104,13 @@ public final class OtlpProtobuf {
             }
         }
         int end = r.position();
-        ProtoReader second = new ProtoReader(body, start, end - start);
+        WireReader second = new WireReader(body, start, end - start, MALFORMED);
         int scopeIndex = 0;
         while (!second.atEnd()) {
             int tag = second.readTag();
             int field = tag >>> 3;
             if (field == 2 || field == 1000) {
-                second.expect(tag, ProtoReader.LEN, "ResourceSpans.scope_spans");
+                second.expect(tag, WireType.LEN, "ResourceSpans.scope_spans");
                 int old = second.pushLimit();
                 readScopeSpans(second, body, service, "resource_spans[" + resourceIndex + "].scope_spans[" + scopeIndex++ + "]",
                         out, rejections);
@@ -98,12 +121,12 @@ public final class OtlpProtobuf {
         }
     }
 
-    private static String readResource(ProtoReader r) throws OtlpFormatException {
+    private static String readResource(WireReader r) throws WireFormatException {
         String service = "";
         while (!r.atEnd()) {
             int tag = r.readTag();
             if (tag >>> 3 == 1) {
-                r.expect(tag, ProtoReader.LEN, "Resource.attributes");
+                r.expect(tag, WireType.LEN, "Resource.attributes");
                 int old = r.pushLimit();
                 Attribute a = readKeyValue(r, 0);
                 r.popLimit(old);
@@ -117,21 +140,21 @@ public final class OtlpProtobuf {
         return service;
     }
 
-    private static void readScopeSpans(ProtoReader r, byte[] body, String service, String where, List<Span> out,
-                                       SpanCheck.Rejections rejections) throws OtlpFormatException {
+    private static void readScopeSpans(WireReader r, byte[] body, String service, String where, List<Span> out,
+                                       SpanCheck.Rejections rejections) throws WireFormatException {
         int start = r.position();
         String scopeName = "";
         String scopeVersion = "";
         while (!r.atEnd()) {
             int tag = r.readTag();
             if (tag >>> 3 == 1) {
-                r.expect(tag, ProtoReader.LEN, "ScopeSpans.scope");
+                r.expect(tag, WireType.LEN, "ScopeSpans.scope");
                 int old = r.pushLimit();
                 while (!r.atEnd()) {
                     int t = r.readTag();
                     switch (t >>> 3) {
-                        case 1 -> { r.expect(t, ProtoReader.LEN, "InstrumentationScope.name"); scopeName = r.readString(); }
-                        case 2 -> { r.expect(t, ProtoReader.LEN, "InstrumentationScope.version"); scopeVersion = r.readString(); }
+                        case 1 -> { r.expect(t, WireType.LEN, "InstrumentationScope.name"); scopeName = r.readString(); }
+                        case 2 -> { r.expect(t, WireType.LEN, "InstrumentationScope.version"); scopeVersion = r.readString(); }
                         default -> r.skip(t);
                     }
                 }
@@ -141,12 +164,12 @@ public final class OtlpProtobuf {
             }
         }
         int end = r.position();
-        ProtoReader second = new ProtoReader(body, start, end - start);
+        WireReader second = new WireReader(body, start, end - start, MALFORMED);
         int spanIndex = 0;
         while (!second.atEnd()) {
             int tag = second.readTag();
             if (tag >>> 3 == 2) {
-                second.expect(tag, ProtoReader.LEN, "ScopeSpans.spans");
+                second.expect(tag, WireType.LEN, "ScopeSpans.spans");
                 int old = second.pushLimit();
                 Span s = readSpan(second, service, scopeName, scopeVersion, where + ".spans[" + spanIndex++ + "]", rejections);
                 second.popLimit(old);
@@ -159,8 +182,8 @@ public final class OtlpProtobuf {
         }
     }
 
-    private static Span readSpan(ProtoReader r, String service, String scopeName, String scopeVersion, String where,
-                                 SpanCheck.Rejections rejections) throws OtlpFormatException {
+    private static Span readSpan(WireReader r, String service, String scopeName, String scopeVersion, String where,
+                                 SpanCheck.Rejections rejections) throws WireFormatException {
         byte[] traceId = null;
         byte[] spanId = null;
         byte[] parent = null;
@@ -174,27 +197,27 @@ public final class OtlpProtobuf {
         while (!r.atEnd()) {
             int tag = r.readTag();
             switch (tag >>> 3) {
-                case 1 -> { r.expect(tag, ProtoReader.LEN, "Span.trace_id"); traceId = r.readBytes(); }
-                case 2 -> { r.expect(tag, ProtoReader.LEN, "Span.span_id"); spanId = r.readBytes(); }
-                case 4 -> { r.expect(tag, ProtoReader.LEN, "Span.parent_span_id"); parent = r.readBytes(); }
-                case 5 -> { r.expect(tag, ProtoReader.LEN, "Span.name"); name = r.readString(); }
-                case 6 -> { r.expect(tag, ProtoReader.VARINT, "Span.kind"); kind = r.readVarint(); }
-                case 7 -> { r.expect(tag, ProtoReader.I64, "Span.start_time_unix_nano"); start = r.readFixed64(); }
-                case 8 -> { r.expect(tag, ProtoReader.I64, "Span.end_time_unix_nano"); end = r.readFixed64(); }
+                case 1 -> { r.expect(tag, WireType.LEN, "Span.trace_id"); traceId = r.readBytes(); }
+                case 2 -> { r.expect(tag, WireType.LEN, "Span.span_id"); spanId = r.readBytes(); }
+                case 4 -> { r.expect(tag, WireType.LEN, "Span.parent_span_id"); parent = r.readBytes(); }
+                case 5 -> { r.expect(tag, WireType.LEN, "Span.name"); name = r.readString(); }
+                case 6 -> { r.expect(tag, WireType.VARINT, "Span.kind"); kind = r.readVarint(); }
+                case 7 -> { r.expect(tag, WireType.I64, "Span.start_time_unix_nano"); start = r.readFixed64(); }
+                case 8 -> { r.expect(tag, WireType.I64, "Span.end_time_unix_nano"); end = r.readFixed64(); }
                 case 9 -> {
-                    r.expect(tag, ProtoReader.LEN, "Span.attributes");
+                    r.expect(tag, WireType.LEN, "Span.attributes");
                     int old = r.pushLimit();
                     attributes.add(readKeyValue(r, 0));
                     r.popLimit(old);
                 }
                 case 15 -> {
-                    r.expect(tag, ProtoReader.LEN, "Span.status");
+                    r.expect(tag, WireType.LEN, "Span.status");
                     int old = r.pushLimit();
                     while (!r.atEnd()) {
                         int t = r.readTag();
                         switch (t >>> 3) {
-                            case 2 -> { r.expect(t, ProtoReader.LEN, "Status.message"); statusMessage = r.readString(); }
-                            case 3 -> { r.expect(t, ProtoReader.VARINT, "Status.code"); statusCode = r.readVarint(); }
+                            case 2 -> { r.expect(t, WireType.LEN, "Status.message"); statusMessage = r.readString(); }
+                            case 3 -> { r.expect(t, WireType.VARINT, "Status.code"); statusCode = r.readVarint(); }
                             default -> r.skip(t);
                         }
                     }
@@ -216,15 +239,15 @@ public final class OtlpProtobuf {
                 StatusCode.of(statusCode), statusMessage, service, scopeName, scopeVersion);
     }
 
-    private static Attribute readKeyValue(ProtoReader r, int depth) throws OtlpFormatException {
+    private static Attribute readKeyValue(WireReader r, int depth) throws WireFormatException {
         String key = "";
         AnyValue value = null;
         while (!r.atEnd()) {
             int tag = r.readTag();
             switch (tag >>> 3) {
-                case 1 -> { r.expect(tag, ProtoReader.LEN, "KeyValue.key"); key = r.readString(); }
+                case 1 -> { r.expect(tag, WireType.LEN, "KeyValue.key"); key = r.readString(); }
                 case 2 -> {
-                    r.expect(tag, ProtoReader.LEN, "KeyValue.value");
+                    r.expect(tag, WireType.LEN, "KeyValue.value");
                     int old = r.pushLimit();
                     value = readAnyValue(r, depth + 1);
                     r.popLimit(old);
@@ -235,7 +258,7 @@ public final class OtlpProtobuf {
         return new Attribute(key, value == null ? new AnyValue.StringValue("") : value);
     }
 
-    private static AnyValue readAnyValue(ProtoReader r, int depth) throws OtlpFormatException {
+    private static AnyValue readAnyValue(WireReader r, int depth) throws WireFormatException {
         if (depth > MAX_VALUE_DEPTH) {
             throw r.error("attribute values nested deeper than " + MAX_VALUE_DEPTH);
         }
@@ -244,18 +267,18 @@ public final class OtlpProtobuf {
         while (!r.atEnd()) {
             int tag = r.readTag();
             switch (tag >>> 3) {
-                case 1 -> { r.expect(tag, ProtoReader.LEN, "AnyValue.string_value"); value = new AnyValue.StringValue(r.readString()); }
-                case 2 -> { r.expect(tag, ProtoReader.VARINT, "AnyValue.bool_value"); value = new AnyValue.BoolValue(r.readVarint() != 0); }
-                case 3 -> { r.expect(tag, ProtoReader.VARINT, "AnyValue.int_value"); value = new AnyValue.LongValue(r.readVarint()); }
-                case 4 -> { r.expect(tag, ProtoReader.I64, "AnyValue.double_value"); value = new AnyValue.DoubleValue(r.readDouble()); }
+                case 1 -> { r.expect(tag, WireType.LEN, "AnyValue.string_value"); value = new AnyValue.StringValue(r.readString()); }
+                case 2 -> { r.expect(tag, WireType.VARINT, "AnyValue.bool_value"); value = new AnyValue.BoolValue(r.readVarint() != 0); }
+                case 3 -> { r.expect(tag, WireType.VARINT, "AnyValue.int_value"); value = new AnyValue.LongValue(r.readVarint()); }
+                case 4 -> { r.expect(tag, WireType.I64, "AnyValue.double_value"); value = new AnyValue.DoubleValue(r.readDouble()); }
                 case 5 -> {
-                    r.expect(tag, ProtoReader.LEN, "AnyValue.array_value");
+                    r.expect(tag, WireType.LEN, "AnyValue.array_value");
                     int old = r.pushLimit();
                     List<AnyValue> values = new ArrayList<>();
                     while (!r.atEnd()) {
                         int t = r.readTag();
                         if (t >>> 3 == 1) {
-                            r.expect(t, ProtoReader.LEN, "ArrayValue.values");
+                            r.expect(t, WireType.LEN, "ArrayValue.values");
                             int o = r.pushLimit();
                             values.add(readAnyValue(r, depth + 1));
                             r.popLimit(o);
@@ -267,13 +290,13 @@ public final class OtlpProtobuf {
                     value = new AnyValue.ArrayValue(values);
                 }
                 case 6 -> {
-                    r.expect(tag, ProtoReader.LEN, "AnyValue.kvlist_value");
+                    r.expect(tag, WireType.LEN, "AnyValue.kvlist_value");
                     int old = r.pushLimit();
                     List<Attribute> values = new ArrayList<>();
                     while (!r.atEnd()) {
                         int t = r.readTag();
                         if (t >>> 3 == 1) {
-                            r.expect(t, ProtoReader.LEN, "KeyValueList.values");
+                            r.expect(t, WireType.LEN, "KeyValueList.values");
                             int o = r.pushLimit();
                             values.add(readKeyValue(r, depth + 1));
                             r.popLimit(o);
@@ -284,7 +307,7 @@ public final class OtlpProtobuf {
                     r.popLimit(old);
                     value = new AnyValue.KeyValueList(values);
                 }
-                case 7 -> { r.expect(tag, ProtoReader.LEN, "AnyValue.bytes_value"); value = new AnyValue.BytesValue(r.readBytes()); }
+                case 7 -> { r.expect(tag, WireType.LEN, "AnyValue.bytes_value"); value = new AnyValue.BytesValue(r.readBytes()); }
                 default -> r.skip(tag);
             }
         }
@@ -304,19 +327,23 @@ public final class OtlpProtobuf {
     public record PartialSuccess(long rejectedSpans, String errorMessage) {}
 
     public static PartialSuccess decodeResponse(byte[] body) throws OtlpFormatException {
-        ProtoReader r = new ProtoReader(body);
+        return decode(body, OtlpProtobuf::readResponse);
+    }
+
+    private static PartialSuccess readResponse(byte[] body) throws WireFormatException {
+        WireReader r = new WireReader(body, MALFORMED);
         long rejected = 0;
         String message = "";
         while (!r.atEnd()) {
             int tag = r.readTag();
             if (tag >>> 3 == 1) {
-                r.expect(tag, ProtoReader.LEN, "ExportTraceServiceResponse.partial_success");
+                r.expect(tag, WireType.LEN, "ExportTraceServiceResponse.partial_success");
                 int old = r.pushLimit();
                 while (!r.atEnd()) {
                     int t = r.readTag();
                     switch (t >>> 3) {
-                        case 1 -> { r.expect(t, ProtoReader.VARINT, "rejected_spans"); rejected = r.readVarint(); }
-                        case 2 -> { r.expect(t, ProtoReader.LEN, "error_message"); message = r.readString(); }
+                        case 1 -> { r.expect(t, WireType.VARINT, "rejected_spans"); rejected = r.readVarint(); }
+                        case 2 -> { r.expect(t, WireType.LEN, "error_message"); message = r.readString(); }
                         default -> r.skip(t);
                     }
                 }
@@ -330,11 +357,15 @@ public final class OtlpProtobuf {
 
     /** Reads a google.rpc.Status (the body of OTLP/HTTP error responses): its message. */
     public static String decodeRpcStatusMessage(byte[] body) throws OtlpFormatException {
-        ProtoReader r = new ProtoReader(body);
+        return decode(body, OtlpProtobuf::readRpcStatusMessage);
+    }
+
+    private static String readRpcStatusMessage(byte[] body) throws WireFormatException {
+        WireReader r = new WireReader(body, MALFORMED);
         String message = "";
         while (!r.atEnd()) {
             int tag = r.readTag();
-            if (tag >>> 3 == 2 && (tag & 7) == ProtoReader.LEN) {
+            if (tag >>> 3 == 2 && (tag & 7) == WireType.LEN) {
                 message = r.readString();
             } else {
                 r.skip(tag);
@@ -350,7 +381,7 @@ public final class OtlpProtobuf {
      * one ScopeSpans per scope within it, in order of first appearance.
      */
     public static byte[] encodeRequest(List<Span> spans) {
-        ProtoWriter w = new ProtoWriter(64 + spans.size() * 160);
+        WireWriter w = new WireWriter(64 + spans.size() * 160);
         Map<String, Map<List<String>, List<Span>>> grouped = new LinkedHashMap<>();
         for (Span s : spans) {
             grouped.computeIfAbsent(s.serviceName(), k -> new LinkedHashMap<>())
@@ -366,10 +397,10 @@ public final class OtlpProtobuf {
                 int ss = w.beginMessage(2);
                 int sc = w.beginMessage(1);
                 if (!scope.getKey().get(0).isEmpty()) {
-                    w.stringField(1, scope.getKey().get(0));
+                    w.string(1, scope.getKey().get(0));
                 }
                 if (!scope.getKey().get(1).isEmpty()) {
-                    w.stringField(2, scope.getKey().get(1));
+                    w.string(2, scope.getKey().get(1));
                 }
                 w.endMessage(sc);
                 for (Span s : scope.getValue()) {
@@ -384,48 +415,48 @@ public final class OtlpProtobuf {
         return w.toByteArray();
     }
 
-    private static void writeSpan(ProtoWriter w, Span s) {
-        w.bytesField(1, s.traceIdRaw());
-        w.bytesField(2, s.spanIdRaw());
+    private static void writeSpan(WireWriter w, Span s) {
+        w.bytes(1, s.traceIdRaw());
+        w.bytes(2, s.spanIdRaw());
         if (!s.isRoot()) {
-            w.bytesField(4, s.parentSpanIdRaw());
+            w.bytes(4, s.parentSpanIdRaw());
         }
-        w.stringField(5, s.name());
+        w.string(5, s.name());
         if (s.kind() != SpanKind.UNSPECIFIED) {
-            w.varintField(6, s.kind().number());
+            w.uint(6, s.kind().number());
         }
-        w.fixed64Field(7, s.startEpochNs());
-        w.fixed64Field(8, s.endEpochNs());
+        w.fixed64(7, s.startEpochNs());
+        w.fixed64(8, s.endEpochNs());
         for (Attribute a : s.attributes()) {
             writeAttribute(w, 9, a);
         }
         if (s.status() != StatusCode.UNSET || !s.statusMessage().isEmpty()) {
             int st = w.beginMessage(15);
             if (!s.statusMessage().isEmpty()) {
-                w.stringField(2, s.statusMessage());
+                w.string(2, s.statusMessage());
             }
             if (s.status() != StatusCode.UNSET) {
-                w.varintField(3, s.status().number());
+                w.uint(3, s.status().number());
             }
             w.endMessage(st);
         }
     }
 
-    private static void writeAttribute(ProtoWriter w, int field, Attribute a) {
+    private static void writeAttribute(WireWriter w, int field, Attribute a) {
         int kv = w.beginMessage(field);
-        w.stringField(1, a.key());
+        w.string(1, a.key());
         int v = w.beginMessage(2);
         writeValue(w, a.value());
         w.endMessage(v);
         w.endMessage(kv);
     }
 
-    private static void writeValue(ProtoWriter w, AnyValue value) {
+    private static void writeValue(WireWriter w, AnyValue value) {
         switch (value) {
-            case AnyValue.StringValue s -> w.stringField(1, s.value());
-            case AnyValue.BoolValue b -> w.varintField(2, b.value() ? 1 : 0);
-            case AnyValue.LongValue l -> w.varintField(3, l.value());
-            case AnyValue.DoubleValue d -> w.doubleField(4, d.value());
+            case AnyValue.StringValue s -> w.string(1, s.value());
+            case AnyValue.BoolValue b -> w.uint(2, b.value() ? 1 : 0);
+            case AnyValue.LongValue l -> w.uint(3, l.value());
+            case AnyValue.DoubleValue d -> w.float64(4, d.value());
             case AnyValue.ArrayValue a -> {
                 int m = w.beginMessage(5);
                 for (AnyValue x : a.values()) {
@@ -442,20 +473,20 @@ public final class OtlpProtobuf {
                 }
                 w.endMessage(m);
             }
-            case AnyValue.BytesValue b -> w.bytesField(7, b.value());
+            case AnyValue.BytesValue b -> w.bytes(7, b.value());
         }
     }
 
     /** An ExportTraceServiceResponse; partial_success only when something was rejected or said. */
     public static byte[] encodeResponse(long rejectedSpans, String errorMessage) {
-        ProtoWriter w = new ProtoWriter(32 + errorMessage.length() * 3);
+        WireWriter w = new WireWriter(32 + errorMessage.length() * 3);
         if (rejectedSpans != 0 || !errorMessage.isEmpty()) {
             int ps = w.beginMessage(1);
             if (rejectedSpans != 0) {
-                w.varintField(1, rejectedSpans);
+                w.uint(1, rejectedSpans);
             }
             if (!errorMessage.isEmpty()) {
-                w.stringField(2, errorMessage);
+                w.string(2, errorMessage);
             }
             w.endMessage(ps);
         }
@@ -464,12 +495,12 @@ public final class OtlpProtobuf {
 
     /** A google.rpc.Status, the body OTLP/HTTP sends with 4xx/5xx answers to protobuf requests. */
     public static byte[] encodeRpcStatus(int grpcCode, String message) {
-        ProtoWriter w = new ProtoWriter(16 + message.length() * 3);
+        WireWriter w = new WireWriter(16 + message.length() * 3);
         if (grpcCode != 0) {
-            w.varintField(1, grpcCode);
+            w.uint(1, grpcCode);
         }
         if (!message.isEmpty()) {
-            w.stringField(2, message);
+            w.string(2, message);
         }
         return w.toByteArray();
     }

@@ -2,7 +2,6 @@ package dev.vprof.otlp;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -11,7 +10,7 @@ import java.util.function.Consumer;
  *
  * <pre>{@code
  * OtlpOptions.Config cfg = options.resolve();
- * try (OtlpReceiver r = OtlpReceiver.start(cfg, spans -> capture.spans(spans), System.err::println)) {
+ * try (OtlpReceiver r = OtlpReceiver.start(cfg, request -> capture.offer(request), log::println)) {
  *     ... capture ...
  *     report(r.stats(), r.forwardStats());
  * }
@@ -34,12 +33,13 @@ public final class OtlpReceiver implements AutoCloseable {
     /**
      * Starts what {@code config} asks for.
      *
-     * @param sink     receives each accepted batch; called from several threads at once, so it
-     *                 must be thread-safe; an exception from it answers the sender "unavailable"
+     * @param sink     receives each request that held accepted spans, with its body; called from
+     *                 several threads at once, so it must be thread-safe; an exception from it
+     *                 answers the sender "unavailable"
      * @param warnings one-line warnings (forwarding trouble), may be null
      * @throws IOException when a port cannot be bound (the message says which and what to do)
      */
-    public static OtlpReceiver start(OtlpOptions.Config config, Consumer<List<Span>> sink, Consumer<String> warnings)
+    public static OtlpReceiver start(OtlpOptions.Config config, Consumer<ExportRequest> sink, Consumer<String> warnings)
             throws IOException {
         ReceiverStats stats = new ReceiverStats();
         OtlpForwarder forwarder = config.forward() == null ? null

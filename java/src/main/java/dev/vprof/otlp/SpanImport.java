@@ -29,13 +29,23 @@ public final class SpanImport {
 
     public enum Format { OTLP_JSON_LINES, OTLP_JSON, JAEGER_JSON }
 
-    /** The errors list is capped at {@link #MAX_ERRORS} entries; {@code errorCount} is the true count. */
-    public record Result(Format format, List<Span> spans, List<String> errors, long errorCount) {
+    /**
+     * The errors list is capped at {@link #MAX_ERRORS} entries; {@code errorCount} is the true count.
+     * {@code requests} hold the spans as the capture stores them: each OTLP request as read from the
+     * file (a line, or the whole document); a Jaeger export, which is not OTLP, as requests vprof
+     * encodes from the spans it read.
+     */
+    public record Result(Format format, List<Span> spans, List<ExportRequest> requests, List<String> errors,
+                         long errorCount) {
         public Result {
             spans = List.copyOf(spans);
+            requests = List.copyOf(requests);
             errors = List.copyOf(errors);
         }
     }
+
+    /** Spans per request when a Jaeger export is stored as OTLP. */
+    private static final int SPANS_PER_REQUEST = 10_000;
 
     static final int MAX_ERRORS = 100;
 
@@ -74,7 +84,10 @@ public final class SpanImport {
         if (whole != null && whole.isObject() && isOtlp(whole)) {
             Errors errors = new Errors();
             DecodedBatch b = decodeOrError(whole, "", errors);
-            return new Result(Format.OTLP_JSON, b == null ? List.of() : b.spans(), errors.list, errors.count);
+            List<Span> spans = b == null ? List.of() : b.spans();
+            return new Result(Format.OTLP_JSON, spans, spans.isEmpty() ? List.of()
+                    : List.of(new ExportRequest(ExportRequest.Encoding.JSON, Files.readAllBytes(file), spans)),
+                    errors.list, errors.count);
         }
         throw new OtlpFormatException(file + ": JSON, but neither OTLP (no \"resourceSpans\") nor a Jaeger export "
                 + "(no \"data\" array)");
@@ -98,6 +111,7 @@ public final class SpanImport {
 
     private static Result readLines(Path file) throws IOException {
         List<Span> spans = new ArrayList<>();
+        List<ExportRequest> requests = new ArrayList<>();
         Errors errors = new Errors();
         try (BufferedReader in = lines(file)) {
             String line;
@@ -117,12 +131,14 @@ public final class SpanImport {
                     continue;
                 }
                 DecodedBatch b = decodeOrError(tree, where, errors);
-                if (b != null) {
+                if (b != null && !b.spans().isEmpty()) {
                     spans.addAll(b.spans());
+                    requests.add(new ExportRequest(ExportRequest.Encoding.JSON, line.getBytes(StandardCharsets.UTF_8),
+                            b.spans()));
                 }
             }
         }
-        return new Result(Format.OTLP_JSON_LINES, spans, errors.list, errors.count);
+        return new Result(Format.OTLP_JSON_LINES, spans, requests, errors.list, errors.count);
     }
 
     private static DecodedBatch decodeOrError(JsonNode tree, String where, Errors errors) {
@@ -169,7 +185,11 @@ public final class SpanImport {
                 }
             }
         }
-        return new Result(Format.JAEGER_JSON, spans, errors.list, errors.count);
+        List<ExportRequest> requests = new ArrayList<>();
+        for (int i = 0; i < spans.size(); i += SPANS_PER_REQUEST) {
+            requests.add(ExportRequest.of(spans.subList(i, Math.min(spans.size(), i + SPANS_PER_REQUEST))));
+        }
+        return new Result(Format.JAEGER_JSON, spans, requests, errors.list, errors.count);
     }
 
     private static Span jaegerSpan(JsonNode js, JsonNode processes) throws OtlpJson.BadSpan {

@@ -3,6 +3,7 @@ package dev.vprof.report;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
+import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.DropsEvent;
@@ -10,10 +11,10 @@ import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
-import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
+import dev.vprof.names.KernelNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -34,6 +35,8 @@ import java.util.TreeMap;
 public final class CaptureReport implements RecordVisitor {
 
     private final SampleBudget budget;
+    /** How kernel names are shown: the file keeps CUPTI's; the report demangles them (or not). */
+    private final KernelNames names;
     private final Map<Integer, ProcessAgg> processes = new LinkedHashMap<>();
     private final Map<String, KernelStats> overall = new HashMap<>();
     private ProcessAgg last;
@@ -43,17 +46,27 @@ public final class CaptureReport implements RecordVisitor {
     private int clockPid = Integer.MIN_VALUE;
     private ClockMapping clock = ClockMapping.identity();
 
-    private CaptureReport(SampleBudget budget) {
+    private CaptureReport(SampleBudget budget, KernelNames names) {
         this.budget = budget;
+        this.names = names;
     }
 
     /** Reads the whole capture and summarizes it, with the {@code top} kernels by total time. */
     public static Report build(CaptureReader reader, int top) {
-        return build(reader, top, SampleBudget.DEFAULT_SAMPLES);
+        return build(reader, top, KernelNames.demangled());
+    }
+
+    /** As {@link #build(CaptureReader, int)}, with kernel names shown as {@code names} says. */
+    public static Report build(CaptureReader reader, int top, KernelNames names) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names);
     }
 
     static Report build(CaptureReader reader, int top, long exactSamples) {
-        CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples));
+        return build(reader, top, exactSamples, KernelNames.demangled());
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names) {
+        CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
@@ -98,7 +111,7 @@ public final class CaptureReport implements RecordVisitor {
                 re = Math.max(re, r.endNs());
             }
         }
-        return CaptureWindow.choose(reader.metadata().orElse(null), rs, re, ds, de);
+        return CaptureWindow.choose(reader.window().orElse(null), rs, re, ds, de);
     }
 
     // ---- the pass -----------------------------------------------------------------------
@@ -222,7 +235,7 @@ public final class CaptureReport implements RecordVisitor {
             Map<String, Long> busyByDevice = new TreeMap<>();
             for (RangeAgg r : ranges) {
                 r.finish();
-                Report.RangeSummary s = r.summary(p.pid, clock, top);
+                Report.RangeSummary s = r.summary(p.pid, clock, top, names);
                 rangeSummaries.add(s);
                 if (r.begun || r.ended) {
                     rangeCount++;
@@ -273,15 +286,16 @@ public final class CaptureReport implements RecordVisitor {
         Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
                 memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs);
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
-                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top));
+                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top, names));
     }
 
-    static List<Report.KernelSummary> topKernels(Map<String, KernelStats> stats, int top) {
+    /** The {@code top} kernels by total time, named as {@code names} shows them (each name demangled once). */
+    static List<Report.KernelSummary> topKernels(Map<String, KernelStats> stats, int top, KernelNames names) {
         return stats.values().stream()
                 .sorted(Comparator.comparingLong((KernelStats k) -> k.totalNs).reversed()
-                        .thenComparing(k -> k.name))
+                        .thenComparing(k -> names.show(k.name)))
                 .limit(Math.max(0, top))
-                .map(k -> new Report.KernelSummary(k.name, k.count, k.totalNs, k.count == 0 ? 0 : k.totalNs / k.count,
+                .map(k -> new Report.KernelSummary(names.show(k.name), k.count, k.totalNs, k.count == 0 ? 0 : k.totalNs / k.count,
                         k.count == 0 ? 0 : k.minNs, k.percentile(50), k.percentile(99), k.maxNs,
                         k.durations.exact()))
                 .toList();
@@ -372,7 +386,7 @@ public final class CaptureReport implements RecordVisitor {
             lastBusy = null;
         }
 
-        Report.RangeSummary summary(int pid, ClockMapping clock, int top) {
+        Report.RangeSummary summary(int pid, ClockMapping clock, int top, KernelNames names) {
             boolean hasData = firstNs <= lastNs;
             long start = begun ? epoch(beginRealtimeNs, beginCuptiNs, clock)
                     : hasData ? clock.toEpochNs(firstNs) : 0;
@@ -390,7 +404,7 @@ public final class CaptureReport implements RecordVisitor {
                     // DROPS records and the END's count report the same CUPTI losses; some agents
                     // send only one of them. The larger is right in both cases.
                     Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
-                    topKernels(byName, top));
+                    topKernels(byName, top, names));
         }
 
         /** The agent's CLOCK_REALTIME reading of a range edge, or its CUPTI time mapped. */

@@ -1,6 +1,5 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureMetrics;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricFamily;
@@ -39,7 +38,7 @@ final class MetricsSection {
 
     /** Null when the capture holds no METRICS chunk. */
     static Result build(CaptureReader reader, CaptureWindow window, List<String> notes) {
-        if (!CaptureMetrics.present(reader)) {
+        if (!reader.hasMetrics()) {
             return null;
         }
         long from = window.startNs();
@@ -51,7 +50,7 @@ final class MetricsSection {
         long[] scrapes = new long[1];
         long[] gapStart = {-1};
         String[] gapError = new String[1];
-        notes.addAll(CaptureMetrics.forEach(reader, r -> {
+        notes.addAll(reader.scrapes(r -> {
             if (r instanceof ScrapeResult.Gap g) {
                 if (gapStart[0] < 0) {
                     gapStart[0] = g.epochNs();

@@ -1,6 +1,5 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureSpans;
 import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.WindowStats.Latency;
@@ -37,10 +36,10 @@ final class RequestsSection {
 
     /** Null when the capture holds no SPANS chunk. */
     static RequestsSection prepare(CaptureReader reader, List<String> notes) {
-        if (!CaptureSpans.present(reader)) {
+        if (!reader.hasSpans()) {
             return null;
         }
-        CaptureSpans.Read read = CaptureSpans.read(reader);
+        CaptureReader.Spans read = reader.spans();
         notes.addAll(read.notes());
         List<RequestSlice> requests = RequestPhases.split(read.spans()).requests();
         GpuOverlap overlap = null;

@@ -2,7 +2,7 @@ package dev.vprof.selftest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +13,10 @@ import java.util.Map;
  * It proves the installation works; it says nothing about a GPU.
  */
 public final class DoubleSelftest {
-    private final PrintStream out;
+    private final PrintWriter out;
     private final Path work;
 
-    public DoubleSelftest(PrintStream out, Path work) {
+    public DoubleSelftest(PrintWriter out, Path work) {
         this.out = out;
         this.work = work;
     }

@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,13 +33,13 @@ import java.util.concurrent.TimeUnit;
  * reaches CUPTI only through NVTX_INJECTION64_PATH, which the agent sets.
  */
 public final class GpuSelftest {
-    private final PrintStream out;
+    private final PrintWriter out;
     private final Path work;
     private final List<Row> rows = new ArrayList<>();
 
     record Row(String check, String expected, String actual, boolean ok) {}
 
-    public GpuSelftest(PrintStream out, Path work) {
+    public GpuSelftest(PrintWriter out, Path work) {
         this.out = out;
         this.work = work;
     }

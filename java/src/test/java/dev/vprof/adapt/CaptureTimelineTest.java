@@ -28,7 +28,7 @@ class CaptureTimelineTest {
     private CaptureTimeline.Result read(boolean withMetricsAndSpans) throws IOException {
         Path file = SyntheticCapture.write(dir.resolve("c.vprof"), withMetricsAndSpans);
         try (CaptureReader reader = CaptureReader.open(file)) {
-            return CaptureTimeline.read(reader, null);
+            return CaptureTimeline.read(reader, dev.vprof.names.KernelNames.demangled(), null);
         }
     }
 

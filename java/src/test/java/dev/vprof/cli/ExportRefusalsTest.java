@@ -9,7 +9,7 @@ import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
-import dev.vprof.otlp.SpansCodec;
+import dev.vprof.capture.SpansCodec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

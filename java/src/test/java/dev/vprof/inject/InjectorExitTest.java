@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class InjectorExitTest {
     @Test
     void everyExitCodeOfTheInjectorHasItsOwnConstant() {
-        for (int code = 0; code <= 10; code++) {
+        for (int code = 0; code <= 11; code++) {
             assertEquals(code, InjectorExit.of(code).code());
         }
     }
@@ -30,7 +30,8 @@ class InjectorExitTest {
                 new Want(InjectorExit.SECCOMP, "--cap-add=SYS_PTRACE"),
                 new Want(InjectorExit.ALREADY_TRACED, "detach that tool"),
                 new Want(InjectorExit.DLOPEN_FAILED, "/opt/libvprof.so"),
-                new Want(InjectorExit.NO_SAFE_POINT, "retry"),
+                new Want(InjectorExit.NO_SAFE_POINT, "--inject-timeout=20s"),
+                new Want(InjectorExit.STUCK, "vprof launch"),
                 new Want(InjectorExit.USAGE, "vprof bug"))) {
             String s = w.exit().explain(42, "/opt/libvprof.so", "");
             assertTrue(s.contains("42"), s);
@@ -47,6 +48,28 @@ class InjectorExitTest {
     }
 
     @Test
+    void aSafePointRefusalGivesTheInjectorsReasonOnceAndAnOptionThatExists() {
+        String reason = "no thread of process 7 was at a safe point within 5000 ms (40 looks at 1 thread); last seen: "
+                + "thread 7 (w): it is executing in malloc (libc.so.6), decided by its call chain of 9 frames";
+        String s = InjectorExit.NO_SAFE_POINT.explain(7, "/a/libvprof.so", reason, java.time.Duration.ofSeconds(5));
+        assertTrue(s.startsWith(reason + "; nothing was changed in pid 7."), s);
+        assertEquals(s.indexOf("safe point"), s.lastIndexOf("safe point"), "the reason is given once: " + s);
+        assertTrue(s.contains("--inject-timeout=20s"), s);
+        assertTrue(s.contains("vprof launch -- CMD"), s);
+        String longer = InjectorExit.NO_SAFE_POINT.explain(7, "/a", reason, java.time.Duration.ofMinutes(1));
+        assertTrue(longer.contains("--inject-timeout=4m"), longer);
+    }
+
+    @Test
+    void aStuckProcessIsNotToldToWaitLonger() {
+        String s = InjectorExit.STUCK.explain(7, "/a", "no thread of process 7 was at a safe point within 5000 ms",
+                java.time.Duration.ofSeconds(5));
+        assertTrue(s.contains("waiting longer will not help"), s);
+        assertTrue(!s.contains("--inject-timeout"), s);
+        assertTrue(s.contains("vprof-inject --pid 7 --explain"), s);
+    }
+
+    @Test
     void anUnexplainedFailurePointsAtTheVerboseInjector() {
         String s = InjectorExit.OTHER.explain(7, "/a/libvprof.so", " ");
         assertTrue(s.contains("--verbose"), s);
@@ -57,5 +80,13 @@ class InjectorExitTest {
         Injector.Result r = new Injector.Result(7, "", "vprof-inject: first\nvprof-inject: second\n");
         assertEquals("first; second", r.detail());
         assertEquals(InjectorExit.ALREADY_TRACED, r.exit());
+    }
+
+    @Test
+    void anInjectionSaysWhatShowedTheBorrowedThreadSafe() {
+        Injector.Result r = new Injector.Result(0, "injected /a/libvprof.so into 7 (borrowed thread 9, safe by its call "
+                + "chain of 12 frames)\n", "");
+        assertEquals("borrowed thread 9, safe by its call chain of 12 frames", r.howInjected());
+        assertEquals("", new Injector.Result(0, "injected /a into 7\n", "").howInjected());
     }
 }

@@ -9,6 +9,16 @@ import java.util.Map;
  * labels and bucket bounds. Mutable; call {@link #snapshot} between changes.
  */
 public final class VllmFixture {
+    /** A recorded exposition from {@code src/test/resources/metrics/}. */
+    public static String resource(String name) throws java.io.IOException {
+        try (java.io.InputStream in = VllmFixture.class.getResourceAsStream("/metrics/" + name)) {
+            if (in == null) {
+                throw new java.io.FileNotFoundException("test resource /metrics/" + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     static final double[] TTFT_BOUNDS = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
         1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0};
     static final double[] ITL_BOUNDS = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0,

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.wire.WireType;
+import dev.vprof.wire.WireWriter;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,39 +23,39 @@ class OtlpProtobufTest {
     @Test
     void unknownFieldsAtEveryLevelAreSkipped() throws Exception {
         Span s = TestSpans.mixed(1).get(1);
-        ProtoWriter w = new ProtoWriter();
-        w.varintField(99, 7); // unknown, top level
+        WireWriter w = new WireWriter();
+        w.uint(99, 7); // unknown, top level
         int rs = w.beginMessage(1);
-        w.stringField(3, "https://opentelemetry.io/schemas/1.27.0"); // schema_url
-        w.fixed64Field(77, 1); // unknown I64
+        w.string(3, "https://opentelemetry.io/schemas/1.27.0"); // schema_url
+        w.fixed64(77, 1); // unknown I64
         int ss = w.beginMessage(2);
-        w.tag(55, ProtoReader.I32);
+        w.tag(55, WireType.I32);
         w.fixed32(5); // unknown I32
         int sp = w.beginMessage(2);
-        w.bytesField(1, s.traceId());
-        w.bytesField(2, s.spanId());
-        w.stringField(3, "vendor=x"); // trace_state: not kept
-        w.stringField(5, "llm_request");
-        w.fixed64Field(7, 10);
-        w.fixed64Field(8, 20);
+        w.bytes(1, s.traceId());
+        w.bytes(2, s.spanId());
+        w.string(3, "vendor=x"); // trace_state: not kept
+        w.string(5, "llm_request");
+        w.fixed64(7, 10);
+        w.fixed64(8, 20);
         int ev = w.beginMessage(11); // an event: skipped whole
-        w.fixed64Field(1, 15);
-        w.stringField(2, "first token");
+        w.fixed64(1, 15);
+        w.string(2, "first token");
         w.endMessage(ev);
         int link = w.beginMessage(13);
-        w.bytesField(1, s.traceId());
+        w.bytes(1, s.traceId());
         w.endMessage(link);
-        w.tag(16, ProtoReader.I32);
+        w.tag(16, WireType.I32);
         w.fixed32(0x301); // flags
-        w.stringField(200, "from the future");
+        w.string(200, "from the future");
         w.endMessage(sp);
         w.endMessage(ss);
         // The resource after its spans: still applies to them.
         int res = w.beginMessage(1);
         int kv = w.beginMessage(1);
-        w.stringField(1, "service.name");
+        w.string(1, "service.name");
         int v = w.beginMessage(2);
-        w.stringField(1, "vllm");
+        w.string(1, "vllm");
         w.endMessage(v);
         w.endMessage(kv);
         w.endMessage(res);
@@ -105,18 +107,18 @@ class OtlpProtobufTest {
         // Build an attribute value nested 10,000 arrays deep, inside out.
         byte[] value = new byte[] {0x0a, 0x00}; // AnyValue{string_value=""}
         for (int i = 0; i < 10_000; i++) {
-            ProtoWriter w = new ProtoWriter();
+            WireWriter w = new WireWriter();
             int arr = w.beginMessage(5);
-            w.bytesField(1, value);
+            w.bytes(1, value);
             w.endMessage(arr);
             value = w.toByteArray();
         }
-        ProtoWriter w = new ProtoWriter();
+        WireWriter w = new WireWriter();
         int rs = w.beginMessage(1);
         int res = w.beginMessage(1);
         int kv = w.beginMessage(1);
-        w.stringField(1, "deep");
-        w.bytesField(2, value);
+        w.string(1, "deep");
+        w.bytes(2, value);
         w.endMessage(kv);
         w.endMessage(res);
         w.endMessage(rs);
@@ -127,19 +129,19 @@ class OtlpProtobufTest {
     @Test
     void spansWithBadIdsOrTimesAreRejectedAndTheRestKept() throws Exception {
         List<Span> good = TestSpans.mixed(1);
-        ProtoWriter w = new ProtoWriter();
+        WireWriter w = new WireWriter();
         int rs = w.beginMessage(1);
         int ss = w.beginMessage(2);
         int sp = w.beginMessage(2);
-        w.bytesField(1, new byte[5]); // short trace id
-        w.bytesField(2, TestSpans.spanId(9));
-        w.stringField(5, "short-trace");
+        w.bytes(1, new byte[5]); // short trace id
+        w.bytes(2, TestSpans.spanId(9));
+        w.string(5, "short-trace");
         w.endMessage(sp);
         sp = w.beginMessage(2);
-        w.bytesField(1, TestSpans.traceId(9));
-        w.bytesField(2, TestSpans.spanId(9));
-        w.fixed64Field(7, 100);
-        w.fixed64Field(8, 50); // ends before it starts
+        w.bytes(1, TestSpans.traceId(9));
+        w.bytes(2, TestSpans.spanId(9));
+        w.fixed64(7, 100);
+        w.fixed64(8, 50); // ends before it starts
         w.endMessage(sp);
         w.endMessage(ss);
         w.endMessage(rs);
@@ -164,7 +166,7 @@ class OtlpProtobufTest {
 
     @Test
     void longMessagesGetMultiByteLengthPrefixes() throws Exception {
-        // Nested lengths over 127 and over 16383 exercise the length compaction in ProtoWriter.
+        // Nested lengths over 127 and over 16383 exercise the length compaction in WireWriter.
         String big = "x".repeat(20_000);
         Span s = TestSpans.span(1, 1, -1, "svc", big, 0, 10, List.of(Attribute.of("k", big)));
         assertEquals(List.of(s), OtlpProtobuf.decodeRequest(OtlpProtobuf.encodeRequest(List.of(s))).spans());

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.capture.SpansCodec;
+import dev.vprof.wire.WireWriter;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -42,12 +44,16 @@ class OtlpReceiverTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final List<Span> received = Collections.synchronizedList(new ArrayList<>());
+    private final List<ExportRequest> requests = Collections.synchronizedList(new ArrayList<>());
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private OtlpReceiver receiver;
 
     @BeforeEach
     void start() throws IOException {
-        receiver = start(config(null, 64 << 10), received::addAll);
+        receiver = start(config(null, 64 << 10), r -> {
+            requests.add(r);
+            received.addAll(r.spans());
+        });
     }
 
     @AfterEach
@@ -57,7 +63,7 @@ class OtlpReceiverTest {
         }
     }
 
-    private OtlpReceiver start(OtlpOptions.Config config, java.util.function.Consumer<List<Span>> sink) throws IOException {
+    private OtlpReceiver start(OtlpOptions.Config config, java.util.function.Consumer<ExportRequest> sink) throws IOException {
         OtlpReceiver r = OtlpReceiver.start(config, sink, w -> {});
         toClose.add(r);
         return r;
@@ -88,6 +94,26 @@ class OtlpReceiverTest {
                     CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), message);
         } finally {
             ch.shutdownNow();
+        }
+    }
+
+    @Test
+    void theCaptureGetsEachRequestsBodyAsReceivedWithItsEncoding() throws Exception {
+        byte[] proto = OtlpProtobuf.encodeRequest(TestSpans.mixed(3));
+        byte[] json = OtlpJson.encodeRequest(TestSpans.mixed(2));
+        grpcExport(receiver.grpcAddress(), proto);
+        assertEquals(200, post("application/x-protobuf", "gzip", gzip(proto)).statusCode());
+        assertEquals(200, post("application/json", null, json).statusCode());
+        assertEquals(3, requests.size());
+        List<ExportRequest> byArrival = List.copyOf(requests);
+        assertEquals(ExportRequest.Encoding.PROTOBUF, byArrival.get(0).encoding());
+        assertArrayEquals(proto, byArrival.get(0).body(), "gRPC: the message");
+        assertEquals(ExportRequest.Encoding.PROTOBUF, byArrival.get(1).encoding());
+        assertArrayEquals(proto, byArrival.get(1).body(), "HTTP: the body with its gzip undone");
+        assertEquals(ExportRequest.Encoding.JSON, byArrival.get(2).encoding());
+        assertArrayEquals(json, byArrival.get(2).body());
+        for (ExportRequest r : byArrival) {
+            assertEquals(r.spans(), ExportRequest.decode(r.encoding(), r.body()).spans(), "the body decodes to its spans");
         }
     }
 
@@ -201,12 +227,12 @@ class OtlpReceiverTest {
         assertTrue(ps.errorMessage().contains("trace id must be 16 bytes"), ps.errorMessage());
         assertEquals(TestSpans.sorted(good), TestSpans.sorted(drain()));
 
-        ProtoWriter w = new ProtoWriter();
+        WireWriter w = new WireWriter();
         int rs = w.beginMessage(1);
         int ss = w.beginMessage(2);
         int sp = w.beginMessage(2);
-        w.bytesField(1, TestSpans.traceId(1));
-        w.bytesField(2, new byte[3]);
+        w.bytes(1, TestSpans.traceId(1));
+        w.bytes(2, new byte[3]);
         w.endMessage(sp);
         w.endMessage(ss);
         w.endMessage(rs);
@@ -269,7 +295,7 @@ class OtlpReceiverTest {
         collector.start();
         toClose.add(() -> collector.stop(0));
         OtlpReceiver forwarding = start(config(ForwardTarget.parse("http://127.0.0.1:" + collector.getAddress().getPort()),
-                1 << 20), received::addAll);
+                1 << 20), req -> received.addAll(req.spans()));
 
         byte[] gz = gzip(OtlpProtobuf.encodeRequest(TestSpans.mixed(2)));
         HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(tracesUri(forwarding))
@@ -298,7 +324,7 @@ class OtlpReceiverTest {
         // The second receiver: a vprof receiver behind a tap that keeps the raw messages.
         LinkedBlockingQueue<byte[]> raw = new LinkedBlockingQueue<>();
         List<Span> secondSpans = Collections.synchronizedList(new ArrayList<>());
-        OtlpReceiver second = start(config(null, 1 << 20), secondSpans::addAll);
+        OtlpReceiver second = start(config(null, 1 << 20), req -> secondSpans.addAll(req.spans()));
         ServerCalls.UnaryMethod<byte[], byte[]> tap = (req, resp) -> {
             byte[] answer = grpcExport(second.grpcAddress(), req);
             raw.add(req); // after the second receiver has the spans
@@ -312,7 +338,7 @@ class OtlpReceiverTest {
         toClose.add(tapServer::shutdownNow);
 
         OtlpReceiver first = start(config(ForwardTarget.parse("grpc://127.0.0.1:" + tapServer.getPort()), 1 << 20),
-                received::addAll);
+                req -> received.addAll(req.spans()));
         List<Span> spans = TestSpans.mixed(4);
         byte[] message = OtlpProtobuf.encodeRequest(spans);
         grpcExport(first.grpcAddress(), message);
@@ -338,7 +364,7 @@ class OtlpReceiverTest {
         }
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());
         OtlpReceiver r = OtlpReceiver.start(config(ForwardTarget.parse("http://127.0.0.1:" + deadPort), 1 << 20),
-                received::addAll, warnings::add);
+                req -> received.addAll(req.spans()), warnings::add);
         toClose.add(r);
         HttpResponse<byte[]> resp = HTTP.send(HttpRequest.newBuilder(tracesUri(r))
                 .header("Content-Type", "application/x-protobuf")

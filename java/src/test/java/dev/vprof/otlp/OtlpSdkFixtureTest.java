@@ -45,7 +45,7 @@ class OtlpSdkFixtureTest {
     @BeforeEach
     void start() throws IOException {
         receiver = OtlpReceiver.start(new OtlpOptions.Config(new InetSocketAddress("127.0.0.1", 0),
-                new InetSocketAddress("127.0.0.1", 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES), received::addAll,
+                new InetSocketAddress("127.0.0.1", 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES), r -> received.addAll(r.spans()),
                 w -> { });
     }
 

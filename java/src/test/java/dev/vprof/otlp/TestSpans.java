@@ -6,7 +6,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /** Spans for tests: every attribute type, roots and children, two services and scopes. */
-final class TestSpans {
+public final class TestSpans {
     private TestSpans() {}
 
     static final long T0 = 1_760_000_000_000_000_000L;
@@ -35,7 +35,7 @@ final class TestSpans {
     }
 
     /** A mixed batch: a vLLM request under an HTTP server span, plus one span of every value type. */
-    static List<Span> mixed(int n) {
+    public static List<Span> mixed(int n) {
         List<Span> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int base = i * 3;
@@ -68,7 +68,7 @@ final class TestSpans {
     }
 
     /** Order-independent comparison: transports may regroup spans by resource and scope. */
-    static List<Span> sorted(List<Span> spans) {
+    public static List<Span> sorted(List<Span> spans) {
         List<Span> copy = new ArrayList<>(spans);
         copy.sort(Comparator.comparing((Span s) -> s.traceIdHex()).thenComparing(Span::spanIdHex));
         return copy;

@@ -1,0 +1,29 @@
+package dev.vprof.engine;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The variables that put vprof's agent into a CUDA process the front end starts. */
+public final class AgentEnvironment {
+    private AgentEnvironment() {}
+
+    /**
+     * The driver loads {@code agent} as its injection library. {@code arm} (a VPROF_ARM value)
+     * arms it from the first kernel; null leaves it dormant until an attach. A ring size of 0
+     * keeps the agent's default. Variables inherited from our own environment are overridden
+     * or removed, so that they cannot arm or size the agent behind the user's back.
+     */
+    public static void apply(Map<String, String> env, Path agent, long ringBytes, String arm) {
+        env.put("CUDA_INJECTION64_PATH", agent.toString());
+        if (arm != null) {
+            env.put("VPROF_ARM", arm);
+        } else {
+            env.remove("VPROF_ARM");
+        }
+        if (ringBytes != 0) {
+            env.put("VPROF_RING_SIZE", Long.toString(ringBytes));
+        } else {
+            env.remove("VPROF_RING_SIZE");
+        }
+    }
+}

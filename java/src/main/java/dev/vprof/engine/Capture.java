@@ -1,0 +1,199 @@
+package dev.vprof.engine;
+
+import dev.vprof.capture.CaptureMetadata;
+import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.WindowChunk;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.region.Region;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running capture: one drain thread that discovers agents, heartbeats them, drains every ring
+ * into the file and decides when the capture is over (DESIGN §5).
+ *
+ * <pre>{@code
+ * CaptureFeeds feeds = CaptureFeeds.open(otlp, spansFile, log);   // ports and files first
+ * Capture capture = Capture.start(plan, CaptureEnvironment.system(log));
+ * ... capture.stop("signal") from any thread, or let it end by itself ...
+ * CaptureSummary summary = capture.awaitSummary();
+ * }</pre>
+ *
+ * <p>{@link #start} returns once the capture is under way: in ATTACH mode every agent of the
+ * tree is armed (or the start failed and none is) and the file exists. Ctrl-C and SIGTERM stop
+ * the capture cleanly: the agents disarm, the rings are drained and the file is finished before
+ * the JVM exits.
+ */
+public final class Capture {
+    private final CapturePlan plan;
+    private final CaptureSession session;
+    private final List<Target> targets;
+    private final Thread drain;
+    private final Thread shutdownHook;
+    private volatile CaptureSummary summary;
+    private volatile Throwable failure;
+
+    /** A process the capture armed as it started. */
+    public record Target(int pid, long agentFlags, String reason) {}
+
+    private Capture(CapturePlan plan, CaptureSession session, List<Target> targets) {
+        this.plan = plan;
+        this.session = session;
+        this.targets = targets;
+        this.drain = Thread.ofPlatform().name("vprof-drain").unstarted(this::drainUntilOver);
+        this.shutdownHook = new Thread(this::stopAndWait, "vprof-shutdown");
+    }
+
+    /** A capture id the agents echo in RANGE records; never 0 (0 means "none"). */
+    public static int newCaptureId() {
+        return ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Starts the capture {@code plan} describes. ATTACH: finds and arms the agents of the tree
+     * (all or nothing: a FAILED or busy agent, or one that refuses, ends the start and the others
+     * are disarmed again) before the file is created. Throws {@link CaptureException} with the
+     * reason; the plan's feeds are closed then.
+     */
+    public static Capture start(CapturePlan plan, CaptureEnvironment env) {
+        CaptureSession session = new CaptureSession(plan, env);
+        try {
+            List<Region> armed = List.of();
+            if (plan.mode() == CapturePlan.Mode.ATTACH) {
+                armed = AgentFinder.inTree(plan.rootPid(), env.agents());
+                session.armAll(armed, plan.ringBytes());
+            }
+            try {
+                session.output(createOutput(plan));
+            } catch (RuntimeException e) {
+                session.releaseAll();
+                throw e;
+            }
+            session.begin();
+            List<Target> targets = armed.stream().map(r -> new Target(r.pid(), r.agentFlags(), r.reason())).toList();
+            if (plan.mode() == CapturePlan.Mode.ATTACH) {
+                String d = plan.options().get("duration");
+                env.log().println("vprof: capturing " + armed.size() + " process" + (armed.size() == 1 ? "" : "es")
+                        + " in the tree of pid " + plan.rootPid() + (d != null ? " for " + d : "") + "; Ctrl-C to stop");
+                env.log().flush();
+            }
+            Capture c = new Capture(plan, session, targets);
+            Runtime.getRuntime().addShutdownHook(c.shutdownHook);
+            c.drain.start();
+            return c;
+        } catch (RuntimeException e) {
+            plan.feeds().close();
+            throw e;
+        }
+    }
+
+    /** The processes armed at the start (ATTACH), with what their agents said; empty for RUN. */
+    public List<Target> targets() {
+        return targets;
+    }
+
+    public Path file() {
+        return plan.output();
+    }
+
+    /** Asks the capture to stop cleanly (Ctrl-C, a caller's deadline); safe from any thread, returns at once. */
+    public void stop(String why) {
+        session.requestStop(why);
+    }
+
+    /** Waits until the capture is over and its file finished; rethrows what ended it abnormally. */
+    public CaptureSummary awaitSummary() throws IOException, InterruptedException {
+        drain.join();
+        return summaryOrThrow();
+    }
+
+    /** As {@link #awaitSummary()}, for at most {@code timeout}; null when the capture still runs. */
+    public CaptureSummary awaitSummary(long timeout, TimeUnit unit) throws IOException, InterruptedException {
+        if (!drain.join(java.time.Duration.ofNanos(unit.toNanos(timeout)))) {
+            return null;
+        }
+        return summaryOrThrow();
+    }
+
+    private CaptureSummary summaryOrThrow() throws IOException {
+        Throwable t = failure;
+        if (t instanceof IOException io) {
+            throw io;
+        }
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return summary;
+    }
+
+    private void drainUntilOver() {
+        try {
+            summary = session.run();
+            summary.print(session.log(), plan.output().toString());
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running: it is waiting for exactly what just finished.
+            }
+        }
+    }
+
+    /** The shutdown hook: stop, and give the drain thread time to finish the file. */
+    private void stopAndWait() {
+        session.requestStop("signal");
+        try {
+            drain.join(TimeUnit.SECONDS.toMillis(15));
+            if (drain.isAlive()) {
+                PrintWriter log = session.log();
+                log.println("vprof: gave up waiting for the capture to finish; the file may lack its last chunk");
+                log.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static CaptureOutput createOutput(CapturePlan plan) {
+        long start = Posix.realtimeNanos();
+        Map<String, String> opts = new LinkedHashMap<>(plan.options());
+        // The window's start is known now; its end is written at the end, in a WINDOW chunk.
+        opts.put(WindowChunk.START_KEY, Long.toString(start));
+        CaptureMetadata md = new CaptureMetadata(hostName(), start, "0.1.0", plan.commandLine(), opts);
+        try {
+            return CaptureOutput.of(CaptureWriter.create(plan.output(), md), start);
+        } catch (IOException e) {
+            throw new CaptureException("cannot write the capture file " + plan.output() + ": " + e.getMessage()
+                    + "; choose another path with -o", e);
+        }
+    }
+
+    private static String hostName() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!h.isEmpty()) {
+                return h;
+            }
+        } catch (IOException ignored) {
+            // fall back below
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.vprof.engine;
+
+import dev.vprof.capture.AgentCounters;
+import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.ProcessInfo;
+import dev.vprof.drain.RecordSink;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where a capture goes. In production a {@link CaptureWriter}; tests substitute a recorder so the
+ * session logic is checked without a file format.
+ */
+interface CaptureOutput extends RecordSink, AutoCloseable {
+    void process(ProcessInfo info) throws IOException;
+
+    void processEnd(int pid, AgentCounters counters) throws IOException;
+
+    /** One chunk the capture feeds write (METRICS, SPANS, WINDOW); see {@link CaptureWriter#chunk}. */
+    void chunk(int kind, byte[] payload) throws IOException;
+
+    /**
+     * Epoch ns at which the capture began (the metadata's start, recorded there as
+     * {@code window_start_epoch_ns}); 0 when the output does not know it.
+     */
+    default long startEpochNs() {
+        return 0;
+    }
+
+    @Override
+    void close() throws IOException;
+
+    static CaptureOutput of(CaptureWriter w, long startEpochNs) {
+        return new CaptureOutput() {
+            @Override public void process(ProcessInfo info) throws IOException { w.process(info); }
+            @Override public void records(int pid, MemorySegment src, long offset, long length) throws IOException {
+                w.records(pid, src, offset, length);
+            }
+            @Override public void processEnd(int pid, AgentCounters c) throws IOException { w.processEnd(pid, c); }
+            @Override public void chunk(int kind, byte[] payload) throws IOException { w.chunk(kind, payload); }
+            @Override public long startEpochNs() { return startEpochNs; }
+            @Override public void close() throws IOException { w.close(); }
+        };
+    }
+}

@@ -1,0 +1,623 @@
+package dev.vprof.engine;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
+import dev.vprof.capture.ProcessInfo;
+import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.discovery.ProcFs;
+import dev.vprof.discovery.ProcessLiveness;
+import dev.vprof.discovery.RegionWatch;
+import dev.vprof.drain.RingCorruptException;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.region.AgentState;
+import dev.vprof.region.ArmSpec;
+import dev.vprof.region.Region;
+import dev.vprof.region.RegionException;
+import dev.vprof.region.RegionNotReadyException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The loop behind a {@link Capture}: the single reader thread that discovers regions, heartbeats,
+ * drains every attached ring into the output and decides when the capture is over (DESIGN §5).
+ *
+ * <p>{@link CapturePlan.Mode#RUN}: the agents armed themselves from {@code VPROF_ARM}; the session
+ * picks up every region in the command's process tree, or whose frontend_pid and capture id are
+ * ours (a process that exited before it was found), and ends when the command has exited and
+ * every region is read to its end. {@link CapturePlan.Mode#ATTACH}: the session arms what it
+ * attaches and ends when told to, when every agent went back to DORMANT by itself, or when every
+ * target exited.
+ *
+ * <p>{@code /proc} is read only when a region file appears ({@link RegionWatch}): to place the
+ * new process in the tree (its parent links) and to name it. Whether an attached process still
+ * runs is asked of a pidfd ({@link ProcessLiveness}), not of {@code /proc}, so a host with many
+ * processes costs the loop nothing while nothing new appears.
+ */
+final class CaptureSession {
+    static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
+    /** How often the loop looks at the agent directory's news, the command and the targets' ends. */
+    private static final long CHECK_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** A region still STARTING (or not yet valid) is retried this often for its first seconds, then every second. */
+    private static final long PENDING_FAST_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long DRAIN_SLICE_BYTES = 1 << 20;
+    private static final long FINAL_DRAIN_NS = TimeUnit.SECONDS.toNanos(3);
+
+    private final CapturePlan.Mode mode;
+    private final int rootPid;
+    private final ArmSpec spec;
+    private final CapturePlan plan;
+    private CaptureOutput out;        // set after arming (attach arms before it creates the file)
+    private final AgentDirectory dir;
+    private final ProcFs proc;
+    private final PrintWriter err;
+    private final int ourPid = (int) ProcessHandle.current().pid();
+    private final int uid;
+    private final long startedRealtimeNs = ProcessHandle.current().info().startInstant()
+            .map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElse(0L);
+    private final List<Attached> attached = new ArrayList<>();
+    private final Set<Integer> seenPids = new HashSet<>();
+    /** Regions found before their agent was ready: path -> whether the process is in the tree. */
+    private final Map<Path, Pending> pending = new HashMap<>();
+    private final Progress progress;
+    private final CaptureFeeds feeds;
+    private final Process command;    // RUN: the command we started
+    private RegionWatch watch;
+
+    private volatile String stopRequest;
+    private long deadlineNs;          // 0: none
+
+    private record Pending(boolean inTree, long sinceNs) {}
+
+    CaptureSession(CapturePlan plan, CaptureEnvironment env) {
+        this.plan = plan;
+        this.mode = plan.mode();
+        this.rootPid = plan.rootPid();
+        this.spec = plan.arm();
+        this.command = plan.command();
+        this.feeds = plan.feeds();
+        this.dir = env.agents();
+        this.proc = env.agents().proc();
+        this.err = env.log();
+        this.uid = Posix.getuid();
+        this.progress = env.progress() ? new Progress(err) : null;
+    }
+
+    PrintWriter log() {
+        return err;
+    }
+
+    /** Asks the reader thread to stop cleanly (Ctrl-C, SIGTERM); safe from any thread. */
+    void requestStop(String why) {
+        if (stopRequest == null) {
+            stopRequest = why;
+        }
+    }
+
+    List<Attached> attached() { return attached; }
+
+    // ---- attaching ------------------------------------------------------------------------------
+
+    /**
+     * ATTACH: validates and arms the agents in {@code regions} (all or nothing): a FAILED agent, a
+     * busy one or an ARM that is refused ends the attach with a {@link CaptureException}, and the
+     * agents armed so far are disarmed again.
+     */
+    void armAll(List<Region> regions, long askedRingSize) {
+        List<Attached> armed = new ArrayList<>();
+        try {
+            for (Region r : regions) {
+                checkUsable(r);
+            }
+            for (Region r : regions) {
+                if (askedRingSize != 0 && askedRingSize != r.capacity()) {
+                    err.println("vprof: warning: --ring-size is fixed when the agent starts; pid " + r.pid()
+                            + " keeps its ring of " + r.capacity() + " bytes");
+                }
+                armed.add(arm(r));
+            }
+        } catch (CaptureException e) {
+            for (Attached a : armed) {
+                disarmQuietly(a);
+                a.region.setFrontendPid(0);
+                a.liveness.close();
+            }
+            attached.clear();
+            regions.forEach(Region::close);
+            throw e;
+        }
+    }
+
+    private void checkUsable(Region r) {
+        AgentState st = r.state();
+        if (st == AgentState.FAILED) {
+            throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
+        }
+        int fe = r.frontendPid();
+        if (fe != 0 && fe != ourPid && proc.isAlive(fe)) {
+            throw new CaptureException("pid " + r.pid() + " is already being captured by the vprof in pid " + fe
+                    + "; stop that capture first (Ctrl-C it, or kill " + fe + ")");
+        }
+    }
+
+    /** Heartbeat, then ARM; returns the process as attached. */
+    private Attached arm(Region r) {
+        AgentState st = r.state();
+        if (st.isActive()) {
+            // Left armed by a front end that died (checkUsable saw it gone): take it back to DORMANT first.
+            disarmOrThrow(r);
+        }
+        Attached a = newAttached(r, r.counters());
+        try {
+            long leftovers = a.reader.discardLeftovers();
+            if (leftovers > 0) {
+                err.println("vprof: pid " + r.pid() + ": discarded " + leftovers
+                        + " bytes an earlier, interrupted capture left in the ring");
+            }
+            r.heartbeat(Posix.monotonicNanos());
+            int result;
+            try {
+                result = r.arm(spec, ourPid, COMMAND_TIMEOUT_NS);
+            } catch (RegionException e) {
+                throw new CaptureException(e.getMessage(), e);
+            }
+            if (result == VprofRing.RESULT_BUSY) {
+                throw new CaptureException("the agent in pid " + r.pid() + " refused: another vprof holds it (pid "
+                        + r.frontendPid() + ")");
+            }
+            if (result == VprofRing.RESULT_FAILED) {
+                throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
+            }
+            if (result != VprofRing.RESULT_OK) {
+                throw new CaptureException("the agent in pid " + r.pid() + " refused the ARM command (result " + result
+                        + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
+            }
+        } catch (RuntimeException e) {
+            a.liveness.close();
+            throw e;
+        }
+        r.setFrontendPid(ourPid);
+        join(a);
+        return a;
+    }
+
+    private void disarmOrThrow(Region r) {
+        try {
+            r.disarm(COMMAND_TIMEOUT_NS);
+        } catch (RegionException e) {
+            throw new CaptureException(e.getMessage(), e);
+        }
+    }
+
+    private void disarmQuietly(Attached a) {
+        try {
+            a.region.disarm(COMMAND_TIMEOUT_NS);
+        } catch (RegionException e) {
+            err.println("vprof: warning: " + e.getMessage());
+        }
+    }
+
+    /**
+     * DISARM at the end of a capture, draining while the agent answers: its forced flush puts the
+     * last buffers into the ring before the ack, and they must find room there instead of being
+     * dropped (or, with a producer that waits for room, the ack never coming).
+     */
+    private void disarmWhileDraining(Attached a) throws IOException {
+        RingCorruptException[] corrupt = {null};
+        try {
+            a.region.disarm(COMMAND_TIMEOUT_NS, () -> {
+                if (corrupt[0] != null) {
+                    return false;
+                }
+                try {
+                    return a.reader.drain(out, DRAIN_SLICE_BYTES) > 0;
+                } catch (RingCorruptException e) {
+                    corrupt[0] = e;
+                    return false;
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        } catch (RegionException e) {
+            err.println("vprof: warning: " + e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+        if (corrupt[0] != null) {
+            err.println("vprof: error: " + corrupt[0].getMessage());
+            finish(a, false);
+        }
+    }
+
+    /** Reads the process's parent (and its command line when the agent did not give one) from /proc. */
+    private Attached newAttached(Region r, AgentCounters baseline) {
+        String cmd = r.cmdline();
+        if (cmd.isEmpty()) {
+            cmd = proc.commandLine(r.pid());
+        }
+        ProcessInfo info = new ProcessInfo(r.pid(), proc.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
+                r.agentFlags(), r.capacity(), r.startRealtimeNs());
+        return new Attached(r, baseline, info, ProcessLiveness.watch(r.pid(), proc));
+    }
+
+    private void join(Attached a) {
+        attached.add(a);
+        seenPids.add(a.pid());
+        if (out != null) {
+            announce(a);
+        }
+    }
+
+    /** The PROCESS chunk, before any of the process's records. */
+    private void announce(Attached a) {
+        try {
+            out.process(a.info);
+            a.announced = true;
+        } catch (IOException e) {
+            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+        }
+    }
+
+    /** Sets the output, after arming (ATTACH) and before {@link #begin}. */
+    void output(CaptureOutput o) {
+        this.out = o;
+    }
+
+    /** Undoes armAll when the capture cannot go on (the file could not be created): agents back to DORMANT. */
+    void releaseAll() {
+        for (Attached a : attached) {
+            if (a.region.state().isActive()) {
+                disarmQuietly(a);
+            }
+            a.region.setFrontendPid(0);
+            a.region.close();
+            a.liveness.close();
+            a.finished = true;
+        }
+    }
+
+    /**
+     * Looks at the region files that appeared since the last look, and again at those found
+     * before their agent was ready. Reads /proc only for a file that just appeared.
+     */
+    private void discover(boolean listNow) {
+        long now = System.nanoTime();
+        for (Path p : watch.appeared(listNow)) {
+            // Each region file is looked at once, when it appears (again, for a file made anew).
+            pending.remove(p);
+            int pid = Region.pidOf(p);
+            if (seenPids.contains(pid)) {
+                continue;
+            }
+            consider(p, proc.isDescendant(pid, rootPid), now);
+        }
+        if (!pending.isEmpty()) {
+            for (Map.Entry<Path, Pending> e : List.copyOf(pending.entrySet())) {
+                long age = now - e.getValue().sinceNs();
+                if (age < PENDING_FAST_NS || age % PENDING_SLOW_EVERY_NS < CHECK_EVERY_NS) {
+                    consider(e.getKey(), e.getValue().inTree(), e.getValue().sinceNs());
+                }
+            }
+        }
+    }
+
+    /** Opens a region found in the directory and attaches it if it belongs to this capture. */
+    private void consider(Path path, boolean inTree, long sinceNs) {
+        pending.remove(path);
+        if (!inTree && mode == CapturePlan.Mode.ATTACH) {
+            return;
+        }
+        Region r;
+        try {
+            r = Region.open(path, uid, true);
+        } catch (RegionNotReadyException e) {
+            pending.put(path, new Pending(inTree, sinceNs));
+            return;
+        } catch (RegionException e) {
+            if (inTree) {
+                err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
+            }
+            return;
+        }
+        AgentState st = r.state();
+        // The agent records which front end it serves (VPROF_ARM's frontend=); an agent started
+        // before this front end cannot be ours, whatever pid reuse put in that field.
+        boolean ours = r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
+        if (st == AgentState.STARTING) {
+            r.close();
+            pending.put(path, new Pending(inTree, sinceNs));
+            return;
+        }
+        if (!inTree && !ours) {
+            r.close();
+            return;
+        }
+        if (st == AgentState.FAILED) {
+            err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
+                    + "; that process runs on without capture");
+            r.close();
+            return;
+        }
+        if (mode == CapturePlan.Mode.RUN) {
+            // Armed by VPROF_ARM at its start: everything since then is ours.
+            r.heartbeat(Posix.monotonicNanos());
+            if (!ours && st == AgentState.DORMANT && r.counters().records() == 0) {
+                err.println("vprof: warning: the agent in pid " + r.pid()
+                        + " did not arm itself from VPROF_ARM; it is not captured");
+            }
+            join(newAttached(r, new AgentCounters(0, 0, 0, 0, 0, 0)));
+        } else {
+            try {
+                checkUsable(r);
+                arm(r);
+            } catch (CaptureException e) {
+                err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
+                r.close();
+            }
+        }
+    }
+
+    // ---- the loop -------------------------------------------------------------------------------
+
+    /**
+     * The capture starts: every attached process is announced in the file, the feeds start (the
+     * scraper, --trigger's /start_profile), the watch on the agent directory opens and the
+     * deadline is set. A refused --trigger ends it here: the file is finished, empty, and the
+     * exception says why.
+     */
+    void begin() throws CaptureException {
+        try {
+            for (Attached a : attached) {
+                if (!a.announced) {
+                    announce(a);
+                }
+            }
+            try {
+                feeds.begin(out, plan, err);
+            } catch (CaptureException e) {
+                // --trigger refused (404, no server): nothing will be captured; leave a finished, empty file.
+                finishAll(true);
+                feeds.finish(out, err);
+                closeAll();
+                throw e;
+            }
+        } catch (IOException e) {
+            closeQuietly();
+            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+        }
+        watch = RegionWatch.open(dir);
+        if (plan.duration() != null) {
+            deadlineNs = System.nanoTime() + plan.duration().toNanos();
+        }
+    }
+
+    /** Runs the capture on the calling thread until it is over; finishes the output. */
+    CaptureSummary run() throws IOException {
+        String stopReason;
+        try {
+            stopReason = loop();
+            feeds.beforeFinish(err, command != null && !command.isAlive());
+            finishAll(stopReason != null);
+            feeds.finish(out, err);
+        } finally {
+            closeAll();
+        }
+        return summary(stopReason);
+    }
+
+    private void closeAll() throws IOException {
+        try {
+            feeds.close();
+            if (watch != null) {
+                watch.close();
+            }
+            out.close();
+        } finally {
+            if (progress != null) {
+                progress.clear();
+            }
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            closeAll();
+        } catch (IOException | RuntimeException e) {
+            err.println("vprof: warning: " + e.getMessage());
+        }
+    }
+
+    /** Returns why it stopped early (duration, signal), or null when the capture ended by itself. */
+    private String loop() throws IOException {
+        long nextCheck = 0;
+        long nextBeat = 0;
+        long nextProgress = System.nanoTime() + PROGRESS_EVERY_NS;
+        boolean commandExited = false;
+        while (true) {
+            long now = System.nanoTime();
+            if (now - nextBeat >= 0) {
+                heartbeatAll();
+                nextBeat = now + HEARTBEAT_EVERY_NS;
+            }
+            boolean checkNow = now - nextCheck >= 0;
+            if (checkNow) {
+                // Read before discovering, so the last look happens after the command exited; and
+                // then list the folder, as a region made just before the exit may not have been
+                // reported by the watch yet.
+                boolean exitedNow = command != null && !command.isAlive();
+                discover(exitedNow && !commandExited);
+                commandExited = exitedNow;
+                nextCheck = now + CHECK_EVERY_NS;
+            }
+            long drained = 0;
+            for (int i = 0; i < attached.size(); i++) {
+                Attached a = attached.get(i);
+                if (!a.finished) {
+                    drained += drainSlice(a);
+                }
+            }
+            if (checkNow) {
+                checkEnds();
+            }
+            feeds.pump(out, now, err);
+            if (progress != null && now - nextProgress >= 0) {
+                progress.show(attached);
+                nextProgress = now + PROGRESS_EVERY_NS;
+            }
+            if (stopRequest != null) {
+                return stopRequest;
+            }
+            if (deadlineNs != 0 && now - deadlineNs >= 0) {
+                return "duration";
+            }
+            if (checkNow && isOver(commandExited)) {
+                return null;
+            }
+            if (drained == 0) {
+                LockSupport.parkNanos(200_000);
+            }
+        }
+    }
+
+    private boolean isOver(boolean commandExited) {
+        boolean allFinished = true;
+        for (Attached a : attached) {
+            allFinished &= a.finished;
+        }
+        if (mode == CapturePlan.Mode.RUN) {
+            return commandExited && allFinished;
+        }
+        if (attached.isEmpty()) {
+            return true;
+        }
+        boolean allDone = true;
+        for (Attached a : attached) {
+            allDone &= a.finished || a.endedByItself;
+        }
+        return allDone;
+    }
+
+    private void heartbeatAll() {
+        long mono = Posix.monotonicNanos();
+        for (Attached a : attached) {
+            if (!a.finished) {
+                a.region.heartbeat(mono);
+            }
+        }
+    }
+
+    private long drainSlice(Attached a) throws IOException {
+        try {
+            return a.reader.drain(out, DRAIN_SLICE_BYTES);
+        } catch (RingCorruptException e) {
+            err.println("vprof: error: " + e.getMessage());
+            disarmQuietly(a);
+            finish(a, false);
+            return 0;
+        }
+    }
+
+    /** Notices processes that exited (finish them) and, in ATTACH, agents that went DORMANT by themselves. */
+    private void checkEnds() throws IOException {
+        for (Attached a : attached) {
+            if (a.finished) {
+                continue;
+            }
+            AgentState st = a.region.state();
+            boolean alive = a.liveness.alive();
+            if (st == AgentState.EXITED || !alive) {
+                drainToEnd(a, alive);
+                finish(a, true);
+            } else if (mode == CapturePlan.Mode.ATTACH && st == AgentState.DORMANT && !a.endedByItself) {
+                // The range ended (capture-range-end=stop or repeat:N reached): read what is left.
+                drainToEnd(a, true);
+                a.endedByItself = true;
+            }
+        }
+    }
+
+    /** Drains until the ring is empty, or, for a dead process, until nothing committed is left. */
+    private void drainToEnd(Attached a, boolean alive) throws IOException {
+        long deadline = System.nanoTime() + FINAL_DRAIN_NS;
+        while (true) {
+            long n = drainSlice(a);
+            if (a.finished) {
+                return;
+            }
+            if (a.reader.isEmpty() || (n == 0 && !alive)) {
+                return;
+            }
+            if (n == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    // A record claimed but never committed (a producer thread died mid-write).
+                    return;
+                }
+                LockSupport.parkNanos(200_000);
+            }
+        }
+    }
+
+    /** Stop: disarm who is still armed, drain everything, write each process's end, release agents. */
+    private void finishAll(boolean disarm) throws IOException {
+        if (disarm) {
+            heartbeatAll();
+            for (Attached a : attached) {
+                if (!a.finished && a.region.state().isActive() && a.liveness.alive()) {
+                    disarmWhileDraining(a);
+                }
+            }
+        }
+        for (Attached a : attached) {
+            if (!a.finished) {
+                drainToEnd(a, a.liveness.alive());
+                finish(a, true);
+            }
+        }
+    }
+
+    private void finish(Attached a, boolean writeEnd) throws IOException {
+        if (a.finished) {
+            return;
+        }
+        a.finished = true;
+        a.last = a.region.counters();
+        if (writeEnd) {
+            out.processEnd(a.pid(), a.delta());
+        }
+        boolean gone = a.region.state() == AgentState.EXITED || !a.liveness.alive();
+        if (a.region.frontendPid() == ourPid) {
+            a.region.setFrontendPid(0);
+        }
+        if (gone) {
+            a.region.unlink();
+        }
+        a.region.close();
+        a.liveness.close();
+    }
+
+    private CaptureSummary summary(String stopReason) {
+        long ranges = 0, kernels = 0, records = 0, ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0;
+        for (Attached a : attached) {
+            ranges += a.reader.rangesBegun();
+            kernels += a.reader.records((int) VprofRing.REC_KERNEL);
+            records += a.reader.records();
+            AgentCounters d = a.delta();
+            ringDrops += d.ringDrops();
+            ringDropsKernels += d.ringDropsKernels();
+            cuptiDrops += d.cuptiDrops();
+        }
+        return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
+                stopReason, feeds.counts(), feeds.summaryLines());
+    }
+}

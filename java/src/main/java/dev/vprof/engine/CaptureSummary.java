@@ -1,0 +1,35 @@
+package dev.vprof.engine;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/**
+ * What a capture saw, for the closing lines and for tests.
+ *
+ * @param stopReason why it stopped early ({@code duration}, {@code signal}, a caller's reason), or
+ *                   null when it ended by itself (the command exited, every range ended)
+ */
+public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
+                             long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
+                             List<String> feedLines) {
+    public CaptureSummary {
+        feedLines = List.copyOf(feedLines);
+    }
+
+    /** The closing lines; loud when anything was lost. */
+    public void print(PrintWriter err, String file) {
+        err.printf("vprof: wrote %s: %d process%s, %d range%s, %d kernels, %d records; %d ring drops, %d CUPTI drops%n",
+                file, processes, processes == 1 ? "" : "es", ranges, ranges == 1 ? "" : "s",
+                kernels, records, ringDrops, cuptiDrops);
+        feedLines.forEach(err::println);
+        if (ringDrops > 0) {
+            err.printf("vprof: WARNING: %d records (%d kernels) were DROPPED because a ring was full; "
+                    + "use a larger --ring-size%n", ringDrops, ringDropsKernels);
+        }
+        if (cuptiDrops > 0) {
+            err.printf("vprof: WARNING: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
+                    cuptiDrops);
+        }
+        err.flush();
+    }
+}

@@ -1,0 +1,155 @@
+package dev.vprof.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.nativelib.Posix;
+import dev.vprof.region.AgentState;
+import dev.vprof.region.ArmSpec;
+import dev.vprof.region.Region;
+import dev.vprof.testing.FakeAgent;
+import dev.vprof.testing.TestRegions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The capture loop against a Java stand-in for the agent (the real agent runs in EndToEndTest). */
+class CaptureSessionTest {
+    @TempDir
+    Path dir;
+
+    private Process target;
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void startTarget() throws Exception {
+        target = new ProcessBuilder("sleep", "60").start();
+    }
+
+    @AfterEach
+    void stopTarget() {
+        target.destroyForcibly();
+    }
+
+    /** An ATTACH session on the target's tree, writing to {@code out} once it runs. */
+    private CaptureSession session(RecordingOutput out) {
+        ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
+        CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) target.pid(), null, spec, 0,
+                dir.resolve("unused.vprof"), List.of(), Map.of(), null, null, null, null);
+        CaptureSession s = new CaptureSession(plan, new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")),
+                new PrintWriter(err, true), false));
+        outputs.put(s, out);
+        return s;
+    }
+
+    private final Map<CaptureSession, RecordingOutput> outputs = new java.util.HashMap<>();
+
+    /** What Capture does once the agents are armed: the output, begin, the loop to its end. */
+    private CaptureSummary run(CaptureSession s) throws Exception {
+        s.output(outputs.get(s));
+        s.begin();
+        return s.run();
+    }
+
+    private Region open(Path p) throws Exception {
+        return Region.open(p, Posix.getuid(), true);
+    }
+
+    @Test
+    void attachReadsEveryRecordOfARangeAndEndsWhenTheAgentGoesDormantByItself() throws Exception {
+        int pid = (int) target.pid();
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (FakeAgent agent = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
+            RecordingOutput out = new RecordingOutput();
+            CaptureSession s = session(out);
+            s.armAll(List.of(open(p)), 0);
+            CaptureSummary sum = run(s);
+            assertEquals(20_000, sum.kernels());
+            assertEquals(1, sum.ranges());
+            assertEquals(20_000L, out.kernels.get(pid));
+            assertEquals(20_002, out.ends.get(pid).records(), "the counters' delta covers this capture");
+            assertTrue(out.closed);
+            assertTrue(Files.exists(p), "a live target keeps its region");
+            try (Region r = open(p)) {
+                assertEquals(0, r.frontendPid(), "released for the next front end");
+                assertEquals(AgentState.DORMANT, r.state());
+            }
+        }
+    }
+
+    @Test
+    void aSecondAttachCapturesAgain() throws Exception {
+        int pid = (int) target.pid();
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (FakeAgent agent = new FakeAgent(p, 1000)) {
+            for (int i = 0; i < 2; i++) {
+                RecordingOutput out = new RecordingOutput();
+                CaptureSession s = session(out);
+                s.armAll(List.of(open(p)), 0);
+                assertEquals(1000, run(s).kernels(), "attach " + (i + 1));
+            }
+            assertEquals(2, agent.armsSeen);
+        }
+    }
+
+    @Test
+    void aStopRequestDisarmsDrainsAndFinishes() throws Exception {
+        int pid = (int) target.pid();
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (FakeAgent agent = new FakeAgent(p, 3000, true)) {
+            RecordingOutput out = new RecordingOutput();
+            CaptureSession s = session(out);
+            s.armAll(List.of(open(p)), 0);
+            s.requestStop("signal");
+            CaptureSummary sum = run(s);
+            assertEquals("signal", sum.stopReason());
+            assertEquals(3000, sum.kernels(), "everything published before DISARM's answer is read");
+            assertTrue(out.ends.containsKey(pid));
+            try (Region r = open(p)) {
+                assertEquals(AgentState.DORMANT, r.state());
+            }
+        }
+    }
+
+    /** 3000 records of 32 bytes do not fit the 64 KiB ring: the stop must drain while DISARM is answered. */
+    @Test
+    void recordsFlushedByDisarmAreDrainedWhileTheFrontEndWaitsForItsAnswer() throws Exception {
+        int pid = (int) target.pid();
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (FakeAgent agent = FakeAgent.flushingOnDisarm(p, 3000)) {
+            RecordingOutput out = new RecordingOutput();
+            CaptureSession s = session(out);
+            s.armAll(List.of(open(p)), 0);
+            s.requestStop("signal");
+            CaptureSummary sum = run(s);
+            assertEquals(3000, sum.kernels(), err.toString());
+            assertTrue(!err.toString().contains("did not answer"), err.toString());
+        }
+    }
+
+    @Test
+    void aTargetThatExitsEndsTheCaptureAndItsRegionIsRemoved() throws Exception {
+        int pid = (int) target.pid();
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (FakeAgent agent = new FakeAgent(p, 500, true)) {
+            RecordingOutput out = new RecordingOutput();
+            CaptureSession s = session(out);
+            s.armAll(List.of(open(p)), 0);
+            agent.awaitRangesPublished(1, 10_000);
+            target.destroyForcibly().waitFor();
+            CaptureSummary sum = run(s);
+            assertEquals(500, sum.kernels(), "what was committed before the target died is kept");
+            assertTrue(out.ends.containsKey(pid));
+            assertTrue(Files.notExists(p), "the front end removes the region it finished reading");
+        }
+    }
+}
