@@ -471,6 +471,7 @@ final class CaptureSession {
                 checkEnds();
             }
             feeds.pump(out, now, err);
+            out.flushIfDue(now);
             if (progress != null && now - nextProgress >= 0) {
                 progress.show(attached);
                 nextProgress = now + PROGRESS_EVERY_NS;

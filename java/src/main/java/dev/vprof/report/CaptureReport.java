@@ -284,7 +284,7 @@ public final class CaptureReport implements RecordVisitor {
             zeroTs += pZero;
         }
         Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
-                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs);
+                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, reader.unverifiedRecords());
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
                 reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top, names));
     }

@@ -192,6 +192,10 @@ public record Report(
             long maxNs,
             boolean percentilesExact) {}
 
+    /**
+     * Sums over processes. unverifiedRecords: records read from a RECORDS chunk the file was cut
+     * inside (a writer killed mid-write), whole but not covered by a checksum that could be checked.
+     */
     public record Totals(
             int processes,
             int ranges,
@@ -202,7 +206,8 @@ public record Report(
             long ringDrops,
             long ringDropsKernels,
             long cuptiDrops,
-            long zeroTimestampKernels) {}
+            long zeroTimestampKernels,
+            long unverifiedRecords) {}
 
     /** True when anything was lost. */
     public boolean lostRecords() {

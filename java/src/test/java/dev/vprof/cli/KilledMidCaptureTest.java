@@ -1,12 +1,19 @@
 package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.nativelib.Posix;
 import dev.vprof.region.AgentState;
+import dev.vprof.region.Region;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,6 +74,58 @@ class KilledMidCaptureTest {
             assertTrue(silent >= 5.0 && silent < 6.0, "disarmed after " + silent + " s of silence");
             assertTrue(target.waitFor(30, TimeUnit.SECONDS), "the target completes");
             assertEquals(0, target.exitValue(), "the target exits 0: " + Files.readString(dir.resolve("target.log")));
+        } finally {
+            E2e.stopTree(target.pid());
+        }
+    }
+
+    /**
+     * What the front end had drained is the ring's head (it publishes head as it hands records to
+     * the writer); what it kept is the records in the file. Sampling head every millisecond while
+     * the capture runs tells when the front end had drained exactly what the file holds: the loss
+     * is the time from then to the SIGKILL. 4,000 kernels a second fill a 1 MiB chunk in 8 s, so
+     * without a timed flush the file would hold nothing of these 3 s.
+     */
+    @Test
+    void aFrontEndKilledWithSigkillLosesAtMostOneSecondOfWhatItDrained() throws Exception {
+        Process target = startTarget("--duration", "30s", "--step-us", "10000");
+        Path file = dir.resolve("killed.vprof");
+        try {
+            Path regionFile = E2e.awaitRegion(target.pid());
+            E2e.await("the agent to be ready", 10_000, () -> E2e.stateOf(regionFile) == AgentState.DORMANT);
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            List<long[]> heads = new ArrayList<>(); // {System.nanoTime(), head}
+            long killedAt;
+            try (Region region = Region.open(regionFile, Posix.getuid(), false)) {
+                assertEquals(0, region.head(), "a fresh target: nothing drained before this capture");
+                Process fe = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                        "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", System.getProperty("java.class.path"),
+                        Main.class.getName(), "attach", "--pid", Long.toString(target.pid()), "-o", file.toString())
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("fe.log").toFile()).start();
+                E2e.await("the front end to drain records", 15_000, () -> region.head() > 0);
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                while (System.nanoTime() - until < 0) {
+                    heads.add(new long[] {System.nanoTime(), region.head()});
+                    Thread.sleep(1);
+                }
+                killedAt = System.nanoTime();
+                fe.destroyForcibly().waitFor();
+                assertTrue(region.capacity() > region.head(), "the ring never wrapped: head counts record bytes only");
+            }
+            long kept;
+            try (CaptureReader c = CaptureReader.open(file)) {
+                assertFalse(c.complete(), "killed: no footer");
+                kept = c.recordsBytes() - (long) CaptureFormat.RECORDS_HEADER_SIZE * c.chunks(CaptureFormat.KIND_RECORDS).size();
+            }
+            long drainedKeptAt = heads.stream().filter(h -> h[1] >= kept).mapToLong(h -> h[0]).findFirst()
+                    .orElse(heads.getLast()[0]);
+            double lostSeconds = (killedAt - drainedKeptAt) / 1e9;
+            long drained = heads.getLast()[1];
+            System.out.printf("SIGKILL: drained %d bytes, file keeps %d; the file is %.3f s behind the drain%n",
+                    drained, kept, lostSeconds);
+            assertTrue(kept > 0, "the file keeps records drained before the kill");
+            assertTrue(lostSeconds <= 1.0, "lost the last " + lostSeconds + " s of what was drained (" + kept + " of "
+                    + drained + " bytes kept)");
         } finally {
             E2e.stopTree(target.pid());
         }
