@@ -6,6 +6,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.names.KernelNames;
+import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -81,7 +82,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
         }
-        boolean showProgress = System.console() != null;
+        boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
         List<Path> written;
         try (CaptureReader reader = CaptureReader.open(file)) {
