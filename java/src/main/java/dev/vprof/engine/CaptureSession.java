@@ -619,6 +619,26 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feeds.summaryLines());
+                stopReason, feeds.counts(), feeds.summaryLines(), rangeHints(ranges));
+    }
+
+    /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */
+    private List<String> rangeHints(long ranges) {
+        if (ranges > 0 || attached.isEmpty() || spec.rangeMode() == VprofRing.RANGE_NONE) {
+            return List.of();
+        }
+        String waited = attached.size() == 1 ? "its process" : "any of its " + attached.size() + " processes";
+        if (spec.rangeMode() == VprofRing.RANGE_PROFILER) {
+            String why = plan.trigger() != null && feeds.counts().triggerFailures() == 0
+                    ? "--trigger POSTed /start_profile, but no process called cudaProfilerStart: was vLLM started"
+                            + " with --profiler-config '{\"profiler\":\"cuda\"}'?"
+                    : "did you pass --trigger, or start vLLM with --profiler-config '{\"profiler\":\"cuda\"}'?";
+            return List.of("vprof: WARNING: no capture range opened: --capture-range=cudaProfilerApi waited for "
+                    + "cudaProfilerStart in " + waited + " and it never came, so nothing was recorded; " + why);
+        }
+        String range = spec.rangeName() + (spec.rangeDomain().isEmpty() ? "" : "@" + spec.rangeDomain());
+        return List.of("vprof: WARNING: no capture range opened: no NVTX range '" + range + "' was pushed in "
+                + waited + ", so nothing was recorded; names are case-sensitive (the domain too), and a"
+                + " range pushed before the capture started does not count");
     }
 }

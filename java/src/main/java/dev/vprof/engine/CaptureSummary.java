@@ -8,12 +8,14 @@ import java.util.List;
  *
  * @param stopReason why it stopped early ({@code duration}, {@code signal}, a caller's reason), or
  *                   null when it ended by itself (the command exited, every range ended)
+ * @param hints      loud lines about what the user likely missed (a capture range that never opened)
  */
 public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
                              long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                             List<String> feedLines) {
+                             List<String> feedLines, List<String> hints) {
     public CaptureSummary {
         feedLines = List.copyOf(feedLines);
+        hints = List.copyOf(hints);
     }
 
     /** The closing lines; loud when anything was lost. */
@@ -22,6 +24,7 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
                 file, processes, processes == 1 ? "" : "es", ranges, ranges == 1 ? "" : "s",
                 kernels, records, ringDrops, cuptiDrops);
         feedLines.forEach(err::println);
+        hints.forEach(err::println);
         if (ringDrops > 0) {
             err.printf("vprof: WARNING: %d records (%d kernels) were DROPPED because a ring was full; "
                     + "use a larger --ring-size%n", ringDrops, ringDropsKernels);
