@@ -76,6 +76,8 @@ final class CaptureSession {
     private RegionWatch watch;
 
     private volatile String stopRequest;
+    /** Agents found FAILED (their reason was printed as they were found). */
+    private int failedAgents;
     private long deadlineNs;          // 0: none
 
     private record Pending(boolean inTree, long sinceNs) {}
@@ -344,8 +346,16 @@ final class CaptureSession {
             return;
         }
         if (st == AgentState.FAILED) {
+            // An agent that failed in a process that has already exited kept its region for us (its
+            // VPROF_ARM named us): the reason is read here, then the region is ours to remove.
+            boolean gone = !proc.isAlive(r.pid());
+            seenPids.add(r.pid());
+            failedAgents++;
             err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
-                    + "; that process runs on without capture");
+                    + (gone ? "; that process has exited" : "; that process runs on without capture"));
+            if (gone && ours) {
+                r.unlink();
+            }
             r.close();
             return;
         }
@@ -619,7 +629,7 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feeds.summaryLines(), rangeHints(ranges));
+                stopReason, feeds.counts(), feeds.summaryLines(), rangeHints(ranges), failedAgents);
     }
 
     /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */

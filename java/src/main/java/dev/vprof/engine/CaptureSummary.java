@@ -9,10 +9,11 @@ import java.util.List;
  * @param stopReason why it stopped early ({@code duration}, {@code signal}, a caller's reason), or
  *                   null when it ended by itself (the command exited, every range ended)
  * @param hints      loud lines about what the user likely missed (a capture range that never opened)
+ * @param failedAgents agents found FAILED, each named with its reason as it was found
  */
 public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
                              long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                             List<String> feedLines, List<String> hints) {
+                             List<String> feedLines, List<String> hints, int failedAgents) {
     public CaptureSummary {
         feedLines = List.copyOf(feedLines);
         hints = List.copyOf(hints);
