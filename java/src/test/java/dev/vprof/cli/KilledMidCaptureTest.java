@@ -82,7 +82,7 @@ class KilledMidCaptureTest {
     /**
      * What the front end had drained is the ring's head (it publishes head as it hands records to
      * the writer); what it kept is the records in the file. Sampling head every millisecond while
-     * the capture runs tells when the front end had drained exactly what the file holds: the loss
+     * the capture runs tells when the front end drained the first record the file lacks: the loss
      * is the time from then to the SIGKILL. 4,000 kernels a second fill a 1 MiB chunk in 8 s, so
      * without a timed flush the file would hold nothing of these 3 s.
      */
@@ -117,11 +117,11 @@ class KilledMidCaptureTest {
                 assertFalse(c.complete(), "killed: no footer");
                 kept = c.recordsBytes() - (long) CaptureFormat.RECORDS_HEADER_SIZE * c.chunks(CaptureFormat.KIND_RECORDS).size();
             }
-            long drainedKeptAt = heads.stream().filter(h -> h[1] >= kept).mapToLong(h -> h[0]).findFirst()
-                    .orElse(heads.getLast()[0]);
-            double lostSeconds = (killedAt - drainedKeptAt) / 1e9;
+            // The first moment head passed what the file keeps: the oldest drained record it lacks.
+            long firstLostAt = heads.stream().filter(h -> h[1] > kept).mapToLong(h -> h[0]).findFirst().orElse(killedAt);
+            double lostSeconds = (killedAt - firstLostAt) / 1e9;
             long drained = heads.getLast()[1];
-            System.out.printf("SIGKILL: drained %d bytes, file keeps %d; the file is %.3f s behind the drain%n",
+            System.out.printf("SIGKILL: drained %d bytes, the file keeps %d; what it lacks was drained in the last %.3f s%n",
                     drained, kept, lostSeconds);
             assertTrue(kept > 0, "the file keeps records drained before the kill");
             assertTrue(lostSeconds <= 1.0, "lost the last " + lostSeconds + " s of what was drained (" + kept + " of "
