@@ -4,6 +4,7 @@
  * subscriber (a buffer pool and a callback log) stands in for the agent.
  */
 #include <cupti.h>
+#include <dlfcn.h>
 #include <generated_nvtx_meta.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -150,6 +151,13 @@ static void teardown(void) {
 
 static const simcuda_dim3 GRID = { 132, 2, 1 }, BLOCK = { 128, 1, 1 };
 
+/* VPROF_SIM_COMPLETION=at-launch for tests about something else than completion. */
+static void at_launch_completion(int on) {
+    if (on) setenv("VPROF_SIM_COMPLETION", "at-launch", 1);
+    else unsetenv("VPROF_SIM_COMPLETION");
+    simcuda_config_reload();
+}
+
 /* ---- tests ---- */
 
 static int records_are_produced_only_while_their_kind_is_enabled(void) {
@@ -160,6 +168,7 @@ static int records_are_produced_only_while_their_kind_is_enabled(void) {
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     for (int i = 0; i < 25; i++) simcuda_launch_kernel(s, "during", GRID, BLOCK, 1000);
     simcuda_memcpy(SIMCUDA_MEMCPY_HTOD, 4096, s); /* MEMCPY is not enabled */
+    simcuda_synchronize(); /* work still in flight when its kind is disabled is lost */
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     for (int i = 0; i < 10; i++) simcuda_launch_kernel(s, "after", GRID, BLOCK, 1000);
     CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) == CUPTI_SUCCESS);
@@ -181,6 +190,7 @@ static int kernel_records_carry_the_launch_and_a_stream_clock(void) {
     cuptiGetTimestamp(&before);
     simcuda_launch_kernel(s, name, GRID, BLOCK, 5000);
     strcpy(name, "overwritten");          /* the record's name must not change */
+    simcuda_synchronize();
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     const CUpti_ActivityKernel10 *k = &sub.first_kernel;
     CHECK(sub.kernels == 1);
@@ -197,6 +207,7 @@ static int kernel_records_carry_the_launch_and_a_stream_clock(void) {
 
 static int work_on_one_stream_queues_and_streams_overlap(void) {
     int ok = 1;
+    at_launch_completion(1); /* the clock is the subject here, not when records complete */
     setup(1 << 16, 4, 0);
     simcuda_stream a = simcuda_stream_create(), b = simcuda_stream_create();
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL);
@@ -211,6 +222,7 @@ static int work_on_one_stream_queues_and_streams_overlap(void) {
     CHECK(queued->start == lng->end && queued->end == queued->start + 1000);
     CHECK(parallel->start < lng->end && parallel->streamId == b && queued->streamId == a);
     teardown();
+    at_launch_completion(0);
     return ok;
 }
 
@@ -391,6 +403,7 @@ static int mixed_kinds_walk_with_get_next_record(void) {
     simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
     simcuda_memset(4096, 0, 0);
     simcuda_memcpy(SIMCUDA_MEMCPY_DTOH, 64, 0);
+    simcuda_synchronize();
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     CHECK(sub.kernels == 1 && sub.memcpys == 2 && sub.memsets == 1);
     CHECK(sub.api_records == 4); /* one runtime record per call; DRIVER is off */
@@ -439,6 +452,10 @@ static int version_is_the_headers(void) {
 
 int main(void) {
     main_thread = pthread_self();
+    /* NVTX reaches CUPTI only through its injection, named before the first NVTX call. */
+    Dl_info self;
+    if (dladdr((void *)cuptiGetVersion, &self) == 0 || self.dli_fname == NULL) return 1;
+    setenv("NVTX_INJECTION64_PATH", self.dli_fname, 1);
     struct { const char *name; int (*fn)(void); } tests[] = {
 #define T(f) { #f, f }
         T(version_is_the_headers),

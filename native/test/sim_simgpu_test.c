@@ -15,7 +15,7 @@
 static int passes, failures;
 #define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); ok = 0; } } while (0)
 
-static char simgpu[512], fixture[512];
+static char simgpu[512], fixture[512], fixture_dir[512];
 
 /* Runs a shell command, captures stdout+stderr (up to 64 KiB), returns the exit status. */
 static int run(const char *cmd, char *out, size_t cap) {
@@ -183,6 +183,148 @@ static int sigterm_finishes_the_step_and_closes_open_ranges(void) {
     return ok;
 }
 
+
+/* ---- the field (docs/simulator.md) ---- */
+
+static int workers_get_their_rank_before_cuda_and_a_device_each(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --workers 3 --steps 10", fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    for (int rank = 0; rank < 3; rank++) {
+        char line[128];
+        snprintf(line, sizeof line, "rank=%d local_rank=%d world_size=3 ", rank, rank);
+        CHECK(count_lines(out, line) == 1);                 /* seen by the agent at InitializeInjection */
+        snprintf(line, sizeof line, "devices=%d rank=%d ", 1 << rank, rank);
+        CHECK(count_lines(out, line) == 1);                 /* every kernel record says its device */
+    }
+    CHECK(count_lines(out, "role=worker kernels=400 ") == 3);
+    CHECK(count_lines(out, " device=2\n") == 1);
+    if (!ok) fputs(out, stderr);
+    return ok;
+}
+
+/* vLLM's graph mode: graphs captured at start-up, before any range; replayed in it. */
+static int graph_steps_replay_graphs_captured_while_dormant(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --cuda-graph --steps 64 --step-us 500 --profiler-range 16:48",
+             fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    /* steps 16..47 are 32 steps, 4 of them prefill (eager): 28 replays of 40 kernel nodes */
+    CHECK(field(out, "role=single", "graph_launches") == 56);
+    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 32 * 40);
+    /* this client disables in the stop callback: the last step's work was still in flight */
+    long long seen = field(out, "fixture-report", "kernels"), graph = field(out, "fixture-report", "graph_kernels");
+    CHECK(seen >= 31 * 40 && seen < 32 * 40);
+    CHECK(graph >= 27 * 40 && graph <= 28 * 40 && field(out, "fixture-report", "zero_ts") == 0);
+    if (!ok) fputs(out, stderr);
+    return ok;
+}
+
+/* R3: a long kernel launched right before cudaProfilerStop, no synchronize. */
+static int a_kernel_running_at_stop_is_lost_to_a_client_that_disables_at_stop(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --steps 20 --step-us 500 --profiler-range 5:10 --stop-kernel-us 200000",
+             fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 201);
+    long long seen = field(out, "fixture-report", "kernels");
+    CHECK(seen >= 160 && seen <= 200); /* the long one never, the last step's maybe not */
+    snprintf(cmd, sizeof cmd, "VPROF_SIM_DISABLED_IN_FLIGHT=zero CUDA_INJECTION64_PATH=%s %s --steps 20 --step-us 500 "
+             "--profiler-range 5:10 --stop-kernel-us 200000", fixture, simgpu);
+    CHECK(run(cmd, out2, sizeof out2) == 0);
+    CHECK(field(out2, "fixture-report", "kernels") == 201 && field(out2, "fixture-report", "zero_ts") >= 1);
+    if (!ok) { fputs(out, stderr); fputs(out2, stderr); }
+    return ok;
+}
+
+static int threads_each_get_a_buffer_and_lose_nothing(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --threads 8 --steps 50", fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "role=single", "kernels") == 2000 && field(out, "fixture-report", "kernels") == 2000);
+    CHECK(field(out, "fixture-report", "request_threads") == 8);
+    if (!ok) fputs(out, stderr);
+    return ok;
+}
+
+/* R1: torch.profiler in the same process takes the buffer callbacks and the kinds. */
+static int a_kineto_like_client_takes_the_records_and_cannot_tear_down_under_another_tool(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s --steps 30 --step-us 500 --kineto-at 10:15", simgpu); /* alone: it gets them all */
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "role=single", "kineto_kernels") == 200 && field(out, "role=single", "kineto_teardowns") == 1);
+    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 30 --step-us 500 --kineto-at 10:15",
+             fixture, simgpu);
+    CHECK(run(cmd, out2, sizeof out2) == 0);
+    CHECK(field(out2, "role=single", "kineto_teardowns_skipped") == 1 && field(out2, "role=single", "kineto_teardowns") == 0);
+    CHECK(strstr(out2, "skipping teardown") != NULL);
+    CHECK(field(out2, "role=single", "kineto_foreign_buffers") >= 1); /* the fixture's buffer went to it */
+    /* the fixture saw only what came before the takeover: its kind was disabled at the stop */
+    CHECK(field(out2, "fixture-report", "kernels") < 400 && field(out2, "role=single", "kernels") == 1200);
+    if (!ok) { fputs(out, stderr); fputs(out2, stderr); }
+    return ok;
+}
+
+/* R12: NVTX used before CUDA starts stays dark for an agent that names NVTX's injection at cuInit. */
+static int nvtx_before_init_keeps_nvtx_away_from_cupti_for_good(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 --nvtx-range r:2:4", fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "fixture-report", "nvtx_callbacks") == 2);
+    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 --nvtx-range r:2:4 --nvtx-before-init early",
+             fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "fixture-report", "nvtx_callbacks") == 0);
+    /* named before the process starts (what `vprof run` can do): seen */
+    snprintf(cmd, sizeof cmd, "NVTX_INJECTION64_PATH=%s/../libcupti.so.13 SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 "
+             "--nvtx-range r:2:4 --nvtx-before-init early", fixture_dir, fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "fixture-report", "nvtx_callbacks") == 2);
+    if (!ok) fputs(out, stderr);
+    return ok;
+}
+
+static int the_summary_counts_invalid_timestamps_exactly(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "VPROF_SIM_INVALID_TS_RATE=0.02 VPROF_SIM_SEED=3 SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 100",
+             fixture, simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0);
+    CHECK(field(out, "role=single", "invalid_end_before_start") == field(out, "fixture-report", "end_before_start"));
+    CHECK(field(out, "role=single", "invalid_start_zero") == field(out, "fixture-report", "start_zero"));
+    CHECK(field(out, "role=single", "invalid_end_zero") == field(out, "fixture-report", "end_zero"));
+    CHECK(field(out, "role=single", "invalid_both_zero") == field(out, "fixture-report", "zero_ts"));
+    long long bad = field(out, "fixture-report", "end_before_start") + field(out, "fixture-report", "start_zero") +
+                    field(out, "fixture-report", "end_zero") + field(out, "fixture-report", "zero_ts");
+    CHECK(bad > 40 && bad < 130); /* 2 % of 4000 kernels, and of the copies the fixture does not count */
+    if (!ok) fputs(out, stderr);
+    return ok;
+}
+
+static int field_options_refuse_what_cannot_work(void) {
+    int ok = 1;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s --serve --cuda-graph", simgpu);
+    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--serve runs one step per command") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --kineto-at 5:3", simgpu);
+    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--kineto-at expects A:B") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --kineto-tsc", simgpu);
+    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "needs --kineto-at") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --stop-kernel-us 100", simgpu);
+    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "needs a --profiler-range") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --threads 0", simgpu);
+    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--threads expects") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --help", simgpu);
+    CHECK(run(cmd, out, sizeof out) == 0 && strstr(out, "VPROF_SIM_GRAPH_NODES") != NULL && strstr(out, "--kineto-at A:B") != NULL);
+    return ok;
+}
+
 int main(void) {
     char self[480];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -191,8 +333,11 @@ int main(void) {
     *strrchr(self, '/') = '\0'; /* .../target/native/test */
     snprintf(simgpu, sizeof simgpu, "%s/../vprof-simgpu", self);
     snprintf(fixture, sizeof fixture, "%s/libsim-fixture-agent.so", self);
+    snprintf(fixture_dir, sizeof fixture_dir, "%s", self);
     unsetenv("CUDA_INJECTION64_PATH");
     unsetenv("SIM_FIXTURE_MODE");
+    unsetenv("SIM_FIXTURE_NVTX");
+    unsetenv("NVTX_INJECTION64_PATH");
     struct { const char *name; int (*fn)(void); } tests[] = {
 #define T(f) { #f, f }
         T(profiler_ranges_bound_exactly_the_kernels_of_their_steps),
@@ -203,6 +348,14 @@ int main(void) {
         T(usage_errors_exit_2_with_a_message),
         T(a_missing_injection_library_is_reported_and_the_run_goes_on),
         T(sigterm_finishes_the_step_and_closes_open_ranges),
+        T(workers_get_their_rank_before_cuda_and_a_device_each),
+        T(graph_steps_replay_graphs_captured_while_dormant),
+        T(a_kernel_running_at_stop_is_lost_to_a_client_that_disables_at_stop),
+        T(threads_each_get_a_buffer_and_lose_nothing),
+        T(a_kineto_like_client_takes_the_records_and_cannot_tear_down_under_another_tool),
+        T(nvtx_before_init_keeps_nvtx_away_from_cupti_for_good),
+        T(the_summary_counts_invalid_timestamps_exactly),
+        T(field_options_refuse_what_cannot_work),
 #undef T
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

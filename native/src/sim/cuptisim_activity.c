@@ -1,66 +1,43 @@
 /*
- * cuptisim_activity.c: the activity half of the CUPTI test double.
- *
- * Buffer rules, as CUPTI documents them:
- *  - bufferRequested is called on the application thread that produces a
- *    record when no current buffer has room; a NULL or too small buffer means
- *    the record is dropped and counted for cuptiActivityGetNumDroppedRecords.
- *  - Records are 8-byte aligned; a reader walks them with
- *    cuptiActivityGetNextRecord, which knows each kind's size.
- *  - bufferCompleted is called on a worker thread the double owns as soon as a
- *    buffer is full, for a partially filled buffer once a second (as with a
- *    flush period), and on the calling thread inside cuptiActivityFlushAll.
- *
- * Locks: `buf_mu` guards the current buffer, the spare and the completed
- * queue, and is never held while a client callback runs. `deliver_mu` orders
- * deliveries (one bufferCompleted at a time, in order) and is held across
- * bufferCompleted, so a client must not call cuptiActivityFlushAll from
- * inside its bufferCompleted (CUPTI forbids that too).
+ * cuptisim_activity.c: the activity API of the CUPTI test double, except its
+ * buffers (cuptisim_buffers.c): kinds, attributes, record sizes and walking,
+ * dropped-record counts, and what enabling and disabling a kind sets off.
  */
 #include "sim/cuptisim_internal.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 _Atomic uint8_t sim_kind_enabled[CUPTI_ACTIVITY_KIND_COUNT];
-
-/* A partially filled buffer goes to the client after this long, so a live
- * consumer sees records without forcing flushes. */
-#define PERIODIC_DELIVERY_NS 1000000000ull
-
-struct sim_buffer {
-    uint8_t *data;
-    size_t size;
-    size_t used;
-    size_t max_records; /* 0: as many as fit */
-    size_t records;
-    struct sim_buffer *next;
-};
-
-static pthread_mutex_t buf_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t worker_cv = PTHREAD_COND_INITIALIZER;
-static pthread_mutex_t deliver_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static _Atomic(CUpti_BuffersCallbackRequestFunc) request_fn;
-static _Atomic(CUpti_BuffersCallbackCompleteFunc) complete_fn;
-
-/* Under buf_mu. */
-static struct sim_buffer *current;
-static struct sim_buffer *spare;       /* handed out by the client, not yet in use */
-static struct sim_buffer *done_head, *done_tail;
-static struct sim_buffer *free_descs;  /* recycled descriptors */
-static int worker_running, worker_stop;
-static pthread_t worker;
+_Atomic int sim_kernel_session_ended;
+_Atomic uint32_t sim_launch_unusual;
 
 static _Atomic uint64_t drops[SIM_MAX_STREAMS + 1];
+/* A GPU kind was enabled since the last cuptiFinalize (the tax outlives the capture). */
+static _Atomic int traced_since_finalize;
+static void device_buffers_free(void);
 
-static size_t align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+/* ---- attributes (H13 CUpti_ActivityAttribute defaults) ---- */
 
-static size_t record_size(CUpti_ActivityKind kind) {
+static pthread_mutex_t attr_mu = PTHREAD_MUTEX_INITIALIZER;
+static size_t device_buffer_size = 3200000;   /* ~100,000 records of 32 bytes */
+static size_t device_buffer_pool_limit = 250; /* per context */
+static size_t device_buffer_pre_allocate = 3;
+static size_t device_buffer_size_cdp = 8388608;
+static size_t device_buffer_size_graphs = 16777216;
+static uint8_t zeroed_out_buffer;
+static uint8_t host_pinned;
+static int per_thread_buffers = -1;           /* -1: the version's default */
+
+void sim_count_drop(unsigned drop_slot) {
+    atomic_fetch_add_explicit(&drops[drop_slot], 1, memory_order_relaxed);
+}
+
+size_t sim_record_size(CUpti_ActivityKind kind) {
     switch (kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
@@ -69,246 +46,277 @@ static size_t record_size(CUpti_ActivityKind kind) {
     case CUPTI_ACTIVITY_KIND_MARKER: return sizeof(CUpti_ActivityMarker2);
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
+    case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(CUpti_ActivityDevice5);
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: return sizeof(CUpti_ActivityGraphTrace2);
     default: return 0;
     }
 }
 
-static struct sim_buffer *desc_new(void) { /* under buf_mu */
-    struct sim_buffer *b = free_descs;
-    if (b != NULL) {
-        free_descs = b->next;
-    } else {
-        b = malloc(sizeof *b);
-        if (b == NULL) return NULL;
+int sim_gpu_record_times(CUpti_Activity *r, uint64_t **start, uint64_t **end) {
+    switch (r->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)r;
+        *start = &k->start;
+        *end = &k->end;
+        return 1;
     }
-    memset(b, 0, sizeof *b);
-    return b;
-}
-
-static void enqueue_done(struct sim_buffer *b) { /* under buf_mu */
-    b->next = NULL;
-    if (done_tail) done_tail->next = b; else done_head = b;
-    done_tail = b;
-    pthread_cond_signal(&worker_cv);
-}
-
-static struct sim_buffer *dequeue_done(void) { /* under buf_mu */
-    struct sim_buffer *b = done_head;
-    if (b) {
-        done_head = b->next;
-        if (!done_head) done_tail = NULL;
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        CUpti_ActivityMemcpy6 *m = (CUpti_ActivityMemcpy6 *)r;
+        *start = &m->start;
+        *end = &m->end;
+        return 1;
     }
-    return b;
-}
-
-static int fits(const struct sim_buffer *b, size_t size) {
-    return b->used + size <= b->size && (b->max_records == 0 || b->records < b->max_records);
-}
-
-void sim_emit(const void *record, size_t size, unsigned drop_slot) {
-    pthread_mutex_lock(&buf_mu);
-    for (;;) {
-        if (current != NULL && fits(current, size)) {
-            memcpy(current->data + current->used, record, size);
-            current->used += align8(size);
-            current->records++;
-            pthread_mutex_unlock(&buf_mu);
-            return;
-        }
-        if (current != NULL) { /* full: the worker hands it over */
-            enqueue_done(current);
-            current = NULL;
-        }
-        if (spare != NULL) {
-            current = spare;
-            spare = NULL;
-            continue;
-        }
-        CUpti_BuffersCallbackRequestFunc request = atomic_load(&request_fn);
-        if (request == NULL) break;
-        /* Ask on this (the application) thread, without our lock: the
-         * client's pool may have locks of its own. */
-        pthread_mutex_unlock(&buf_mu);
-        uint8_t *data = NULL;
-        size_t bsize = 0, max_records = 0;
-        request(&data, &bsize, &max_records);
-        pthread_mutex_lock(&buf_mu);
-        if (data == NULL || bsize == 0) break;
-        struct sim_buffer *b = desc_new();
-        if (b == NULL) break;
-        b->data = data;
-        b->size = bsize;
-        b->max_records = max_records;
-        if (((uintptr_t)data & 7u) != 0 || bsize < size) {
-            /* Unusable (CUPTI requires 8-byte alignment): give it back empty
-             * and drop the record rather than write out of bounds. */
-            enqueue_done(b);
-            break;
-        }
-        if (spare != NULL) enqueue_done(b); /* lost a race; return it empty */
-        else spare = b;
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        CUpti_ActivityMemset4 *m = (CUpti_ActivityMemset4 *)r;
+        *start = &m->start;
+        *end = &m->end;
+        return 1;
     }
-    pthread_mutex_unlock(&buf_mu);
-    atomic_fetch_add_explicit(&drops[drop_slot], 1, memory_order_relaxed);
-}
-
-/* Hands every completed buffer to the client, in order. Caller holds deliver_mu. */
-static void deliver_done_locked(void) {
-    for (;;) {
-        pthread_mutex_lock(&buf_mu);
-        struct sim_buffer *b = dequeue_done();
-        pthread_mutex_unlock(&buf_mu);
-        if (b == NULL) break;
-        CUpti_BuffersCallbackCompleteFunc complete = atomic_load(&complete_fn);
-        /* Since CUDA 6 all buffers are global: context NULL, stream 0. */
-        if (complete != NULL) complete(NULL, 0, b->data, b->size, b->used);
-        pthread_mutex_lock(&buf_mu);
-        b->next = free_descs;
-        free_descs = b;
-        pthread_mutex_unlock(&buf_mu);
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
+        CUpti_ActivityGraphTrace2 *g = (CUpti_ActivityGraphTrace2 *)r;
+        *start = &g->start;
+        *end = &g->end;
+        return 1;
     }
-}
-
-static void *worker_main(void *arg) {
-    (void)arg;
-    pthread_mutex_lock(&buf_mu);
-    while (!worker_stop) {
-        if (done_head == NULL) {
-            struct timespec deadline;
-            clock_gettime(CLOCK_REALTIME, &deadline);
-            deadline.tv_sec += (time_t)(PERIODIC_DELIVERY_NS / 1000000000ull);
-            int rc = pthread_cond_timedwait(&worker_cv, &buf_mu, &deadline);
-            if (rc == ETIMEDOUT && done_head == NULL && current != NULL && current->records > 0) {
-                enqueue_done(current);
-                current = NULL;
-            }
-        }
-        if (worker_stop) break;
-        if (done_head != NULL) {
-            pthread_mutex_unlock(&buf_mu);
-            pthread_mutex_lock(&deliver_mu);
-            deliver_done_locked();
-            pthread_mutex_unlock(&deliver_mu);
-            pthread_mutex_lock(&buf_mu);
-        }
+    default: return 0;
     }
-    pthread_mutex_unlock(&buf_mu);
-    return NULL;
-}
-
-static void start_worker(void) {
-    pthread_mutex_lock(&buf_mu);
-    if (!worker_running) {
-        worker_stop = 0;
-        if (pthread_create(&worker, NULL, worker_main, NULL) == 0) {
-            worker_running = 1;
-            pthread_setname_np(worker, "cuptisim-worker");
-        } else {
-            fprintf(stderr, "cuptisim: cannot start the buffer worker thread; "
-                            "buffers are delivered only by cuptiActivityFlushAll\n");
-        }
-    }
-    pthread_mutex_unlock(&buf_mu);
-}
-
-void sim_activity_stop_worker(void) {
-    pthread_mutex_lock(&buf_mu);
-    int running = worker_running;
-    pthread_t t = worker;
-    worker_stop = 1;
-    worker_running = 0;
-    pthread_cond_broadcast(&worker_cv);
-    pthread_mutex_unlock(&buf_mu);
-    if (running && !pthread_equal(t, pthread_self())) pthread_join(t, NULL);
-    else if (running) pthread_detach(t);
 }
 
 void sim_activity_reset(void) {
     for (int k = 0; k < CUPTI_ACTIVITY_KIND_COUNT; k++) atomic_store(&sim_kind_enabled[k], 0);
-    atomic_store(&request_fn, NULL);
-    atomic_store(&complete_fn, NULL);
     for (int i = 0; i <= SIM_MAX_STREAMS; i++) atomic_store(&drops[i], 0);
+    atomic_store(&traced_since_finalize, 0);
+    atomic_fetch_and(&sim_launch_unusual, ~SIM_UNUSUAL_TAX);
+    device_buffers_free();
+    pthread_mutex_lock(&attr_mu);
+    per_thread_buffers = -1;
+    pthread_mutex_unlock(&attr_mu);
 }
 
-/* A forked child has no worker thread and must not wait on locks held by
- * threads that no longer exist. */
-static void after_fork_in_child(void) {
-    pthread_mutex_init(&buf_mu, NULL);
-    pthread_mutex_init(&deliver_mu, NULL);
-    pthread_cond_init(&worker_cv, NULL);
-    worker_running = 0;
-    worker_stop = 0;
-}
-
-__attribute__((constructor)) static void install_fork_handler(void) {
-    pthread_atfork(NULL, NULL, after_fork_in_child);
+static int buffers_per_thread(void) {
+    pthread_mutex_lock(&attr_mu);
+    int v = per_thread_buffers < 0 ? sim_version_per_thread_buffers_default() : per_thread_buffers;
+    pthread_mutex_unlock(&attr_mu);
+    return v;
 }
 
 CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc requested,
                                            CUpti_BuffersCallbackCompleteFunc completed) {
     if (requested == NULL || completed == NULL) return CUPTI_ERROR_INVALID_PARAMETER;
-    atomic_store(&request_fn, requested);
-    atomic_store(&complete_fn, completed);
-    start_worker();
+    sim_buffers_register(requested, completed, buffers_per_thread());
     return CUPTI_SUCCESS;
 }
 
 static int producible(CUpti_ActivityKind kind) { return kind > CUPTI_ACTIVITY_KIND_INVALID && kind < CUPTI_ACTIVITY_KIND_COUNT; }
 
+static int gpu_kind(CUpti_ActivityKind kind) {
+    return kind == CUPTI_ACTIVITY_KIND_KERNEL || kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+           kind == CUPTI_ACTIVITY_KIND_MEMCPY || kind == CUPTI_ACTIVITY_KIND_MEMSET;
+}
+
+static int any_gpu_kind_on(void) {
+    return sim_kind_on(CUPTI_ACTIVITY_KIND_KERNEL) || sim_kind_on(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) ||
+           sim_kind_on(CUPTI_ACTIVITY_KIND_MEMCPY) || sim_kind_on(CUPTI_ACTIVITY_KIND_MEMSET);
+}
+
+/* The post-capture cost applies while no GPU kind is on after one was: the
+ * capture's own cost is the records the double writes. */
+static void update_launch_tax(void) {
+    int on = sim_cfg.post_capture_cost_ns > 0 && atomic_load(&traced_since_finalize) && !any_gpu_kind_on();
+    if (on) atomic_fetch_or(&sim_launch_unusual, SIM_UNUSUAL_TAX);
+    else atomic_fetch_and(&sim_launch_unusual, ~SIM_UNUSUAL_TAX);
+}
+
 CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
     if (!producible(kind)) return CUPTI_ERROR_INVALID_KIND;
-    atomic_store(&sim_kind_enabled[kind], 1);
+    int was_on = atomic_exchange(&sim_kind_enabled[kind], 1);
+    if (gpu_kind(kind)) atomic_store(&traced_since_finalize, 1);
+    update_launch_tax();
+    if (kind == CUPTI_ACTIVITY_KIND_DEVICE && !was_on) sim_device_emit_records();
     return CUPTI_SUCCESS;
+}
+
+/* CUPTI 13.0 GA could deadlock here when the kernel kind was disabled from an
+ * API callback (fixed in 13.0 Update 1, forums post 341320). The double waits
+ * a bounded time and aborts with a message instead of hanging a test forever. */
+static void model_13_0_disable_deadlock(CUpti_ActivityKind kind) {
+    if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || !sim_in_api_callback() || !sim_version_deadlocks_on_disable())
+        return;
+    fprintf(stderr, "cuptisim: cuptiActivityDisable(CONCURRENT_KERNEL) inside an API callback: modelling the "
+                    "CUPTI 13.0 GA deadlock (fixed in 13.0 Update 1) for version %u; hanging %llu ms, then aborting\n",
+            sim_cfg.version, (unsigned long long)sim_cfg.deadlock_ms);
+    struct timespec ts = { .tv_sec = (time_t)(sim_cfg.deadlock_ms / 1000), .tv_nsec = (long)(sim_cfg.deadlock_ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    fprintf(stderr, "cuptisim: deadlocked in cuptiActivityDisable (modelled CUPTI 13.0 GA bug); aborting\n");
+    abort();
 }
 
 CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
     if (!producible(kind)) return CUPTI_ERROR_INVALID_KIND;
-    atomic_store(&sim_kind_enabled[kind], 0);
+    model_13_0_disable_deadlock(kind);
+    int was_on = atomic_exchange(&sim_kind_enabled[kind], 0);
+    if (was_on && (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_KERNEL))
+        atomic_store(&sim_kernel_session_ended, 1);
+    update_launch_tax();
+    if (was_on) sim_buffers_kind_disabled(kind);
     return CUPTI_SUCCESS;
 }
 
-/* forced: also the partially filled current buffer; give_back_empty: also
- * buffers without records (at finalize, so the client gets every buffer back). */
-static void flush(int forced, int give_back_empty) {
-    /* deliver_mu first: a delivery the worker has started finishes before we
-     * return, so everything produced before this call has been delivered. */
-    pthread_mutex_lock(&deliver_mu);
-    pthread_mutex_lock(&buf_mu);
-    if (forced && current != NULL && (current->records > 0 || give_back_empty)) {
-        enqueue_done(current);
-        current = NULL;
-    }
-    if (give_back_empty && spare != NULL) {
-        enqueue_done(spare);
-        spare = NULL;
-    }
-    pthread_mutex_unlock(&buf_mu);
-    deliver_done_locked();
-    pthread_mutex_unlock(&deliver_mu);
+/* ---- the post-capture launch cost ---- */
+
+static uint64_t spins_per_us; /* calibrated once, on the first taxed launch */
+static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
+
+static void spin(uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) __asm__ volatile("" ::: "memory");
 }
 
-void sim_activity_give_back_buffers(void) {
-    if (atomic_load(&complete_fn) != NULL) flush(1, 1);
+static void calibrate(void) {
+    struct timespec a, b;
+    uint64_t n = 200000;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    spin(n);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    uint64_t ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)(b.tv_nsec - a.tv_nsec);
+    spins_per_us = ns > 0 ? n * 1000u / ns : 1000u;
+    if (spins_per_us == 0) spins_per_us = 1;
 }
 
-CUptiResult cuptiActivityFlushAll(uint32_t flag) {
-    if (atomic_load(&complete_fn) == NULL) return CUPTI_ERROR_INVALID_OPERATION;
-    flush((flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0, 0);
+/* A fixed amount of work (not a clock wait), so a ratio of launch loops stays stable under load. */
+void sim_launch_tax(void) {
+    pthread_once(&calibrate_once, calibrate);
+    spin(sim_cfg.post_capture_cost_ns * spins_per_us / 1000u + 1u);
+}
+
+/* ---- attributes ---- */
+
+static CUptiResult size_attr(size_t *valueSize, void *value, size_t *field, int set) {
+    if (*valueSize < sizeof(size_t)) return CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT;
+    if (set) memcpy(field, value, sizeof(size_t));
+    else memcpy(value, field, sizeof(size_t));
+    *valueSize = sizeof(size_t);
     return CUPTI_SUCCESS;
 }
+
+static CUptiResult byte_attr(size_t *valueSize, void *value, uint8_t *field, int set) {
+    if (*valueSize < sizeof(uint8_t)) return CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT;
+    if (set) memcpy(field, value, 1);
+    else memcpy(value, field, 1);
+    *valueSize = sizeof(uint8_t);
+    return CUPTI_SUCCESS;
+}
+
+static CUptiResult attribute(CUpti_ActivityAttribute attr, size_t *valueSize, void *value, int set) {
+    if (valueSize == NULL || value == NULL) return CUPTI_ERROR_INVALID_PARAMETER;
+    CUptiResult r;
+    pthread_mutex_lock(&attr_mu);
+    switch (attr) {
+    case CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE: r = size_attr(valueSize, value, &device_buffer_size, set); break;
+    case CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE_CDP: r = size_attr(valueSize, value, &device_buffer_size_cdp, set); break;
+    case CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT: r = size_attr(valueSize, value, &device_buffer_pool_limit, set); break;
+    case CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE:
+        r = size_attr(valueSize, value, &device_buffer_pre_allocate, set);
+        break;
+    case CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE_DEVICE_GRAPHS:
+        r = size_attr(valueSize, value, &device_buffer_size_graphs, set);
+        break;
+    case CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER: r = byte_attr(valueSize, value, &zeroed_out_buffer, set); break;
+    case CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED: r = byte_attr(valueSize, value, &host_pinned, set); break;
+    case CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER: {
+        /* Latched by cuptiActivityRegisterCallbacks: set it before registering (H13). */
+        uint8_t v = (uint8_t)(per_thread_buffers < 0 ? sim_version_per_thread_buffers_default() : per_thread_buffers);
+        r = byte_attr(valueSize, value, &v, set);
+        if (set && r == CUPTI_SUCCESS) per_thread_buffers = v != 0;
+        break;
+    }
+    case CUPTI_ACTIVITY_ATTR_PROFILING_SEMAPHORE_POOL_SIZE:
+    case CUPTI_ACTIVITY_ATTR_PROFILING_SEMAPHORE_POOL_LIMIT:
+    case CUPTI_ACTIVITY_ATTR_PROFILING_SEMAPHORE_PRE_ALLOCATE_VALUE:
+        r = CUPTI_ERROR_NOT_SUPPORTED; /* "not supported starting with CUDA 12.3" */
+        break;
+    default: r = CUPTI_ERROR_INVALID_PARAMETER;
+    }
+    pthread_mutex_unlock(&attr_mu);
+    return r;
+}
+
+CUptiResult cuptiActivityGetAttribute(CUpti_ActivityAttribute attr, size_t *valueSize, void *value) {
+    return attribute(attr, valueSize, value, 0);
+}
+
+CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute attr, size_t *valueSize, void *value) {
+    return attribute(attr, valueSize, value, 1);
+}
+
+/* ---- the device-buffer model ----
+ *
+ * CUPTI keeps each GPU record's timestamps in device buffers of
+ * DEVICE_BUFFER_SIZE bytes (about 32 bytes a record), at most POOL_LIMIT per
+ * context. In parcagpu#23 (CUDA graphs, CUPTI 13.0.85) the buffers of graph
+ * records never came back: GPU memory grew about 1 GiB, and once the pool was
+ * spent every record's timestamps were invalid (the first one end < start,
+ * the rest start = end = 0). VPROF_SIM_DEVICE_BUFFER_LEAK=graph (the default)
+ * reproduces that; none recycles them.
+ */
+static _Atomic uint64_t leaked_records;
+static _Atomic uint64_t timestamps_lost[2]; /* torn, dropped */
+static _Atomic int pool_spent;
+
+static uint64_t per_buffer(void) { return device_buffer_size / 32u ? device_buffer_size / 32u : 1u; } /* attr_mu */
+
+int sim_device_buffer_take(int graph_node) {
+    if (graph_node && sim_cfg.device_buffer_leak == SIM_LEAK_GRAPH) {
+        pthread_mutex_lock(&attr_mu);
+        uint64_t capacity = per_buffer() * device_buffer_pool_limit;
+        pthread_mutex_unlock(&attr_mu);
+        uint64_t n = atomic_fetch_add_explicit(&leaked_records, 1, memory_order_relaxed) + 1;
+        if (n <= capacity) return SIM_TS_OK;
+        atomic_store_explicit(&pool_spent, 1, memory_order_relaxed);
+        int what = n == capacity + 1 ? SIM_TS_TORN : SIM_TS_DROPPED;
+        atomic_fetch_add_explicit(&timestamps_lost[what - 1], 1, memory_order_relaxed);
+        return what;
+    }
+    if (!atomic_load_explicit(&pool_spent, memory_order_relaxed)) return SIM_TS_OK;
+    atomic_fetch_add_explicit(&timestamps_lost[SIM_TS_DROPPED - 1], 1, memory_order_relaxed);
+    return SIM_TS_DROPPED;
+}
+
+uint64_t sim_device_timestamps_lost(int what) { return atomic_load(&timestamps_lost[what - 1]); }
+
+/* Device memory CUPTI holds: the pre-allocated buffers once tracing started, more as graph
+ * records pin them, never more than the pool limit. */
+uint64_t sim_device_buffer_bytes(void) {
+    if (!atomic_load(&traced_since_finalize) && atomic_load(&leaked_records) == 0) return 0;
+    pthread_mutex_lock(&attr_mu);
+    uint64_t pinned = (atomic_load(&leaked_records) + per_buffer() - 1) / per_buffer();
+    uint64_t buffers = pinned > device_buffer_pre_allocate ? pinned : device_buffer_pre_allocate;
+    if (buffers > device_buffer_pool_limit) buffers = device_buffer_pool_limit;
+    uint64_t bytes = buffers * device_buffer_size;
+    pthread_mutex_unlock(&attr_mu);
+    return bytes;
+}
+
+static void device_buffers_free(void) {
+    atomic_store(&leaked_records, 0);
+    atomic_store(&pool_spent, 0);
+}
+
+/* ---- walking and drops ---- */
 
 CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **record) {
     if (buffer == NULL || record == NULL) return CUPTI_ERROR_INVALID_PARAMETER;
     size_t offset = 0;
     if (*record != NULL) {
         uint8_t *prev = (uint8_t *)*record;
-        size_t size = record_size((*record)->kind);
+        size_t size = sim_record_size((*record)->kind);
         if (prev < buffer || size == 0) return CUPTI_ERROR_INVALID_KIND;
-        offset = (size_t)(prev - buffer) + align8(size);
+        offset = (size_t)(prev - buffer) + ((size + 7u) & ~(size_t)7u);
     }
     if (offset + sizeof(CUpti_ActivityKind) > valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
     CUpti_Activity *next = (CUpti_Activity *)(buffer + offset);
-    size_t size = record_size(next->kind);
+    size_t size = sim_record_size(next->kind);
     if (size == 0 || offset + size > valid) return CUPTI_ERROR_INVALID_KIND;
     *record = next;
     return CUPTI_SUCCESS;
@@ -338,5 +346,11 @@ CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext context, uint32_t stream
         total = atomic_exchange(&drops[slot], 0);
     }
     *dropped = (size_t)total;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityFlushAll(uint32_t flag) {
+    if (!sim_buffers_registered()) return CUPTI_ERROR_INVALID_OPERATION;
+    sim_buffers_flush((flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0, 0);
     return CUPTI_SUCCESS;
 }

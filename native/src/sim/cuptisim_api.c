@@ -1,7 +1,7 @@
 /*
  * cuptisim_api.c: the callback half of the CUPTI test double: version, result
- * strings, timestamps, the single subscriber and its enabled (domain, cbid)
- * table, thread id type, finalize.
+ * strings, timestamps (and a client's timestamp callback), the single
+ * subscriber and its enabled (domain, cbid) table, thread id type, finalize.
  *
  * Callbacks run on the thread that makes the API call, as in CUPTI. The table
  * is read lock-free on every simulated API call; subscribe/unsubscribe take a
@@ -26,6 +26,10 @@ static struct CUpti_Subscriber_st the_subscriber;
 static _Atomic(struct CUpti_Subscriber_st *) subscriber;
 _Atomic uint8_t sim_cb_enabled[CUPTI_CB_DOMAIN_SIZE][SIM_CBID_MAX];
 static _Atomic int thread_id_type = CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT;
+static _Atomic(CUpti_TimestampCallbackFunc) timestamp_fn;
+_Atomic uint32_t sim_clock_epoch;
+/* Depth of runtime/driver API callbacks running on this thread. */
+static __thread int api_callback_depth;
 
 uint64_t sim_now_ns(void) {
     struct timespec ts;
@@ -42,18 +46,46 @@ uint32_t sim_thread_id(void) {
 void sim_callback_invoke(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     struct CUpti_Subscriber_st *s = atomic_load_explicit(&subscriber, memory_order_acquire);
     if (s == NULL || !atomic_load_explicit(&sim_cb_enabled[domain][cbid], memory_order_relaxed)) return;
+    int api = domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API;
+    api_callback_depth += api;
     s->callback(s->userdata, domain, cbid, data);
+    api_callback_depth -= api;
 }
 
+int sim_in_api_callback(void) { return api_callback_depth > 0; }
+
+/* VPROF_SIM_CUPTI_VERSION: the header's version unless a test asks for another. */
 CUptiResult cuptiGetVersion(uint32_t *version) {
     if (version == NULL) return CUPTI_ERROR_INVALID_PARAMETER;
-    *version = CUPTI_API_VERSION;
+    *version = sim_cfg.version;
     return CUPTI_SUCCESS;
 }
 
+/* With a client timestamp callback registered, CUPTI's timestamps are the
+ * client's [inferred from H13: "treated as normalized timestamp to be used for
+ * various purposes in CUPTI"], so cuptiGetTimestamp follows it too. */
 CUptiResult cuptiGetTimestamp(uint64_t *timestamp) {
     if (timestamp == NULL) return CUPTI_ERROR_INVALID_PARAMETER;
-    *timestamp = sim_now_ns();
+    CUpti_TimestampCallbackFunc fn = atomic_load_explicit(&timestamp_fn, memory_order_acquire);
+    *timestamp = fn != NULL ? fn() : sim_now_ns();
+    return CUPTI_SUCCESS;
+}
+
+int64_t sim_client_clock_offset(void) {
+    CUpti_TimestampCallbackFunc fn = atomic_load_explicit(&timestamp_fn, memory_order_acquire);
+    if (fn == NULL) return 0;
+    uint64_t now = sim_now_ns();
+    return (int64_t)(fn() - now);
+}
+
+/* Records made after this call carry the new clock; records already buffered
+ * keep the old one (H13: changing it mid-session leaves earlier records on the
+ * previous method). Kineto registers one at every profiling run with its TSC
+ * option (pytorch/pytorch#192021). */
+CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc funcTimestamp) {
+    if (funcTimestamp == NULL) return CUPTI_ERROR_INVALID_PARAMETER;
+    atomic_store_explicit(&timestamp_fn, funcTimestamp, memory_order_release);
+    atomic_fetch_add(&sim_clock_epoch, 1);
     return CUPTI_SUCCESS;
 }
 
@@ -147,17 +179,23 @@ CUptiResult cuptiSetThreadIdType(CUpti_ActivityThreadIdType type) {
     return CUPTI_SUCCESS;
 }
 
-/* CUPTI's finalize detaches from the process: it delivers what is buffered,
- * turns every activity kind off and drops the subscriber, so a later client
- * starts from scratch (Kineto relies on this to re-attach). Must not be
- * called from a CUPTI callback. */
+/* CUPTI's finalize detaches from the process: it delivers what is buffered
+ * (every buffer, with or without records), turns every activity kind off,
+ * forgets the buffer and timestamp callbacks and drops the subscriber, so a
+ * later client starts from scratch (Kineto relies on this to re-attach), and
+ * launches lose the cost tracing left on them (PyTorch #146604). H13
+ * recommends calling it from an API exit callback; it must not be called from
+ * a buffer callback. */
 CUptiResult cuptiFinalize(void) {
-    sim_activity_give_back_buffers();
-    sim_activity_stop_worker();
+    sim_buffers_flush(1, 1);
+    sim_buffers_stop();
     sim_activity_reset();
     pthread_mutex_lock(&subscribe_mu);
     atomic_store_explicit(&subscriber, NULL, memory_order_release);
+    for (int d = 0; d < CUPTI_CB_DOMAIN_SIZE; d++)
+        for (int c = 0; c < SIM_CBID_MAX; c++) atomic_store_explicit(&sim_cb_enabled[d][c], 0, memory_order_relaxed);
     pthread_mutex_unlock(&subscribe_mu);
     atomic_store(&thread_id_type, CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT);
+    if (atomic_exchange(&timestamp_fn, NULL) != NULL) atomic_fetch_add(&sim_clock_epoch, 1);
     return CUPTI_SUCCESS;
 }

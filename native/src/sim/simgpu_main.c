@@ -14,15 +14,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/simgpu_crew.h"
 #include "sim/cuptisim_helpers.h"
 #include "sim/simgpu_driver.h"
+#include "sim/simgpu_kineto.h"
 #include "sim/simgpu_model.h"
 #include "sim/simgpu_options.h"
 
 struct counts {
-    uint64_t kernels, in_profiler, in_nvtx, memcpys, steps;
+    uint64_t kernels, in_profiler, in_nvtx, memcpys, steps, graph_launches;
     uint64_t loop_ns;     /* time in the step loop: what a dormant agent must not slow down */
     uint64_t loop_cpu_ns; /* CPU time of this thread in that loop: immune to other processes' load */
+    int device;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -49,14 +52,38 @@ static void install_signal_handlers(void) {
     signal(SIGPIPE, SIG_IGN);
 }
 
-static void print_summary(const char *role, const struct counts *c) {
-    char line[320];
-    int n = snprintf(line, sizeof line,
-                     "vprof-simgpu: pid=%d role=%s kernels=%llu kernels_in_profiler_ranges=%llu "
-                     "kernels_in_nvtx_ranges=%llu memcpys=%llu steps=%llu loop_ns=%llu loop_cpu_ns=%llu\n",
-                     (int)getpid(), role, (unsigned long long)c->kernels, (unsigned long long)c->in_profiler,
-                     (unsigned long long)c->in_nvtx, (unsigned long long)c->memcpys, (unsigned long long)c->steps,
-                     (unsigned long long)c->loop_ns, (unsigned long long)c->loop_cpu_ns);
+#define APPEND(...) (n += snprintf(line + n, sizeof line - (size_t)n, __VA_ARGS__))
+
+/* The fields after steps= appear only where they mean something (see --help). */
+static void print_summary(const struct simgpu_options *o, const char *role, const struct counts *c) {
+    char line[1024];
+    int n = 0;
+    APPEND("vprof-simgpu: pid=%d role=%s kernels=%llu kernels_in_profiler_ranges=%llu kernels_in_nvtx_ranges=%llu "
+           "memcpys=%llu steps=%llu loop_ns=%llu loop_cpu_ns=%llu device=%d",
+           (int)getpid(), role, (unsigned long long)c->kernels, (unsigned long long)c->in_profiler,
+           (unsigned long long)c->in_nvtx, (unsigned long long)c->memcpys, (unsigned long long)c->steps,
+           (unsigned long long)c->loop_ns, (unsigned long long)c->loop_cpu_ns, c->device);
+    if (o->cuda_graph) APPEND(" graph_launches=%llu", (unsigned long long)c->graph_launches);
+    if (o->kineto_range_count > 0 && strcmp(role, "parent") != 0) {
+        struct simgpu_kineto_stats k;
+        simgpu_kineto_stats(&k);
+        APPEND(" kineto_records=%llu kineto_kernels=%llu kineto_foreign_buffers=%llu kineto_teardowns=%llu "
+               "kineto_teardowns_skipped=%llu", (unsigned long long)k.records, (unsigned long long)k.kernels,
+               (unsigned long long)k.foreign_buffers, (unsigned long long)k.teardowns,
+               (unsigned long long)k.teardowns_skipped);
+    }
+    struct simcuda_stats st;
+    simcuda_get_stats(&st);
+    const char *rate = getenv("VPROF_SIM_INVALID_TS_RATE");
+    if (rate != NULL && *rate != '\0')
+        APPEND(" invalid_end_before_start=%llu invalid_start_zero=%llu invalid_end_zero=%llu invalid_both_zero=%llu",
+               (unsigned long long)st.invalid_end_before_start, (unsigned long long)st.invalid_start_zero,
+               (unsigned long long)st.invalid_end_zero, (unsigned long long)st.invalid_both_zero);
+    if (st.device_timestamps_torn + st.device_timestamps_dropped > 0)
+        APPEND(" device_timestamps_torn=%llu device_timestamps_dropped=%llu",
+               (unsigned long long)st.device_timestamps_torn, (unsigned long long)st.device_timestamps_dropped);
+    APPEND("\n");
+    if (n >= (int)sizeof line) n = (int)sizeof line - 1;
     if (n > 0) (void)!write(STDERR_FILENO, line, (size_t)n); /* one write: lines of workers never interleave */
 }
 
@@ -78,20 +105,59 @@ static void sleep_until_monotonic(uint64_t t) {
     }
 }
 
-static void start_gpu(const struct simgpu_options *o, struct simgpu_model *m, int worker_index) {
+/* What a process does before its schedule: NVTX before CUDA if asked, CUDA
+ * init (which loads an injected agent), its device. Worker i uses device i-1. */
+static void start_gpu(const struct simgpu_options *o, int worker_index, struct counts *c) {
     if (o->bare) simcuda_helpers_disable();
+    if (o->nvtx_before_init[0] != '\0') { /* an NVTX module initialised before CUDA */
+        simcuda_nvtx_push(o->nvtx_before_init);
+        simcuda_nvtx_pop();
+    }
     if (simcuda_init() != 0)
         fprintf(stderr, "vprof-simgpu: pid=%d continues without the injected library\n", (int)getpid());
-    /* Workers of one run differ (as TP ranks do) but each is reproducible. */
-    simgpu_model_init(m, o->seed + 0x100000001b3ull * (uint64_t)worker_index, o->kernels_per_step, o->memcpys_per_step);
+    c->device = worker_index > 0 ? worker_index - 1 : 0;
+    if (simcuda_set_device((uint32_t)c->device) != 0) {
+        fprintf(stderr, "vprof-simgpu: pid=%d has no device %d (VPROF_SIM_DEVICE_COUNT); using device 0\n",
+                (int)getpid(), c->device);
+        c->device = 0;
+    }
+}
+
+/* Workers of one run differ (as TP ranks do) but each is reproducible. */
+static uint64_t seed_of(const struct simgpu_options *o, int worker_index) {
+    return o->seed + 0x100000001b3ull * (uint64_t)worker_index;
+}
+
+static int starts_at(const struct simgpu_range *r, int n, long step) {
+    for (int i = 0; i < n; i++)
+        if (r[i].start == step) return 1;
+    return 0;
+}
+
+static int ends_after(const struct simgpu_range *r, int n, long step) {
+    for (int i = 0; i < n; i++)
+        if (r[i].end - 1 == step) return 1;
+    return 0;
+}
+
+/* vLLM's stop: a long kernel still queued, no synchronize. */
+static void profiler_stop(const struct simgpu_options *o, struct simgpu_crew *crew, struct counts *c) {
+    if (o->stop_kernel_us > 0) {
+        simcuda_dim3 grid = { 132, 1, 1 }, block = { 256, 1, 1 };
+        simcuda_launch_kernel(crew->models[0].compute, "_Z21long_kernel_at_stopv", grid, block, o->stop_kernel_us * 1000u);
+        c->kernels++;
+        c->in_profiler++;
+    }
+    simcuda_profiler_stop();
 }
 
 /* The --steps / --duration schedule. Ranges are placed by step index:
  * a range A:B opens before step A and closes after step B-1. */
 static void run_schedule(const struct simgpu_options *o, int worker_index, struct counts *c) {
-    struct simgpu_model m;
-    start_gpu(o, &m, worker_index);
-    int profiler_open = 0;
+    static struct simgpu_crew crew;
+    start_gpu(o, worker_index, c);
+    simgpu_crew_start(&crew, o, seed_of(o, worker_index)); /* graphs are captured here, while dormant */
+    int profiler_open = 0, kineto_open = 0;
     int nvtx_stack[SIMGPU_MAX_RANGES], nvtx_depth = 0;
     uint64_t t0 = monotonic_ns();
     uint64_t cpu0 = thread_cpu_ns();
@@ -102,8 +168,8 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
             sleep_until_monotonic(t0 + (uint64_t)step * o->step_us * 1000u);
             if (stop_requested) break;
         }
-        for (int r = 0; r < o->profiler_range_count; r++)
-            if (o->profiler_ranges[r].start == step) { simcuda_profiler_start(); profiler_open = 1; }
+        if (starts_at(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_start(o->kineto_tsc); kineto_open = 1; }
+        if (starts_at(o->profiler_ranges, o->profiler_range_count, step)) { simcuda_profiler_start(); profiler_open = 1; }
         for (int r = 0; r < o->nvtx_range_count; r++) /* sorted: outer ranges first */
             if (o->nvtx_ranges[r].start == step) { simcuda_nvtx_push(o->nvtx_ranges[r].name); nvtx_stack[nvtx_depth++] = r; }
         if (o->nvtx_steps) simcuda_nvtx_push("step");
@@ -111,9 +177,10 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
         /* every 8th step carries a prompt (prefill); the rest decode */
         int prefill = step % 8 == 0 ? 512 : 0;
         int decode = 16 + (int)(step % 48);
-        struct simgpu_step_result res = simgpu_model_step(&m, prefill, decode, 1);
+        struct simgpu_step_result res = simgpu_crew_step(&crew, prefill, decode, 1);
         c->kernels += res.kernels;
         c->memcpys += res.memcpys;
+        c->graph_launches += res.graph_launches;
         if (profiler_open) c->in_profiler += res.kernels;
         if (nvtx_depth > 0) c->in_nvtx += res.kernels;
         c->steps++;
@@ -123,23 +190,29 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
             simcuda_nvtx_pop();
             nvtx_depth--;
         }
-        for (int r = 0; r < o->profiler_range_count; r++)
-            if (o->profiler_ranges[r].end - 1 == step) { simcuda_profiler_stop(); profiler_open = 0; }
+        if (profiler_open && ends_after(o->profiler_ranges, o->profiler_range_count, step)) {
+            profiler_stop(o, &crew, c);
+            profiler_open = 0;
+        }
+        if (kineto_open && ends_after(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_stop(o->step_us > 0); kineto_open = 0; }
         /* a paced engine waits for its sampled tokens before the next step */
         if (o->step_us > 0) simcuda_synchronize();
     }
     /* cut short (--steps, --duration, a signal): close what is still open */
     while (nvtx_depth-- > 0) simcuda_nvtx_pop();
-    if (profiler_open) simcuda_profiler_stop();
+    if (profiler_open) profiler_stop(o, &crew, c);
+    if (kineto_open) simgpu_kineto_stop(o->step_us > 0);
     c->loop_ns = monotonic_ns() - t0;
     c->loop_cpu_ns = thread_cpu_ns() - cpu0;
+    simgpu_crew_stop(&crew);
     simcuda_shutdown();
 }
 
 /* --serve: one command per line on stdin, one reply per line on stdout. */
 static void run_serve(const struct simgpu_options *o, int worker_index, struct counts *c) {
     struct simgpu_model m;
-    start_gpu(o, &m, worker_index);
+    start_gpu(o, worker_index, c);
+    simgpu_model_init(&m, seed_of(o, worker_index), o->kernels_per_step, o->memcpys_per_step);
     int profiler_open = 0;
     char line[256];
     while (!stop_requested && fgets(line, sizeof line, stdin) != NULL) {
@@ -187,7 +260,7 @@ static int run_single(const struct simgpu_options *o, const char *role, int work
     if (o->serve) run_serve(o, worker_index, &c);
     else run_schedule(o, worker_index, &c);
     fflush(stdout);
-    print_summary(role, &c);
+    print_summary(o, role, &c);
     return 0;
 }
 
@@ -242,6 +315,18 @@ static void relay_commands(int to_worker[], int from_worker[], int n) {
     for (int i = 0; i < n; i++) close(to_worker[i]); /* EOF ends each worker's loop */
 }
 
+/* What torchrun gives each worker before it starts CUDA; the double's node has
+ * one device per worker unless VPROF_SIM_DEVICE_COUNT says otherwise. */
+static void export_rank(int rank, int world) {
+    char v[16];
+    snprintf(v, sizeof v, "%d", rank);
+    setenv("RANK", v, 1);
+    setenv("LOCAL_RANK", v, 1);
+    snprintf(v, sizeof v, "%d", world);
+    setenv("WORLD_SIZE", v, 1);
+    setenv("VPROF_SIM_DEVICE_COUNT", v, 0);
+}
+
 static int run_parent(const struct simgpu_options *o) {
     int to_worker[SIMGPU_MAX_WORKERS], from_worker[SIMGPU_MAX_WORKERS];
     fflush(stdout);
@@ -259,6 +344,7 @@ static int run_parent(const struct simgpu_options *o) {
         }
         if (pid == 0) {
             worker_count = 0; /* a worker forwards signals to nobody */
+            export_rank(i, o->workers);
             if (o->serve) {
                 dup2(down[0], STDIN_FILENO);
                 dup2(up[1], STDOUT_FILENO);
@@ -294,7 +380,7 @@ static int run_parent(const struct simgpu_options *o) {
         workers[i] = 0;
     }
     struct counts none = { 0 };
-    print_summary("parent", &none);
+    print_summary(o, "parent", &none);
     return failed ? 1 : 0;
 }
 
@@ -303,6 +389,11 @@ int main(int argc, char **argv) {
     int rc = simgpu_parse_options(argc, argv, &o);
     if (rc >= 0) return rc; /* --help (0) or a usage error (2) */
     install_signal_handlers();
+    /* Unpaced, the simulated GPU runs far ahead of the wall clock (nothing
+     * waits for it), so its work counts as complete when launched; a paced
+     * run or --serve waits for each step and keeps CUPTI's asynchronous
+     * completion. An explicit VPROF_SIM_COMPLETION wins. */
+    if (!o.serve && o.step_us == 0) setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
     if (o.workers > 0) return run_parent(&o);
     return run_single(&o, "single", 0);
 }

@@ -74,7 +74,10 @@ void simgpu_model_init(struct simgpu_model *m, uint64_t seed, int kernels_per_st
     m->copy = simcuda_stream_create();
     m->kernels_per_step = kernels_per_step;
     m->memcpys_per_step = memcpys_per_step;
+    for (int i = 0; i < SIMGPU_GRAPH_BUCKETS; i++) m->graphs[i] = NULL;
 }
+
+static int tail_of(int kernels_per_step) { return kernels_per_step >= 2 * TAIL_KERNELS ? TAIL_KERNELS : 0; }
 
 /* The batch makes GEMMs and element-wise kernels longer roughly linearly in
  * tokens, with a floor: a small batch still pays for reading the weights. */
@@ -112,14 +115,21 @@ static uint64_t forward_pass(struct simgpu_model *m, int body, int tail, int pre
 }
 
 struct simgpu_step_result simgpu_model_step(struct simgpu_model *m, int prefill, int decode, int exact) {
-    struct simgpu_step_result r = { 0, 0 };
+    struct simgpu_step_result r = { 0, 0, 0 };
     int k = m->kernels_per_step;
-    int tail = k >= 2 * TAIL_KERNELS ? TAIL_KERNELS : 0;
+    int tail = tail_of(k);
+    int bucket = (decode + SIMGPU_GRAPH_BUCKET - 1) / SIMGPU_GRAPH_BUCKET - 1;
+    simcuda_graph_exec graph = exact && prefill == 0 && bucket >= 0 && bucket < SIMGPU_GRAPH_BUCKETS ? m->graphs[bucket] : NULL;
     /* inputs (token ids, positions, block tables) go up first */
     int ups = m->memcpys_per_step >= 2 ? m->memcpys_per_step - 1 : m->memcpys_per_step;
     for (int i = 0; i < ups; i++, r.memcpys++)
         simcuda_memcpy(SIMCUDA_MEMCPY_HTOD, (uint64_t)(prefill + decode + 1) * 64 + 4096u * (unsigned)i, i == 0 ? m->compute : m->copy);
-    if (exact || prefill == 0) {
+    if (graph != NULL) {
+        simcuda_graph_launch(graph, m->compute);
+        r.kernels += (uint64_t)k;
+        r.memcpys++;
+        r.graph_launches++;
+    } else if (exact || prefill == 0) {
         r.kernels += forward_pass(m, k - tail, tail, prefill, decode);
     } else {
         /* chunked prefill: one full pass (K kernels) per 2048 prompt tokens;
@@ -136,4 +146,20 @@ struct simgpu_step_result simgpu_model_step(struct simgpu_model *m, int prefill,
         r.memcpys++;
     }
     return r;
+}
+
+void simgpu_model_capture_graphs(struct simgpu_model *m) {
+    int tail = tail_of(m->kernels_per_step);
+    simcuda_stream comm = m->comm;
+    m->comm = m->compute; /* a captured graph has one stream: the NCCL kernels join the others */
+    for (int b = 0; b < SIMGPU_GRAPH_BUCKETS; b++) {
+        if (simcuda_graph_begin_capture(m->compute) != 0) break;
+        forward_pass(m, m->kernels_per_step - tail, tail, 0, (b + 1) * SIMGPU_GRAPH_BUCKET);
+        simcuda_memset(4096, 0, m->compute);                      /* e.g. clearing the logits' padding */
+        simcuda_memcpy(SIMCUDA_MEMCPY_DTOD, 65536, m->compute);   /* e.g. the sampled ids into the next input */
+        simcuda_graph graph = simcuda_graph_end_capture(m->compute);
+        m->graphs[b] = simcuda_graph_instantiate(graph);
+        simcuda_graph_destroy(graph);
+    }
+    m->comm = comm;
 }

@@ -23,7 +23,8 @@ static const char HELP[] =
 "  --step-us U             start a step every U microseconds and wait for its GPU\n"
 "                          work (a realistic timeline); 0 = as fast as possible,\n"
 "                          without waiting, so the simulated GPU's timestamps may run\n"
-"                          ahead of the wall clock (default 0)\n"
+"                          ahead of the wall clock and its work counts as complete\n"
+"                          when launched (default 0)\n"
 "\n"
 "What a step does:\n"
 "  --kernels-per-step K    kernels launched per step, exactly (default 40), on a\n"
@@ -41,8 +42,14 @@ static const char HELP[] =
 "Processes:\n"
 "  --workers W             fork W worker processes that each initialize \"CUDA\" and\n"
 "                          run the schedule; this parent does no GPU work (like\n"
-"                          vLLM's API server and its GPU workers). Exit status is\n"
-"                          non-zero if any worker failed.\n"
+"                          vLLM's API server and its GPU workers). Worker i (0..W-1)\n"
+"                          gets RANK=i, LOCAL_RANK=i, WORLD_SIZE=W in its environment\n"
+"                          before CUDA starts (as torchrun sets them) and uses device i\n"
+"                          of a W-device node. Exit status is non-zero if any worker\n"
+"                          failed.\n"
+"  --threads N             launch each step's kernels from N threads of the process,\n"
+"                          each on its own streams (default 1); CUPTI gives each\n"
+"                          launching thread a buffer of its own (CUDA 13's default)\n"
 "  --serve                 read commands from stdin, one per line, and reply 'ok' or\n"
 "                          'error: ...' on stdout:\n"
 "                            step PREFILL_TOKENS DECODE_SEQS  one forward step; its\n"
@@ -57,17 +64,74 @@ static const char HELP[] =
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
 "\n"
+"What real servers do to a CUPTI tool (docs/simulator.md gives each its source):\n"
+"  --cuda-graph            capture decode steps as CUDA graphs at start-up (one per\n"
+"                          batch bucket of 8, each with the step's kernels, a memset\n"
+"                          and a device-to-device copy) and replay them, as vLLM\n"
+"                          does; prefill steps (every 8th) run eagerly\n"
+"  --stop-kernel-us U      launch a kernel of U microseconds just before each\n"
+"                          cudaProfilerStop and do not wait for it: vLLM stops\n"
+"                          without synchronizing (in flight only with --step-us > 0)\n"
+"  --kineto-at A:B         a second CUPTI client in the manner of torch.profiler\n"
+"                          (Kineto): before step A it registers its own buffer\n"
+"                          callbacks and enables kernel, copy, set and runtime\n"
+"                          records, without subscribing; after step B-1 it disables\n"
+"                          them, flushes, and tries Kineto's teardown (subscribe, then\n"
+"                          cuptiFinalize), which fails while another tool holds the\n"
+"                          subscription. Its callbacks stay registered. Repeatable.\n"
+"  --kineto-tsc            the Kineto-like client also registers a timestamp\n"
+"                          callback (CLOCK_MONOTONIC), as Kineto's TSC option does\n"
+"  --nvtx-before-init NAME push and pop an NVTX range before CUDA is initialized, as\n"
+"                          modules that use NVTX early do; NVTX looks for its\n"
+"                          injection (NVTX_INJECTION64_PATH) once, at that call\n"
+"\n"
+"The CUPTI test double's own switches are environment variables, each defaulting to\n"
+"what the field reports (docs/simulator.md):\n"
+"  VPROF_SIM_COMPLETION=async|at-launch         when GPU work's records are complete\n"
+"                          (default async; at-launch when unpaced, not --serve)\n"
+"  VPROF_SIM_DISABLED_IN_FLIGHT=lost|zero|kept  records of work in flight when its\n"
+"                          kind is disabled (default lost)\n"
+"  VPROF_SIM_GRAPH_NODES=after-warmup-lost|delivered|lost  nodes of graphs\n"
+"                          instantiated while the kernel kind was off\n"
+"  VPROF_SIM_INVALID_TS_RATE=R, VPROF_SIM_INVALID_TS_KINDS=LIST, VPROF_SIM_SEED=S\n"
+"                          invalid timestamps (end-before-start, start-zero, end-zero,\n"
+"                          both-zero) in a fraction R of GPU records (default 0)\n"
+"  VPROF_SIM_CUPTI_VERSION=V  what cuptiGetVersion says (default: the headers')\n"
+"  VPROF_SIM_CRASH_ON_NULL_BUFFER=auto|0|1      abort when bufferRequested gives no\n"
+"                          buffer (auto: below API version 27, CUDA 12.9)\n"
+"  VPROF_SIM_DISABLE_DEADLOCK=auto|0|1, VPROF_SIM_DEADLOCK_MS=MS  hang, then abort,\n"
+"                          when CONCURRENT_KERNEL is disabled in an API callback\n"
+"                          (auto: on CUPTI 13.0 GA, version 130000)\n"
+"  VPROF_SIM_POST_CAPTURE_COST_NS=N  extra cost of a launch after a capture, until\n"
+"                          cuptiFinalize (default 10)\n"
+"  VPROF_SIM_NAME_REUSE_EVERY=N  a module reload every N recorded launches puts\n"
+"                          another kernel's name at the same address (default 0)\n"
+"  VPROF_SIM_DEVICE_COUNT=N  devices of the simulated node (default 1; W with\n"
+"                          --workers W)\n"
+"  VPROF_SIM_DEVICE_BUFFER_LEAK=graph|none      graph records pin CUPTI's device\n"
+"                          buffers until the pool is spent (default graph)\n"
+"\n"
 "On exit every process prints one line on stderr:\n"
 "  vprof-simgpu: pid=P role=parent|worker|single kernels=N kernels_in_profiler_ranges=N\n"
-"                kernels_in_nvtx_ranges=N memcpys=N steps=N\n"
-"(kernels_in_nvtx_ranges counts --nvtx-range ranges, not --nvtx.) SIGTERM or SIGINT\n"
-"finishes the current step, closes open ranges, flushes, and exits with status 0.\n"
+"                kernels_in_nvtx_ranges=N memcpys=N steps=N loop_ns=N loop_cpu_ns=N\n"
+"                device=D [graph_launches=N] [kineto_records=N kineto_kernels=N\n"
+"                kineto_foreign_buffers=N kineto_teardowns=N kineto_teardowns_skipped=N]\n"
+"                [invalid_end_before_start=N invalid_start_zero=N invalid_end_zero=N\n"
+"                invalid_both_zero=N] [device_timestamps_torn=N\n"
+"                device_timestamps_dropped=N]\n"
+"(kernels_in_nvtx_ranges counts --nvtx-range ranges, not --nvtx; the bracketed\n"
+"fields come with --cuda-graph, --kineto-at, VPROF_SIM_INVALID_TS_RATE, and when\n"
+"CUPTI's device buffers ran out.) SIGTERM or SIGINT finishes the current step, closes\n"
+"open ranges, flushes, and exits with status 0.\n"
 "\n"
 "Examples:\n"
 "  vprof-simgpu --steps 300 --profiler-range 50:100 --profiler-range 200:230\n"
 "      -> kernels_in_profiler_ranges=3200\n"
 "  vprof-simgpu --steps 30 --nvtx-range prefill:10:20  -> kernels_in_nvtx_ranges=400\n"
-"  vprof-simgpu --workers 2 --duration 60s --step-us 2000\n";
+"  vprof-simgpu --workers 2 --duration 60s --step-us 2000\n"
+"  vprof-simgpu --cuda-graph --steps 300 --step-us 2000 --profiler-range 100:200\n"
+"      (graphs captured while a profiler is dormant, replayed inside the range)\n"
+"  vprof-simgpu --steps 300 --step-us 2000 --kineto-at 20:40 --profiler-range 100:200\n";
 
 static int usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, "vprof-simgpu: ");
@@ -122,7 +186,8 @@ static int by_start_then_longest(const void *x, const void *y) {
 }
 
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
-    enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED, BARE };
+    enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
+           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -136,6 +201,12 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "serve", no_argument, NULL, SERVE },
         { "bare", no_argument, NULL, BARE },
         { "seed", required_argument, NULL, SEED },
+        { "threads", required_argument, NULL, THREADS },
+        { "cuda-graph", no_argument, NULL, CUDA_GRAPH },
+        { "kineto-at", required_argument, NULL, KINETO_AT },
+        { "kineto-tsc", no_argument, NULL, KINETO_TSC },
+        { "nvtx-before-init", required_argument, NULL, NVTX_BEFORE_INIT },
+        { "stop-kernel-us", required_argument, NULL, STOP_KERNEL_US },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -144,6 +215,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     o->kernels_per_step = 40;
     o->memcpys_per_step = 2;
     o->seed = 1;
+    o->threads = 1;
     int steps_given = 0;
     long v;
     opterr = 0; /* our own messages */
@@ -181,6 +253,29 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         case NVTX: o->nvtx_steps = 1; break;
         case SERVE: o->serve = 1; break;
+        case THREADS:
+            if ((v = parse_count(optarg, SIMGPU_MAX_THREADS)) < 1) return usage_error("--threads expects a number from 1 to 64, not '%s'", optarg);
+            o->threads = (int)v;
+            break;
+        case CUDA_GRAPH: o->cuda_graph = 1; break;
+        case KINETO_TSC: o->kineto_tsc = 1; break;
+        case STOP_KERNEL_US:
+            if ((v = parse_count(optarg, 60000000L)) < 1) return usage_error("--stop-kernel-us expects microseconds from 1 to 60000000, not '%s'", optarg);
+            o->stop_kernel_us = (uint64_t)v;
+            break;
+        case NVTX_BEFORE_INIT:
+            if (*optarg == '\0' || strlen(optarg) >= sizeof o->nvtx_before_init)
+                return usage_error("--nvtx-before-init expects a range name of 1 to 63 characters, not '%s'", optarg);
+            strcpy(o->nvtx_before_init, optarg);
+            break;
+        case KINETO_AT: {
+            if (o->kineto_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --kineto-at options%s", "");
+            struct simgpu_range *r = &o->kineto_ranges[o->kineto_range_count];
+            if (parse_steps_range(optarg, r) != 0)
+                return usage_error("--kineto-at expects A:B with 0 <= A < B (profile steps A to B-1), not '%s'", optarg);
+            o->kineto_range_count++;
+            break;
+        }
         case BARE: o->bare = 1; break;
         case PROFILER_RANGE: {
             if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
@@ -215,6 +310,12 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     if (steps_given && o->duration_ns) return usage_error("give --steps or --duration, not both%s", "");
     if (o->serve && (steps_given || o->duration_ns || o->profiler_range_count || o->nvtx_range_count || o->nvtx_steps))
         return usage_error("--serve takes its steps and ranges from stdin; drop --steps, --duration and the range options%s", "");
+    if (o->serve && (o->threads > 1 || o->cuda_graph || o->kineto_range_count || o->stop_kernel_us))
+        return usage_error("--serve runs one step per command on one thread; drop --threads, --cuda-graph, --kineto-at and --stop-kernel-us%s", "");
+    if (o->kineto_tsc && o->kineto_range_count == 0) return usage_error("--kineto-tsc needs --kineto-at A:B%s", "");
+    if (o->stop_kernel_us && o->profiler_range_count == 0) return usage_error("--stop-kernel-us needs a --profiler-range to stop%s", "");
+    if (o->threads > 1 && o->kernels_per_step < o->threads)
+        return usage_error("--threads needs at least one kernel per thread: raise --kernels-per-step%s", "");
     if (!steps_given && !o->duration_ns) o->steps = 100;
 
     qsort(o->profiler_ranges, (size_t)o->profiler_range_count, sizeof o->profiler_ranges[0], by_start_then_longest);
@@ -226,6 +327,10 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             return usage_error("--profiler-range %s overlap; cudaProfilerStart/Stop ranges cannot nest", both);
         }
     }
+    qsort(o->kineto_ranges, (size_t)o->kineto_range_count, sizeof o->kineto_ranges[0], by_start_then_longest);
+    for (int i = 1; i < o->kineto_range_count; i++)
+        if (o->kineto_ranges[i].start < o->kineto_ranges[i - 1].end)
+            return usage_error("--kineto-at ranges overlap; one torch.profiler run at a time%s", "");
     qsort(o->nvtx_ranges, (size_t)o->nvtx_range_count, sizeof o->nvtx_ranges[0], by_start_then_longest);
     for (int i = 0; i < o->nvtx_range_count; i++) {
         for (int j = i + 1; j < o->nvtx_range_count; j++) {

@@ -6,6 +6,7 @@
 
 #define SIMGPU_MAX_RANGES 64
 #define SIMGPU_MAX_WORKERS 64
+#define SIMGPU_MAX_THREADS 64
 
 struct simgpu_range {
     long start, end; /* steps [start, end) */
@@ -27,6 +28,14 @@ struct simgpu_options {
     int profiler_range_count;
     struct simgpu_range nvtx_ranges[SIMGPU_MAX_RANGES];     /* sorted outer-first, nested or disjoint */
     int nvtx_range_count;
+    /* the field (docs/simulator.md) */
+    int threads;             /* launching threads per process (--threads), >= 1 */
+    int cuda_graph;          /* decode steps replay graphs captured at start-up */
+    struct simgpu_range kineto_ranges[SIMGPU_MAX_RANGES];   /* sorted, disjoint */
+    int kineto_range_count;
+    int kineto_tsc;          /* the Kineto-like client registers a timestamp callback */
+    char nvtx_before_init[64]; /* "": none */
+    uint64_t stop_kernel_us; /* a kernel this long just before each cudaProfilerStop */
 };
 
 /* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a

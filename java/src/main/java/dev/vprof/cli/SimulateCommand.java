@@ -12,10 +12,15 @@ import picocli.CommandLine.Parameters;
         description = {"Run the synthetic GPU process (no GPU needed): it launches realistic LLM kernels "
                 + "through a CUPTI test double, so every vprof command can be tried anywhere.",
                 "Its options: --steps N | --duration D, --kernels-per-step K, --step-us U, "
-                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --bare (see: vprof simulate --help)."},
-        footer = {"", "Example:",
+                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --threads N, --serve, --bare; "
+                + "what real servers do to a CUPTI tool: --cuda-graph, --stop-kernel-us U, --kineto-at A:B, "
+                + "--kineto-tsc, --nvtx-before-init NAME; the test double's VPROF_SIM_* switches "
+                + "(see: vprof simulate --help, docs/simulator.md)."},
+        footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- vprof simulate --steps 300 "
-                        + "--profiler-range 50:100"})
+                        + "--profiler-range 50:100",
+                "  vprof run --capture-range=cudaProfilerApi -o g.vprof -- vprof simulate --cuda-graph "
+                        + "--steps 300 --step-us 2000 --profiler-range 100:200"})
 final class SimulateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "ARGS", description = "Passed to vprof-simgpu as they are.")
     List<String> args = new ArrayList<>();
