@@ -6,8 +6,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.adapt.SyntheticCapture;
 import dev.vprof.report.CaptureReport;
+import dev.vprof.testing.FuzzSeeds;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -29,16 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the JSON chunks or the metrics and spans codecs behind it.
  */
 class CaptureReaderFuzzTest {
-    private static final Path FILE;
-
-    static {
-        try {
-            FILE = Files.createTempFile("vprof-fuzz-capture", ".bin");
-            FILE.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path FILE = FuzzSeeds.scratchFile("vprof-fuzz-capture");
 
     static Stream<Arguments> seeds() throws IOException {
         Path tmp = Files.createTempFile("vprof-fuzz-seed", ".bin");
@@ -53,7 +44,7 @@ class CaptureReaderFuzzTest {
     }
 
     private static byte[] prefixed(int flag, byte[] b) {
-        return dev.vprof.testing.FuzzSeeds.prefixed(flag, b);
+        return FuzzSeeds.prefixed(flag, b);
     }
 
     @MethodSource("seeds")

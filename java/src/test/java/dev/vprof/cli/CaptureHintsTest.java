@@ -31,11 +31,7 @@ class CaptureHintsTest {
     @BeforeEach
     void startATargetThatNeverOpensARange() throws Exception {
         e2e = E2e.nativeParts();
-        ProcessBuilder pb = new ProcessBuilder(e2e.sim("--duration", "60s", "--step-us", "2000"))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("target.log").toFile());
-        pb.environment().put("CUDA_INJECTION64_PATH", e2e.agent.toString());
-        pb.environment().remove("VPROF_ARM");
-        target = pb.start();
+        target = e2e.startTarget(dir.resolve("target.log"), "--duration", "60s", "--step-us", "2000");
         Path region = E2e.awaitRegion(target.pid());
         E2e.await("the agent", 10_000, () -> E2e.stateOf(region) == AgentState.DORMANT);
     }

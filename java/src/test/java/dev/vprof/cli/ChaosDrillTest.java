@@ -119,13 +119,10 @@ class ChaosDrillTest {
                 Path region = E2e.awaitRegion(w.pid());
                 E2e.await("worker " + w.pid() + "'s agent", 15_000, () -> E2e.stateOf(region) == AgentState.DORMANT);
             }
-            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             for (int i = 0; i < cycles; i++) {
                 Path file = dir.resolve("cycle-" + i + ".vprof");
-                List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                        "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", System.getProperty("java.class.path"),
-                        Main.class.getName(), "attach", "--pid", Long.toString(server.pid()),
-                        "--capture-range=cudaProfilerApi", "--capture-range-end=repeat", "-o", file.toString()));
+                List<String> cmd = e2e.vprofCommand("attach", "--pid", Long.toString(server.pid()),
+                        "--capture-range=cudaProfilerApi", "--capture-range-end=repeat", "-o", file.toString());
                 boolean kill = killed.get(i);
                 long runMs = 300 + rnd.nextInt(2700);
                 if (!kill) {

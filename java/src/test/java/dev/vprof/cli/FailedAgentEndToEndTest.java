@@ -112,15 +112,12 @@ class FailedAgentEndToEndTest {
         Assumptions.assumeFalse(Files.exists(Path.of("/proc/driver/nvidia/version")),
                 "an NVIDIA driver is present: the real CUPTI would not fail");
         Path cupti = realCupti();
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Pattern failed = Pattern.compile(
                 "the agent in pid (\\d+) is FAILED: [^\\n]*CUPTI_ERROR_[^\\n]*; that process has exited");
         for (int i = 0; i < 5; i++) {
             Path log = dir.resolve("run-" + i + ".log");
-            ProcessBuilder pb = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                    "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "run", "-o", dir.resolve("run-" + i + ".vprof").toString(), "--",
-                    e2e.simgpu.toString(), "--steps", "50")
+            ProcessBuilder pb = new ProcessBuilder(e2e.vprofCommand("run", "-o", dir.resolve("run-" + i + ".vprof").toString(),
+                    "--", e2e.simgpu.toString(), "--steps", "50"))
                     .redirectErrorStream(true).redirectOutput(log.toFile());
             pb.environment().put("VPROF_CUPTI_LIB", cupti.toString());
             Process run = pb.start();

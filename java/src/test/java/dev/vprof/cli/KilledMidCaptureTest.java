@@ -40,11 +40,7 @@ class KilledMidCaptureTest {
     }
 
     private Process startTarget(String... args) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(e2e.sim(args)).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("target.log").toFile());
-        pb.environment().put("CUDA_INJECTION64_PATH", e2e.agent.toString());
-        pb.environment().remove("VPROF_ARM");
-        return pb.start();
+        return e2e.startTarget(dir.resolve("target.log"), args);
     }
 
     @Test
@@ -52,11 +48,8 @@ class KilledMidCaptureTest {
         Process target = startTarget("--duration", "12s", "--step-us", "2000");
         try {
             Path region = E2e.awaitRegion(target.pid());
-            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-            Process fe = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                    "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "attach", "--pid", Long.toString(target.pid()),
-                    "-o", dir.resolve("k.vprof").toString())
+            Process fe = new ProcessBuilder(e2e.vprofCommand("attach", "--pid", Long.toString(target.pid()),
+                    "-o", dir.resolve("k.vprof").toString()))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("fe.log").toFile()).start();
             E2e.await("the front end to arm the agent", 15_000, () -> {
                 AgentState s = E2e.stateOf(region);
@@ -93,14 +86,12 @@ class KilledMidCaptureTest {
         try {
             Path regionFile = E2e.awaitRegion(target.pid());
             E2e.await("the agent to be ready", 10_000, () -> E2e.stateOf(regionFile) == AgentState.DORMANT);
-            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             List<long[]> heads = new ArrayList<>(); // {System.nanoTime(), head}
             long killedAt;
             try (Region region = Region.open(regionFile, Posix.getuid(), false)) {
                 assertEquals(0, region.head(), "a fresh target: nothing drained before this capture");
-                Process fe = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                        "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", System.getProperty("java.class.path"),
-                        Main.class.getName(), "attach", "--pid", Long.toString(target.pid()), "-o", file.toString())
+                Process fe = new ProcessBuilder(e2e.vprofCommand("attach", "--pid", Long.toString(target.pid()),
+                        "-o", file.toString()))
                         .redirectErrorStream(true).redirectOutput(dir.resolve("fe.log").toFile()).start();
                 E2e.await("the front end to drain records", 15_000, () -> region.head() > 0);
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);

@@ -32,11 +32,9 @@ class TerminalProgressTest {
     }
 
     private String attachFromATerminal(long pid, String redirect) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        String cmd = String.join(" ", List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", "'" + System.getProperty("java.class.path") + "'",
-                Main.class.getName(), "attach", "--pid", Long.toString(pid), "--duration", "2s",
-                "-o", dir.resolve("t-" + redirect.length() + ".vprof").toString(), redirect));
+        List<String> words = e2e.vprofCommand("attach", "--pid", Long.toString(pid), "--duration", "2s",
+                "-o", dir.resolve("t-" + redirect.length() + ".vprof").toString());
+        String cmd = words.stream().map(w -> "'" + w + "'").collect(java.util.stream.Collectors.joining(" ")) + " " + redirect;
         Path typescript = dir.resolve("terminal-" + redirect.length() + ".out");
         Process p = new ProcessBuilder("script", "-qec", cmd, "/dev/null").redirectErrorStream(true)
                 .redirectOutput(typescript.toFile()).start();
@@ -47,11 +45,7 @@ class TerminalProgressTest {
 
     @Test
     void theLiveLineGoesToATerminalButNotToALogFile() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(e2e.sim("--duration", "40s", "--step-us", "2000"))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("target.log").toFile());
-        pb.environment().put("CUDA_INJECTION64_PATH", e2e.agent.toString());
-        pb.environment().remove("VPROF_ARM");
-        Process target = pb.start();
+        Process target = e2e.startTarget(dir.resolve("target.log"), "--duration", "40s", "--step-us", "2000");
         try {
             Path region = E2e.awaitRegion(target.pid());
             E2e.await("the agent", 10_000, () -> E2e.stateOf(region) == AgentState.DORMANT);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.vprof.testing.FuzzSeeds;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -19,16 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is valid.
  */
 class SpanImportFuzzTest {
-    private static final Path FILE;
-
-    static {
-        try {
-            FILE = Files.createTempFile("vprof-fuzz-spans", ".json");
-            FILE.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path FILE = FuzzSeeds.scratchFile("vprof-fuzz-spans");
 
     static Stream<Arguments> seeds() {
         return FuzzSeeds.resources("/otlp/collector-file-export.jsonl", "/otlp/jaeger-export.json");

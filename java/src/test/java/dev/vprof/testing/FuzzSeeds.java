@@ -34,4 +34,15 @@ public final class FuzzSeeds {
         System.arraycopy(body, 0, out, 1, body.length);
         return out;
     }
+
+    /** A temporary file a fuzz target rewrites for every input (targets that read paths), removed at exit. */
+    public static java.nio.file.Path scratchFile(String prefix) {
+        try {
+            java.nio.file.Path p = java.nio.file.Files.createTempFile(prefix, ".bin");
+            p.toFile().deleteOnExit();
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }
