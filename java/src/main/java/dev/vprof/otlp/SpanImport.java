@@ -221,8 +221,13 @@ public final class SpanImport {
         if (durationUs < 0) {
             throw new OtlpJson.BadSpan("negative duration " + durationUs + " us");
         }
-        long start = Math.multiplyExact(startUs, 1000L);
-        long end = start + durationUs * 1000L;
+        // In ns, both must fit a signed long (the year 2262): anything later is not a real time.
+        if (startUs < 0 || startUs > Long.MAX_VALUE / 1000 || durationUs > Long.MAX_VALUE / 1000 - startUs) {
+            throw new OtlpJson.BadSpan("startTime " + startUs + " us + duration " + durationUs
+                    + " us is past the year 2262; not a real timestamp");
+        }
+        long start = startUs * 1000L;
+        long end = (startUs + durationUs) * 1000L;
         String problem = SpanCheck.problem(traceId, spanId, parent, start, end);
         if (problem != null) {
             throw new OtlpJson.BadSpan(problem);

@@ -106,4 +106,18 @@ class SpanImportTest {
         assertTrue(r.spans().stream().anyMatch(sp -> (sp.name() + sp.scopeName()).contains("\uFFFD")),
                 "the damaged name kept, marked as not decodable");
     }
+
+    /** Found by SpanImportFuzzTest (long run): a startTime past 2^63 ns ended the import with "long overflow". */
+    @Test
+    void aJaegerTimePastTheYear2262IsOneBadSpanNotTheEndOfTheImport(@TempDir Path dir) throws Exception {
+        String good = "{\"traceID\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spanID\":\"00f067aa0ba902b7\","
+                + "\"operationName\":\"ok\",\"startTime\":1760000000000000,\"duration\":5}";
+        String late = good.replace("00f067aa0ba902b7", "00f067aa0ba902b8").replace("1760000000000000", "21760000000000000");
+        Path f = Files.writeString(dir.resolve("jaeger.json"),
+                "{\"data\":[{\"traceID\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spans\":[" + good + "," + late + "]}]}");
+        SpanImport.Result r = SpanImport.read(f);
+        assertEquals(1, r.spans().size(), r.errors().toString());
+        assertEquals(1, r.errorCount());
+        assertTrue(r.errors().get(0).contains("past the year 2262"), r.errors().get(0));
+    }
 }
