@@ -131,9 +131,9 @@ class ChaosDrillTest {
                 Path feLog = dir.resolve("cycle-" + i + ".log");
                 Process fe = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(feLog.toFile()).start();
                 if (kill) {
-                    // Any moment from JVM start to well into the capture: before the file exists,
-                    // while arming, while draining.
-                    fe.waitFor(runMs + 1000, TimeUnit.MILLISECONDS);
+                    // Any moment from 0.1 s to 4 s after the JVM started: before it arms, while
+                    // arming, before the file exists, while draining.
+                    fe.waitFor(100 + rnd.nextInt(3900), TimeUnit.MILLISECONDS);
                     fe.destroyForcibly().waitFor();
                     sigkills++;
                 } else {
