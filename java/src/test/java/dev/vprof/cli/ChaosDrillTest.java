@@ -40,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  *     recorded + ring drops + CUPTI drops = the kernels of one block, from the file's own figures.</li>
  * </ul>
  * Ranges cut by a detach or a kill are counted, not checked: no oracle knows their size.
- * {@code -Dvprof.chaos.cycles=N} sets the number of cycles (bench/scripts/chaos.sh); CI runs 10.
+ * The workers' rings are 64 KiB ({@code -Dvprof.chaos.ring}), which this load overflows: the
+ * accounting has ring drops to account for. {@code -Dvprof.chaos.cycles=N} sets the number of
+ * cycles (bench/scripts/chaos.sh); CI runs 10.
  */
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class ChaosDrillTest {
@@ -104,6 +106,8 @@ class ChaosDrillTest {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(simLog.toFile());
         pb.environment().put("CUDA_INJECTION64_PATH", e2e.agent.toString());
         pb.environment().remove("VPROF_ARM");
+        // Rings small enough to overflow under this load: the accounting must then add up with drops in it.
+        pb.environment().put("VPROF_RING_SIZE", System.getProperty("vprof.chaos.ring", "64k"));
         Process server = pb.start();
         Feeder feeder = new Feeder(server.getOutputStream());
         List<ProcessHandle> workers = new ArrayList<>();
