@@ -120,4 +120,24 @@ class SpanImportTest {
         assertEquals(1, r.errorCount());
         assertTrue(r.errors().get(0).contains("past the year 2262"), r.errors().get(0));
     }
+
+    /**
+     * Found by SpanImportFuzzTest: bytes 01 00 00 00 before an OTLP line made Jackson guess UTF-32
+     * and end the import with a CharConversionException. The file is UTF-8 text: refused as neither
+     * format, or read line by line, never an exception of the wrong kind.
+     */
+    @Test
+    void aFileJacksonWouldTakeForUtf32IsReadAsUtf8(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("odd.jsonl");
+        try (java.io.InputStream in = SpanImportTest.class.getResourceAsStream("/dev/vprof/otlp/SpanImportFuzzTestInputs/"
+                + "importThrowsOnlyFormatErrorsAndKeepsOnlyValidSpans/crash-666f402cec798f4619961efc0e4d380790e103a8")) {
+            Files.write(f, in.readAllBytes());
+        }
+        try {
+            SpanImport.Result r = SpanImport.read(f);
+            assertTrue(r.errorCount() > 0, "the broken first line is an error: " + r);
+        } catch (OtlpFormatException e) {
+            assertTrue(e.getMessage().contains("not JSON") || e.getMessage().contains("neither"), e.getMessage());
+        }
+    }
 }
