@@ -27,7 +27,14 @@ extern "C" {
 #endif
 
 #define VPROF_MAGIC            0x31474e4952465056ULL /* "VPFRING1" little endian */
-#define VPROF_FORMAT_VERSION   1u
+/*
+ * 2: RANGE, KERNEL_DESC and DROPS grew at their ends (a reader accepts the
+ * shorter format-1 records of old capture files), DEVICE records, the
+ * RANGE_BEGIN/RANGE_END commands, and control-block fields in what was
+ * reserved. A format-1 front end cannot drive a format-2 agent, so the
+ * version is checked before anything else.
+ */
+#define VPROF_FORMAT_VERSION   2u
 #define VPROF_CONTROL_SIZE     4096u
 #define VPROF_CACHE_LINE       64u
 #define VPROF_REASON_MAX       256u
@@ -46,6 +53,13 @@ extern "C" {
  * that closes a range still fits in a ring that data has filled.
  */
 #define VPROF_RING_CONTROL_RESERVE 4096u
+
+/*
+ * How long after a range's end the agent keeps tracing for the work launched in
+ * the range to complete (its drain window; see vprof_rec_range). A DISARM can
+ * take this long per range to be answered.
+ */
+#define VPROF_DRAIN_MAX_MS     2000u
 
 /* Largest single record, header included (a STRING of VPROF_STRING_MAX bytes). */
 #define VPROF_STRING_MAX       4096u
@@ -68,9 +82,18 @@ enum vprof_state {
  * then stores cmd_ack = cmd_seq with release.
  */
 enum vprof_command {
-    VPROF_CMD_NONE   = 0,
-    VPROF_CMD_ARM    = 1, /* arm with cmd_range_mode, cmd_range_name, cmd_kinds ... */
-    VPROF_CMD_DISARM = 2  /* end any open range (flush), disable, back to DORMANT */
+    VPROF_CMD_NONE        = 0,
+    VPROF_CMD_ARM         = 1, /* arm with cmd_range_mode, cmd_range_name, cmd_kinds ... */
+    VPROF_CMD_DISARM      = 2, /* end any open range (drain, flush), disable, back to DORMANT */
+    /*
+     * --range-scope tree: another process of the tree began (ended) its
+     * cudaProfilerApi range and the front end relays it. An agent armed in
+     * profiler mode opens a range with source TREE (OK and nothing more if one
+     * is open); RANGE_END closes a range only if TREE opened it. Any other
+     * arming answers BAD_COMMAND.
+     */
+    VPROF_CMD_RANGE_BEGIN = 3,
+    VPROF_CMD_RANGE_END   = 4
 };
 
 enum vprof_range_mode {
@@ -176,9 +199,54 @@ struct vprof_control {
     char     cmd_range_domain[VPROF_NAME_MAX];/* NVTX domain, empty = any */
     char     cmdline[VPROF_CMDLINE_MAX];     /* /proc/self/cmdline, NULs replaced by spaces */
 
+    /* format 2: the process's place in a distributed job, from its environment,
+       read when CUDA initializes and again at every ARM (a forked worker sets
+       them after the fork); -1 where the variable is unset or not a number */
+    int32_t  rank;                 /* RANK */
+    int32_t  local_rank;           /* LOCAL_RANK */
+    int32_t  world_size;           /* WORLD_SIZE */
+    uint32_t cupti_facts;          /* VPROF_CUPTI_*: what the agent decided about this libcupti */
+    /* range edges this process saw itself (its own cudaProfilerStart/Stop or
+       NVTX push/pop), counted at the edge: the front end relays them to the
+       other processes of the tree (--range-scope tree); atomic */
+    uint64_t local_range_begins;
+    uint64_t local_range_ends;
+    /* the CUPTI buffer pool: requests it could not serve from its buffers */
+    uint64_t pool_emergency_buffers; /* allocated on the application thread: a CUPTI older
+                                        than 12.9 may crash when refused a buffer */
+    uint64_t pool_refusals;        /* answered with no buffer (CUPTI drops and counts the records) */
+    uint64_t warning_flags;        /* VPROF_WARN_* raised since the agent started; atomic, sticky.
+                                      reason holds the sentence of the latest one */
+
     uint8_t  reserved[VPROF_CONTROL_SIZE - 11 * VPROF_CACHE_LINE - VPROF_REASON_MAX
-                      - 2 * VPROF_NAME_MAX - VPROF_CMDLINE_MAX];
+                      - 2 * VPROF_NAME_MAX - VPROF_CMDLINE_MAX - 56];
 };
+
+/* cupti_facts */
+#define VPROF_CUPTI_LAYOUT_VERIFIED   (1u << 0) /* record layouts checked against this CUPTI's headers */
+#define VPROF_CUPTI_PER_THREAD_OFF    (1u << 1) /* per-thread activity buffers turned off */
+#define VPROF_CUPTI_NEVER_REFUSE      (1u << 2) /* API < 27: the pool never answers "no buffer" */
+#define VPROF_CUPTI_KEEPS_KERNEL_KIND (1u << 3) /* 13.0 GA: CONCURRENT_KERNEL is never disabled */
+#define VPROF_CUPTI_FINALIZES         (1u << 4) /* cuptiFinalize after a capture, re-subscribed at ARM */
+#define VPROF_CUPTI_FINALIZED         (1u << 5) /* finalized now; the next ARM subscribes again */
+
+/*
+ * Warnings (control->warning_flags, and RANGE END flags for the range that
+ * raised them): each names something CUPTI did that cost records or trust.
+ */
+#define VPROF_WARN_NO_RECORDS         (1u << 0)  /* the range ended with no record while the process launched work */
+#define VPROF_WARN_RECORDS_MISSING    (1u << 1)  /* launched kernels had no record when the drain window closed */
+#define VPROF_WARN_BUFFERS_TAKEN      (1u << 2)  /* CUPTI gave vprof's buffers to another client's callbacks */
+#define VPROF_WARN_GRAPH_NOT_DELIVERED (1u << 3) /* graphs were launched but CUPTI delivered no graph kernel */
+#define VPROF_WARN_CLOCK_CHANGED      (1u << 4)  /* CUPTI's clock stopped following CLOCK_REALTIME */
+#define VPROF_WARN_UNVERIFIED_LAYOUT  (1u << 5)  /* a CUPTI whose record layout vprof has not verified */
+#define VPROF_WARN_DRAIN_TIMEOUT      (1u << 6)  /* the drain window closed at its limit, work still pending */
+#define VPROF_WARN_TS_MEMBERSHIP      (1u << 7)  /* correlation ids were not monotonic: membership by timestamps */
+#define VPROF_WARN_CUT_SHORT          (1u << 8)  /* the next range began during this one's drain window:
+                                                    its later work comes in LATE runs */
+#define VPROF_WARN_POOL_EMPTY         (1u << 9)  /* the buffer pool ran dry */
+#define VPROF_WARN_PER_THREAD_BUFFERS (1u << 10) /* per-thread activity buffers could not be turned off */
+#define VPROF_WARN_KERNEL_KIND_KEPT   (1u << 11) /* CUPTI 13.0 GA: kernel tracing stays on after the range */
 
 /* agent_flags */
 #define VPROF_AGENT_INJECTED_AT_LAUNCH (1u << 0) /* InitializeInjection or LD_PRELOAD */
@@ -226,8 +294,9 @@ enum vprof_record_type {
     VPROF_REC_API         = 8,  /* runtime or driver API call */
     VPROF_REC_CLOCK_SYNC  = 9,
     VPROF_REC_RANGE       = 10, /* a capture range begins or ends */
-    VPROF_REC_DROPS       = 11, /* CUPTI drops reported for a buffer, or zero-timestamp kernels */
-    VPROF_REC_TYPE_MAX    = 11
+    VPROF_REC_DROPS       = 11, /* records lost or rejected, by reason */
+    VPROF_REC_DEVICE      = 12, /* a GPU's properties (format 2) */
+    VPROF_REC_TYPE_MAX    = 12
 };
 
 /*
@@ -245,6 +314,8 @@ struct vprof_rec_string {
 /*
  * KERNEL_DESC: what does not change between launches of one kernel on one
  * stream, sent once and referred to by id, so that a KERNEL record is 32 bytes.
+ * A kernel of a CUDA graph has one desc per graph node: every replay of the
+ * node shares it. Format 1 records end before graph_node_id.
  */
 struct vprof_rec_kernel_desc {
     struct vprof_record_header h;
@@ -258,6 +329,7 @@ struct vprof_rec_kernel_desc {
     uint32_t block_x, block_y, block_z;
     uint32_t shared_memory; /* static + dynamic bytes */
     uint32_t registers;
+    uint64_t graph_node_id; /* format 2: CUPTI's graphNodeId, 0 when not from a graph */
 };
 
 /* KERNEL: one execution. Timestamps are CUPTI ns (CLOCK_REALTIME on Linux). */
@@ -339,6 +411,15 @@ struct vprof_rec_clock_sync {
 
 #define VPROF_RANGE_BEGIN 1u
 #define VPROF_RANGE_END   2u
+/*
+ * LATE_BEGIN/LATE_END (format 2) bracket records of an earlier range of the
+ * same arming (index) that arrive after the next range began: a range that
+ * began while the previous one was still draining closes the previous one at
+ * once (its END is already written) and its work that completes afterwards
+ * comes between these two edges. Only edge, index and capture_id are set.
+ */
+#define VPROF_RANGE_LATE_BEGIN 3u
+#define VPROF_RANGE_LATE_END   4u
 
 /* Why a range began or ended (vprof_rec_range.source). */
 enum vprof_range_source {
@@ -346,34 +427,106 @@ enum vprof_range_source {
     VPROF_SOURCE_PROFILER  = 2, /* cudaProfilerStart/Stop or cuProfilerStart/Stop */
     VPROF_SOURCE_NVTX      = 3, /* the named NVTX range was pushed or popped */
     VPROF_SOURCE_HEARTBEAT = 4, /* the front end went silent; the agent disarmed */
-    VPROF_SOURCE_EXIT      = 5  /* the process is exiting */
+    VPROF_SOURCE_EXIT      = 5, /* the process is exiting */
+    VPROF_SOURCE_TREE      = 6  /* another process of the tree began/ended its range (--range-scope tree) */
 };
 
+/*
+ * RANGE: a capture range begins or ends. A range's END is stamped where it
+ * happens (the stop callback: its time and correlation id), but written only
+ * when the drain window has closed, so every record the range kept lies
+ * between its BEGIN and its END in the ring, or, when the next range began
+ * before the drain was over, between LATE_BEGIN and LATE_END edges naming it. Records belong to the range by
+ * launch order: correlation id above the BEGIN's and below the END's (graph
+ * node kernels carry their launch's id); where an edge has no correlation id
+ * (NVTX, commands, TREE) the agent uses the highest id its launch callbacks
+ * saw. Format 1 records end after cupti_drops.
+ */
 struct vprof_rec_range {
     struct vprof_record_header h;
     uint32_t edge;          /* VPROF_RANGE_BEGIN or VPROF_RANGE_END */
     uint32_t source;        /* enum vprof_range_source */
     uint32_t index;         /* 1, 2, ... within this arming */
     uint32_t capture_id;    /* cmd_capture_id of the arming */
-    uint64_t cupti_ns;
+    uint64_t cupti_ns;      /* the edge: BEGIN when the range began, END at the stop */
     uint64_t realtime_ns;
     /* on END: what this range lost, so the file accounts for itself */
     uint64_t ring_drops;    /* records dropped by a full ring during the range */
     uint64_t ring_drops_kernels;
     uint64_t cupti_drops;
+    /* format 2 */
+    uint32_t correlation_id;   /* the edge's correlation id; 0 when it had none */
+    uint32_t flags;            /* END: VPROF_WARN_* this range raised */
+    uint64_t drained_cupti_ns; /* END: when the drain window closed */
+    uint64_t kernel_launches;  /* END: kernel launch calls in the range (cuLaunchKernel and kin) */
+    uint64_t graph_launches;   /* END: graph launch calls in the range */
+    uint64_t kernels;          /* END: kernel records kept */
+    uint64_t graph_kernels;    /* END: of which launched by a graph */
+    uint64_t kernels_missing;  /* END: kernel launches with no record when the drain window closed */
+    uint64_t clipped;          /* END: records of work launched outside the range (not a loss) */
+    /* END: records rejected, by reason (VPROF_DROPS_*); never on the timeline */
+    uint64_t rejected_zero_ts;
+    uint64_t rejected_start_zero;
+    uint64_t rejected_end_zero;
+    uint64_t rejected_end_before_start;
+    uint64_t rejected_outside_range;
+    uint64_t late;             /* END: records of the previous range kept in LATE runs during this one */
+    uint64_t rejected_bad_record;
 };
 
-#define VPROF_DROPS_CUPTI       1u /* cuptiActivityGetNumDroppedRecords */
-#define VPROF_DROPS_ZERO_TS     2u /* kernels whose start = end = 0 */
+/*
+ * DROPS reasons. Every kernel, memcpy and memset is checked before it is
+ * published; a record that fails is counted here, per buffer, and never
+ * reaches the ring. CLIPPED is not a loss: work launched outside the range.
+ */
+#define VPROF_DROPS_CUPTI            1u /* cuptiActivityGetNumDroppedRecords */
+#define VPROF_DROPS_ZERO_TS          2u /* start = end = 0: CUPTI could not collect the timestamps */
+#define VPROF_DROPS_START_ZERO       3u /* start = 0, end set */
+#define VPROF_DROPS_END_ZERO         4u /* end = 0, start set */
+#define VPROF_DROPS_END_BEFORE_START 5u /* end < start */
+#define VPROF_DROPS_OUTSIDE_RANGE    6u /* starts before the range began, or ends implausibly late */
+#define VPROF_DROPS_BAD_RECORD       7u /* fails the sanity check of a record layout vprof has not verified */
+#define VPROF_DROPS_CLIPPED          8u /* launched before the range began or after it ended */
+#define VPROF_DROPS_REASON_MAX       8u
 
 struct vprof_rec_drops {
     struct vprof_record_header h;
     uint32_t reason;        /* VPROF_DROPS_* */
     uint32_t context_id;
     uint32_t stream_id;
-    uint32_t pad;
+    uint32_t record_type;   /* VPROF_REC_KERNEL, _MEMCPY, _MEMSET; 0 = any or unknown (format 1: always 0) */
     uint64_t count;
 };
+
+/*
+ * DEVICE: one GPU's properties, from CUPTI's device records, sent once per
+ * device and arming, before the first record that names the device.
+ */
+struct vprof_rec_device {
+    struct vprof_record_header h;
+    uint32_t id;                    /* the deviceId of KERNEL_DESC, MEMCPY, MEMSET */
+    uint32_t name_id;               /* STRING, e.g. "NVIDIA H100 80GB HBM3" */
+    uint64_t global_memory_bytes;
+    uint64_t global_memory_bandwidth; /* KB/s */
+    uint32_t sm_count;
+    uint32_t compute_major;
+    uint32_t compute_minor;
+    uint32_t core_clock_khz;
+    uint32_t l2_cache_bytes;
+    uint32_t warp_size;
+    uint32_t max_threads_per_block;
+    uint32_t max_warps_per_sm;
+    uint32_t max_blocks_per_sm;
+    uint32_t max_shared_memory_per_sm;
+    uint32_t max_shared_memory_per_block;
+    uint32_t max_registers_per_sm;
+    uint32_t max_registers_per_block;
+    uint32_t flags;                 /* VPROF_DEVICE_* */
+    uint8_t  uuid[16];
+};
+
+#define VPROF_DEVICE_ECC (1u << 0)
+#define VPROF_DEVICE_MIG (1u << 1)
 
 #ifdef __cplusplus
 }

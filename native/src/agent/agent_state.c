@@ -6,4 +6,5 @@ struct vprof_agent vprof_agent = {
     .state_lock = PTHREAD_MUTEX_INITIALIZER,
     .convert_lock = PTHREAD_MUTEX_INITIALIZER,
     .hot_mode = -1,
+    .drain_max_ns = VPROF_DRAIN_MAX_NS,
 };

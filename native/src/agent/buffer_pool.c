@@ -39,13 +39,14 @@ size_t vprof_pool_clamp_size(size_t requested)
     return size & ~(size_t)7u;
 }
 
-int vprof_pool_prepare(struct vprof_buffer_pool *p, size_t size)
+int vprof_pool_prepare(struct vprof_buffer_pool *p, size_t size, uint32_t count)
 {
     size = vprof_pool_clamp_size(size);
+    if (count > VPROF_POOL_MAX_BUFFERS)
+        count = VPROF_POOL_MAX_BUFFERS;
     lock(p);
     const int replace = p->total != 0u && p->size != size && p->free_count == p->total;
-    const int have = p->total != 0u && !replace;
-    uint8_t *old[VPROF_POOL_BUFFERS];
+    uint8_t *old[VPROF_POOL_MAX_BUFFERS];
     uint32_t old_total = 0;
     if (replace) {
         old_total = p->total;
@@ -54,14 +55,19 @@ int vprof_pool_prepare(struct vprof_buffer_pool *p, size_t size)
         p->total = 0;
         p->free_count = 0;
     }
+    if (p->total == 0u)
+        p->size = size;
+    size = p->size; /* CUPTI still holds buffers of the old size: keep it */
+    const uint32_t have = p->total;
     unlock(p);
     for (uint32_t i = 0; i < old_total; i++)
         free(old[i]);
-    if (have)
+    if (have >= count)
         return 0;
 
-    uint8_t *fresh[VPROF_POOL_BUFFERS];
-    for (uint32_t i = 0; i < VPROF_POOL_BUFFERS; i++) {
+    uint8_t *fresh[VPROF_POOL_MAX_BUFFERS];
+    const uint32_t need = count - have;
+    for (uint32_t i = 0; i < need; i++) {
         /* Page aligned (CUPTI wants 8); pages are committed only when CUPTI writes. */
         if (posix_memalign((void **)&fresh[i], 4096, size) != 0) {
             while (i > 0)
@@ -70,14 +76,14 @@ int vprof_pool_prepare(struct vprof_buffer_pool *p, size_t size)
         }
     }
     lock(p);
-    for (uint32_t i = 0; i < VPROF_POOL_BUFFERS; i++) {
-        p->all[i] = fresh[i];
-        p->free_list[i] = fresh[i];
+    uint32_t added = 0;
+    for (; added < need && p->total < VPROF_POOL_MAX_BUFFERS; added++) {
+        p->all[p->total++] = fresh[added];
+        p->free_list[p->free_count++] = fresh[added];
     }
-    p->total = VPROF_POOL_BUFFERS;
-    p->free_count = VPROF_POOL_BUFFERS;
-    p->size = size;
     unlock(p);
+    for (uint32_t i = added; i < need; i++)
+        free(fresh[i]);
     return 0;
 }
 
@@ -87,6 +93,30 @@ uint8_t *vprof_pool_take(struct vprof_buffer_pool *p)
     lock(p);
     if (p->free_count > 0u)
         b = p->free_list[--p->free_count];
+    const int grow = b == NULL && p->never_refuse && p->total < VPROF_POOL_MAX_BUFFERS && p->size != 0u;
+    if (b == NULL && !grow)
+        p->refusals++;
+    const size_t size = p->size;
+    unlock(p);
+    if (!grow)
+        return b;
+    /* The one allocation on an application thread: refusing could crash this CUPTI. */
+    if (posix_memalign((void **)&b, 4096, size) != 0) {
+        lock(p);
+        p->refusals++;
+        unlock(p);
+        return NULL;
+    }
+    lock(p);
+    if (p->total < VPROF_POOL_MAX_BUFFERS) {
+        p->all[p->total++] = b;
+        p->emergency++;
+    } else {
+        p->refusals++;
+        unlock(p);
+        free(b);
+        return NULL;
+    }
     unlock(p);
     return b;
 }
@@ -102,6 +132,14 @@ void vprof_pool_give(struct vprof_buffer_pool *p, uint8_t *buffer)
         }
     }
     unlock(p);
+}
+
+uint32_t vprof_pool_outstanding(struct vprof_buffer_pool *p)
+{
+    lock(p);
+    const uint32_t n = p->total - p->free_count;
+    unlock(p);
+    return n;
 }
 
 void vprof_pool_reset_lock(struct vprof_buffer_pool *p)

@@ -1,15 +1,18 @@
 /*
- * capture.c: the agent's state machine and its CUPTI callbacks.
+ * capture.c: the agent's state machine.
  *
- *   DORMANT --ARM--> ARMED --range begins--> CAPTURING --range ends--> ARMED
- *                      ^                                                 |
- *                      +------------- repeat not reached ----------------+
+ *   DORMANT --ARM--> ARMED --range begins--> CAPTURING --end stamped--> STOPPING
+ *                      ^                                                   | drain
+ *                      +------------ repeat not reached <-- range closed --+
  *   DISARM, heartbeat loss, repeat reached: back to DORMANT. Any CUPTI
  *   failure: FAILED, for good, with CUPTI's own error string.
  *
  * A range begins at ARM (mode none), on cudaProfilerStart/cuProfilerStart
- * (mode profiler), or on the push of the named NVTX range (mode nvtx); it
- * ends on DISARM, the matching stop or pop, heartbeat loss, or exit.
+ * (mode profiler), on the push of the named NVTX range (mode nvtx), or on a
+ * RANGE_BEGIN command (--range-scope tree); its end is stamped on DISARM, the
+ * matching stop or pop, RANGE_END, heartbeat loss, or exit, and it is closed
+ * by the control thread once its work has completed (drain.c).
+ * The CUPTI callbacks themselves are in callbacks.c.
  */
 #include "agent/agent.h"
 
@@ -19,8 +22,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <generated_nvtx_meta.h>
 
 #define STATE_OF(a) __atomic_load_n(&(a)->control->state, __ATOMIC_ACQUIRE)
 
@@ -34,10 +35,19 @@ void vprof_warn(struct vprof_agent *a, const char *reason)
     snprintf(a->control->reason, sizeof a->control->reason, "%s", reason);
 }
 
+void vprof_warn_flag(struct vprof_agent *a, uint32_t flag, const char *reason)
+{
+    a->range_flags |= flag;
+    __atomic_fetch_or(&a->control->warning_flags, (uint64_t)flag, __ATOMIC_RELEASE);
+    if (reason != NULL)
+        vprof_warn(a, reason);
+}
+
 static void set_hot(struct vprof_agent *a)
 {
     __atomic_store_n(&a->hot_mode, a->armed ? (int)a->arm.mode : -1, __ATOMIC_RELEASE);
     __atomic_store_n(&a->hot_range_open, a->range_open, __ATOMIC_RELEASE);
+    __atomic_store_n(&a->hot_stopping, a->stopping, __ATOMIC_RELEASE);
 }
 
 static void disable_all_kinds(struct vprof_agent *a);
@@ -45,6 +55,7 @@ static void disable_all_kinds(struct vprof_agent *a);
 void vprof_fail(struct vprof_agent *a, const char *reason)
 {
     if (a->cupti_state == 1) {
+        vprof_counting(a, 0);
         disable_all_kinds(a);
         /* Leave CUPTI free for another tool rather than holding a broken subscription. */
         a->cupti.Unsubscribe(a->subscriber);
@@ -52,6 +63,7 @@ void vprof_fail(struct vprof_agent *a, const char *reason)
     a->cupti_state = -1;
     a->armed = 0;
     a->range_open = 0;
+    a->stopping = 0;
     set_hot(a);
     vprof_warn(a, reason);
     vprof_set_state(a, VPROF_STATE_FAILED);
@@ -59,43 +71,110 @@ void vprof_fail(struct vprof_agent *a, const char *reason)
 
 /* ---- records the state machine writes ------------------------------------- */
 
+static uint64_t cupti_now(struct vprof_agent *a)
+{
+    uint64_t ns = 0;
+    if (a->cupti_state == 1)
+        a->cupti.GetTimestamp(&ns);
+    return ns;
+}
+
+/*
+ * The clock check: within a range, CUPTI's clock must advance with
+ * CLOCK_REALTIME. A timestamp callback another client installs (Kineto's TSC
+ * option, cuptiActivityRegisterTimestampCallback) changes it under us and
+ * leaves earlier records on the old clock (pytorch#192021).
+ */
+static void check_clock(struct vprof_agent *a, uint64_t cupti_ns, uint64_t realtime_ns)
+{
+    if (a->range_open && a->last_sync_realtime_ns != 0u && cupti_ns != 0u &&
+        realtime_ns > a->last_sync_realtime_ns) {
+        const int64_t dr = (int64_t)(realtime_ns - a->last_sync_realtime_ns);
+        const int64_t dc = (int64_t)(cupti_ns - a->last_sync_cupti_ns);
+        const int64_t off = dc - dr;
+        const int64_t allowed = 1000000 + dr / 1000; /* 1 ms + 1000 ppm */
+        if ((off > allowed || off < -allowed) && !(a->range_flags & VPROF_WARN_CLOCK_CHANGED)) {
+            char why[VPROF_REASON_MAX];
+            snprintf(why, sizeof why,
+                     "CUPTI's clock moved %+.3f ms against CLOCK_REALTIME in %.3f s: another CUPTI "
+                     "client (e.g. torch.profiler with its TSC option) installed a timestamp "
+                     "callback; this range's times are not comparable", (double)off / 1e6,
+                     (double)dr / 1e9);
+            vprof_warn_flag(a, VPROF_WARN_CLOCK_CHANGED, why);
+        }
+    }
+    a->last_sync_cupti_ns = cupti_ns;
+    a->last_sync_realtime_ns = realtime_ns;
+}
+
 void vprof_write_clock_sync(struct vprof_agent *a)
 {
     struct vprof_rec_clock_sync r;
     memset(&r, 0, sizeof r);
-    uint64_t cupti_ns = 0;
-    if (a->cupti_state == 1)
-        a->cupti.GetTimestamp(&cupti_ns);
-    r.cupti_ns = cupti_ns;
+    r.cupti_ns = cupti_now(a);
     r.realtime_ns = vprof_now_ns(CLOCK_REALTIME);
     r.monotonic_ns = vprof_now_ns(CLOCK_MONOTONIC);
+    check_clock(a, r.cupti_ns, r.realtime_ns);
     vprof_ring_write(&a->ring, VPROF_REC_CLOCK_SYNC, &r, sizeof r, VPROF_RING_CONTROL);
 }
 
-static void write_range(struct vprof_agent *a, uint32_t edge, uint32_t source)
+static void write_begin(struct vprof_agent *a, uint32_t source, uint64_t cupti_ns, uint32_t corr)
 {
-    struct vprof_control *c = a->control;
     struct vprof_rec_range r;
     memset(&r, 0, sizeof r);
-    r.edge = edge;
+    r.edge = VPROF_RANGE_BEGIN;
     r.source = source;
     r.index = a->range_index;
     r.capture_id = a->arm.capture_id;
-    uint64_t cupti_ns = 0;
-    if (a->cupti_state == 1)
-        a->cupti.GetTimestamp(&cupti_ns);
     r.cupti_ns = cupti_ns;
     r.realtime_ns = vprof_now_ns(CLOCK_REALTIME);
-    if (edge == VPROF_RANGE_END) {
-        r.ring_drops = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED) - a->range_ring_drops0;
-        r.ring_drops_kernels =
-            __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED) - a->range_ring_drops_kernels0;
-        r.cupti_drops = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED) - a->range_cupti_drops0;
-    }
+    r.correlation_id = corr;
+    vprof_ring_write(&a->ring, VPROF_REC_RANGE, &r, sizeof r, VPROF_RING_CONTROL);
+}
+
+/* The END of the stamped range, with what it counted; cupti_ns and realtime_ns are the stamp's. */
+static void write_end(struct vprof_agent *a, uint64_t drained_cupti_ns)
+{
+    struct vprof_control *c = a->control;
+    struct vprof_range_counts n;
+    vprof_window_counts(&a->window, &n);
+    struct vprof_rec_range r;
+    memset(&r, 0, sizeof r);
+    r.edge = VPROF_RANGE_END;
+    r.source = a->end_source;
+    r.index = a->range_index;
+    r.capture_id = a->arm.capture_id;
+    r.cupti_ns = a->end_cupti_ns;
+    r.realtime_ns = a->end_realtime_ns;
+    r.ring_drops = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED) - a->range_ring_drops0;
+    r.ring_drops_kernels =
+        __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED) - a->range_ring_drops_kernels0;
+    r.cupti_drops = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED) - a->range_cupti_drops0;
+    r.correlation_id = a->end_corr;
+    r.flags = a->range_flags;
+    r.drained_cupti_ns = drained_cupti_ns;
+    r.kernel_launches = n.kernel_launches;
+    r.graph_launches = n.graph_launches;
+    r.kernels = n.kernels;
+    r.graph_kernels = n.graph_kernels;
+    /* A range cut short cannot say: its work may still come, in LATE runs. */
+    r.kernels_missing = n.kernel_launches > n.plain_kernels_arrived && !(a->range_flags & VPROF_WARN_CUT_SHORT)
+                            ? n.kernel_launches - n.plain_kernels_arrived : 0u;
+    r.clipped = n.rejected[VPROF_DROPS_CLIPPED];
+    r.rejected_zero_ts = n.rejected[VPROF_DROPS_ZERO_TS];
+    r.rejected_start_zero = n.rejected[VPROF_DROPS_START_ZERO];
+    r.rejected_end_zero = n.rejected[VPROF_DROPS_END_ZERO];
+    r.rejected_end_before_start = n.rejected[VPROF_DROPS_END_BEFORE_START];
+    r.rejected_outside_range = n.rejected[VPROF_DROPS_OUTSIDE_RANGE];
+    r.late = n.late;
+    r.rejected_bad_record = n.rejected[VPROF_DROPS_BAD_RECORD];
     vprof_ring_write(&a->ring, VPROF_REC_RANGE, &r, sizeof r, VPROF_RING_CONTROL);
 }
 
 /* ---- activity kinds -------------------------------------------------------- */
+
+/* Not a VPROF_KIND_* a front end asks for: device properties come with every range. */
+#define KIND_DEVICE (1u << 31)
 
 static const struct { uint32_t vprof; CUpti_ActivityKind cupti; } KINDS[] = {
     { VPROF_KIND_KERNEL, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL },
@@ -104,17 +183,30 @@ static const struct { uint32_t vprof; CUpti_ActivityKind cupti; } KINDS[] = {
     { VPROF_KIND_NVTX, CUPTI_ACTIVITY_KIND_MARKER },
     { VPROF_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_RUNTIME },
     { VPROF_KIND_DRIVER, CUPTI_ACTIVITY_KIND_DRIVER },
+    { KIND_DEVICE, CUPTI_ACTIVITY_KIND_DEVICE },
 };
 #define N_KINDS (sizeof KINDS / sizeof KINDS[0])
 
 static void disable_all_kinds(struct vprof_agent *a)
 {
-    for (size_t i = 0; i < N_KINDS; i++)
-        if (a->enabled_kinds & KINDS[i].vprof)
-            a->cupti.ActivityDisable(KINDS[i].cupti);
-    a->enabled_kinds = 0;
+    for (size_t i = 0; i < N_KINDS; i++) {
+        if (!(a->enabled_kinds & KINDS[i].vprof))
+            continue;
+        /* CUPTI 13.0 GA can deadlock disabling kernel tracing (R9): it stays on; records
+           that arrive outside a range are clipped. */
+        if (KINDS[i].cupti == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+            (a->cupti_facts & VPROF_CUPTI_KEEPS_KERNEL_KIND))
+            continue;
+        a->cupti.ActivityDisable(KINDS[i].cupti);
+        a->enabled_kinds &= ~KINDS[i].vprof;
+    }
 }
 
+/*
+ * Every requested kind, enabled again even if vprof believes it on: another
+ * client (torch.profiler) may have disabled it since, and cuptiActivityEnable
+ * of an enabled kind changes nothing.
+ */
 static int enable_kinds(struct vprof_agent *a, uint32_t kinds)
 {
     for (size_t i = 0; i < N_KINDS; i++) {
@@ -122,6 +214,8 @@ static int enable_kinds(struct vprof_agent *a, uint32_t kinds)
             continue;
         CUptiResult r = a->cupti.ActivityEnable(KINDS[i].cupti);
         if (r != CUPTI_SUCCESS) {
+            if (KINDS[i].vprof == KIND_DEVICE)
+                continue; /* device properties are a nicety: a CUPTI without them still traces */
             char why[VPROF_REASON_MAX];
             char call[64];
             snprintf(call, sizeof call, "cuptiActivityEnable(kind %d)", (int)KINDS[i].cupti);
@@ -134,26 +228,265 @@ static int enable_kinds(struct vprof_agent *a, uint32_t kinds)
     return 0;
 }
 
+/* ---- launch counting ------------------------------------------------------- */
+
+static const CUpti_CallbackId PROFILER_DRIVER_CBIDS[] = { CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+                                                          CUPTI_DRIVER_TRACE_CBID_cuProfilerStop };
+
+/*
+ * While a range is open or draining every driver API call comes through
+ * vprof_on_callback: its correlation id bounds the range where an edge has
+ * none, and launches are counted so the drain knows what to wait for and the
+ * END can say what CUPTI failed to deliver. Off outside ranges: a dormant or
+ * armed process pays nothing per call.
+ */
+void vprof_counting(struct vprof_agent *a, int on)
+{
+    if (a->counting == on || a->cupti_state != 1)
+        return;
+    if (a->cupti.EnableDomain((uint32_t)on, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)
+        return; /* without counting the drain waits its full window and ids bound nothing more */
+    if (!on) /* the domain switch took the profiler callbacks with it */
+        for (size_t i = 0; i < sizeof PROFILER_DRIVER_CBIDS / sizeof PROFILER_DRIVER_CBIDS[0]; i++)
+            a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, PROFILER_DRIVER_CBIDS[i]);
+    a->counting = on;
+    __atomic_store_n(&a->hot_counting, on, __ATOMIC_RELEASE);
+}
+
+/* ---- buffers ---------------------------------------------------------------- */
+
+int vprof_register_buffers(struct vprof_agent *a)
+{
+    /*
+     * Per-thread buffers (CUDA 13's default) pin one buffer per launching
+     * thread until a flush and can empty the pool: one buffer chain instead.
+     * CUPTI wants this before the callbacks are registered; setting the same
+     * value again at every registration changes nothing.
+     */
+    if (vprof_cupti_has_per_thread_buffers(a->cupti.version)) {
+        uint8_t off = 0;
+        size_t size = sizeof off;
+        const int done = a->cupti.ActivitySetAttribute != NULL &&
+                         a->cupti.ActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER,
+                                                       &size, &off) == CUPTI_SUCCESS;
+        if (done) {
+            a->cupti_facts |= VPROF_CUPTI_PER_THREAD_OFF;
+        } else if (!(a->cupti_facts & VPROF_CUPTI_PER_THREAD_OFF) &&
+                   !(a->control->warning_flags & VPROF_WARN_PER_THREAD_BUFFERS)) {
+            vprof_warn_flag(a, VPROF_WARN_PER_THREAD_BUFFERS,
+                            "CUPTI kept per-thread activity buffers on: one buffer stays with each "
+                            "launching thread until a flush; vprof keeps 64 buffers ready");
+        }
+        __atomic_store_n(&a->control->cupti_facts, a->cupti_facts, __ATOMIC_RELEASE);
+    }
+    CUptiResult r = a->cupti.ActivityRegisterCallbacks(vprof_buffer_requested, vprof_buffer_completed);
+    if (r != CUPTI_SUCCESS) {
+        char why[VPROF_REASON_MAX];
+        vprof_cupti_describe(&a->cupti, "cuptiActivityRegisterCallbacks", r, why, sizeof why);
+        vprof_fail(a, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- ranges ----------------------------------------------------------------- */
 
-static void begin_range(struct vprof_agent *a, uint32_t source)
+static void to_dormant(struct vprof_agent *a);
+
+/* The range closes where it stands, because the next one begins: no CUPTI call (we may be in a callback). */
+static void cut_short(struct vprof_agent *a)
 {
-    if (a->range_open || !a->armed)
+    vprof_warn_flag(a, VPROF_WARN_CUT_SHORT, NULL);
+    write_end(a, cupti_now(a));
+    /* Its work that completes from now on is still its own: kept in LATE runs naming it. */
+    vprof_window_write_begin(&a->window);
+    a->window.snap.prev_index = a->range_index;
+    a->window.snap.capture_id = a->arm.capture_id;
+    a->window.snap.prev_begin_corr = a->window.snap.begin_corr;
+    a->window.snap.prev_end_corr = a->window.snap.end_corr != 0u ? a->window.snap.end_corr
+                                 : __atomic_load_n(&a->window.counts.max_corr, __ATOMIC_RELAXED) + 1u;
+    vprof_window_write_end(&a->window);
+    a->range_open = 0;
+    a->stopping = 0;
+}
+
+void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
+{
+    if (!a->armed || (a->range_open && !a->stopping))
         return;
+    if (a->arm.repeat != 0u && a->range_index >= a->arm.repeat)
+        return; /* the last range is still draining; after it the agent goes DORMANT */
+    if (a->stopping)
+        cut_short(a);
+    else {
+        vprof_window_write_begin(&a->window);
+        a->window.snap.prev_begin_corr = 0;
+        a->window.snap.prev_end_corr = 0;
+        vprof_window_write_end(&a->window);
+    }
     struct vprof_control *c = a->control;
     a->range_ring_drops0 = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED);
     a->range_ring_drops_kernels0 = __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED);
     a->range_cupti_drops0 = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED);
     a->range_index++;
+    a->range_flags = 0;
+    a->begin_source = source;
+    a->begin_corr = corr;
+    a->end_corr = 0;
+    a->last_sync_realtime_ns = 0;
     __atomic_fetch_add(&c->ranges, 1u, __ATOMIC_RELAXED);
+    if (source == VPROF_SOURCE_PROFILER || source == VPROF_SOURCE_NVTX)
+        __atomic_fetch_add(&c->local_range_begins, 1u, __ATOMIC_RELEASE);
     vprof_write_clock_sync(a);
-    write_range(a, VPROF_RANGE_BEGIN, source);
-    if (enable_kinds(a, a->arm.kinds) != 0)
+    const uint64_t now = cupti_now(a);
+    vprof_window_reset_counts(&a->window);
+    vprof_window_write_begin(&a->window);
+    a->window.snap.state = VPROF_WINDOW_OPEN;
+    a->window.snap.begin_corr = corr;
+    a->window.snap.end_corr = 0;
+    a->window.snap.ts_membership = 0;
+    a->window.snap.begin_ns = now;
+    a->window.snap.end_ns = 0;
+    a->window.snap.check_records = !(a->cupti_facts & VPROF_CUPTI_LAYOUT_VERIFIED);
+    a->window.snap.max_device = 64;
+    vprof_window_write_end(&a->window);
+    write_begin(a, source, now, corr);
+    /* Another client (torch.profiler) may have taken the buffer callbacks since the last range (R1). */
+    if (vprof_register_buffers(a) != 0)
+        return;
+    if (a->window.snap.check_records && !(a->control->warning_flags & VPROF_WARN_UNVERIFIED_LAYOUT)) {
+        char why[VPROF_REASON_MAX];
+        snprintf(why, sizeof why,
+                 "CUPTI API version %u is not one whose record layout vprof has verified (CUDA 12.0-12.9, "
+                 "13.0): every record is sanity-checked and the capture is marked unverified",
+                 a->cupti.version);
+        vprof_warn_flag(a, VPROF_WARN_UNVERIFIED_LAYOUT, why);
+    } else if (a->window.snap.check_records) {
+        a->range_flags |= VPROF_WARN_UNVERIFIED_LAYOUT;
+    }
+    vprof_counting(a, 1);
+    if (enable_kinds(a, a->arm.kinds | KIND_DEVICE) != 0)
         return;
     a->range_open = 1;
+    a->stopping = 0;
     a->last_clock_sync_ns = vprof_now_ns(CLOCK_MONOTONIC);
     set_hot(a);
     vprof_set_state(a, VPROF_STATE_CAPTURING);
+}
+
+void vprof_stamp_end(struct vprof_agent *a, uint32_t source, uint32_t corr)
+{
+    if (!a->range_open || a->stopping)
+        return;
+    a->end_source = source;
+    a->end_cupti_ns = cupti_now(a);
+    a->end_realtime_ns = vprof_now_ns(CLOCK_REALTIME);
+    a->stop_mono_ns = vprof_now_ns(CLOCK_MONOTONIC);
+    a->drain_flushes = 0;
+    a->drain_satisfied = 0;
+    const uint32_t seen = __atomic_load_n(&a->window.counts.max_corr, __ATOMIC_RELAXED);
+    /* An edge without an id of its own ends after every call the launch callbacks saw. */
+    a->end_corr = corr;
+    const uint32_t bound = corr != 0u ? corr : seen != 0u ? seen + 1u : 0u;
+    vprof_window_write_begin(&a->window);
+    a->window.snap.state = VPROF_WINDOW_STOPPING;
+    a->window.snap.end_corr = bound;
+    a->window.snap.end_ns = a->end_cupti_ns;
+    if (bound != 0u && bound <= a->window.snap.begin_corr) {
+        /* Ids that do not grow cannot order launches: fall back to timestamps (DESIGN §4). */
+        a->window.snap.ts_membership = 1;
+        a->range_flags |= VPROF_WARN_TS_MEMBERSHIP;
+    }
+    vprof_window_write_end(&a->window);
+    if (source == VPROF_SOURCE_PROFILER || source == VPROF_SOURCE_NVTX)
+        __atomic_fetch_add(&a->control->local_range_ends, 1u, __ATOMIC_RELEASE);
+    a->stopping = 1;
+    set_hot(a);
+    vprof_set_state(a, VPROF_STATE_STOPPING);
+}
+
+/*
+ * Turns what the range counted into warnings that name the likely cause.
+ * Plain kernel launches always produce records when kernel tracing is on, so
+ * none at all means the records went elsewhere; graph node kernels may not be
+ * delivered by CUPTI at all (graphs instantiated while dormant, R2).
+ */
+static void judge_range(struct vprof_agent *a)
+{
+    if (!(a->arm.kinds & VPROF_KIND_KERNEL))
+        return;
+    struct vprof_range_counts n;
+    vprof_window_counts(&a->window, &n);
+    const uint64_t arrived = n.records + n.plain_kernels_arrived + n.graph_kernels_arrived + n.arrived_rejected;
+    char why[VPROF_REASON_MAX];
+    if (n.kernel_launches > 0u && arrived == 0u) {
+        if (n.buffers == 0u) {
+            snprintf(why, sizeof why,
+                     "range %u: no record although the process launched %llu kernels, and CUPTI asked "
+                     "vprof for no buffer: another CUPTI client (torch.profiler/Kineto) registered its "
+                     "own activity buffer callbacks", a->range_index, (unsigned long long)n.kernel_launches);
+            vprof_warn_flag(a, VPROF_WARN_BUFFERS_TAKEN | VPROF_WARN_NO_RECORDS, why);
+        } else {
+            snprintf(why, sizeof why,
+                     "range %u: no record although the process launched %llu kernels: another CUPTI "
+                     "client (torch.profiler/Kineto) likely disabled vprof's activity kinds or took its "
+                     "buffers", a->range_index, (unsigned long long)n.kernel_launches);
+            vprof_warn_flag(a, VPROF_WARN_NO_RECORDS, why);
+        }
+        return;
+    }
+    if (n.kernel_launches > n.plain_kernels_arrived) {
+        snprintf(why, sizeof why,
+                 "range %u: %llu of %llu kernel launches had no record when the drain window closed: "
+                 "still running then, or another CUPTI client (torch.profiler/Kineto) took vprof's "
+                 "buffers or disabled kernel tracing during the range",
+                 a->range_index, (unsigned long long)(n.kernel_launches - n.plain_kernels_arrived),
+                 (unsigned long long)n.kernel_launches);
+        vprof_warn_flag(a, VPROF_WARN_RECORDS_MISSING, why);
+    }
+    if (n.graph_launches > 0u && n.graph_kernels_arrived == 0u) {
+        snprintf(why, sizeof why,
+                 "range %u: CUPTI delivered no graph kernel for %llu graph launches: graphs "
+                 "instantiated before vprof enabled kernel tracing (while dormant) are not traced "
+                 "by this CUDA", a->range_index, (unsigned long long)n.graph_launches);
+        vprof_warn_flag(a, VPROF_WARN_GRAPH_NOT_DELIVERED, why);
+    }
+}
+
+void vprof_finish_range(struct vprof_agent *a)
+{
+    if (!a->range_open)
+        return;
+    if (!a->stopping)
+        vprof_stamp_end(a, VPROF_SOURCE_COMMAND, 0);
+    /*
+     * The drain is over: disable, then flush what CUPTI still holds, forced
+     * (records of work launched after the end may be incomplete; they are
+     * clipped by id anyway). The window stays STOPPING through the flush.
+     * LOCK RULE: state_lock is held across this flush; buffer_completed,
+     * which the flush may run on this thread or wait for on CUPTI's worker,
+     * takes only convert_lock and the pool spinlock, never state_lock.
+     * This runs on the control thread or at exit, never inside an
+     * application's CUPTI callback (the 13.0 GA disable deadlock, R9).
+     */
+    vprof_counting(a, 0);
+    disable_all_kinds(a);
+    a->cupti.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    judge_range(a);
+    vprof_write_clock_sync(a);
+    write_end(a, cupti_now(a));
+    vprof_window_write_begin(&a->window);
+    a->window.snap.state = VPROF_WINDOW_NONE;
+    vprof_window_write_end(&a->window);
+    a->range_open = 0;
+    a->stopping = 0;
+    set_hot(a);
+    if (a->cupti_state == -1)
+        return;
+    if (a->arm.repeat != 0u && a->range_index >= a->arm.repeat)
+        to_dormant(a);
+    else
+        vprof_set_state(a, VPROF_STATE_ARMED);
 }
 
 static void enable_nvtx_callbacks(struct vprof_agent *a, int on)
@@ -173,272 +506,109 @@ static void enable_nvtx_callbacks(struct vprof_agent *a, int on)
                                 CUPTI_CBID_NVTX_nvtxDomainCreateA);
 }
 
+static const CUpti_CallbackId LAUNCH_DRIVER_CBIDS[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+/*
+ * After a capture, CUPTI leaves a cost on every launch until it is finalized
+ * (pytorch#146604: 10-20 % after profiling; Kineto finalizes from CUDA 12.6
+ * on). So once the agent goes back to DORMANT it asks for the next launch's
+ * API exit callback and finalizes there, as H13's dynamic detach recommends;
+ * the next ARM subscribes again. Not before 12.6 (finalize with graphs
+ * crashed before 12.4 Update 1), not on 13.0 GA (its kernel kind stays on).
+ */
+static void request_finalize(struct vprof_agent *a)
+{
+    if (a->cupti_state != 1 || !(a->cupti_facts & VPROF_CUPTI_FINALIZES))
+        return;
+    for (size_t i = 0; i < sizeof LAUNCH_DRIVER_CBIDS / sizeof LAUNCH_DRIVER_CBIDS[0]; i++)
+        a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, LAUNCH_DRIVER_CBIDS[i]);
+    __atomic_store_n(&a->finalize_pending, 1, __ATOMIC_RELEASE);
+}
+
+void vprof_finalize_if_pending(struct vprof_agent *a)
+{
+    pthread_mutex_lock(&a->state_lock);
+    if (__atomic_load_n(&a->finalize_pending, __ATOMIC_ACQUIRE) && !a->armed && a->cupti_state == 1) {
+        /*
+         * LOCK RULE: state_lock is held across cuptiFinalize, which delivers
+         * every buffer (buffer_completed takes only convert_lock and the pool
+         * spinlock). No range is open: the agent is DORMANT.
+         */
+        a->cupti.Finalize();
+        a->cupti_state = 0; /* the next ARM subscribes again (vprof_cupti_start) */
+        a->enabled_kinds = 0;
+        a->counting = 0;
+        __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
+        a->nvtx_domain_enabled = 0;
+        a->cupti_facts |= VPROF_CUPTI_FINALIZED;
+        __atomic_store_n(&a->control->cupti_facts, a->cupti_facts, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&a->finalize_pending, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&a->state_lock);
+}
+
 static void to_dormant(struct vprof_agent *a)
 {
     enable_nvtx_callbacks(a, 0);
     a->armed = 0;
     a->holder_pid = 0;
     set_hot(a);
-    if (a->cupti_state != -1)
+    if (a->cupti_state != -1) {
         vprof_set_state(a, VPROF_STATE_DORMANT);
+        request_finalize(a);
+    }
 }
 
-void vprof_end_range(struct vprof_agent *a, uint32_t source)
+void vprof_end_range(struct vprof_agent *a, uint32_t source, int drain)
 {
-    if (!a->range_open)
-        return;
-    vprof_set_state(a, VPROF_STATE_STOPPING);
-    /*
-     * Disable first, so nothing launched after the end lands in this range,
-     * then flush what CUPTI already holds.
-     * LOCK RULE: state_lock is held across this flush; buffer_completed,
-     * which the flush may run on this thread or wait for on CUPTI's worker,
-     * takes only convert_lock and the pool spinlock, never state_lock.
-     */
-    disable_all_kinds(a);
-    a->cupti.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    vprof_write_clock_sync(a);
-    write_range(a, VPROF_RANGE_END, source);
-    a->range_open = 0;
-    set_hot(a);
-    if (a->cupti_state == -1)
-        return;
-    if (a->arm.repeat != 0u && a->range_index >= a->arm.repeat)
-        to_dormant(a);
-    else
-        vprof_set_state(a, VPROF_STATE_ARMED);
+    /* A begin can slip in while the lock is released between ticks: end that one too. */
+    while (a->range_open && a->cupti_state == 1) {
+        if (!a->stopping)
+            vprof_stamp_end(a, source, 0);
+        if (!drain) {
+            vprof_finish_range(a);
+            break;
+        }
+        /* Application callbacks may need state_lock meanwhile: release it between ticks. */
+        pthread_mutex_unlock(&a->state_lock);
+        const struct timespec tick = { 0, 10000000L };
+        nanosleep(&tick, NULL);
+        a->cupti.ActivityFlushAll(0);
+        pthread_mutex_lock(&a->state_lock);
+        if (a->stopping)
+            vprof_drain_step(a, vprof_now_ns(CLOCK_MONOTONIC));
+    }
 }
 
 void vprof_disarm(struct vprof_agent *a, uint32_t source)
 {
     if (!a->armed)
         return;
-    vprof_end_range(a, source);
+    vprof_end_range(a, source, 1);
     if (a->armed)
         to_dormant(a);
 }
 
-/* ---- CUPTI callbacks ---------------------------------------------------------- */
-
-static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+uint32_t vprof_tree_edge(struct vprof_agent *a, int begin, char *why, size_t why_size)
 {
-    /* On the application thread: a pop, never a malloc. No buffer = CUPTI drops and counts. */
-    struct vprof_agent *a = &vprof_agent;
-    uint8_t *b = vprof_pool_take(&a->pool);
-    *buffer = b;
-    *size = b != NULL ? a->pool.size : 0u;
-    *max_records = 0;
-}
-
-static void write_drops(struct vprof_agent *a, uint32_t reason, uint32_t stream_id, uint64_t count)
-{
-    struct vprof_rec_drops r;
-    memset(&r, 0, sizeof r);
-    r.reason = reason;
-    r.stream_id = stream_id;
-    r.count = count;
-    vprof_ring_write(&a->ring, VPROF_REC_DROPS, &r, sizeof r, VPROF_RING_CONTROL);
-}
-
-static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t *buffer,
-                                      size_t size, size_t valid_size)
-{
-    (void)size;
-    struct vprof_agent *a = &vprof_agent;
-    if (!a->ready) { /* a forked child's inherited CUPTI completing a parent's buffer */
-        vprof_pool_give(&a->pool, buffer);
-        return;
+    if (STATE_OF(a) == VPROF_STATE_FAILED) {
+        snprintf(why, why_size, "%s", a->control->reason);
+        return VPROF_RESULT_FAILED;
     }
-    uint64_t zero_ts = 0;
-    if (valid_size > 0u && a->capture.intern.strings != NULL) {
-        pthread_mutex_lock(&a->convert_lock);
-        CUpti_Activity *record = NULL;
-        while (a->cupti.ActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
-            vprof_convert_activity(&a->capture, record);
-        zero_ts = a->capture.zero_ts_kernels;
-        a->capture.zero_ts_kernels = 0;
-        pthread_mutex_unlock(&a->convert_lock);
+    if (!a->armed || a->arm.mode != VPROF_RANGE_PROFILER) {
+        snprintf(why, why_size, "RANGE_%s: the agent is not armed for cudaProfilerApi ranges",
+                 begin ? "BEGIN" : "END");
+        return VPROF_RESULT_BAD_COMMAND;
     }
-    if (zero_ts != 0u)
-        write_drops(a, VPROF_DROPS_ZERO_TS, stream_id, zero_ts);
-    size_t dropped = 0;
-    if (a->cupti.ActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS &&
-        dropped != 0u) {
-        __atomic_fetch_add(&a->control->cupti_drops, (uint64_t)dropped, __ATOMIC_RELAXED);
-        write_drops(a, VPROF_DROPS_CUPTI, stream_id, dropped);
-    }
-    vprof_pool_give(&a->pool, buffer);
-}
-
-static void profiler_edge(struct vprof_agent *a, int start)
-{
-    if (__atomic_load_n(&a->hot_mode, __ATOMIC_ACQUIRE) != VPROF_RANGE_PROFILER)
-        return;
-    /* cudaProfilerStart fires runtime 171 and driver 308: the state makes the second a no-op. */
-    pthread_mutex_lock(&a->state_lock);
-    if (a->armed && a->arm.mode == VPROF_RANGE_PROFILER) {
-        if (start)
-            begin_range(a, VPROF_SOURCE_PROFILER);
-        else
-            vprof_end_range(a, VPROF_SOURCE_PROFILER);
-    }
-    pthread_mutex_unlock(&a->state_lock);
-}
-
-/* Per-thread NVTX nesting depth per domain, for "the pop that matches the push". */
-#define NVTX_TRACKED_DOMAINS 8
-static __thread struct { const void *domain; uint32_t depth; } nvtx_depth[NVTX_TRACKED_DOMAINS];
-
-static uint32_t *depth_of(const void *domain)
-{
-    for (int i = 0; i < NVTX_TRACKED_DOMAINS; i++)
-        if (nvtx_depth[i].domain == domain && (domain != NULL || i == 0))
-            return &nvtx_depth[i].depth;
-    if (domain == NULL)
-        return &nvtx_depth[0].depth; /* slot 0 is the default domain */
-    for (int i = 1; i < NVTX_TRACKED_DOMAINS; i++) {
-        if (nvtx_depth[i].domain == NULL) {
-            nvtx_depth[i].domain = domain;
-            return &nvtx_depth[i].depth;
-        }
-    }
-    return NULL; /* too many domains on one thread: not tracked */
-}
-
-static void domains_lock(struct vprof_agent *a)
-{
-    while (__atomic_exchange_n(&a->domains_lock, 1, __ATOMIC_ACQUIRE) != 0)
-        ;
-}
-
-static void domains_unlock(struct vprof_agent *a)
-{
-    __atomic_store_n(&a->domains_lock, 0, __ATOMIC_RELEASE);
-}
-
-static int domain_matches(struct vprof_agent *a, const void *domain)
-{
-    if (a->arm.domain[0] == '\0')
-        return 1;
-    if (domain == NULL)
-        return 0;
-    int match = 0;
-    domains_lock(a);
-    for (uint32_t i = 0; i < a->n_domains; i++)
-        if (a->domains[i].handle == domain)
-            match = strcmp(a->domains[i].name, a->arm.domain) == 0;
-    domains_unlock(a);
-    return match;
-}
-
-static const char *push_message(const nvtxEventAttributes_t *attr)
-{
-    if (attr == NULL || attr->messageType != NVTX_MESSAGE_TYPE_ASCII)
-        return NULL; /* registered and wide strings cannot name the capture range */
-    return attr->message.ascii;
-}
-
-static void nvtx_callback(struct vprof_agent *a, CUpti_CallbackId cbid, const CUpti_NvtxData *d)
-{
-    const void *domain = NULL;
-    const char *message = NULL;
-    int push = 0, pop = 0;
-    switch (cbid) {
-    case CUPTI_CBID_NVTX_nvtxDomainCreateA: {
-        const nvtxDomainCreateA_params *p = d->functionParams;
-        const nvtxDomainHandle_t *h = d->functionReturnValue;
-        if (p == NULL || p->name == NULL || h == NULL || *h == NULL)
-            return;
-        domains_lock(a);
-        if (a->n_domains < VPROF_MAX_NVTX_DOMAINS) {
-            a->domains[a->n_domains].handle = *h;
-            snprintf(a->domains[a->n_domains].name, VPROF_NAME_MAX, "%s", p->name);
-            a->n_domains++;
-        }
-        domains_unlock(a);
-        return;
-    }
-    case CUPTI_CBID_NVTX_nvtxRangePushA:
-        push = 1;
-        message = ((const nvtxRangePushA_params *)d->functionParams)->message;
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePushEx:
-        push = 1;
-        message = push_message(((const nvtxRangePushEx_params *)d->functionParams)->eventAttrib);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
-        const nvtxDomainRangePushEx_params *p = d->functionParams;
-        push = 1;
-        domain = p->domain;
-        message = push_message(p->core.eventAttrib);
-        break;
-    }
-    case CUPTI_CBID_NVTX_nvtxRangePop:
-        pop = 1;
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-        pop = 1;
-        domain = ((const nvtxDomainRangePop_params *)d->functionParams)->domain;
-        break;
-    default:
-        return;
-    }
-    uint32_t *depth = depth_of(domain);
-    if (depth == NULL)
-        return;
-    if (push) {
-        const uint32_t before = (*depth)++;
-        if (__atomic_load_n(&a->hot_mode, __ATOMIC_ACQUIRE) != VPROF_RANGE_NVTX ||
-            __atomic_load_n(&a->hot_range_open, __ATOMIC_ACQUIRE) || message == NULL)
-            return;
-        pthread_mutex_lock(&a->state_lock);
-        if (a->armed && a->arm.mode == VPROF_RANGE_NVTX && !a->range_open &&
-            strcmp(message, a->arm.name) == 0 && domain_matches(a, domain)) {
-            begin_range(a, VPROF_SOURCE_NVTX);
-            a->nvtx_range_tid = gettid();
-            a->nvtx_range_domain = domain;
-            a->nvtx_range_depth = before;
-        }
-        pthread_mutex_unlock(&a->state_lock);
-    } else if (pop) {
-        if (*depth > 0u)
-            (*depth)--;
-        if (!__atomic_load_n(&a->hot_range_open, __ATOMIC_ACQUIRE) ||
-            __atomic_load_n(&a->hot_mode, __ATOMIC_ACQUIRE) != VPROF_RANGE_NVTX)
-            return;
-        pthread_mutex_lock(&a->state_lock);
-        if (a->range_open && a->arm.mode == VPROF_RANGE_NVTX && a->nvtx_range_domain == domain &&
-            a->nvtx_range_depth == *depth && a->nvtx_range_tid == gettid())
-            vprof_end_range(a, VPROF_SOURCE_NVTX);
-        pthread_mutex_unlock(&a->state_lock);
-    }
-}
-
-static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                 const void *data)
-{
-    (void)userdata;
-    struct vprof_agent *a = &vprof_agent;
-    if (!a->ready || data == NULL)
-        return;
-    if (domain == CUPTI_CB_DOMAIN_NVTX) {
-        nvtx_callback(a, cbid, data);
-        return;
-    }
-    const CUpti_CallbackData *cd = data;
-    int start = 0, stop = 0;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        start = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000;
-        stop = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000;
-    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-        start = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
-        stop = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
-    }
-    /* Start once the call is done, stop as it begins: the range holds exactly the work between. */
-    if (start && cd->callbackSite == CUPTI_API_EXIT)
-        profiler_edge(a, 1);
-    else if (stop && cd->callbackSite == CUPTI_API_ENTER)
-        profiler_edge(a, 0);
+    if (begin)
+        vprof_begin_range(a, VPROF_SOURCE_TREE, 0);
+    else if (a->range_open && !a->stopping && a->begin_source == VPROF_SOURCE_TREE)
+        vprof_stamp_end(a, VPROF_SOURCE_TREE, 0); /* the control thread drains and closes it */
+    return a->cupti_state == -1 ? VPROF_RESULT_FAILED : VPROF_RESULT_OK;
 }
 
 /* ---- starting CUPTI and arming ---------------------------------------------------- */
@@ -451,6 +621,27 @@ static int check(struct vprof_agent *a, const char *call, CUptiResult r)
     vprof_cupti_describe(&a->cupti, call, r, why, sizeof why);
     vprof_fail(a, why);
     return -1;
+}
+
+/* What this CUPTI version calls for (cupti_api.h), into cupti_facts and the control block. */
+static void learn_version(struct vprof_agent *a)
+{
+    const uint32_t v = a->cupti.version;
+    a->cupti_facts &= VPROF_CUPTI_PER_THREAD_OFF;
+    if (v >= 24u && !vprof_cupti_disable_deadlocks(v))
+        a->cupti_facts |= VPROF_CUPTI_FINALIZES;
+    if (vprof_cupti_layout_verified(v))
+        a->cupti_facts |= VPROF_CUPTI_LAYOUT_VERIFIED;
+    if (vprof_cupti_refusal_crashes(v))
+        a->cupti_facts |= VPROF_CUPTI_NEVER_REFUSE;
+    if (vprof_cupti_disable_deadlocks(v)) {
+        a->cupti_facts |= VPROF_CUPTI_KEEPS_KERNEL_KIND;
+        vprof_warn_flag(a, VPROF_WARN_KERNEL_KIND_KEPT,
+                        "CUPTI 13.0.0 can deadlock disabling kernel tracing: vprof leaves it on after "
+                        "the first range until the process exits; use CUDA 13.0 Update 1 or later");
+    }
+    a->pool.never_refuse = (a->cupti_facts & VPROF_CUPTI_NEVER_REFUSE) != 0;
+    __atomic_store_n(&a->control->cupti_facts, a->cupti_facts, __ATOMIC_RELEASE);
 }
 
 int vprof_cupti_start(struct vprof_agent *a)
@@ -473,6 +664,7 @@ int vprof_cupti_start(struct vprof_agent *a)
         vprof_fail(a, why);
         return -1;
     }
+    learn_version(a);
     /* NVTX reaches CUPTI only if NVTX_INJECTION64_PATH names it before NVTX initializes. */
     if (a->cupti.version == VPROF_CUPTI_NVTX_BROKEN_VERSION) {
         a->nvtx_injection_refused = 1;
@@ -481,13 +673,12 @@ int vprof_cupti_start(struct vprof_agent *a)
     } else if (getenv("NVTX_INJECTION64_PATH") == NULL) {
         setenv("NVTX_INJECTION64_PATH", a->cupti.path, 0);
     }
-    if (check(a, "cuptiSubscribe", a->cupti.Subscribe(&a->subscriber, on_callback, NULL)) != 0)
+    if (check(a, "cuptiSubscribe", a->cupti.Subscribe(&a->subscriber, vprof_on_callback, NULL)) != 0)
         return -1;
     a->cupti_state = 1; /* subscribed: vprof_fail unsubscribes from here on */
     if (check(a, "cuptiSetThreadIdType",
               a->cupti.SetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM)) != 0 ||
-        check(a, "cuptiActivityRegisterCallbacks",
-              a->cupti.ActivityRegisterCallbacks(buffer_requested, buffer_completed)) != 0 ||
+        vprof_register_buffers(a) != 0 ||
         check(a, "cuptiEnableCallback(cudaProfilerStart)",
               a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
                                       CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000)) != 0 ||
@@ -527,6 +718,7 @@ static int alive(int32_t pid)
 
 uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *why, size_t why_size)
 {
+    __atomic_store_n(&a->finalize_pending, 0, __ATOMIC_RELEASE); /* armed again: keep the subscription */
     if (STATE_OF(a) == VPROF_STATE_FAILED) {
         snprintf(why, why_size, "%s", a->control->reason);
         return VPROF_RESULT_FAILED;
@@ -549,22 +741,32 @@ uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *
         }
         vprof_disarm(a, VPROF_SOURCE_COMMAND);
     }
+    vprof_read_rank_env(a); /* a forked worker sets RANK after the fork, before it is armed */
     if (vprof_cupti_start(a) != 0) {
         snprintf(why, why_size, "%s", a->control->reason);
         return VPROF_RESULT_FAILED;
     }
-    if (vprof_pool_prepare(&a->pool, req->buffer_size) != 0) {
-        snprintf(why, why_size, "out of memory for %u CUPTI buffers of %zu bytes",
-                 VPROF_POOL_BUFFERS, vprof_pool_clamp_size(req->buffer_size));
+    const uint32_t buffers = (a->cupti_facts & VPROF_CUPTI_PER_THREAD_OFF) ||
+                                     !vprof_cupti_has_per_thread_buffers(a->cupti.version)
+                                 ? VPROF_POOL_BUFFERS : VPROF_POOL_PER_THREAD_BUFFERS;
+    if (vprof_pool_prepare(&a->pool, req->buffer_size, buffers) != 0) {
+        snprintf(why, why_size, "out of memory for %u CUPTI buffers of %zu bytes", buffers,
+                 vprof_pool_clamp_size(req->buffer_size));
         return VPROF_RESULT_FAILED;
     }
     pthread_mutex_lock(&a->convert_lock);
     int tables = vprof_intern_alloc(&a->capture.intern);
     if (tables == 0)
         vprof_intern_reset(&a->capture.intern); /* ids restart at 1 at every ARM, only here */
+    a->capture.devices_sent = 0;
     pthread_mutex_unlock(&a->convert_lock);
     if (tables != 0) {
         snprintf(why, why_size, "out of memory for the name tables");
+        return VPROF_RESULT_FAILED;
+    }
+    /* Another client may have registered its buffer callbacks since CUPTI started (R1). */
+    if (vprof_register_buffers(a) != 0) {
+        snprintf(why, why_size, "%s", a->control->reason);
         return VPROF_RESULT_FAILED;
     }
     a->arm = *req;
@@ -588,7 +790,7 @@ uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *
     set_hot(a);
     vprof_set_state(a, VPROF_STATE_ARMED);
     if (req->mode == VPROF_RANGE_NONE)
-        begin_range(a, VPROF_SOURCE_COMMAND);
+        vprof_begin_range(a, VPROF_SOURCE_COMMAND, 0);
     if (a->cupti_state != 1) {
         snprintf(why, why_size, "%s", a->control->reason);
         return VPROF_RESULT_FAILED;

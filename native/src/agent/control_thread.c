@@ -2,7 +2,10 @@
  * control_thread.c: the agent's own thread. Every ~10 ms it answers a new
  * command, checks the front end's heartbeat, and while capturing writes a
  * CLOCK_SYNC each second and asks CUPTI to hand over filled buffers every
- * ~150 ms so records do not sit in them.
+ * ~150 ms so records do not sit in them. While a range drains (its end
+ * stamped by the application's stop) it flushes every tick and closes the
+ * range when its work is accounted for (drain.c): the application's own
+ * callback never disables or force-flushes.
  */
 #include "agent/agent.h"
 
@@ -47,7 +50,11 @@ static void answer_command(struct vprof_agent *a, uint64_t seq)
         if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == VPROF_STATE_FAILED)
             result = VPROF_RESULT_FAILED;
         else
-            vprof_disarm(a, VPROF_SOURCE_COMMAND);
+            vprof_disarm(a, VPROF_SOURCE_COMMAND); /* drains: up to VPROF_DRAIN_MAX_NS per range */
+        break;
+    case VPROF_CMD_RANGE_BEGIN:
+    case VPROF_CMD_RANGE_END:
+        result = vprof_tree_edge(a, c->cmd == VPROF_CMD_RANGE_BEGIN, why, sizeof why);
         break;
     default:
         result = VPROF_RESULT_BAD_COMMAND;
@@ -74,7 +81,6 @@ static void check_heartbeat(struct vprof_agent *a, uint64_t now)
         snprintf(why, sizeof why, "front end pid %d silent for %.1f s; disarmed",
                  (int)a->holder_pid, (double)(now - beat) / 1e9);
         vprof_warn(a, why); /* before the state changes: a reader that sees DORMANT sees why */
-        vprof_end_range(a, VPROF_SOURCE_HEARTBEAT);
         vprof_disarm(a, VPROF_SOURCE_HEARTBEAT);
     }
     pthread_mutex_unlock(&a->state_lock);
@@ -107,13 +113,23 @@ static void *control_loop(void *arg)
         if (__atomic_load_n(&a->hot_mode, __ATOMIC_ACQUIRE) >= 0) {
             const uint64_t now = vprof_now_ns(CLOCK_MONOTONIC);
             check_heartbeat(a, now);
-            if (__atomic_load_n(&a->hot_range_open, __ATOMIC_ACQUIRE)) {
+            if (__atomic_load_n(&a->hot_stopping, __ATOMIC_ACQUIRE)) {
+                /* No lock held: the flush may complete buffers on this thread. Not forced:
+                   only buffers whose records are all complete come back. */
+                a->cupti.ActivityFlushAll(0);
+                a->last_flush_ns = now;
+                pthread_mutex_lock(&a->state_lock);
+                vprof_drain_step(a, vprof_now_ns(CLOCK_MONOTONIC));
+                pthread_mutex_unlock(&a->state_lock);
+            } else if (__atomic_load_n(&a->hot_range_open, __ATOMIC_ACQUIRE)) {
                 if (now - a->last_clock_sync_ns >= CLOCK_SYNC_NS) {
-                    vprof_write_clock_sync(a);
+                    pthread_mutex_lock(&a->state_lock);
+                    if (a->range_open)
+                        vprof_write_clock_sync(a);
+                    pthread_mutex_unlock(&a->state_lock);
                     a->last_clock_sync_ns = now;
                 }
                 if (now - a->last_flush_ns >= FLUSH_NS) {
-                    /* No lock held: the flush may complete buffers on this thread. */
                     a->cupti.ActivityFlushAll(0);
                     a->last_flush_ns = now;
                 }

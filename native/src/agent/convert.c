@@ -30,6 +30,7 @@ SAME_IN_KERNEL9(staticSharedMemory);
 SAME_IN_KERNEL9(dynamicSharedMemory);
 SAME_IN_KERNEL9(correlationId);
 SAME_IN_KERNEL9(name);
+SAME_IN_KERNEL9(graphNodeId);
 SAME_IN_KERNEL9(graphId);
 _Static_assert(K_OFF(start) == 16 && K_OFF(end) == 24 && K_OFF(deviceId) == 40 &&
                K_OFF(contextId) == 44 && K_OFF(streamId) == 48 && K_OFF(gridX) == 52 &&
@@ -54,42 +55,200 @@ static void count_kernel_drop(struct vprof_capture *c)
     __atomic_fetch_add(&c->ring->control->ring_drops_kernels, 1u, __ATOMIC_RELAXED);
 }
 
-uint32_t vprof_convert_string(struct vprof_capture *c, const char *name)
+void vprof_convert_begin_buffer(struct vprof_capture *c, const struct vprof_window_snap *w,
+                                uint64_t now_ns, uint32_t last_graph_corr)
 {
-    if (name == NULL || name[0] == '\0')
-        return 0;
-    struct vprof_string_slot scratch;
-    struct vprof_string_slot *s = vprof_intern_string(&c->intern, name, &scratch);
+    c->window = *w;
+    c->now_ns = now_ns;
+    c->last_graph_corr = last_graph_corr;
+    c->kept_kernels = c->kept_graph_kernels = c->kept_records = c->last_graph_seen = 0;
+    c->arrived_plain_kernels = c->arrived_graph_kernels = 0;
+    c->kept_late = 0;
+    memset(c->rejected, 0, sizeof c->rejected);
+    c->intern.generation++; /* names are compared again once in this buffer */
+}
+
+/* A LATE_BEGIN or LATE_END edge naming the range that was cut short (a control record). */
+static void late_edge(struct vprof_capture *c, int begin)
+{
+    struct vprof_rec_range r;
+    memset(&r, 0, sizeof r);
+    r.edge = begin ? VPROF_RANGE_LATE_BEGIN : VPROF_RANGE_LATE_END;
+    r.index = c->window.prev_index;
+    r.capture_id = c->window.capture_id;
+    vprof_ring_write(c->ring, VPROF_REC_RANGE, &r, sizeof r, VPROF_RING_CONTROL);
+    c->late_run = begin;
+}
+
+/* Records of the current range go outside a LATE run, the previous range's inside one. */
+static inline void settle(struct vprof_capture *c, int late)
+{
+    if (__builtin_expect(late != c->late_run, 0))
+        late_edge(c, late);
+}
+
+void vprof_convert_end_buffer(struct vprof_capture *c)
+{
+    settle(c, 0);
+}
+
+/*
+ * Why a kernel, memcpy or memset does not go on the timeline, or 0 if it does
+ * (*late: it is the previous range's, for a LATE run). See convert.h.
+ */
+static inline uint32_t judge(const struct vprof_capture *c, uint32_t corr, uint64_t start, uint64_t end, int *late)
+{
+    const struct vprof_window_snap *w = &c->window;
+    *late = 0;
+    if (w->state == VPROF_WINDOW_NONE)
+        return VPROF_DROPS_CLIPPED;
+    const int by_id = corr != 0u && !w->ts_membership;
+    if (by_id) {
+        if (corr > w->prev_begin_corr && corr < w->prev_end_corr) {
+            *late = 1;
+            return start == 0u || end == 0u || end < start
+                       ? (start == 0u ? (end == 0u ? VPROF_DROPS_ZERO_TS : VPROF_DROPS_START_ZERO)
+                          : end == 0u ? VPROF_DROPS_END_ZERO : VPROF_DROPS_END_BEFORE_START)
+                       : 0u;
+        }
+        if (corr <= w->begin_corr || (w->end_corr != 0u && corr >= w->end_corr))
+            return VPROF_DROPS_CLIPPED;
+    }
+    if (start == 0u || end == 0u || end < start)
+        return start == 0u ? (end == 0u ? VPROF_DROPS_ZERO_TS : VPROF_DROPS_START_ZERO)
+             : end == 0u   ? VPROF_DROPS_END_ZERO
+                           : VPROF_DROPS_END_BEFORE_START;
+    const int early = start + VPROF_TS_SLACK_NS < w->begin_ns;
+    /* Without ids on both edges, time decides: launched before the begin, or started after the end. */
+    if (!by_id || w->begin_corr == 0u) {
+        if (early)
+            return VPROF_DROPS_CLIPPED;
+    }
+    if ((!by_id || w->end_corr == 0u) && w->state == VPROF_WINDOW_STOPPING && start > w->end_ns)
+        return VPROF_DROPS_CLIPPED;
+    if (early || end > c->now_ns + VPROF_TS_FUTURE_NS)
+        return VPROF_DROPS_OUTSIDE_RANGE;
+    return 0;
+}
+
+/* With an unverified record layout: the fields vprof reads must look like what they claim. */
+static uint32_t sane(const struct vprof_capture *c, uint32_t device_id, const char *name, int needs_name)
+{
+    if (device_id >= c->window.max_device || (needs_name && name == NULL))
+        return VPROF_DROPS_BAD_RECORD;
+    return 0;
+}
+
+static struct vprof_string_slot *string_slot(struct vprof_capture *c, const char *name,
+                                             struct vprof_string_slot *scratch)
+{
+    uint32_t len = 0;
+    (void)vprof_intern_hash(name, VPROF_STRING_MAX, &len);
+    return vprof_intern_string(&c->intern, name, len, scratch);
+}
+
+static uint32_t send_string(struct vprof_capture *c, struct vprof_string_slot *s, const char *name)
+{
     if (s->sent)
         return s->id;
-    const uint32_t len = (uint32_t)strnlen(name, VPROF_STRING_MAX);
-    const uint32_t total = (uint32_t)sizeof(struct vprof_rec_string) + len;
+    const uint32_t total = (uint32_t)sizeof(struct vprof_rec_string) + s->len;
     struct vprof_rec_string *r = vprof_ring_claim(c->ring, VPROF_REC_STRING, total, VPROF_RING_DATA);
     if (r == NULL)
         return 0;
     r->id = s->id;
-    r->len = len;
-    memcpy(r + 1, name, len);
+    r->len = s->len;
+    memcpy(r + 1, name, s->len);
     /* The bytes up to the 8-byte boundary are zero: the consumer zeroed them. */
     vprof_ring_commit(c->ring, r);
     s->sent = 1;
     return s->id;
 }
 
+uint32_t vprof_convert_string(struct vprof_capture *c, const char *name)
+{
+    if (name == NULL || name[0] == '\0')
+        return 0;
+    struct vprof_string_slot scratch;
+    return send_string(c, string_slot(c, name, &scratch), name);
+}
+
+/* Whether the desc's name still reads as the copy it was sent with (a module reload may reuse the pointer). */
+static int same_name(const struct vprof_capture *c, const struct vprof_desc_slot *d, const char *name)
+{
+    if (d->name_len == VPROF_NAME_UNSTORED || name == NULL)
+        return 1; /* nothing to compare with: the pointer decides */
+    const char *copy = c->intern.arena + d->name_off;
+    /* strncmp stops at name's NUL; name[len] is read only if name has len bytes before it. */
+    return strncmp(name, copy, d->name_len) == 0 && name[d->name_len] == '\0';
+}
+
+/* Sends the desc's STRING and KERNEL_DESC; 0 if the ring refused one of them. */
+static int send_desc(struct vprof_capture *c, struct vprof_desc_slot *d)
+{
+    uint32_t name_id = 0;
+    const char *name = d->key.name;
+    if (name != NULL && name[0] != '\0') {
+        struct vprof_string_slot scratch;
+        struct vprof_string_slot *s = string_slot(c, name, &scratch);
+        name_id = send_string(c, s, name);
+        if (name_id == 0u)
+            return 0;
+        const char *copy = vprof_intern_text(&c->intern, s);
+        d->name_off = copy != NULL ? (uint32_t)(copy - c->intern.arena) : 0u;
+        d->name_len = copy != NULL ? s->len : VPROF_NAME_UNSTORED;
+    }
+    struct vprof_rec_kernel_desc *r =
+        vprof_ring_claim(c->ring, VPROF_REC_KERNEL_DESC, sizeof *r, VPROF_RING_DATA);
+    if (r == NULL)
+        return 0;
+    const struct vprof_desc_key *key = &d->key;
+    r->id = d->id;
+    r->name_id = name_id;
+    r->device_id = key->device_id;
+    r->context_id = key->context_id;
+    r->stream_id = key->stream_id;
+    r->graph_id = key->graph_id;
+    r->grid_x = key->grid_x;
+    r->grid_y = key->grid_y;
+    r->grid_z = key->grid_z;
+    r->block_x = key->block_x;
+    r->block_y = key->block_y;
+    r->block_z = key->block_z;
+    r->shared_memory = key->shared_memory;
+    r->registers = key->registers;
+    r->graph_node_id = key->graph_node_id;
+    vprof_ring_commit(c->ring, r);
+    d->name_id = name_id;
+    d->sent = 1;
+    return 1;
+}
+
 int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
 {
     const uint64_t start = READ(uint64_t, rec, K_OFF(start));
     const uint64_t end = READ(uint64_t, rec, K_OFF(end));
-    if (start == 0u && end == 0u) {
-        c->zero_ts_kernels++;
-        return -1;
-    }
+    const uint32_t corr = READ(uint32_t, rec, K_OFF(correlationId));
     struct vprof_desc_key key;
     key.name = READ(const char *, rec, K_OFF(name));
     key.device_id = READ(uint32_t, rec, K_OFF(deviceId));
+    key.graph_id = READ(uint32_t, rec, K_OFF(graphId));
+    int late;
+    uint32_t why = judge(c, corr, start, end, &late);
+    if (__builtin_expect(c->window.check_records, 0) && why == 0u)
+        why = sane(c, key.device_id, key.name, 1);
+    if (why != VPROF_DROPS_CLIPPED && !late) {
+        if (key.graph_id != 0u)
+            c->arrived_graph_kernels++;
+        else
+            c->arrived_plain_kernels++;
+    }
+    if (why != 0u) {
+        c->rejected[VPROF_TALLY_KERNEL][why]++;
+        return -1;
+    }
+    key.graph_node_id = READ(uint64_t, rec, K_OFF(graphNodeId));
     key.context_id = READ(uint32_t, rec, K_OFF(contextId));
     key.stream_id = READ(uint32_t, rec, K_OFF(streamId));
-    key.graph_id = READ(uint32_t, rec, K_OFF(graphId));
     key.grid_x = (uint32_t)READ(int32_t, rec, K_OFF(gridX));
     key.grid_y = (uint32_t)READ(int32_t, rec, K_OFF(gridY));
     key.grid_z = (uint32_t)READ(int32_t, rec, K_OFF(gridZ));
@@ -103,48 +262,47 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
 
     struct vprof_desc_slot scratch;
     struct vprof_desc_slot *d = vprof_intern_desc(&c->intern, &key, &scratch);
-    if (__builtin_expect(!d->sent, 0)) {
-        const uint32_t name_id = vprof_convert_string(c, key.name);
-        if (name_id == 0u && key.name != NULL && key.name[0] != '\0') {
-            count_kernel_drop(c); /* its name could not be sent, so neither can it */
-            return 0;
-        }
-        struct vprof_rec_kernel_desc *r =
-            vprof_ring_claim(c->ring, VPROF_REC_KERNEL_DESC, sizeof *r, VPROF_RING_DATA);
-        if (r == NULL) {
-            count_kernel_drop(c);
-            return 0;
-        }
-        r->id = d->id;
-        r->name_id = name_id;
-        r->device_id = key.device_id;
-        r->context_id = key.context_id;
-        r->stream_id = key.stream_id;
-        r->graph_id = key.graph_id;
-        r->grid_x = key.grid_x;
-        r->grid_y = key.grid_y;
-        r->grid_z = key.grid_z;
-        r->block_x = key.block_x;
-        r->block_y = key.block_y;
-        r->block_z = key.block_z;
-        r->shared_memory = key.shared_memory;
-        r->registers = key.registers;
-        vprof_ring_commit(c->ring, r);
-        d->sent = 1;
+    if (__builtin_expect(d->checked != c->intern.generation, 0)) {
+        if (d->sent && !same_name(c, d, key.name))
+            vprof_intern_desc_renew(&c->intern, d); /* another kernel now lives at that address */
+        d->checked = c->intern.generation;
     }
+    if (__builtin_expect(!d->sent, 0) && !send_desc(c, d)) {
+        count_kernel_drop(c); /* its name or shape could not be sent, so neither can it */
+        return 0;
+    }
+    settle(c, late);
     struct vprof_rec_kernel *k = vprof_ring_claim(c->ring, VPROF_REC_KERNEL, sizeof *k, VPROF_RING_DATA);
     if (k == NULL)
         return 0; /* counted by the ring, as a kernel */
     k->start = start;
     k->end = end;
-    k->correlation_id = READ(uint32_t, rec, K_OFF(correlationId));
+    k->correlation_id = corr;
     k->desc_id = d->id;
     vprof_ring_commit(c->ring, k);
+    if (__builtin_expect(late, 0)) {
+        c->kept_late++;
+        return 1;
+    }
+    c->kept_kernels++;
+    if (key.graph_id != 0u) {
+        c->kept_graph_kernels++;
+        c->last_graph_seen += corr == c->last_graph_corr;
+    }
     return 1;
 }
 
 static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 *m)
 {
+    int late;
+    uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
+    if (__builtin_expect(c->window.check_records, 0) && why == 0u)
+        why = sane(c, m->deviceId, NULL, 0);
+    if (why != 0u) {
+        c->rejected[VPROF_TALLY_MEMCPY][why]++;
+        return;
+    }
+    settle(c, late);
     struct vprof_rec_memcpy *r = vprof_ring_claim(c->ring, VPROF_REC_MEMCPY, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -161,10 +319,23 @@ static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 
     r->flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? 1u : 0u;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
+    if (late)
+        c->kept_late++;
+    else
+        c->kept_records++;
 }
 
 static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 *m)
 {
+    int late;
+    uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
+    if (__builtin_expect(c->window.check_records, 0) && why == 0u)
+        why = sane(c, m->deviceId, NULL, 0);
+    if (why != 0u) {
+        c->rejected[VPROF_TALLY_MEMSET][why]++;
+        return;
+    }
+    settle(c, late);
     struct vprof_rec_memset *r = vprof_ring_claim(c->ring, VPROF_REC_MEMSET, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -178,6 +349,10 @@ static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 
     r->value = m->value;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
+    if (late)
+        c->kept_late++;
+    else
+        c->kept_records++;
 }
 
 static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 *m)
@@ -203,6 +378,7 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
         count_drop(c);
         return;
     }
+    settle(c, 0);
     struct vprof_rec_marker *r = vprof_ring_claim(c->ring, VPROF_REC_MARKER, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -218,6 +394,7 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
 
 static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uint32_t domain)
 {
+    settle(c, 0);
     struct vprof_rec_api *r = vprof_ring_claim(c->ring, VPROF_REC_API, sizeof *r, VPROF_RING_DATA);
     if (r == NULL)
         return;
@@ -228,6 +405,48 @@ static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uin
     r->domain = domain;
     r->tid = a->threadId;
     vprof_ring_commit(c->ring, r);
+}
+
+/* A GPU's properties, once per device and arming (CUPTI sends one record per device it knows). */
+static void convert_device(struct vprof_capture *c, const CUpti_ActivityDevice5 *d)
+{
+    const uint64_t bit = d->id < 64u ? 1ull << d->id : 0u;
+    if (bit != 0u && (c->devices_sent & bit))
+        return;
+    if (d->numMultiprocessors == 0u || d->numMultiprocessors > 1000000u || d->computeCapabilityMajor == 0u ||
+        d->computeCapabilityMajor > 100u) {
+        c->rejected[VPROF_TALLY_OTHER][VPROF_DROPS_BAD_RECORD]++; /* not a device record we can read */
+        return;
+    }
+    const uint32_t name_id = vprof_convert_string(c, d->name);
+    if (name_id == 0u && d->name != NULL && d->name[0] != '\0') {
+        count_drop(c);
+        return;
+    }
+    struct vprof_rec_device *r = vprof_ring_claim(c->ring, VPROF_REC_DEVICE, sizeof *r, VPROF_RING_DATA);
+    if (r == NULL)
+        return;
+    r->id = d->id;
+    r->name_id = name_id;
+    r->global_memory_bytes = d->globalMemorySize;
+    r->global_memory_bandwidth = d->globalMemoryBandwidth;
+    r->sm_count = d->numMultiprocessors;
+    r->compute_major = d->computeCapabilityMajor;
+    r->compute_minor = d->computeCapabilityMinor;
+    r->core_clock_khz = d->coreClockRate;
+    r->l2_cache_bytes = d->l2CacheSize;
+    r->warp_size = d->numThreadsPerWarp;
+    r->max_threads_per_block = d->maxThreadsPerBlock;
+    r->max_warps_per_sm = d->maxWarpsPerMultiprocessor;
+    r->max_blocks_per_sm = d->maxBlocksPerMultiprocessor;
+    r->max_shared_memory_per_sm = d->maxSharedMemoryPerMultiprocessor;
+    r->max_shared_memory_per_block = d->maxSharedMemoryPerBlock;
+    r->max_registers_per_sm = d->maxRegistersPerMultiprocessor;
+    r->max_registers_per_block = d->maxRegistersPerBlock;
+    r->flags = (d->eccEnabled ? VPROF_DEVICE_ECC : 0u) | (d->isMigEnabled ? VPROF_DEVICE_MIG : 0u);
+    memcpy(r->uuid, &d->uuid, sizeof r->uuid);
+    vprof_ring_commit(c->ring, r);
+    c->devices_sent |= bit;
 }
 
 void vprof_convert_activity(struct vprof_capture *c, const void *rec)
@@ -251,6 +470,9 @@ void vprof_convert_activity(struct vprof_capture *c, const void *rec)
         break;
     case CUPTI_ACTIVITY_KIND_DRIVER:
         convert_api(c, rec, VPROF_API_DRIVER);
+        break;
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+        convert_device(c, rec);
         break;
     default:
         break;

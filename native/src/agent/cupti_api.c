@@ -106,6 +106,8 @@ static void *find_library(char *why, size_t why_size)
         }                                                                               \
     } while (0)
 
+#define RESOLVE_OPTIONAL(api, name) (*(void **)&(api)->name = dlsym((api)->handle, "cupti" #name))
+
 static int resolve_all(struct vprof_cupti *api, char *why, size_t why_size)
 {
     RESOLVE(api, GetVersion);
@@ -123,6 +125,7 @@ static int resolve_all(struct vprof_cupti *api, char *why, size_t why_size)
     RESOLVE(api, GetTimestamp);
     RESOLVE(api, SetThreadIdType);
     RESOLVE(api, Finalize);
+    RESOLVE_OPTIONAL(api, ActivitySetAttribute);
     return 0;
 }
 

@@ -30,12 +30,46 @@ struct vprof_cupti {
     __typeof__(cuptiGetTimestamp) *GetTimestamp;
     __typeof__(cuptiSetThreadIdType) *SetThreadIdType;
     __typeof__(cuptiFinalize) *Finalize;
+    __typeof__(cuptiActivitySetAttribute) *ActivitySetAttribute; /* optional */
 };
 
 /* Oldest CUPTI whose kernel record has the prefix convert.c reads (CUDA 12.0). */
 #define VPROF_CUPTI_MIN_VERSION 19u
 /* CUPTI 13.0.0 crashes as the NVTX injection library (NVIDIA/NVTX#125). */
 #define VPROF_CUPTI_NVTX_BROKEN_VERSION 130000u
+
+/*
+ * What vprof knows about CUPTI versions (cuptiGetVersion; 0 = it could not say).
+ *
+ * Record layouts verified: the kernel fields vprof reads sit where convert.c's
+ * static asserts say in Kernel9 (CUDA 12.0 to 12.9, API 19 to 28) and Kernel10
+ * (13.0, 13.0 Update 1: 130000 to 130099), checked against the 13.0 headers.
+ * 13.2 renamed the record (Kernel11), 13.3 again (Kernel12), 13.5 (Kernel13),
+ * and no header of those was at hand: outside the list every record is
+ * sanity-checked and the capture says the layout is unverified.
+ */
+static inline int vprof_cupti_layout_verified(uint32_t v)
+{
+    return (v >= 19u && v <= 28u) || (v >= 130000u && v <= 130099u);
+}
+
+/* Before API 27 (CUDA 12.9) a buffer request answered with NULL can crash CUPTI (kineto#1275, #1534). */
+static inline int vprof_cupti_refusal_crashes(uint32_t v)
+{
+    return v < 27u;
+}
+
+/* 13.0 GA can deadlock in cuptiActivityDisable(CONCURRENT_KERNEL); 13.0 Update 1 fixed it. */
+static inline int vprof_cupti_disable_deadlocks(uint32_t v)
+{
+    return v == 130000u;
+}
+
+/* Per-thread activity buffers (CUDA 13's default) exist from 13.0 on. */
+static inline int vprof_cupti_has_per_thread_buffers(uint32_t v)
+{
+    return v >= 130000u;
+}
 
 /*
  * Finds and loads libcupti: $VPROF_CUPTI_LIB; a libcupti this process already

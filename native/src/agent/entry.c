@@ -1,10 +1,19 @@
 /*
  * entry.c: how the agent comes alive and goes away.
  *
- *   constructor          LD_PRELOAD, CUDA_INJECTION64_PATH's dlopen, or a late
- *                        dlopen into a running process: region + control thread.
+ *   constructor          LD_PRELOAD, or a late dlopen into a running process:
+ *                        region + control thread. When CUDA_INJECTION64_PATH
+ *                        names this library, InitializeInjection does it instead:
+ *                        a process that loads us only as its NVTX injection
+ *                        (below) and never initializes CUDA gets no region.
  *   InitializeInjection  called by libcuda during cuInit when CUDA_INJECTION64_PATH
  *                        names this library: loads and subscribes CUPTI (dormant).
+ *   InitializeInjectionNvtx2
+ *                        called by NVTX when NVTX_INJECTION64_PATH names this
+ *                        library (`vprof run` and `launch` set it, so NVTX used
+ *                        before CUDA initializes is seen, R12): loads the libcupti
+ *                        the agent will use, by the agent's own search, and hands
+ *                        NVTX to it; CUDA's injection later finds the same one.
  *   first ARM            when InitializeInjection never came (LD_PRELOAD without
  *                        it, or late injection): CUPTI is loaded then, lazily.
  *   exit                 ends an open range, state EXITED, removes the region
@@ -56,15 +65,19 @@ static void take_pending_arm(struct vprof_agent *a)
 static void on_exit_handler(void);
 static void on_fork_child(void);
 
+static void learn_self_path(struct vprof_agent *a)
+{
+    Dl_info info;
+    if (a->self_path[0] == '\0' && dladdr((void *)&learn_self_path, &info) != 0 && info.dli_fname != NULL)
+        snprintf(a->self_path, sizeof a->self_path, "%s", info.dli_fname);
+}
+
 /* Region, control thread and hooks for the current process; call with start_lock held. */
 static void start_for_this_process(struct vprof_agent *a)
 {
     if (a->ready && a->pid == getpid())
         return;
-    Dl_info info;
-    if (a->self_path[0] == '\0' && dladdr((void *)&start_for_this_process, &info) != 0 &&
-        info.dli_fname != NULL)
-        snprintf(a->self_path, sizeof a->self_path, "%s", info.dli_fname);
+    learn_self_path(a);
     const int by_cuda = names_us(getenv("CUDA_INJECTION64_PATH"), a->self_path);
     a->launch_injected = a->injection_called || by_cuda || names_us(getenv("LD_PRELOAD"), a->self_path);
     a->injection_expected = by_cuda && !a->injection_called && a->cupti_state == 0;
@@ -104,7 +117,13 @@ __attribute__((constructor)) static void vprof_agent_constructor(void)
 {
     struct vprof_agent *a = &vprof_agent;
     pthread_mutex_lock(&start_lock);
-    start_for_this_process(a);
+    learn_self_path(a);
+    /* libcuda calls InitializeInjection right after loading us: it starts us then. */
+    const int cuda_will_call = !a->injection_called &&
+                               names_us(getenv("CUDA_INJECTION64_PATH"), a->self_path) &&
+                               !names_us(getenv("LD_PRELOAD"), a->self_path);
+    if (!cuda_will_call)
+        start_for_this_process(a);
     pthread_mutex_unlock(&start_lock);
     if (!a->ready)
         return;
@@ -129,10 +148,32 @@ VPROF_EXPORT int InitializeInjection(void)
     uint64_t flags = __atomic_load_n(&a->control->agent_flags, __ATOMIC_ACQUIRE);
     flags = (flags & ~(uint64_t)VPROF_AGENT_INJECTED_LATE) | VPROF_AGENT_INJECTED_AT_LAUNCH;
     __atomic_store_n(&a->control->agent_flags, flags, __ATOMIC_RELEASE);
+    vprof_read_rank_env(a);
     vprof_cupti_start(a); /* on failure the state is FAILED with CUPTI's reason */
     arm_from_env_now(a);
     pthread_mutex_unlock(&a->state_lock);
     return 1;
+}
+
+typedef int (*nvtx_injection_fn)(void *get_export_table);
+
+VPROF_EXPORT int InitializeInjectionNvtx2(void *get_export_table)
+{
+    struct vprof_agent *a = &vprof_agent;
+    pthread_mutex_lock(&start_lock);
+    char why[VPROF_REASON_MAX] = "";
+    nvtx_injection_fn forward = NULL;
+    /* The agent's own search (VPROF_CUPTI_LIB, a libcupti already loaded, CUDA_HOME, the pip
+       wheel): CUDA's injection later loads this same one, never a second libcupti. */
+    /* Silent when it cannot: a process that initializes CUDA later gets the same answer, with
+       its reason, in its region (FAILED, or the 13.0.0 warning); one that never does is not ours. */
+    if (vprof_cupti_load(&a->cupti, why, sizeof why) == 0 &&
+        a->cupti.version != VPROF_CUPTI_NVTX_BROKEN_VERSION) /* NVIDIA/NVTX#125 */
+        *(void **)&forward = dlsym(a->cupti.handle, "InitializeInjectionNvtx2");
+    pthread_mutex_unlock(&start_lock);
+    if (forward == NULL)
+        return 0; /* NVTX runs on without an injection: its calls cost nothing */
+    return forward(get_export_table);
 }
 
 static int lock_state_bounded(struct vprof_agent *a)
@@ -152,7 +193,7 @@ VPROF_EXPORT void vprof_agent_shutdown(void)
     vprof_control_thread_stop(a);
     if (lock_state_bounded(a)) {
         if (a->range_open)
-            vprof_end_range(a, VPROF_SOURCE_EXIT);
+            vprof_end_range(a, VPROF_SOURCE_EXIT, 0); /* exiting: no drain window */
         a->armed = 0;
         __atomic_store_n(&a->hot_mode, -1, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&a->state_lock);
@@ -184,8 +225,15 @@ static void on_fork_child(void)
     a->range_open = 0;
     a->holder_pid = 0;
     a->pending_arm = 0;
+    a->stopping = 0;
+    a->finalize_pending = 0;
     __atomic_store_n(&a->hot_mode, -1, __ATOMIC_RELEASE);
     __atomic_store_n(&a->hot_range_open, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&a->hot_stopping, 0, __ATOMIC_RELEASE);
+    /* The parent's range is not this process's: its callbacks count nothing, its records are clipped. */
+    __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
+    a->window.snap.state = VPROF_WINDOW_NONE;
+    a->capture.late_run = 0;
     /*
      * CUPTI: a subscription made by the parent lives on in this copy of
      * libcupti (subscribing again would be refused), so it is kept; a failure

@@ -144,6 +144,8 @@ int vprof_region_create(struct vprof_agent *a, char *why, size_t why_size)
         c->agent_flags |= VPROF_AGENT_CUPTI_LOADED;
     c->heartbeat_timeout_ns = 5000000000ull;
     read_cmdline(c->cmdline, sizeof c->cmdline);
+    c->cupti_facts = a->cupti_facts;
+    vprof_read_rank_env(a);
     if (ring_why[0] != '\0')
         snprintf(c->reason, sizeof c->reason, "%s", ring_why);
     a->ready = 1;

@@ -11,7 +11,7 @@ public final class VprofRing {
     private VprofRing() {}
 
     public static final long MAGIC = 3550892908024844374L;
-    public static final long FORMAT_VERSION = 1L;
+    public static final long FORMAT_VERSION = 2L;
     public static final long CONTROL_SIZE = 4096L;
     public static final long REASON_MAX = 256L;
     public static final long NAME_MAX = 128L;
@@ -20,6 +20,7 @@ public final class VprofRing {
     public static final long RING_MAX = 1073741824L;
     public static final long RING_DEFAULT = 67108864L;
     public static final long RING_CONTROL_RESERVE = 4096L;
+    public static final long DRAIN_MAX_MS = 2000L;
     public static final long STRING_MAX = 4096L;
     public static final long RECORD_MAX = 4112L;
     public static final long RECORD_ALIGN = 8L;
@@ -33,6 +34,8 @@ public final class VprofRing {
     public static final long CMD_NONE = 0L;
     public static final long CMD_ARM = 1L;
     public static final long CMD_DISARM = 2L;
+    public static final long CMD_RANGE_BEGIN = 3L;
+    public static final long CMD_RANGE_END = 4L;
     public static final long RANGE_NONE = 0L;
     public static final long RANGE_PROFILER = 1L;
     public static final long RANGE_NVTX = 2L;
@@ -50,6 +53,24 @@ public final class VprofRing {
     public static final long AGENT_INJECTED_AT_LAUNCH = 1L;
     public static final long AGENT_INJECTED_LATE = 2L;
     public static final long AGENT_CUPTI_LOADED = 4L;
+    public static final long CUPTI_LAYOUT_VERIFIED = 1L;
+    public static final long CUPTI_PER_THREAD_OFF = 2L;
+    public static final long CUPTI_NEVER_REFUSE = 4L;
+    public static final long CUPTI_KEEPS_KERNEL_KIND = 8L;
+    public static final long CUPTI_FINALIZES = 16L;
+    public static final long CUPTI_FINALIZED = 32L;
+    public static final long WARN_NO_RECORDS = 1L;
+    public static final long WARN_RECORDS_MISSING = 2L;
+    public static final long WARN_BUFFERS_TAKEN = 4L;
+    public static final long WARN_GRAPH_NOT_DELIVERED = 8L;
+    public static final long WARN_CLOCK_CHANGED = 16L;
+    public static final long WARN_UNVERIFIED_LAYOUT = 32L;
+    public static final long WARN_DRAIN_TIMEOUT = 64L;
+    public static final long WARN_TS_MEMBERSHIP = 128L;
+    public static final long WARN_CUT_SHORT = 256L;
+    public static final long WARN_POOL_EMPTY = 512L;
+    public static final long WARN_PER_THREAD_BUFFERS = 1024L;
+    public static final long WARN_KERNEL_KIND_KEPT = 2048L;
     public static final long REC_PADDING = 1L;
     public static final long REC_STRING = 2L;
     public static final long REC_KERNEL_DESC = 3L;
@@ -61,7 +82,8 @@ public final class VprofRing {
     public static final long REC_CLOCK_SYNC = 9L;
     public static final long REC_RANGE = 10L;
     public static final long REC_DROPS = 11L;
-    public static final long REC_TYPE_MAX = 11L;
+    public static final long REC_DEVICE = 12L;
+    public static final long REC_TYPE_MAX = 12L;
     public static final long MARKER_INSTANT = 1L;
     public static final long MARKER_START = 2L;
     public static final long MARKER_END = 4L;
@@ -69,13 +91,25 @@ public final class VprofRing {
     public static final long API_DRIVER = 2L;
     public static final long RANGE_BEGIN = 1L;
     public static final long RANGE_END = 2L;
+    public static final long RANGE_LATE_BEGIN = 3L;
+    public static final long RANGE_LATE_END = 4L;
     public static final long SOURCE_COMMAND = 1L;
     public static final long SOURCE_PROFILER = 2L;
     public static final long SOURCE_NVTX = 3L;
     public static final long SOURCE_HEARTBEAT = 4L;
     public static final long SOURCE_EXIT = 5L;
+    public static final long SOURCE_TREE = 6L;
     public static final long DROPS_CUPTI = 1L;
     public static final long DROPS_ZERO_TS = 2L;
+    public static final long DROPS_START_ZERO = 3L;
+    public static final long DROPS_END_ZERO = 4L;
+    public static final long DROPS_END_BEFORE_START = 5L;
+    public static final long DROPS_OUTSIDE_RANGE = 6L;
+    public static final long DROPS_BAD_RECORD = 7L;
+    public static final long DROPS_CLIPPED = 8L;
+    public static final long DROPS_REASON_MAX = 8L;
+    public static final long DEVICE_ECC = 1L;
+    public static final long DEVICE_MIG = 2L;
 
     /** struct vprof_control (4096 bytes) */
     public static final class Control {
@@ -120,6 +154,15 @@ public final class VprofRing {
         public static final long CMD_RANGE_DOMAIN_SIZE = 128L;
         public static final long CMDLINE = 1216L;
         public static final long CMDLINE_SIZE = 512L;
+        public static final long RANK = 1728L;
+        public static final long LOCAL_RANK = 1732L;
+        public static final long WORLD_SIZE = 1736L;
+        public static final long CUPTI_FACTS = 1740L;
+        public static final long LOCAL_RANGE_BEGINS = 1744L;
+        public static final long LOCAL_RANGE_ENDS = 1752L;
+        public static final long POOL_EMERGENCY_BUFFERS = 1760L;
+        public static final long POOL_REFUSALS = 1768L;
+        public static final long WARNING_FLAGS = 1776L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             ValueLayout.JAVA_LONG.withName("magic"),
@@ -167,7 +210,16 @@ public final class VprofRing {
             MemoryLayout.sequenceLayout(128, ValueLayout.JAVA_BYTE).withName("cmd_range_name"),
             MemoryLayout.sequenceLayout(128, ValueLayout.JAVA_BYTE).withName("cmd_range_domain"),
             MemoryLayout.sequenceLayout(512, ValueLayout.JAVA_BYTE).withName("cmdline"),
-            MemoryLayout.paddingLayout(2368)
+            ValueLayout.JAVA_INT.withName("rank"),
+            ValueLayout.JAVA_INT.withName("local_rank"),
+            ValueLayout.JAVA_INT.withName("world_size"),
+            ValueLayout.JAVA_INT.withName("cupti_facts"),
+            ValueLayout.JAVA_LONG.withName("local_range_begins"),
+            ValueLayout.JAVA_LONG.withName("local_range_ends"),
+            ValueLayout.JAVA_LONG.withName("pool_emergency_buffers"),
+            ValueLayout.JAVA_LONG.withName("pool_refusals"),
+            ValueLayout.JAVA_LONG.withName("warning_flags"),
+            MemoryLayout.paddingLayout(2312)
         ).withName("vprof_control");
     }
 
@@ -200,11 +252,11 @@ public final class VprofRing {
         ).withName("vprof_rec_string");
     }
 
-    /** struct vprof_rec_kernel_desc (64 bytes) */
+    /** struct vprof_rec_kernel_desc (72 bytes) */
     public static final class KernelDescRecord {
         private KernelDescRecord() {}
 
-        public static final long SIZE = 64L;
+        public static final long SIZE = 72L;
         public static final long ID = 8L;
         public static final long NAME_ID = 12L;
         public static final long DEVICE_ID = 16L;
@@ -219,6 +271,7 @@ public final class VprofRing {
         public static final long BLOCK_Z = 52L;
         public static final long SHARED_MEMORY = 56L;
         public static final long REGISTERS = 60L;
+        public static final long GRAPH_NODE_ID = 64L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             MemoryLayout.paddingLayout(8),
@@ -235,7 +288,8 @@ public final class VprofRing {
             ValueLayout.JAVA_INT.withName("block_y"),
             ValueLayout.JAVA_INT.withName("block_z"),
             ValueLayout.JAVA_INT.withName("shared_memory"),
-            ValueLayout.JAVA_INT.withName("registers")
+            ValueLayout.JAVA_INT.withName("registers"),
+            ValueLayout.JAVA_LONG.withName("graph_node_id")
         ).withName("vprof_rec_kernel_desc");
     }
 
@@ -384,11 +438,11 @@ public final class VprofRing {
         ).withName("vprof_rec_clock_sync");
     }
 
-    /** struct vprof_rec_range (64 bytes) */
+    /** struct vprof_rec_range (184 bytes) */
     public static final class RangeRecord {
         private RangeRecord() {}
 
-        public static final long SIZE = 64L;
+        public static final long SIZE = 184L;
         public static final long EDGE = 8L;
         public static final long SOURCE = 12L;
         public static final long INDEX = 16L;
@@ -398,6 +452,22 @@ public final class VprofRing {
         public static final long RING_DROPS = 40L;
         public static final long RING_DROPS_KERNELS = 48L;
         public static final long CUPTI_DROPS = 56L;
+        public static final long CORRELATION_ID = 64L;
+        public static final long FLAGS = 68L;
+        public static final long DRAINED_CUPTI_NS = 72L;
+        public static final long KERNEL_LAUNCHES = 80L;
+        public static final long GRAPH_LAUNCHES = 88L;
+        public static final long KERNELS = 96L;
+        public static final long GRAPH_KERNELS = 104L;
+        public static final long KERNELS_MISSING = 112L;
+        public static final long CLIPPED = 120L;
+        public static final long REJECTED_ZERO_TS = 128L;
+        public static final long REJECTED_START_ZERO = 136L;
+        public static final long REJECTED_END_ZERO = 144L;
+        public static final long REJECTED_END_BEFORE_START = 152L;
+        public static final long REJECTED_OUTSIDE_RANGE = 160L;
+        public static final long LATE = 168L;
+        public static final long REJECTED_BAD_RECORD = 176L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             MemoryLayout.paddingLayout(8),
@@ -409,7 +479,23 @@ public final class VprofRing {
             ValueLayout.JAVA_LONG.withName("realtime_ns"),
             ValueLayout.JAVA_LONG.withName("ring_drops"),
             ValueLayout.JAVA_LONG.withName("ring_drops_kernels"),
-            ValueLayout.JAVA_LONG.withName("cupti_drops")
+            ValueLayout.JAVA_LONG.withName("cupti_drops"),
+            ValueLayout.JAVA_INT.withName("correlation_id"),
+            ValueLayout.JAVA_INT.withName("flags"),
+            ValueLayout.JAVA_LONG.withName("drained_cupti_ns"),
+            ValueLayout.JAVA_LONG.withName("kernel_launches"),
+            ValueLayout.JAVA_LONG.withName("graph_launches"),
+            ValueLayout.JAVA_LONG.withName("kernels"),
+            ValueLayout.JAVA_LONG.withName("graph_kernels"),
+            ValueLayout.JAVA_LONG.withName("kernels_missing"),
+            ValueLayout.JAVA_LONG.withName("clipped"),
+            ValueLayout.JAVA_LONG.withName("rejected_zero_ts"),
+            ValueLayout.JAVA_LONG.withName("rejected_start_zero"),
+            ValueLayout.JAVA_LONG.withName("rejected_end_zero"),
+            ValueLayout.JAVA_LONG.withName("rejected_end_before_start"),
+            ValueLayout.JAVA_LONG.withName("rejected_outside_range"),
+            ValueLayout.JAVA_LONG.withName("late"),
+            ValueLayout.JAVA_LONG.withName("rejected_bad_record")
         ).withName("vprof_rec_range");
     }
 
@@ -421,6 +507,7 @@ public final class VprofRing {
         public static final long REASON = 8L;
         public static final long CONTEXT_ID = 12L;
         public static final long STREAM_ID = 16L;
+        public static final long RECORD_TYPE = 20L;
         public static final long COUNT = 24L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
@@ -428,8 +515,58 @@ public final class VprofRing {
             ValueLayout.JAVA_INT.withName("reason"),
             ValueLayout.JAVA_INT.withName("context_id"),
             ValueLayout.JAVA_INT.withName("stream_id"),
-            MemoryLayout.paddingLayout(4),
+            ValueLayout.JAVA_INT.withName("record_type"),
             ValueLayout.JAVA_LONG.withName("count")
         ).withName("vprof_rec_drops");
+    }
+
+    /** struct vprof_rec_device (104 bytes) */
+    public static final class DeviceRecord {
+        private DeviceRecord() {}
+
+        public static final long SIZE = 104L;
+        public static final long ID = 8L;
+        public static final long NAME_ID = 12L;
+        public static final long GLOBAL_MEMORY_BYTES = 16L;
+        public static final long GLOBAL_MEMORY_BANDWIDTH = 24L;
+        public static final long SM_COUNT = 32L;
+        public static final long COMPUTE_MAJOR = 36L;
+        public static final long COMPUTE_MINOR = 40L;
+        public static final long CORE_CLOCK_KHZ = 44L;
+        public static final long L2_CACHE_BYTES = 48L;
+        public static final long WARP_SIZE = 52L;
+        public static final long MAX_THREADS_PER_BLOCK = 56L;
+        public static final long MAX_WARPS_PER_SM = 60L;
+        public static final long MAX_BLOCKS_PER_SM = 64L;
+        public static final long MAX_SHARED_MEMORY_PER_SM = 68L;
+        public static final long MAX_SHARED_MEMORY_PER_BLOCK = 72L;
+        public static final long MAX_REGISTERS_PER_SM = 76L;
+        public static final long MAX_REGISTERS_PER_BLOCK = 80L;
+        public static final long FLAGS = 84L;
+        public static final long UUID = 88L;
+        public static final long UUID_SIZE = 16L;
+
+        public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+            MemoryLayout.paddingLayout(8),
+            ValueLayout.JAVA_INT.withName("id"),
+            ValueLayout.JAVA_INT.withName("name_id"),
+            ValueLayout.JAVA_LONG.withName("global_memory_bytes"),
+            ValueLayout.JAVA_LONG.withName("global_memory_bandwidth"),
+            ValueLayout.JAVA_INT.withName("sm_count"),
+            ValueLayout.JAVA_INT.withName("compute_major"),
+            ValueLayout.JAVA_INT.withName("compute_minor"),
+            ValueLayout.JAVA_INT.withName("core_clock_khz"),
+            ValueLayout.JAVA_INT.withName("l2_cache_bytes"),
+            ValueLayout.JAVA_INT.withName("warp_size"),
+            ValueLayout.JAVA_INT.withName("max_threads_per_block"),
+            ValueLayout.JAVA_INT.withName("max_warps_per_sm"),
+            ValueLayout.JAVA_INT.withName("max_blocks_per_sm"),
+            ValueLayout.JAVA_INT.withName("max_shared_memory_per_sm"),
+            ValueLayout.JAVA_INT.withName("max_shared_memory_per_block"),
+            ValueLayout.JAVA_INT.withName("max_registers_per_sm"),
+            ValueLayout.JAVA_INT.withName("max_registers_per_block"),
+            ValueLayout.JAVA_INT.withName("flags"),
+            MemoryLayout.sequenceLayout(16, ValueLayout.JAVA_BYTE).withName("uuid")
+        ).withName("vprof_rec_device");
     }
 }

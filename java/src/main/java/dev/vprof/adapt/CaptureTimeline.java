@@ -54,7 +54,8 @@ public final class CaptureTimeline {
     public static Result read(CaptureReader reader, KernelNames names, LongConsumer progress) {
         Timeline timeline = new Timeline();
         Notes notes = new Notes();
-        reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command()));
+        reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command())
+                .distributed(p.rank(), p.localRank(), p.worldSize()));
 
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
         RecordAdapter records = new RecordAdapter(timeline, clocks, names, notes, progress);
@@ -88,13 +89,13 @@ public final class CaptureTimeline {
                 records.gpuOps, records.records());
     }
 
-    private static void describe(TimelineProcess p, String command) {
+    private static TimelineProcess describe(TimelineProcess p, String command) {
         if (command == null || command.isBlank()) {
-            return;
+            return p;
         }
         List<String> argv = new ArrayList<>(List.of(command.trim().split("\\s+")));
         String exe = argv.getFirst();
-        p.describe(exe.substring(exe.lastIndexOf('/') + 1), argv);
+        return p.describe(exe.substring(exe.lastIndexOf('/') + 1), argv);
     }
 
     /** The spans of a result that fell outside its window, for callers that list them. */

@@ -3,6 +3,7 @@ package dev.vprof.adapt;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
@@ -12,6 +13,7 @@ import dev.vprof.capture.RecordVisitor;
 import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
+import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -170,9 +172,10 @@ final class RecordAdapter implements RecordVisitor {
         long s = p.epoch(m.start());
         long e = ordered(s, p.epoch(m.end()));
         p.touch(s, e);
-        // Name id 0: the writers name a copy by its kind ("Memcpy HtoD").
+        // Name id 0: the writers name a copy by its kinds ("Memcpy HtoD (Pinned -> Device)").
         p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
-                .addMemcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.copyKind());
+                .addMemcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
+                        m.copyKind(), m.srcKind(), m.dstKind());
         gpuOps++;
     }
 
@@ -185,6 +188,17 @@ final class RecordAdapter implements RecordVisitor {
         p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
                 .addMemset(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value());
         gpuOps++;
+    }
+
+    /** A GPU's properties from its DEVICE record, onto the process's device of that id. */
+    @Override
+    public void device(int pid, DeviceProperties d) {
+        Proc p = proc(pid);
+        p.process.device(d.id())
+                .properties(d.name(), d.globalMemoryBytes(), d.computeMajor(), d.computeMinor(), d.smCount())
+                .limits(new GpuDevice.Limits(d.warpSize(), d.maxThreadsPerBlock(), d.maxThreadsPerSm(),
+                        d.maxRegistersPerBlock(), d.maxRegistersPerSm(), d.maxSharedMemoryPerBlock(),
+                        d.maxSharedMemoryPerSm()));
     }
 
     @Override
@@ -231,6 +245,9 @@ final class RecordAdapter implements RecordVisitor {
 
     @Override
     public void range(int pid, RangeEvent e) {
+        if (e.isLateBegin() || e.isLateEnd()) {
+            return; // late work of a range already drawn: its records land on their streams as usual
+        }
         Proc p = proc(pid);
         long t = p.rangeEdge(e);
         if (e.isBegin()) {

@@ -608,8 +608,6 @@ public final class CaptureReader implements Closeable {
     }
 
     private static AgentCounters sum(AgentCounters a, AgentCounters b) {
-        return new AgentCounters(a.records() + b.records(), a.bytes() + b.bytes(), a.ringDrops() + b.ringDrops(),
-                a.ringDropsKernels() + b.ringDropsKernels(), a.cuptiDrops() + b.cuptiDrops(),
-                a.ranges() + b.ranges());
+        return a.plus(b);
     }
 }

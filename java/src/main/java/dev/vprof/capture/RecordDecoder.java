@@ -3,6 +3,7 @@ package dev.vprof.capture;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
 import dev.vprof.bindings.VprofRing.ClockSyncRecord;
+import dev.vprof.bindings.VprofRing.DeviceRecord;
 import dev.vprof.bindings.VprofRing.DropsRecord;
 import dev.vprof.bindings.VprofRing.KernelDescRecord;
 import dev.vprof.bindings.VprofRing.KernelRecord;
@@ -26,6 +27,9 @@ import java.util.List;
  * <p>Nothing in the input is trusted: every length is checked against the record and the
  * buffer, records shorter than their type are skipped and counted, and interning stops at
  * a fixed budget so that a hostile file cannot make the decoder hold unbounded memory.
+ *
+ * <p>Records of ring format 1 (files written before graph node ids, range counts and drain
+ * windows) are shorter: a KERNEL_DESC or RANGE of that length is read with the new fields as 0.
  */
 public final class RecordDecoder {
 
@@ -36,6 +40,9 @@ public final class RecordDecoder {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final int TYPES = (int) VprofRing.REC_TYPE_MAX + 1;
+    /** Format 1 ended these records where format 2's first new field begins. */
+    static final long KERNEL_DESC_V1_SIZE = KernelDescRecord.GRAPH_NODE_ID;
+    static final long RANGE_V1_SIZE = RangeRecord.CORRELATION_ID;
 
     /** Interning limits shared by all decoders of one pass over a file. */
     static final class Budget {
@@ -126,6 +133,7 @@ public final class RecordDecoder {
                 case (int) VprofRing.REC_CLOCK_SYNC -> clockSync(seg, pos, len, v);
                 case (int) VprofRing.REC_RANGE -> range(seg, pos, len, v);
                 case (int) VprofRing.REC_DROPS -> drops(seg, pos, len, v);
+                case (int) VprofRing.REC_DEVICE -> device(seg, pos, len, v);
                 case (int) VprofRing.REC_PADDING -> { }
                 default -> {
                     unknownTypes++;
@@ -207,7 +215,7 @@ public final class RecordDecoder {
     }
 
     private void kernelDesc(MemorySegment seg, long pos, int len, RecordVisitor v) {
-        if (len < KernelDescRecord.SIZE) {
+        if (len < KERNEL_DESC_V1_SIZE) {
             malformed[(int) VprofRing.REC_KERNEL_DESC]++;
             return;
         }
@@ -226,7 +234,8 @@ public final class RecordDecoder {
                 seg.get(INT, pos + KernelDescRecord.BLOCK_Y),
                 seg.get(INT, pos + KernelDescRecord.BLOCK_Z),
                 seg.get(INT, pos + KernelDescRecord.SHARED_MEMORY),
-                seg.get(INT, pos + KernelDescRecord.REGISTERS));
+                seg.get(INT, pos + KernelDescRecord.REGISTERS),
+                len >= KernelDescRecord.SIZE ? seg.get(LONG, pos + KernelDescRecord.GRAPH_NODE_ID) : 0L);
         if (descs.get(id) == null) {
             if (budget.entriesLeft <= 0) {
                 notInterned++;
@@ -348,20 +357,42 @@ public final class RecordDecoder {
     }
 
     private void range(MemorySegment seg, long pos, int len, RecordVisitor v) {
-        int edge = len < RangeRecord.SIZE ? 0 : seg.get(INT, pos + RangeRecord.EDGE);
-        if (edge != VprofRing.RANGE_BEGIN && edge != VprofRing.RANGE_END) {
+        int edge = len < RANGE_V1_SIZE ? 0 : seg.get(INT, pos + RangeRecord.EDGE);
+        if (edge < VprofRing.RANGE_BEGIN || edge > VprofRing.RANGE_LATE_END) {
             malformed[(int) VprofRing.REC_RANGE]++;
             return;
         }
-        v.range(pid, new RangeEvent(edge,
-                seg.get(INT, pos + RangeRecord.SOURCE),
-                seg.get(INT, pos + RangeRecord.INDEX),
-                seg.get(INT, pos + RangeRecord.CAPTURE_ID),
-                seg.get(LONG, pos + RangeRecord.CUPTI_NS),
-                seg.get(LONG, pos + RangeRecord.REALTIME_NS),
-                seg.get(LONG, pos + RangeRecord.RING_DROPS),
-                seg.get(LONG, pos + RangeRecord.RING_DROPS_KERNELS),
-                seg.get(LONG, pos + RangeRecord.CUPTI_DROPS)));
+        int source = seg.get(INT, pos + RangeRecord.SOURCE);
+        int index = seg.get(INT, pos + RangeRecord.INDEX);
+        int captureId = seg.get(INT, pos + RangeRecord.CAPTURE_ID);
+        long cuptiNs = seg.get(LONG, pos + RangeRecord.CUPTI_NS);
+        long realtimeNs = seg.get(LONG, pos + RangeRecord.REALTIME_NS);
+        long ringDrops = seg.get(LONG, pos + RangeRecord.RING_DROPS);
+        long ringDropsKernels = seg.get(LONG, pos + RangeRecord.RING_DROPS_KERNELS);
+        long cuptiDrops = seg.get(LONG, pos + RangeRecord.CUPTI_DROPS);
+        if (len < RangeRecord.SIZE) {
+            v.range(pid, new RangeEvent(edge, source, index, captureId, cuptiNs, realtimeNs, ringDrops,
+                    ringDropsKernels, cuptiDrops));
+            return;
+        }
+        v.range(pid, new RangeEvent(edge, source, index, captureId, cuptiNs, realtimeNs, ringDrops,
+                ringDropsKernels, cuptiDrops,
+                seg.get(INT, pos + RangeRecord.CORRELATION_ID),
+                seg.get(INT, pos + RangeRecord.FLAGS),
+                seg.get(LONG, pos + RangeRecord.DRAINED_CUPTI_NS),
+                seg.get(LONG, pos + RangeRecord.KERNEL_LAUNCHES),
+                seg.get(LONG, pos + RangeRecord.GRAPH_LAUNCHES),
+                seg.get(LONG, pos + RangeRecord.KERNELS),
+                seg.get(LONG, pos + RangeRecord.GRAPH_KERNELS),
+                seg.get(LONG, pos + RangeRecord.KERNELS_MISSING),
+                seg.get(LONG, pos + RangeRecord.CLIPPED),
+                seg.get(LONG, pos + RangeRecord.REJECTED_ZERO_TS),
+                seg.get(LONG, pos + RangeRecord.REJECTED_START_ZERO),
+                seg.get(LONG, pos + RangeRecord.REJECTED_END_ZERO),
+                seg.get(LONG, pos + RangeRecord.REJECTED_END_BEFORE_START),
+                seg.get(LONG, pos + RangeRecord.REJECTED_OUTSIDE_RANGE),
+                seg.get(LONG, pos + RangeRecord.LATE),
+                seg.get(LONG, pos + RangeRecord.REJECTED_BAD_RECORD)));
     }
 
     private void drops(MemorySegment seg, long pos, int len, RecordVisitor v) {
@@ -373,7 +404,42 @@ public final class RecordDecoder {
                 seg.get(INT, pos + DropsRecord.REASON),
                 seg.get(INT, pos + DropsRecord.CONTEXT_ID),
                 seg.get(INT, pos + DropsRecord.STREAM_ID),
+                seg.get(INT, pos + DropsRecord.RECORD_TYPE),
                 seg.get(LONG, pos + DropsRecord.COUNT)));
+    }
+
+    private void device(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < DeviceRecord.SIZE) {
+            malformed[(int) VprofRing.REC_DEVICE]++;
+            return;
+        }
+        int nameId = seg.get(INT, pos + DeviceRecord.NAME_ID);
+        int flags = seg.get(INT, pos + DeviceRecord.FLAGS);
+        StringBuilder uuid = new StringBuilder(32);
+        for (int i = 0; i < DeviceRecord.UUID_SIZE; i++) {
+            uuid.append(String.format("%02x", Byte.toUnsignedInt(seg.get(BYTE, pos + DeviceRecord.UUID + i))));
+        }
+        v.device(pid, new DeviceProperties(
+                seg.get(INT, pos + DeviceRecord.ID),
+                nameId == 0 ? null : strings.get(nameId),
+                seg.get(LONG, pos + DeviceRecord.GLOBAL_MEMORY_BYTES),
+                seg.get(LONG, pos + DeviceRecord.GLOBAL_MEMORY_BANDWIDTH),
+                seg.get(INT, pos + DeviceRecord.SM_COUNT),
+                seg.get(INT, pos + DeviceRecord.COMPUTE_MAJOR),
+                seg.get(INT, pos + DeviceRecord.COMPUTE_MINOR),
+                seg.get(INT, pos + DeviceRecord.CORE_CLOCK_KHZ),
+                seg.get(INT, pos + DeviceRecord.L2_CACHE_BYTES),
+                seg.get(INT, pos + DeviceRecord.WARP_SIZE),
+                seg.get(INT, pos + DeviceRecord.MAX_THREADS_PER_BLOCK),
+                seg.get(INT, pos + DeviceRecord.MAX_WARPS_PER_SM),
+                seg.get(INT, pos + DeviceRecord.MAX_BLOCKS_PER_SM),
+                seg.get(INT, pos + DeviceRecord.MAX_SHARED_MEMORY_PER_SM),
+                seg.get(INT, pos + DeviceRecord.MAX_SHARED_MEMORY_PER_BLOCK),
+                seg.get(INT, pos + DeviceRecord.MAX_REGISTERS_PER_SM),
+                seg.get(INT, pos + DeviceRecord.MAX_REGISTERS_PER_BLOCK),
+                (flags & VprofRing.DEVICE_ECC) != 0,
+                (flags & VprofRing.DEVICE_MIG) != 0,
+                uuid.toString()));
     }
 
     private void damaged(long at, String what) {
@@ -383,7 +449,8 @@ public final class RecordDecoder {
 
     private static KernelDesc withName(KernelDesc d, String name) {
         return new KernelDesc(d.id(), d.nameId(), name, d.deviceId(), d.contextId(), d.streamId(), d.graphId(),
-                d.gridX(), d.gridY(), d.gridZ(), d.blockX(), d.blockY(), d.blockZ(), d.sharedMemory(), d.registers());
+                d.gridX(), d.gridY(), d.gridZ(), d.blockX(), d.blockY(), d.blockZ(), d.sharedMemory(), d.registers(),
+                d.graphNodeId());
     }
 
     static String typeName(int type) {
@@ -399,6 +466,7 @@ public final class RecordDecoder {
             case (int) VprofRing.REC_CLOCK_SYNC -> "CLOCK_SYNC";
             case (int) VprofRing.REC_RANGE -> "RANGE";
             case (int) VprofRing.REC_DROPS -> "DROPS";
+            case (int) VprofRing.REC_DEVICE -> "DEVICE";
             default -> "type " + type;
         };
     }

@@ -31,6 +31,9 @@ public interface RecordVisitor {
 
     default void clockSync(int pid, ClockSync sync) {}
 
+    /** A GPU's properties (DEVICE record, format 2). */
+    default void device(int pid, DeviceProperties device) {}
+
     /** A STRING was interned (or replaced) under {@code id}. */
     default void string(int pid, int id, String value) {}
 

@@ -32,6 +32,12 @@ final class CaptureOptions {
                     + "repeat:N (the first N ranges). Default: ${DEFAULT-VALUE}."})
     String captureRangeEnd;
 
+    @Option(names = "--range-scope", paramLabel = "SCOPE", defaultValue = "process",
+            description = {"With --capture-range=cudaProfilerApi: process (each process records its own ranges) "
+                    + "or tree (a range begun in any process of the tree records in every process; SGLang "
+                    + "starts the profiler in one rank only). Default: ${DEFAULT-VALUE}."})
+    String rangeScope;
+
     @Option(names = "--duration", paramLabel = "D",
             description = "Stop after this long (500ms, 10s, 2m). Default: until the target exits or Ctrl-C.")
     String duration;
@@ -114,6 +120,21 @@ final class CaptureOptions {
         if (s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= VprofRing.NAME_MAX) {
             throw new CliException("the " + what + " '" + s + "' is longer than " + (VprofRing.NAME_MAX - 1) + " bytes");
         }
+    }
+
+    /** True for --range-scope tree, which only cudaProfilerApi ranges take. */
+    boolean treeScope() {
+        String s = rangeScope == null ? "process" : rangeScope.trim();
+        if (s.equalsIgnoreCase("process")) {
+            return false;
+        }
+        if (!s.equalsIgnoreCase("tree")) {
+            throw new CliException("--range-scope '" + rangeScope + "' is not one of process, tree");
+        }
+        if (!captureRange.trim().equalsIgnoreCase("cudaProfilerApi")) {
+            throw new CliException("--range-scope tree needs --capture-range=cudaProfilerApi");
+        }
+        return true;
     }
 
     /** Ranges to record: 1 for stop, 0 (unlimited) for repeat, N for repeat:N. */
@@ -230,7 +251,7 @@ final class CaptureOptions {
         URI metricsUrl = metricsUriOrNull();
         return new CapturePlan(mode, rootPid, command, arm, ringBytes(), file, commandLine, asMap(),
                 metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()),
-                triggerUriOrNull(), durationOrNull(), feeds);
+                triggerUriOrNull(), durationOrNull(), feeds, treeScope());
     }
 
     /** Options from {@code args}, with their defaults, as {@code run} and {@code attach} would parse them. */
@@ -243,6 +264,7 @@ final class CaptureOptions {
     /** Checks every option at once, so that errors come before anything starts. */
     void validate() {
         toSpec(1);
+        treeScope();
         ringBytes();
         durationOrNull();
         metricsUriOrNull();
@@ -259,6 +281,7 @@ final class CaptureOptions {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("capture-range", captureRange);
         m.put("capture-range-end", captureRangeEnd);
+        if (treeScope()) m.put("range-scope", "tree");
         if (duration != null) m.put("duration", duration);
         m.put("kinds", kinds);
         if (ringSize != null) m.put("ring-size", ringSize);

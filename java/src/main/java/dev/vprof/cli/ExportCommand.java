@@ -5,6 +5,8 @@ import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
+import dev.vprof.export.KinetoFiles;
+import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
@@ -28,7 +30,12 @@ import picocli.CommandLine.Spec;
         description = {"Write a capture as a trace: Perfetto (.pftrace), Chrome trace JSON (.json) or Kineto JSON "
                 + "(for Holistic Trace Analysis). Kernels, NVTX ranges, capture ranges, requests with their "
                 + "queue/prefill/decode phases and metric counters, on one clock. Open a .pftrace at "
-                + "https://ui.perfetto.dev (Open trace file)."},
+                + "https://ui.perfetto.dev (Open trace file).",
+                "",
+                "Kineto JSON holds one process per file (OUT-pidPID.json when there are several), each with its own "
+                + "rank (its RANK or LOCAL_RANK, else by device then pid) and the capture's world size, so HTA's "
+                + "TraceAnalysis(trace_dir=FOLDER) loads every rank. Export into a folder of its own: HTA reads every "
+                + ".json there. How to open each format: docs/viewers.md."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trace was written", "2:the capture cannot be read, holds nothing to show, or the trace "
                 + "cannot be written"},
@@ -36,6 +43,7 @@ import picocli.CommandLine.Spec;
                 "  vprof export slow.vprof -o slow.pftrace                 # Perfetto: https://ui.perfetto.dev",
                 "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
                 "  vprof export slow.vprof -o traces/slow.json --format kineto   # Holistic Trace Analysis",
+                "  vprof export slow.vprof -o traces/slow.json --format kineto --steps nvtx:step   # with ProfilerStep#N",
                 "  vprof export slow.vprof -o slow.pftrace --mangled"})
 public final class ExportCommand implements Callable<Integer> {
     /** Files above this size get a progress line on a terminal. */
@@ -57,12 +65,18 @@ public final class ExportCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
-            description = "the trace to write; the format follows the extension (.pftrace, .perfetto-trace, .json)")
+            description = "the trace to write; the format follows the extension (.pftrace, .perfetto-trace, "
+                    + ".pt.trace.json for Kineto, other .json for Chrome JSON)")
     Path out;
 
     @Option(names = "--format", paramLabel = "FORMAT",
             description = "perfetto, chrome or kineto (default: from the extension of OUT)")
     String format;
+
+    @Option(names = "--steps", paramLabel = "nvtx:NAME",
+            description = "Kineto only: mark each NVTX range NAME as a step, ProfilerStep#N as PyTorch's profiler does, "
+                    + "so HTA's step analyses work, e.g. --steps nvtx:step (needs runtime API calls in the capture)")
+    String steps;
 
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
@@ -78,6 +92,18 @@ public final class ExportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return fail(err, e.getMessage());
         }
+        ProfilerSteps.Spec stepSpec = null;
+        if (steps != null) {
+            if (fmt != ExportFormat.KINETO) {
+                return fail(err, "--steps marks steps for Holistic Trace Analysis in a Kineto export; add --format kineto "
+                        + "(Perfetto and Chrome JSON show the NVTX ranges themselves)");
+            }
+            try {
+                stepSpec = ProfilerSteps.Spec.parse(steps);
+            } catch (IllegalArgumentException e) {
+                return fail(err, e.getMessage());
+            }
+        }
         String unwritable = unwritable(out);
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
@@ -85,6 +111,7 @@ public final class ExportCommand implements Callable<Integer> {
         boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
         List<Path> written;
+        KinetoFiles.Result kineto = null;
         try (CaptureReader reader = CaptureReader.open(file)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
             result = CaptureTimeline.read(reader, KernelNames.of(mangled), large ? n -> {
@@ -107,7 +134,12 @@ public final class ExportCommand implements Callable<Integer> {
                 err.println("warning: " + file + " holds no GPU work (no kernels, copies or sets); the trace has only "
                         + shown(result) + ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?");
             }
-            written = Exporter.export(result.timeline(), out, fmt);
+            if (fmt == ExportFormat.KINETO) {
+                kineto = KinetoFiles.write(result.timeline(), out, stepSpec);
+                written = kineto.paths();
+            } else {
+                written = Exporter.export(result.timeline(), out, fmt);
+            }
             if (large) {
                 err.print("\r" + " ".repeat(60) + "\r");
             }
@@ -127,15 +159,24 @@ public final class ExportCommand implements Callable<Integer> {
         for (String note : result.notes()) {
             err.println("note: " + note);
         }
-        for (Path p : written) {
+        if (kineto != null) {
+            kineto.notes().forEach(n -> err.println(n.startsWith("WARNING: ") ? "warning: " + n.substring(9) : "note: " + n));
+        }
+        for (int i = 0; i < written.size(); i++) {
+            Path p = written.get(i);
             if (fmt != ExportFormat.PERFETTO && sizeOf(p) > largeJsonBytes) {
                 err.println("warning: " + p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
                         + "the same trace as Perfetto protobuf is a fraction of the size: vprof export " + file + " -o "
                         + pftraceBeside(p));
             }
-            stdout.println(String.format(Locale.ROOT, "wrote %s (%s, %s): %d GPU ops, %d processes, %d requests, "
-                            + "%d counter tracks", p, fmt.name().toLowerCase(Locale.ROOT), size(p), result.gpuOps(),
-                    result.timeline().processes().size(), result.requests(), result.timeline().counters().size()));
+            if (kineto != null) { // one process per file: what this file holds
+                stdout.println(String.format(Locale.ROOT, "wrote %s (kineto, %s): %s", p, size(p),
+                        kineto.files().get(i).summary(stepSpec != null)));
+            } else {
+                stdout.println(String.format(Locale.ROOT, "wrote %s (%s, %s): %d GPU ops, %d processes, %d requests, "
+                                + "%d counter tracks", p, fmt.name().toLowerCase(Locale.ROOT), size(p), result.gpuOps(),
+                        result.timeline().processes().size(), result.requests(), result.timeline().counters().size()));
+            }
         }
         Path first = written.getFirst();
         switch (fmt) {
@@ -144,8 +185,14 @@ public final class ExportCommand implements Callable<Integer> {
                 stdout.println("offline: Perfetto's trace_processor (trace_processor_shell " + first
                         + ") answers SQL over it");
             }
-            case KINETO -> stdout.println("Holistic Trace Analysis: TraceAnalysis(trace_dir=\""
-                    + first.toAbsolutePath().getParent() + "\"); Perfetto's UI also opens it");
+            case KINETO -> {
+                stdout.println("Holistic Trace Analysis: TraceAnalysis(trace_dir=\""
+                        + first.toAbsolutePath().getParent() + "\"); Perfetto's UI also opens it (docs/viewers.md)");
+                if (stepSpec != null) {
+                    stdout.println("HTA leaves the last step out of its analyses unless you pass "
+                            + "include_last_profiler_step=True");
+                }
+            }
         }
         stdout.flush();
         err.flush();

@@ -8,13 +8,19 @@ public final class AgentEnvironment {
     private AgentEnvironment() {}
 
     /**
-     * The driver loads {@code agent} as its injection library. {@code arm} (a VPROF_ARM value)
+     * The driver loads {@code agent} as its injection library, and NVTX as its own. {@code arm} (a VPROF_ARM value)
      * arms it from the first kernel; null leaves it dormant until an attach. A ring size of 0
      * keeps the agent's default. Variables inherited from our own environment are overridden
      * or removed, so that they cannot arm or size the agent behind the user's back.
      */
     public static void apply(Map<String, String> env, Path agent, long ringBytes, String arm) {
         env.put("CUDA_INJECTION64_PATH", agent.toString());
+        // NVTX used before CUDA initializes (a module-level nvtx range, a tokenizer thread) reaches
+        // only the library NVTX_INJECTION64_PATH names when NVTX first runs; the agent's own
+        // setting at cuInit comes too late for it (cupti-field-facts R12). The agent is that
+        // library: it loads the libcupti it will use itself and hands NVTX to it. A value the user
+        // set is kept.
+        env.putIfAbsent("NVTX_INJECTION64_PATH", agent.toString());
         if (arm != null) {
             env.put("VPROF_ARM", arm);
         } else {

@@ -21,6 +21,8 @@ final class Attached {
     /** Its PROCESS chunk was written. */
     boolean announced;
     AgentCounters last;
+    /** The agent's latest warning sentence when the process was finished. */
+    String lastReason = "";
 
     Attached(Region region, AgentCounters baseline, ProcessInfo info, ProcessLiveness liveness) {
         this.region = region;

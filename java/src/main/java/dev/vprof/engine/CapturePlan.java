@@ -27,10 +27,12 @@ import java.util.Map;
  * @param duration    stop after this long, or null for no limit
  * @param feeds       spans received or imported, opened before anything else (so that a port in use
  *                    or a bad {@code --spans} file is reported first); the capture closes them
+ * @param rangeScopeTree --range-scope tree: a cudaProfilerApi range begun in any process of the tree
+ *                    is relayed to every agent ({@link TreeRangeRelay})
  */
 public record CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
                           List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
-                          Duration duration, CaptureFeeds feeds) {
+                          Duration duration, CaptureFeeds feeds, boolean rangeScopeTree) {
     public enum Mode { RUN, ATTACH }
 
     /** Scrape {@code url} every {@code interval}. */
@@ -43,5 +45,13 @@ public record CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, 
             throw new IllegalArgumentException("a RUN capture needs the command it started");
         }
         feeds = feeds == null ? CaptureFeeds.none() : feeds;
+    }
+
+    /** A plan whose ranges are each process's own (--range-scope process). */
+    public CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
+                       List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
+                       Duration duration, CaptureFeeds feeds) {
+        this(mode, rootPid, command, arm, ringBytes, output, commandLine, options, metrics, trigger, duration, feeds,
+                false);
     }
 }

@@ -44,6 +44,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class CaptureSession {
     static final long COMMAND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * DISARM drains the open range first (its work may still be running: the agent waits up to
+     * VPROF_DRAIN_MAX_MS for it), so its answer may take that long on top of a command's.
+     */
+    static final long DISARM_TIMEOUT_NS = COMMAND_TIMEOUT_NS + TimeUnit.MILLISECONDS.toNanos(2 * VprofRing.DRAIN_MAX_MS);
     /** How often the loop looks at the agent directory's news, the command and the targets' ends. */
     private static final long CHECK_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** A region still STARTING (or not yet valid) is retried this often for its first seconds, then every second. */
@@ -78,6 +83,7 @@ final class CaptureSession {
     private volatile String stopRequest;
     /** Agents found FAILED (their reason was printed as they were found). */
     private int failedAgents;
+    private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private long deadlineNs;          // 0: none
 
     private record Pending(boolean inTree, long sinceNs) {}
@@ -94,6 +100,7 @@ final class CaptureSession {
         this.err = env.log();
         this.uid = Posix.getuid();
         this.progress = env.progress() ? new Progress(err) : null;
+        this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
     }
 
     PrintWriter log() {
@@ -218,7 +225,7 @@ final class CaptureSession {
     private void disarmWhileDraining(Attached a) throws IOException {
         RingCorruptException[] corrupt = {null};
         try {
-            a.region.disarm(COMMAND_TIMEOUT_NS, () -> {
+            a.region.disarm(DISARM_TIMEOUT_NS, () -> {
                 if (corrupt[0] != null) {
                     return false;
                 }
@@ -249,7 +256,7 @@ final class CaptureSession {
             cmd = proc.commandLine(r.pid());
         }
         ProcessInfo info = new ProcessInfo(r.pid(), proc.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
-                r.agentFlags(), r.capacity(), r.startRealtimeNs());
+                r.agentFlags(), r.capacity(), r.startRealtimeNs(), r.rank(), r.localRank(), r.worldSize());
         return new Attached(r, baseline, info, ProcessLiveness.watch(r.pid(), proc));
     }
 
@@ -480,6 +487,9 @@ final class CaptureSession {
             if (checkNow) {
                 checkEnds();
             }
+            if (relay != null) {
+                relay.poll(attached, err);
+            }
             feeds.pump(out, now, err);
             out.flushIfDue(now);
             if (progress != null && now - nextProgress >= 0) {
@@ -603,6 +613,7 @@ final class CaptureSession {
         }
         a.finished = true;
         a.last = a.region.counters();
+        a.lastReason = a.region.reason();
         if (writeEnd) {
             out.processEnd(a.pid(), a.delta());
         }
@@ -619,7 +630,13 @@ final class CaptureSession {
 
     private CaptureSummary summary(String stopReason) {
         long ranges = 0, kernels = 0, records = 0, ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0;
+        List<String> agentWarnings = new ArrayList<>();
         for (Attached a : attached) {
+            long raised = a.delta().warningFlags();
+            if (raised != 0) {
+                agentWarnings.add("pid " + a.pid() + ": " + a.lastReason + " ["
+                        + String.join(", ", dev.vprof.capture.RangeEvent.flagNames(raised)) + "]");
+            }
             ranges += a.reader.rangesBegun();
             kernels += a.reader.records((int) VprofRing.REC_KERNEL);
             records += a.reader.records();
@@ -629,7 +646,7 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feeds.summaryLines(), rangeHints(ranges), failedAgents);
+                stopReason, feeds.counts(), feeds.summaryLines(), agentWarnings, rangeHints(ranges), failedAgents);
     }
 
     /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */

@@ -13,10 +13,19 @@ import java.util.List;
  */
 public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
                              long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                             List<String> feedLines, List<String> hints, int failedAgents) {
+                             List<String> feedLines, List<String> agentWarnings, List<String> hints,
+                             int failedAgents) {
     public CaptureSummary {
         feedLines = List.copyOf(feedLines);
+        agentWarnings = List.copyOf(agentWarnings);
         hints = List.copyOf(hints);
+    }
+
+    /** A summary without agent warnings, hints or FAILED agents. */
+    public CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops, long ringDropsKernels,
+                          long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds, List<String> feedLines) {
+        this(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason, feeds, feedLines,
+                List.of(), List.of(), 0);
     }
 
     /** The closing lines; loud when anything was lost. */
@@ -33,6 +42,9 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
         if (cuptiDrops > 0) {
             err.printf("vprof: WARNING: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
                     cuptiDrops);
+        }
+        for (String w : agentWarnings) { // what CUPTI did to the capture, named (docs/cupti.md)
+            err.println("vprof: WARNING: " + w + "; `vprof report " + file + "` says more");
         }
         err.flush();
     }

@@ -129,7 +129,9 @@ public final class ChromeJsonWriter {
                     json.number(calls.tag(i));
                     json.raw("}}");
                     if (c != 0 && corr.apiCallHasGpuOp(c)) {
-                        ev.flow('s', corr.flowId(c), pid, tid, calls.start(i));
+                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                            ev.flow('s', corr.flowId(c, k), pid, tid, calls.start(i));
+                        }
                     }
                 }
             }
@@ -149,9 +151,7 @@ public final class ChromeJsonWriter {
             int device = stream.device().deviceId();
             for (int i = 0, n = stream.size(); i < n; i++) {
                 GpuOpKind kind = stream.kind(i);
-                byte[] opName = stream.nameId(i) != 0 ? ev.name(stream.nameId(i))
-                        : JsonOut.quoted(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
-                        : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+                byte[] opName = stream.nameId(i) != 0 ? ev.name(stream.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(stream, i));
                 String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
                 ev.complete(opName, cat, pid, tid, stream.start(i), stream.end(i));
                 json.raw("\"device\":");
@@ -181,7 +181,10 @@ public final class ChromeJsonWriter {
                     json.raw("}}");
                 }
                 if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    ev.flow('f', corr.flowId(c), pid, tid, stream.start(i));
+                    long id = corr.nextFlowId(c);
+                    if (id >= 0) {
+                        ev.flow('f', id, pid, tid, stream.start(i));
+                    }
                 }
                 gpuSlices++;
             }

@@ -23,7 +23,8 @@ public enum ExportFormat {
 
     /**
      * The format named by {@code explicit} if given, else the one the output's extension makes clear:
-     * {@code .pftrace} and {@code .perfetto-trace} are Perfetto, {@code .json} is Chrome JSON.
+     * {@code .pftrace} and {@code .perfetto-trace} are Perfetto, {@code .pt.trace.json} (the PyTorch
+     * profiler's name) is Kineto JSON, any other {@code .json} is Chrome JSON.
      */
     public static ExportFormat choose(String explicit, Path out) {
         if (explicit != null && !explicit.isBlank()) {
@@ -33,6 +34,9 @@ public enum ExportFormat {
         String name = fileName == null ? "" : fileName.toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".pftrace") || name.endsWith(".perfetto-trace")) {
             return PERFETTO;
+        }
+        if (name.endsWith(".pt.trace.json")) {
+            return KINETO; // the PyTorch profiler's own file name
         }
         if (name.endsWith(".json")) {
             return CHROME;

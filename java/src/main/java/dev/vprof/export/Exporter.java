@@ -1,7 +1,6 @@
 package dev.vprof.export;
 
 import dev.vprof.timeline.Timeline;
-import dev.vprof.timeline.TimelineProcess;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -9,7 +8,6 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,7 +21,7 @@ public final class Exporter {
     /**
      * Writes {@code timeline} to {@code out} in {@code format} and returns the files written. Kineto
      * traces hold one process each (HTA reads one file per rank): with several processes, each goes to
-     * {@code NAME-pidPID.json} next to {@code out}.
+     * {@code NAME-pidPID.json} next to {@code out} ({@link KinetoFiles}, which also takes steps).
      */
     public static List<Path> export(Timeline timeline, Path out, ExportFormat format) throws IOException {
         return switch (format) {
@@ -35,37 +33,33 @@ public final class Exporter {
                 writeAtomically(out, s -> new ChromeJsonWriter().write(timeline, s));
                 yield List.of(out);
             }
-            case KINETO -> {
-                List<TimelineProcess> processes = timeline.processes();
-                List<Path> written = new ArrayList<>();
-                if (processes.isEmpty()) {
-                    throw new IllegalArgumentException("nothing to export as Kineto JSON: the capture has no process with GPU or API records");
-                }
-                for (TimelineProcess p : processes) {
-                    Path file = processes.size() == 1 ? out : perProcess(out, p.pid());
-                    String traceName = file.getFileName().toString();
-                    writeAtomically(file, s -> new KinetoJsonWriter().write(timeline, p, traceName, s));
-                    written.add(file);
-                }
-                yield written;
-            }
+            case KINETO -> KinetoFiles.write(timeline, out, null).paths();
         };
     }
 
-    /** {@code dir/trace.json} -> {@code dir/trace-pid123.json}. */
+    /** TensorBoard's PyTorch profiler plugin reads only files that end so. */
+    private static final String PYTORCH_TRACE = ".pt.trace.json";
+
+    /**
+     * {@code dir/trace.json} -> {@code dir/trace-pid123.json}; {@code dir/w.pt.trace.json} ->
+     * {@code dir/w-pid123.pt.trace.json}, which TensorBoard still finds.
+     */
     static Path perProcess(Path out, int pid) {
         String name = out.getFileName().toString();
+        if (name.endsWith(PYTORCH_TRACE) && name.length() > PYTORCH_TRACE.length()) {
+            return out.resolveSibling(name.substring(0, name.length() - PYTORCH_TRACE.length()) + "-pid" + pid + PYTORCH_TRACE);
+        }
         int dot = name.lastIndexOf('.');
         String stem = dot > 0 ? name.substring(0, dot) : name;
         String ext = dot > 0 ? name.substring(dot) : ".json";
         return out.resolveSibling(stem + "-pid" + pid + ext);
     }
 
-    private interface Body {
+    interface Body {
         void write(OutputStream out) throws IOException;
     }
 
-    private static void writeAtomically(Path out, Body body) throws IOException {
+    static void writeAtomically(Path out, Body body) throws IOException {
         Path dir = out.toAbsolutePath().getParent();
         if (dir != null && !Files.isDirectory(dir)) {
             throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");

@@ -1,6 +1,14 @@
 package dev.vprof.export;
 
-/** Display names for GPU copies and sets when the capture recorded no name of its own. */
+import dev.vprof.timeline.GpuOpKind;
+import dev.vprof.timeline.GpuStream;
+
+/**
+ * Display names for GPU copies and sets when the capture recorded no name of its own, in the form
+ * the PyTorch profiler (Kineto) writes them, so that tools keyed on Kineto's names (HTA's memory
+ * kernel breakdown, TensorBoard) group vprof's copies the same way: {@code Memcpy HtoD (Pinned ->
+ * Device)}, {@code Memset (Device)}.
+ */
 final class GpuNames {
     private GpuNames() {}
 
@@ -9,15 +17,36 @@ final class GpuNames {
         "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"
     };
 
+    // CUpti_ActivityMemoryKind, in enum order (cupti_activity.h), spelled as Kineto spells them.
+    private static final String[] MEMORY_KINDS = {
+        "Unknown", "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static"
+    };
+
     static String memcpyKind(int kind) {
         return kind >= 0 && kind < MEMCPY_KINDS.length ? MEMCPY_KINDS[kind] : "Unknown";
     }
 
-    static String memcpy(int kind) {
-        return "Memcpy " + memcpyKind(kind);
+    static String memoryKind(int kind) {
+        return kind >= 0 && kind < MEMORY_KINDS.length ? MEMORY_KINDS[kind] : "Unrecognized";
     }
 
+    /** {@code Memcpy HtoD (Pageable -> Device)}: the copy kind, then where it read and wrote. */
+    static String memcpy(int copyKind, int srcKind, int dstKind) {
+        return "Memcpy " + memcpyKind(copyKind) + " (" + memoryKind(srcKind) + " -> " + memoryKind(dstKind) + ")";
+    }
+
+    /**
+     * {@code Memset (Device)}. The MEMSET record does not carry CUPTI's memory kind; cudaMemset and
+     * cuMemsetD* write device memory, which is what Kineto names nearly every set.
+     */
     static String memset() {
         return "Memset (Device)";
+    }
+
+    /** The name of op {@code i} of {@code s} when the capture gave it none. */
+    static String unnamed(GpuStream s, int i) {
+        GpuOpKind kind = s.kind(i);
+        return kind == GpuOpKind.MEMCPY ? memcpy(s.copyKind(i), s.srcMemoryKind(i), s.dstMemoryKind(i))
+                : kind == GpuOpKind.MEMSET ? memset() : "kernel";
     }
 }

@@ -10,77 +10,76 @@ import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * Writes one process of a {@link Timeline} in the shape of the PyTorch profiler's (Kineto's) trace,
  * so that Holistic Trace Analysis and the PyTorch tooling read vprof captures:
  *
  * <ul>
- *   <li>top level: {@code schemaVersion}, {@code deviceProperties}, {@code distributedInfo}
- *       (rank, world size), {@code displayTimeUnit}, {@code baseTimeNanoseconds}, {@code traceEvents},
- *       {@code traceName};
+ *   <li>top level: {@code schemaVersion}, {@code distributedInfo} (this process's rank and the
+ *       capture's world size, {@link KinetoRanks}), {@code deviceProperties} (Kineto's field names,
+ *       from the capture's DEVICE records), {@code displayTimeUnit}, {@code baseTimeNanoseconds},
+ *       {@code traceEvents}, {@code traceName};
  *   <li>GPU work as {@code X} events with pid = device ordinal, tid = stream, categories
- *       {@code kernel}, {@code gpu_memcpy}, {@code gpu_memset} and args {@code device},
- *       {@code stream}, {@code correlation}, {@code grid}, {@code block} ...;
+ *       {@code kernel}, {@code gpu_memcpy}, {@code gpu_memset}, names in Kineto's form
+ *       ({@code Memcpy HtoD (Pinned -> Device)}) and args {@code device}, {@code stream},
+ *       {@code correlation}, {@code grid}, {@code block} ...;
  *   <li>host API calls as {@code cuda_runtime} / {@code cuda_driver} with {@code correlation} and
- *       {@code cbid}; NVTX ranges as {@code user_annotation};
+ *       {@code cbid}; NVTX ranges as {@code user_annotation}; with {@code --steps}, one
+ *       {@code ProfilerStep#N} {@code user_annotation} per step ({@link ProfilerSteps});
  *   <li>{@code ac2g} flows from each launch to its GPU op.
  * </ul>
+ *
+ * <p>The header is written in the text form of PyTorch's writer ({@code "rank": 0}, a space after
+ * each colon): HTA finds a file's rank by scanning its text for {@code "rank": N}, and a compact
+ * {@code "rank":0} is not found (every file then counts as rank 0 and only the last one read is
+ * kept). {@code distributedInfo} comes first, so a reader of the first lines finds it; strings are
+ * escaped JSON, so no name can hold the pattern.
  *
  * <p>{@code ts} is microseconds (three decimals) after {@code baseTimeNanoseconds}, as Kineto
  * writes it. Kineto links GPU work to the PyTorch operator that caused it through
  * {@code External id}; vprof records no operators, so it sets {@code External id} to the CUPTI
  * correlation id on both ends of a launch, which keeps HTA's launch/kernel pairing intact.
  *
- * <p>HTA reads one trace file per rank; {@link Exporter} writes one file per process.
+ * <p>HTA reads one trace file per rank; {@link KinetoFiles} writes one file per process.
  */
 public final class KinetoJsonWriter {
 
     /** What a write produced. */
     public record Stats(long bytes, long events) {}
 
-    public Stats write(Timeline timeline, TimelineProcess process, String traceName, OutputStream out) throws IOException {
+    /** Writes {@code process} as the rank {@code rank}, with a ProfilerStep annotation per step. */
+    public Stats write(Timeline timeline, TimelineProcess process, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps,
+                       String traceName, OutputStream out) throws IOException {
         JsonOut json = new JsonOut(out);
         long earliest = timeline.earliestNs();
         long base = earliest == Long.MAX_VALUE ? 0 : earliest;
-        json.raw("{\n\"schemaVersion\":1,\n\"deviceProperties\":[");
-        Map<Integer, GpuDevice> devices = new LinkedHashMap<>();
-        for (GpuDevice d : process.devices()) {
-            devices.putIfAbsent(d.deviceId(), d);
+        json.raw("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"backend\": \"\", \"rank\": ");
+        json.number(rank.rank());
+        json.raw(", \"world_size\": ");
+        json.number(rank.worldSize());
+        json.raw("},\n  \"deviceProperties\": [");
+        List<GpuDevice> devices = new ArrayList<>(process.devices());
+        devices.sort(Comparator.comparingInt(GpuDevice::deviceId));
+        for (int i = 0; i < devices.size(); i++) {
+            json.raw(i == 0 ? "\n    " : ",\n    ");
+            writeDeviceProperties(json, devices.get(i));
         }
-        boolean first = true;
-        for (GpuDevice d : devices.values()) {
-            json.raw(first ? "\n{" : ",\n{");
-            first = false;
-            json.raw("\"id\":");
-            json.number(d.deviceId());
-            json.raw(",\"name\":");
-            json.string(d.name());
-            json.raw(",\"totalGlobalMem\":");
-            json.number(d.totalGlobalMemBytes());
-            json.raw(",\"computeMajor\":");
-            json.number(d.computeMajor());
-            json.raw(",\"computeMinor\":");
-            json.number(d.computeMinor());
-            json.raw(",\"numSms\":");
-            json.number(d.numSms());
-            json.raw("}");
-        }
-        json.raw("],\n\"distributedInfo\":{\"backend\":\"\",\"rank\":");
-        json.number(timeline.rank());
-        json.raw(",\"world_size\":");
-        json.number(timeline.worldSize());
-        json.raw("},\n\"displayTimeUnit\":\"ms\",\n\"baseTimeNanoseconds\":");
+        json.raw("\n  ],\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ");
         json.number(base);
-        json.raw(",\n\"traceEvents\":[");
+        json.raw(",\n  \"traceEvents\": [");
 
         TraceEvents ev = new TraceEvents(json, base, timeline, true, "ac2g");
         int pid = process.pid();
         ev.metadata("process_name", pid, 0, "name", process.name().isEmpty() ? "pid " + pid : process.name());
         ev.metadata("process_labels", pid, 0, "labels", "CPU");
-        for (GpuDevice d : devices.values()) {
+        for (GpuDevice d : devices) {
+            if (d.streams().isEmpty()) {
+                continue; // a DEVICE record of a GPU this process ran nothing on: in deviceProperties only
+            }
             ev.metadata("process_name", d.deviceId(), 0, "name", "GPU " + d.deviceId());
             ev.metadata("process_labels", d.deviceId(), 0, "labels", "GPU " + d.deviceId() + (d.name().isEmpty() ? "" : " " + d.name()));
         }
@@ -119,7 +118,11 @@ public final class KinetoJsonWriter {
                 }
             }
         }
-        json.raw("\n],\n\"traceName\":");
+        for (ProfilerSteps.Step step : steps) {
+            ev.complete(JsonOut.quoted(step.name()), "user_annotation", pid, step.tid(), step.startNs(), step.endNs());
+            json.raw("}}");
+        }
+        json.raw("\n  ],\n  \"traceName\": ");
         json.string(traceName);
         json.raw("\n}\n");
         json.flush();
@@ -133,9 +136,7 @@ public final class KinetoJsonWriter {
             GpuOpKind kind = s.kind(i);
             long c = s.correlationId(i);
             boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
-            byte[] name = s.nameId(i) != 0 ? ev.name(s.nameId(i))
-                    : JsonOut.quoted(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(s.copyKindOrValue(i))
-                    : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+            byte[] name = s.nameId(i) != 0 ? ev.name(s.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(s, i));
             String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
             ev.complete(name, cat, device, s.streamId(), s.start(i), s.end(i));
             if (linked) {
@@ -182,5 +183,43 @@ public final class KinetoJsonWriter {
         }
     }
 
-    /** Event framing shared by the sections above. */
+    /**
+     * One entry of {@code deviceProperties} with Kineto's field names and spacing; what the capture
+     * did not record (a file without DEVICE records, fields CUPTI's device record lacks such as
+     * {@code sharedMemPerBlockOptin}) is left out rather than written as 0.
+     */
+    private static void writeDeviceProperties(JsonOut json, GpuDevice d) throws IOException {
+        json.raw("{\"id\": ");
+        json.number(d.deviceId());
+        if (!d.name().isEmpty()) {
+            json.raw(", \"name\": ");
+            json.string(d.name());
+        }
+        field(json, "totalGlobalMem", d.totalGlobalMemBytes());
+        if (d.computeMajor() > 0) {
+            field(json, "computeMajor", d.computeMajor());
+            json.raw(", \"computeMinor\": ");
+            json.number(d.computeMinor());
+        }
+        GpuDevice.Limits l = d.limits();
+        field(json, "maxThreadsPerBlock", l.maxThreadsPerBlock());
+        field(json, "maxThreadsPerMultiprocessor", l.maxThreadsPerMultiprocessor());
+        field(json, "regsPerBlock", l.regsPerBlock());
+        field(json, "warpSize", l.warpSize());
+        field(json, "sharedMemPerBlock", l.sharedMemPerBlock());
+        field(json, "numSms", d.numSms());
+        field(json, "regsPerMultiprocessor", l.regsPerMultiprocessor());
+        field(json, "sharedMemPerMultiprocessor", l.sharedMemPerMultiprocessor());
+        json.raw("}");
+    }
+
+    /** {@code , "name": value} when the value was recorded (non-zero). */
+    private static void field(JsonOut json, String name, long value) throws IOException {
+        if (value > 0) {
+            json.raw(", \"");
+            json.raw(name);
+            json.raw("\": ");
+            json.number(value);
+        }
+    }
 }

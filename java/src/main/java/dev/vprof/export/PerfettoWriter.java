@@ -368,8 +368,7 @@ public final class PerfettoWriter {
                 GpuOpKind kind = stream.kind(i);
                 int name = stream.nameId(i);
                 if (name == 0) {
-                    name = nameId(kind == GpuOpKind.MEMCPY ? GpuNames.memcpy(stream.copyKindOrValue(i))
-                            : kind == GpuOpKind.MEMSET ? GpuNames.memset() : "kernel");
+                    name = nameId(GpuNames.unnamed(stream, i));
                 }
                 seq.open(stream.start(i), stream.end(i), name);
                 long c = stream.correlationId(i);
@@ -380,7 +379,7 @@ public final class PerfettoWriter {
                     } else {
                         seq.annotateUint("bytes", stream.bytes(i));
                         if (kind == GpuOpKind.MEMCPY) {
-                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKindOrValue(i)), true);
+                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKind(i)), true);
                         }
                     }
                     if (c != 0) {
@@ -388,7 +387,10 @@ public final class PerfettoWriter {
                     }
                 }
                 if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    seq.flow(corr.flowId(c));
+                    long id = corr.nextFlowId(c);
+                    if (id >= 0) {
+                        seq.flow(id);
+                    }
                 }
                 seq.commit();
                 gpuSlices++;
@@ -422,7 +424,9 @@ public final class PerfettoWriter {
                 if (c != 0) {
                     seq.annotateUint("correlation", c);
                     if (corr.apiCallHasGpuOp(c)) {
-                        seq.flow(corr.flowId(c));
+                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                            seq.flow(corr.flowId(c, k));
+                        }
                     }
                 }
                 seq.commit();

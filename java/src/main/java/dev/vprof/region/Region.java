@@ -204,6 +204,32 @@ public final class Region implements AutoCloseable {
 
     public int frontendPid() { return (int) INT.getAcquire(control, Control.FRONTEND_PID); }
 
+    /** RANK from the process's environment, or null where it was not set (the agent writes -1). */
+    public Integer rank() { return envInt(Control.RANK); }
+
+    /** LOCAL_RANK, or null. */
+    public Integer localRank() { return envInt(Control.LOCAL_RANK); }
+
+    /** WORLD_SIZE, or null. */
+    public Integer worldSize() { return envInt(Control.WORLD_SIZE); }
+
+    private Integer envInt(long offset) {
+        int v = (int) INT.getAcquire(control, offset);
+        return v < 0 ? null : v;
+    }
+
+    /** VPROF_CUPTI_* facts the agent learned about its libcupti. */
+    public int cuptiFacts() { return (int) INT.getAcquire(control, Control.CUPTI_FACTS); }
+
+    /** VPROF_WARN_* bits the agent raised since it started (sticky). */
+    public long warningFlags() { return (long) LONG.getAcquire(control, Control.WARNING_FLAGS); }
+
+    /** Ranges this process began by its own edge (cudaProfilerStart, NVTX push); --range-scope tree relays them. */
+    public long localRangeBegins() { return (long) LONG.getAcquire(control, Control.LOCAL_RANGE_BEGINS); }
+
+    /** Ranges this process ended by its own edge (cudaProfilerStop, NVTX pop). */
+    public long localRangeEnds() { return (long) LONG.getAcquire(control, Control.LOCAL_RANGE_ENDS); }
+
     public void setFrontendPid(int frontendPid) { INT.setRelease(control, Control.FRONTEND_PID, frontendPid); }
 
     /** The capture id of the last ARM (command or VPROF_ARM). */
@@ -221,7 +247,10 @@ public final class Region implements AutoCloseable {
                 (long) LONG.getAcquire(control, Control.RING_DROPS),
                 (long) LONG.getAcquire(control, Control.RING_DROPS_KERNELS),
                 (long) LONG.getAcquire(control, Control.CUPTI_DROPS),
-                (long) LONG.getAcquire(control, Control.RANGES));
+                (long) LONG.getAcquire(control, Control.RANGES),
+                (long) LONG.getAcquire(control, Control.POOL_EMERGENCY_BUFFERS),
+                (long) LONG.getAcquire(control, Control.POOL_REFUSALS),
+                warningFlags());
     }
 
     /** Tells the agent this front end is alive; {@code monotonicNs} is CLOCK_MONOTONIC. */
@@ -248,7 +277,17 @@ public final class Region implements AutoCloseable {
         return command((int) VprofRing.CMD_ARM, timeoutNanos);
     }
 
-    /** Sends DISARM and waits for the ack: the agent ends any open range, flushes, goes DORMANT. */
+    /**
+     * Sends RANGE_BEGIN (or RANGE_END): another process of the tree began (ended) its capture range
+     * and this agent, armed for cudaProfilerApi ranges, follows (--range-scope tree).
+     *
+     * @return the agent's cmd_result; BAD_COMMAND when it is not armed for such ranges
+     */
+    public int relayRange(boolean begin, long timeoutNanos) throws RegionException {
+        return command((int) (begin ? VprofRing.CMD_RANGE_BEGIN : VprofRing.CMD_RANGE_END), timeoutNanos);
+    }
+
+    /** Sends DISARM and waits for the ack: the agent ends any open range, drains it, goes DORMANT. */
     public int disarm(long timeoutNanos) throws RegionException {
         return command((int) VprofRing.CMD_DISARM, timeoutNanos, null);
     }
@@ -274,7 +313,7 @@ public final class Region implements AutoCloseable {
         while ((long) LONG.getAcquire(control, Control.CMD_ACK) != seq) {
             if (System.nanoTime() - deadline > 0) {
                 throw new RegionException("the agent in pid " + pid + " did not answer the "
-                        + (cmd == VprofRing.CMD_ARM ? "ARM" : "DISARM") + " command within "
+                        + commandName(cmd) + " command within "
                         + timeoutNanos / 1_000_000 + " ms (state " + state() + "); is the process stopped or hung?");
             }
             if (pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
@@ -291,6 +330,14 @@ public final class Region implements AutoCloseable {
             }
         }
         return (int) INT.getAcquire(control, Control.CMD_RESULT);
+    }
+
+    private static String commandName(int cmd) {
+        if (cmd == VprofRing.CMD_ARM) return "ARM";
+        if (cmd == VprofRing.CMD_DISARM) return "DISARM";
+        if (cmd == VprofRing.CMD_RANGE_BEGIN) return "RANGE_BEGIN";
+        if (cmd == VprofRing.CMD_RANGE_END) return "RANGE_END";
+        return "command " + cmd;
     }
 
     private String cString(long offset, long size) {

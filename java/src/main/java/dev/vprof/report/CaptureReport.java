@@ -6,6 +6,7 @@ import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.DropsEvent;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
@@ -130,6 +131,9 @@ public final class CaptureReport implements RecordVisitor {
         RangeAgg r = process(pid).current();
         long duration = Math.max(0, end - start);
         r.kernels++;
+        if (desc != null && desc.fromGraph()) {
+            r.graphKernels++;
+        }
         r.touch(start, end);
         r.kernelStats(name).add(duration, budget);
         KernelStats all = overall.get(name);
@@ -138,7 +142,10 @@ public final class CaptureReport implements RecordVisitor {
             overall.put(name, all);
         }
         all.add(duration, budget);
-        r.busy(desc == null ? -1 : desc.deviceId()).add(start, end);
+        BusyTime busy = r.busy(desc == null ? -1 : desc.deviceId());
+        if (busy != null) { // null: a range already settled (late work named a range long closed)
+            busy.add(start, end);
+        }
         if (requests != null && requests.wantsKernels()) {
             if (pid != clockPid) {
                 clock = clocks.getOrDefault(pid, ClockMapping.identity());
@@ -177,19 +184,48 @@ public final class CaptureReport implements RecordVisitor {
     @Override
     public void drops(int pid, DropsEvent d) {
         RangeAgg r = process(pid).current();
-        if (d.reason() == VprofRing.DROPS_ZERO_TS) {
-            r.zeroTimestampKernels += d.count();
-        } else {
+        int reason = d.reason();
+        if (reason == VprofRing.DROPS_CUPTI) {
             r.cuptiDropsReported += d.count();
+            return;
         }
+        if (reason == VprofRing.DROPS_CLIPPED) {
+            r.clipped += d.count();
+            return;
+        }
+        if (reason == VprofRing.DROPS_ZERO_TS && (d.recordType() == 0 || d.recordType() == VprofRing.REC_KERNEL)) {
+            r.zeroTimestampKernels += d.count();
+        }
+        // Every other reason (and unknown ones from a newer agent) kept records off the timeline.
+        r.rejected.merge(d.reasonName(), d.count(), Long::sum);
+    }
+
+    @Override
+    public void device(int pid, DeviceProperties device) {
+        ProcessAgg p = process(pid);
+        p.devices.removeIf(d -> d.id() == device.id()); // sent again at every arming: the latest wins
+        p.devices.add(device);
     }
 
     @Override
     public void range(int pid, RangeEvent e) {
         ProcessAgg p = process(pid);
+        if (e.isLateBegin()) {
+            // Work of an earlier range that completed after this one began: count it there.
+            p.late = p.find(e.index(), e.captureId());
+            return;
+        }
+        if (e.isLateEnd()) {
+            p.late = null;
+            return;
+        }
         if (e.isBegin()) {
             if (p.open != null) {
                 p.open.finish(); // its END never came: the agent or the capture stopped early
+            }
+            // Keep the range before it open to late records (LATE runs); settle the older ones.
+            for (int i = 0; i + 1 < p.ranges.size(); i++) {
+                p.ranges.get(i).finish();
             }
             RangeAgg r = new RangeAgg(e.index(), e.captureId(), e.sourceName());
             r.begun = true;
@@ -212,8 +248,11 @@ public final class CaptureReport implements RecordVisitor {
         r.ringDrops = e.ringDrops();
         r.ringDropsKernels = e.ringDropsKernels();
         r.cuptiDropsAtEnd = e.cuptiDrops();
-        r.finish();
-        p.open = null;
+        r.flags = e.flags();
+        r.kernelLaunches = e.kernelLaunches();
+        r.graphLaunches = e.graphLaunches();
+        r.kernelsMissing = e.kernelsMissing();
+        p.open = null; // settled when the range after the next begins, or at the end: late records may come
     }
 
     private ProcessAgg process(int pid) {
@@ -231,7 +270,8 @@ public final class CaptureReport implements RecordVisitor {
         List<Report.ProcessSummary> processSummaries = new ArrayList<>();
         List<Report.RangeSummary> rangeSummaries = new ArrayList<>();
         long kernels = 0, memcpys = 0, memcpyBytes = 0, memsets = 0;
-        long ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0, zeroTs = 0;
+        long ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0, zeroTs = 0, graphKernels = 0, clipped = 0;
+        Map<String, Long> rejected = new TreeMap<>();
         int rangeCount = 0;
         for (ProcessAgg p : processes.values()) {
             ClockMapping clock = reader.clock(p.pid);
@@ -246,6 +286,9 @@ public final class CaptureReport implements RecordVisitor {
                 r.finish();
                 Report.RangeSummary s = r.summary(p.pid, clock, top, names);
                 rangeSummaries.add(s);
+                graphKernels += s.fidelity().graphKernels();
+                clipped += s.fidelity().clipped();
+                s.fidelity().rejected().forEach((k, v) -> rejected.merge(k, v, Long::sum));
                 if (r.begun || r.ended) {
                     rangeCount++;
                 }
@@ -282,7 +325,12 @@ public final class CaptureReport implements RecordVisitor {
                     pRing, pRingK, pCupti, pZero,
                     new Report.ClockSummary(clock.pairs(), clock.offsetNs(), clock.driftPpm(),
                             clock.residualMaxNs(), clock.residualRmsNs()),
-                    counters));
+                    counters,
+                    info == null ? null : info.rank(),
+                    info == null ? null : info.localRank(),
+                    info == null ? null : info.worldSize(),
+                    List.copyOf(p.devices),
+                    counters == null ? List.of() : RangeWarnings.processCodes(counters)));
             kernels += pk;
             memcpys += pmc;
             memcpyBytes += pmcb;
@@ -293,7 +341,8 @@ public final class CaptureReport implements RecordVisitor {
             zeroTs += pZero;
         }
         Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
-                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, reader.unverifiedRecords());
+                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, graphKernels, clipped, rejected,
+                reader.unverifiedRecords());
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
                 reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top, names));
     }
@@ -315,14 +364,31 @@ public final class CaptureReport implements RecordVisitor {
     private static final class ProcessAgg {
         final int pid;
         final List<RangeAgg> ranges = new ArrayList<>();
+        final List<DeviceProperties> devices = new ArrayList<>();
         RangeAgg open;
         RangeAgg unranged;
+        /** Inside a LATE run: the earlier range its records belong to. */
+        RangeAgg late;
 
         ProcessAgg(int pid) {
             this.pid = pid;
         }
 
+        /** The range of this arming with that index, or null. */
+        RangeAgg find(int index, int captureId) {
+            for (int i = ranges.size() - 1; i >= 0; i--) {
+                RangeAgg r = ranges.get(i);
+                if (r.index == index && r.captureId == captureId) {
+                    return r;
+                }
+            }
+            return null;
+        }
+
         RangeAgg current() {
+            if (late != null) {
+                return late;
+            }
             if (open != null) {
                 return open;
             }
@@ -349,6 +415,9 @@ public final class CaptureReport implements RecordVisitor {
 
         long kernels, memcpys, memcpyBytes, memsets, memsetBytes, markers, apiCalls;
         long ringDrops, ringDropsKernels, cuptiDropsAtEnd, cuptiDropsReported, zeroTimestampKernels;
+        long graphKernels, kernelLaunches, graphLaunches, kernelsMissing, clipped;
+        int flags;
+        final Map<String, Long> rejected = new TreeMap<>();
 
         final Map<String, KernelStats> byName = new HashMap<>();
         private Map<Integer, BusyTime> busy = new TreeMap<>();
@@ -378,6 +447,9 @@ public final class CaptureReport implements RecordVisitor {
         }
 
         BusyTime busy(int device) {
+            if (busy == null) {
+                return null;
+            }
             if (device != lastDevice || lastBusy == null) {
                 lastBusy = busy.computeIfAbsent(device, d -> new BusyTime());
                 lastDevice = device;
@@ -413,7 +485,10 @@ public final class CaptureReport implements RecordVisitor {
                     // DROPS records and the END's count report the same CUPTI losses; some agents
                     // send only one of them. The larger is right in both cases.
                     Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
-                    topKernels(byName, top, names));
+                    topKernels(byName, top, names),
+                    new Report.RangeFidelity(graphKernels, kernels - graphKernels, kernelLaunches, graphLaunches,
+                            kernelsMissing, clipped, java.util.Collections.unmodifiableMap(new TreeMap<>(rejected)),
+                            dev.vprof.capture.RangeEvent.flagNames(Integer.toUnsignedLong(flags))));
         }
 
         /** The agent's CLOCK_REALTIME reading of a range edge, or its CUPTI time mapped. */

@@ -143,7 +143,12 @@ public record Report(
             long cuptiDrops,
             long zeroTimestampKernels,
             ClockSummary clock,
-            dev.vprof.capture.AgentCounters counters) {}
+            dev.vprof.capture.AgentCounters counters,
+            Integer rank,
+            Integer localRank,
+            Integer worldSize,
+            List<dev.vprof.capture.DeviceProperties> devices,
+            List<String> agentWarnings) {}
 
     public record ClockSummary(int pairs, long offsetNs, double driftPpm, long residualMaxNs, long residualRmsNs) {}
 
@@ -169,7 +174,26 @@ public record Report(
             long ringDropsKernels,
             long cuptiDrops,
             long zeroTimestampKernels,
-            List<KernelSummary> topKernels) {}
+            List<KernelSummary> topKernels,
+            RangeFidelity fidelity) {}
+
+    /**
+     * What a range's agent checked (ring format 2; zeros in older files): kernels from CUDA graphs
+     * and not; the launches its callbacks counted in the range and how many of them had no record
+     * when its drain window closed; records clipped for being launched outside the range (not a
+     * loss); records kept off the timeline as invalid, by reason (zero_timestamps, start_zero,
+     * end_zero, end_before_start, outside_range, late, bad_record); and the warnings it raised, as
+     * codes (no_records, buffers_taken_by_another_client, graph_kernels_not_delivered, ...).
+     */
+    public record RangeFidelity(
+            long graphKernels,
+            long nonGraphKernels,
+            long kernelLaunches,
+            long graphLaunches,
+            long kernelsMissing,
+            long clipped,
+            Map<String, Long> rejected,
+            List<String> warnings) {}
 
     /**
      * busy_percent is of span_ns, the device's first kernel start to its last kernel end;
@@ -207,7 +231,26 @@ public record Report(
             long ringDropsKernels,
             long cuptiDrops,
             long zeroTimestampKernels,
-            long unverifiedRecords) {}
+            long graphKernels,
+            long clipped,
+            Map<String, Long> rejected,
+            long unverifiedRecords) {
+
+        public Totals(int processes, int ranges, long kernels, long memcpys, long memcpyBytes, long memsets,
+                      long ringDrops, long ringDropsKernels, long cuptiDrops, long zeroTimestampKernels) {
+            this(processes, ranges, kernels, memcpys, memcpyBytes, memsets, ringDrops, ringDropsKernels, cuptiDrops,
+                    zeroTimestampKernels, 0, 0, Map.of(), 0);
+        }
+
+        /** Records kept off the timeline as invalid, all reasons. */
+        public long rejectedTotal() {
+            long n = 0;
+            for (long v : rejected.values()) {
+                n += v;
+            }
+            return n;
+        }
+    }
 
     /** True when anything was lost. */
     public boolean lostRecords() {

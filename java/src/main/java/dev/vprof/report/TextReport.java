@@ -59,7 +59,25 @@ public final class TextReport {
                 out.append(" (parent ").append(p.ppid()).append(')');
             }
             out.append(": ").append(p.command() == null ? "(command unknown)" : p.command()).append('\n');
+            if (p.rank() != null || p.worldSize() != null) {
+                out.append("  rank ").append(p.rank() == null ? "?" : p.rank());
+                if (p.worldSize() != null) {
+                    out.append(" of ").append(p.worldSize());
+                }
+                if (p.localRank() != null) {
+                    out.append(" (local rank ").append(p.localRank()).append(')');
+                }
+                out.append('\n');
+            }
+            for (var d : p.devices()) {
+                out.append(String.format(Locale.ROOT, "  device %d: %s, %d SMs, %s, compute capability %d.%d%n",
+                        d.id(), d.name() == null ? "(unnamed)" : d.name(), d.smCount(), bytes(d.globalMemoryBytes()),
+                        d.computeMajor(), d.computeMinor()));
+            }
             out.append("  clock: ").append(clock(p.clock())).append('\n');
+            for (String w : RangeWarnings.processSentences(p)) {
+                out.append("  WARNING: ").append(w).append('\n');
+            }
             for (Report.RangeSummary r : report.ranges()) {
                 if (r.pid() == p.pid()) {
                     range(out, r, shown, shownAs);
@@ -76,10 +94,11 @@ public final class TextReport {
     private static void summary(StringBuilder out, Report report) {
         Report.Totals t = report.totals();
         out.append('\n').append(String.format(Locale.ROOT,
-                "summary: %s, %s, %d kernels, %d memcpy (%s), %d memset, %d ring drops, %d CUPTI drops%n",
+                "summary: %s, %s, %d kernels (%d from CUDA graphs), %d memcpy (%s), %d memset, %d ring drops, "
+                        + "%d CUPTI drops, %d invalid records kept off the timeline%n",
                 t.processes() == 1 ? "1 process" : t.processes() + " processes",
-                t.ranges() == 1 ? "1 range" : t.ranges() + " ranges", t.kernels(), t.memcpys(), bytes(t.memcpyBytes()),
-                t.memsets(), t.ringDrops(), t.cuptiDrops()));
+                t.ranges() == 1 ? "1 range" : t.ranges() + " ranges", t.kernels(), t.graphKernels(), t.memcpys(),
+                bytes(t.memcpyBytes()), t.memsets(), t.ringDrops(), t.cuptiDrops(), t.rejectedTotal()));
         for (Report.ProcessSummary p : report.processes()) {
             out.append("  process ").append(p.pid()).append(": ").append(p.kernels()).append(" kernels");
             List<String> devices = new ArrayList<>();
@@ -92,13 +111,26 @@ public final class TextReport {
         }
     }
 
-    /** The WARNING lines for lost records, for the totals: also printed to stderr by the CLI. */
+    /**
+     * The WARNING lines for lost records and for what CUPTI did to the capture, for the totals:
+     * also printed to stderr by the CLI.
+     */
     public static List<String> dropWarnings(Report report) {
         List<String> lines = new ArrayList<>();
         Report.Totals t = report.totals();
         if (report.lostRecords()) {
             lines.add("WARNING: " + lossSentence("this capture", t.kernels(), t.ringDrops(), t.ringDropsKernels(),
                     t.cuptiDrops(), t.zeroTimestampKernels()));
+        }
+        for (Report.ProcessSummary p : report.processes()) {
+            for (String w : RangeWarnings.processSentences(p)) {
+                lines.add("WARNING: pid " + p.pid() + ": " + w);
+            }
+        }
+        for (Report.RangeSummary r : report.ranges()) {
+            for (String w : RangeWarnings.sentences(r)) {
+                lines.add("WARNING: pid " + r.pid() + " range " + r.index() + ": " + w);
+            }
         }
         return lines;
     }
@@ -116,8 +148,10 @@ public final class TextReport {
             out.append(", from ").append(instant(r.startNs()));
         }
         out.append(", ").append(duration(r.durationNs())).append('\n');
-        out.append(indent).append(String.format(Locale.ROOT, "%d kernels, %d memcpy (%s), %d memset (%s)",
-                r.kernels(), r.memcpys(), bytes(r.memcpyBytes()), r.memsets(), bytes(r.memsetBytes())));
+        Report.RangeFidelity f = r.fidelity();
+        out.append(indent).append(String.format(Locale.ROOT, "%d kernels (%d from CUDA graphs, %d not), %d memcpy (%s), "
+                        + "%d memset (%s)", r.kernels(), f.graphKernels(), f.nonGraphKernels(), r.memcpys(),
+                bytes(r.memcpyBytes()), r.memsets(), bytes(r.memsetBytes())));
         if (r.markers() > 0) {
             out.append(", ").append(r.markers()).append(" NVTX markers");
         }
@@ -150,6 +184,14 @@ public final class TextReport {
                 shownAs.add(r.index() == 0 && "none".equals(r.source())
                         ? "process " + r.pid() + " outside any range" : "process " + r.pid() + " range " + r.index());
             }
+        }
+        if (f.kernelLaunches() > 0 || f.graphLaunches() > 0 || f.clipped() > 0) {
+            out.append(indent).append(String.format(Locale.ROOT, "launched in the range: %d kernels, %d CUDA graphs; "
+                    + "%d records of work launched outside it clipped%n", f.kernelLaunches(), f.graphLaunches(),
+                    f.clipped()));
+        }
+        for (String w : RangeWarnings.sentences(r)) {
+            out.append(indent).append("WARNING: ").append(w).append('\n');
         }
         if (r.ringDrops() > 0 || r.cuptiDrops() > 0 || r.zeroTimestampKernels() > 0) {
             out.append(indent).append("WARNING: ")

@@ -19,6 +19,16 @@ public final class GpuDevice {
     private int computeMajor;
     private int computeMinor;
     private int numSms;
+    private Limits limits = Limits.UNKNOWN;
+
+    /**
+     * What a kernel may use on this GPU, as Kineto's deviceProperties names it; zero where not
+     * recorded. Shared memory in bytes.
+     */
+    public record Limits(int warpSize, int maxThreadsPerBlock, int maxThreadsPerMultiprocessor, int regsPerBlock,
+                         int regsPerMultiprocessor, int sharedMemPerBlock, int sharedMemPerMultiprocessor) {
+        public static final Limits UNKNOWN = new Limits(0, 0, 0, 0, 0, 0, 0);
+    }
 
     GpuDevice(TimelineProcess process, int deviceId) {
         this.process = process;
@@ -50,6 +60,15 @@ public final class GpuDevice {
         this.computeMinor = computeMinor;
         this.numSms = numSms;
         return this;
+    }
+
+    public GpuDevice limits(Limits limits) {
+        this.limits = limits == null ? Limits.UNKNOWN : limits;
+        return this;
+    }
+
+    public Limits limits() {
+        return limits;
     }
 
     public String name() {

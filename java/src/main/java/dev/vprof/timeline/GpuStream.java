@@ -7,8 +7,9 @@ package dev.vprof.timeline;
  *
  * <p>Per-kind arguments share two packed columns: a kernel keeps grid x (31 bits), grid y and z
  * (16 bits each) in one and block x, y (11 bits), z (7 bits), registers per thread (8 bits) and
- * shared memory bytes (24 bits) in the other, which covers every limit CUDA documents; a copy or
- * set keeps its byte count in one and its copy kind or value in the other.
+ * shared memory bytes (24 bits) in the other, which covers every limit CUDA documents; a copy keeps
+ * its byte count in one and its copy kind and the memory kinds of its source and destination (8 bits
+ * each) in the other; a set keeps its byte count and its value.
  */
 public final class GpuStream {
     private final GpuDevice device;
@@ -55,9 +56,17 @@ public final class GpuStream {
         append(GpuOpKind.KERNEL, nameId, startNs, endNs, correlationId, grid, block);
     }
 
-    /** Adds a memory copy; {@code copyKind} is CUPTI's CUpti_ActivityMemcpyKind. */
-    public void addMemcpy(int nameId, long startNs, long endNs, long correlationId, long bytes, int copyKind) {
-        append(GpuOpKind.MEMCPY, nameId, startNs, endNs, correlationId, bytes, copyKind);
+    /**
+     * Adds a memory copy: {@code copyKind} is CUPTI's CUpti_ActivityMemcpyKind (1 HtoD, 8 DtoD),
+     * {@code srcKind} and {@code dstKind} its CUpti_ActivityMemoryKind (1 pageable, 2 pinned, 3 device;
+     * 0 when not recorded).
+     */
+    public void addMemcpy(int nameId, long startNs, long endNs, long correlationId, long bytes, int copyKind,
+                          int srcKind, int dstKind) {
+        check("copyKind", copyKind, 0xff);
+        check("srcKind", srcKind, 0xff);
+        check("dstKind", dstKind, 0xff);
+        append(GpuOpKind.MEMCPY, nameId, startNs, endNs, correlationId, bytes, copyKind | srcKind << 8 | dstKind << 16);
     }
 
     /** Adds a memory set of {@code bytes} bytes to {@code value}. */
@@ -183,8 +192,23 @@ public final class GpuStream {
         return aux0.get(i);
     }
 
-    /** CUpti_ActivityMemcpyKind of a copy, or the value of a set. */
-    public int copyKindOrValue(int i) {
+    /** CUpti_ActivityMemcpyKind of a copy (copies only). */
+    public int copyKind(int i) {
+        return (int) aux1.get(i) & 0xff;
+    }
+
+    /** CUpti_ActivityMemoryKind of a copy's source, 0 when not recorded (copies only). */
+    public int srcMemoryKind(int i) {
+        return (int) (aux1.get(i) >>> 8) & 0xff;
+    }
+
+    /** CUpti_ActivityMemoryKind of a copy's destination, 0 when not recorded (copies only). */
+    public int dstMemoryKind(int i) {
+        return (int) (aux1.get(i) >>> 16) & 0xff;
+    }
+
+    /** The value a set wrote (sets only). */
+    public int memsetValue(int i) {
         return (int) aux1.get(i);
     }
 }

@@ -19,8 +19,6 @@ public final class Timeline {
     private final List<Request> requests = new ArrayList<>();
     private final List<Span> spans = new ArrayList<>();
     private final Map<String, CounterTrack> counters = new LinkedHashMap<>();
-    private int rank;
-    private int worldSize = 1;
 
     public StringTable strings() {
         return strings;
@@ -81,24 +79,6 @@ public final class Timeline {
 
     public List<CounterTrack> counters() {
         return Collections.unmodifiableList(new ArrayList<>(counters.values()));
-    }
-
-    /** Rank and world size for the Kineto export's distributedInfo (a single process: 0 and 1). */
-    public Timeline distributed(int rank, int worldSize) {
-        if (rank < 0 || worldSize < 1 || rank >= worldSize) {
-            throw new IllegalArgumentException("rank " + rank + " is not within world size " + worldSize);
-        }
-        this.rank = rank;
-        this.worldSize = worldSize;
-        return this;
-    }
-
-    public int rank() {
-        return rank;
-    }
-
-    public int worldSize() {
-        return worldSize;
     }
 
     /** The earliest time of anything on the timeline, or {@code Long.MAX_VALUE} when it is empty. */

@@ -14,6 +14,9 @@ public final class TimelineProcess {
     private final Map<Integer, GpuDevice> devices = new LinkedHashMap<>();
     private final Map<Long, CpuThread> threads = new LinkedHashMap<>();
     private final List<CaptureRange> captureRanges = new ArrayList<>();
+    private Integer rank;
+    private Integer localRank;
+    private Integer worldSize;
 
     TimelineProcess(int pid, String name, List<String> commandLine) {
         this.pid = pid;
@@ -38,6 +41,29 @@ public final class TimelineProcess {
         this.name = processName == null ? "" : processName;
         this.commandLine = List.copyOf(cmdline == null ? List.of() : cmdline);
         return this;
+    }
+
+    /**
+     * The process's place in a distributed job, from its own RANK, LOCAL_RANK and WORLD_SIZE
+     * environment as its agent read it; null where unknown.
+     */
+    public TimelineProcess distributed(Integer rank, Integer localRank, Integer worldSize) {
+        this.rank = rank;
+        this.localRank = localRank;
+        this.worldSize = worldSize;
+        return this;
+    }
+
+    public Integer rank() {
+        return rank;
+    }
+
+    public Integer localRank() {
+        return localRank;
+    }
+
+    public Integer worldSize() {
+        return worldSize;
     }
 
     /** The GPU with this CUDA device ordinal, created on first use. */

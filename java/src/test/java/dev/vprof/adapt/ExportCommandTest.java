@@ -1,6 +1,7 @@
 package dev.vprof.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.cli.Main;
@@ -51,6 +52,23 @@ class ExportCommandTest {
         Run r = vprof("export", capture.toString(), "-o", trace.toString(), "--format", "chrome");
         assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(trace).contains("\"traceEvents\""));
+    }
+
+    @Test
+    void stepsAreForTheKinetoFormatAndAMalformedSpecSaysWhatToWrite() throws IOException {
+        Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
+        Run chrome = vprof("export", capture.toString(), "-o", dir.resolve("c.json").toString(), "--steps", "nvtx:step");
+        assertEquals(2, chrome.code());
+        assertTrue(chrome.err().contains("add --format kineto"), chrome.err());
+        Run bad = vprof("export", capture.toString(), "-o", dir.resolve("k.json").toString(), "--format", "kineto",
+                "--steps", "step");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("e.g. --steps nvtx:step"), bad.err());
+        Run missing = vprof("export", capture.toString(), "-o", dir.resolve("k.json").toString(), "--format", "kineto",
+                "--steps", "nvtx:no-such-range");
+        assertEquals(2, missing.code());
+        assertTrue(missing.err().contains("no NVTX range named 'no-such-range' in the capture"), missing.err());
+        assertFalse(Files.exists(dir.resolve("k.json")));
     }
 
     @Test

@@ -24,6 +24,11 @@ class CaptureFileTest {
     static final CaptureMetadata META = new CaptureMetadata("host-a", 1_700_000_000_000_000_000L, "0.1.0",
             List.of("vprof", "run", "--", "python"), Map.of("capture_range", "none"));
 
+    /** The RangeEvent fields of ring format 2, all zero. */
+    static final String NO_V2_FIELDS = ", correlationId=0, flags=0, drainedCuptiNs=0, kernelLaunches=0,"
+            + " graphLaunches=0, kernels=0, graphKernels=0, kernelsMissing=0, clipped=0, rejectedZeroTs=0,"
+            + " rejectedStartZero=0, rejectedEndZero=0, rejectedEndBeforeStart=0, rejectedOutsideRange=0,"
+            + " late=0, rejectedBadRecord=0";
     static final ProcessInfo PROC = new ProcessInfo(4242, 1, "python serve.py", 130000, 1, 1 << 26, 17L);
 
     @Test
@@ -57,7 +62,7 @@ class CaptureFileTest {
             c.forEachRecord(v);
             assertEquals(List.of(
                     "4242 RangeEvent[edge=1, source=2, index=1, captureId=9, cuptiNs=1000, realtimeNs=1000,"
-                            + " ringDrops=0, ringDropsKernels=0, cuptiDrops=0]",
+                            + " ringDrops=0, ringDropsKernels=0, cuptiDrops=0" + NO_V2_FIELDS + "]",
                     "4242 ClockSync[cuptiNs=1000, realtimeNs=1005, monotonicNs=77]",
                     "4242 kernel 1100..1200 corr=55 gemm_kernel dev=0 stream=7",
                     "4242 MemcpyEvent[start=1300, end=1400, bytes=4096, correlationId=0, deviceId=0, contextId=0,"
@@ -66,9 +71,9 @@ class CaptureFileTest {
                             + " streamId=0, value=0]",
                     "4242 MarkerEvent[timestamp=1700, id=3, flags=2, name=step, domain=null, tid=99]",
                     "4242 ApiEvent[start=1050, end=1090, correlationId=55, cbid=211, domain=1, tid=99]",
-                    "4242 DropsEvent[reason=1, contextId=0, streamId=0, count=3]",
+                    "4242 DropsEvent[reason=1, contextId=0, streamId=0, recordType=0, count=3]",
                     "4242 RangeEvent[edge=2, source=2, index=1, captureId=9, cuptiNs=2000, realtimeNs=2000,"
-                            + " ringDrops=4, ringDropsKernels=2, cuptiDrops=3]"), v.lines);
+                            + " ringDrops=4, ringDropsKernels=2, cuptiDrops=3" + NO_V2_FIELDS + "]"), v.lines);
             assertEquals(1005, c.clock(4242).toEpochNs(1000));
         }
     }

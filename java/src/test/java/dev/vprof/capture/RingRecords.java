@@ -3,6 +3,7 @@ package dev.vprof.capture;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
 import dev.vprof.bindings.VprofRing.ClockSyncRecord;
+import dev.vprof.bindings.VprofRing.DeviceRecord;
 import dev.vprof.bindings.VprofRing.DropsRecord;
 import dev.vprof.bindings.VprofRing.KernelDescRecord;
 import dev.vprof.bindings.VprofRing.KernelRecord;
@@ -53,6 +54,27 @@ public final class RingRecords {
         seg.set(INT, at + KernelDescRecord.BLOCK_Z, 1);
         seg.set(INT, at + KernelDescRecord.SHARED_MEMORY, 4096);
         seg.set(INT, at + KernelDescRecord.REGISTERS, 64);
+        return this;
+    }
+
+    /** A kernel desc of a CUDA graph node (format 2). */
+    public RingRecords graphKernelDesc(int id, int nameId, int graphId, long graphNodeId) {
+        kernelDesc(id, nameId, 0, 7);
+        long at = pos - KernelDescRecord.SIZE;
+        seg.set(INT, at + KernelDescRecord.GRAPH_ID, graphId);
+        seg.set(LONG, at + KernelDescRecord.GRAPH_NODE_ID, graphNodeId);
+        return this;
+    }
+
+    /** A kernel desc as ring format 1 wrote it: it ends before graph_node_id. */
+    public RingRecords kernelDescV1(int id, int nameId, int deviceId, int streamId, int graphId) {
+        long at = begin(KernelDescRecord.GRAPH_NODE_ID, VprofRing.REC_KERNEL_DESC);
+        seg.set(INT, at + KernelDescRecord.ID, id);
+        seg.set(INT, at + KernelDescRecord.NAME_ID, nameId);
+        seg.set(INT, at + KernelDescRecord.DEVICE_ID, deviceId);
+        seg.set(INT, at + KernelDescRecord.STREAM_ID, streamId);
+        seg.set(INT, at + KernelDescRecord.GRAPH_ID, graphId);
+        seg.set(INT, at + KernelDescRecord.REGISTERS, 32);
         return this;
     }
 
@@ -140,9 +162,77 @@ public final class RingRecords {
     }
 
     public RingRecords drops(long reason, long count) {
+        return drops(reason, 0, count);
+    }
+
+    public RingRecords drops(long reason, long recordType, long count) {
         long at = begin(DropsRecord.SIZE, VprofRing.REC_DROPS);
         seg.set(INT, at + DropsRecord.REASON, (int) reason);
+        seg.set(INT, at + DropsRecord.RECORD_TYPE, (int) recordType);
         seg.set(LONG, at + DropsRecord.COUNT, count);
+        return this;
+    }
+
+    /** A LATE_BEGIN or LATE_END edge naming an earlier range (format 2). */
+    public RingRecords late(boolean begin, int index, int captureId) {
+        long at = begin(RangeRecord.SIZE, VprofRing.REC_RANGE);
+        seg.set(INT, at + RangeRecord.EDGE, (int) (begin ? VprofRing.RANGE_LATE_BEGIN : VprofRing.RANGE_LATE_END));
+        seg.set(INT, at + RangeRecord.INDEX, index);
+        seg.set(INT, at + RangeRecord.CAPTURE_ID, captureId);
+        return this;
+    }
+
+    /** A range edge as ring format 1 wrote it: it ends after cupti_drops. */
+    public RingRecords rangeV1(long edge, long source, int index, long cuptiNs, long cuptiDrops) {
+        long at = begin(RangeRecord.CORRELATION_ID, VprofRing.REC_RANGE);
+        seg.set(INT, at + RangeRecord.EDGE, (int) edge);
+        seg.set(INT, at + RangeRecord.SOURCE, (int) source);
+        seg.set(INT, at + RangeRecord.INDEX, index);
+        seg.set(LONG, at + RangeRecord.CUPTI_NS, cuptiNs);
+        seg.set(LONG, at + RangeRecord.CUPTI_DROPS, cuptiDrops);
+        return this;
+    }
+
+    /**
+     * An END of format 2 with what the agent counted: the correlation id of the stop, the warning
+     * flags, launches and kernels, and the records it kept off the timeline.
+     */
+    public RingRecords rangeEndCounted(long source, int index, long cuptiNs, int correlationId, long flags,
+            long kernelLaunches, long graphLaunches, long kernels, long graphKernels, long kernelsMissing,
+            long clipped, long rejectedEndBeforeStart) {
+        rangeEnd(source, index, 0, cuptiNs, 0, 0, 0);
+        long at = pos - RangeRecord.SIZE;
+        seg.set(INT, at + RangeRecord.CORRELATION_ID, correlationId);
+        seg.set(INT, at + RangeRecord.FLAGS, (int) flags);
+        seg.set(LONG, at + RangeRecord.DRAINED_CUPTI_NS, cuptiNs + 20_000_000L);
+        seg.set(LONG, at + RangeRecord.KERNEL_LAUNCHES, kernelLaunches);
+        seg.set(LONG, at + RangeRecord.GRAPH_LAUNCHES, graphLaunches);
+        seg.set(LONG, at + RangeRecord.KERNELS, kernels);
+        seg.set(LONG, at + RangeRecord.GRAPH_KERNELS, graphKernels);
+        seg.set(LONG, at + RangeRecord.KERNELS_MISSING, kernelsMissing);
+        seg.set(LONG, at + RangeRecord.CLIPPED, clipped);
+        seg.set(LONG, at + RangeRecord.REJECTED_END_BEFORE_START, rejectedEndBeforeStart);
+        return this;
+    }
+
+    /** A DEVICE record (format 2) naming STRING nameId. */
+    public RingRecords device(int id, int nameId, int smCount, long memoryBytes, int major, int minor) {
+        long at = begin(DeviceRecord.SIZE, VprofRing.REC_DEVICE);
+        seg.set(INT, at + DeviceRecord.ID, id);
+        seg.set(INT, at + DeviceRecord.NAME_ID, nameId);
+        seg.set(LONG, at + DeviceRecord.GLOBAL_MEMORY_BYTES, memoryBytes);
+        seg.set(INT, at + DeviceRecord.SM_COUNT, smCount);
+        seg.set(INT, at + DeviceRecord.COMPUTE_MAJOR, major);
+        seg.set(INT, at + DeviceRecord.COMPUTE_MINOR, minor);
+        seg.set(INT, at + DeviceRecord.WARP_SIZE, 32);
+        seg.set(INT, at + DeviceRecord.MAX_THREADS_PER_BLOCK, 1024);
+        seg.set(INT, at + DeviceRecord.MAX_WARPS_PER_SM, 64);
+        seg.set(INT, at + DeviceRecord.MAX_REGISTERS_PER_BLOCK, 65536);
+        seg.set(INT, at + DeviceRecord.MAX_REGISTERS_PER_SM, 65536);
+        seg.set(INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_BLOCK, 49152);
+        seg.set(INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_SM, 233472);
+        seg.set(INT, at + DeviceRecord.FLAGS, (int) VprofRing.DEVICE_ECC);
+        seg.set(ValueLayout.JAVA_BYTE, at + DeviceRecord.UUID, (byte) 0xab);
         return this;
     }
 

@@ -83,9 +83,9 @@ class CliErrorsTest {
 
     @Test
     void attachToARegionOfAnotherFormatVersion() throws Exception {
-        TestRegions.create(dir, pid, 65536, c -> c.set(ValueLayout.JAVA_INT, Control.FORMAT_VERSION, 2));
+        TestRegions.create(dir, pid, 65536, c -> c.set(ValueLayout.JAVA_INT, Control.FORMAT_VERSION, 1));
         assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
-                "format version 2", "reads version 1");
+                "format version 1", "reads version " + dev.vprof.bindings.VprofRing.FORMAT_VERSION);
     }
 
     @Test

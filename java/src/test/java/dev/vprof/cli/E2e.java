@@ -50,6 +50,26 @@ final class E2e {
         return new E2e(simgpu, agent);
     }
 
+    /**
+     * native/test/agent_field_target: what real servers do to a CUPTI agent (a graph server, a
+     * stop without synchronize, torch.profiler in the same process, one-rank ranges), run through
+     * /bin/sh with {@code env} ("K=V" assignments) and its stderr appended to {@code log}.
+     */
+    List<String> fieldTarget(Path log, List<String> env, String... args) {
+        Path target = agent.getParent().resolve("test/agent_field_target");
+        if (!Files.isExecutable(target)) {
+            fail(target + " is missing; build it with `make -C native check`");
+        }
+        StringBuilder sh = new StringBuilder();
+        for (String e : env) {
+            sh.append(e).append(' ');
+        }
+        sh.append("exec \"$0\" \"$@\" 2>>'").append(log).append("'");
+        List<String> l = new ArrayList<>(List.of("/bin/sh", "-c", sh.toString(), target.toString()));
+        l.addAll(List.of(args));
+        return l;
+    }
+
     /** vprof-simgpu with these arguments. */
     List<String> sim(String... args) {
         List<String> l = new ArrayList<>(List.of(simgpu.toString()));

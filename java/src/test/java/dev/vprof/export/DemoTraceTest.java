@@ -51,7 +51,9 @@ class DemoTraceTest {
         assertEquals(2, workers.size(), "two GPU workers: " + r.tracks.values());
         for (PerfettoTraceReader.Track w : workers) {
             List<PerfettoTraceReader.Track> children = r.children(w.uuid());
-            PerfettoTraceReader.Track gpu = children.stream().filter(t -> "GPU 0".equals(t.name())).findFirst()
+            // "GPU 0 (NVIDIA H200 ...)" once the agent sent the device's properties
+            PerfettoTraceReader.Track gpu = children.stream().filter(t -> t.name() != null && t.name().startsWith("GPU 0"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("no GPU 0 under " + w));
             List<PerfettoTraceReader.Track> streams = r.children(gpu.uuid());
             assertTrue(streams.size() >= 2, "several streams under GPU 0: " + streams);

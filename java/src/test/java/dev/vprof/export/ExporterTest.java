@@ -22,6 +22,7 @@ class ExporterTest {
         assertEquals(ExportFormat.PERFETTO, ExportFormat.choose("", Path.of("x/out.perfetto-trace")));
         assertEquals(ExportFormat.CHROME, ExportFormat.choose(null, Path.of("OUT.JSON")));
         assertEquals(ExportFormat.KINETO, ExportFormat.choose("Kineto", Path.of("out.json")));
+        assertEquals(ExportFormat.KINETO, ExportFormat.choose(null, Path.of("tb/worker.pt.trace.json")));
     }
 
     @Test
@@ -55,6 +56,20 @@ class ExporterTest {
         List<Path> files = Exporter.export(t, dir.resolve("trace.json"), ExportFormat.KINETO);
         assertEquals(List.of(dir.resolve("trace-pid4242.json"), dir.resolve("trace-pid777.json")), files);
         assertTrue(Files.exists(files.get(1)));
+        assertEquals(dir.resolve("w-pid777.pt.trace.json"), Exporter.perProcess(dir.resolve("w.pt.trace.json"), 777),
+                "TensorBoard reads only *.pt.trace.json");
+    }
+
+    @Test
+    void kinetoFilesNoteOtherTracesInTheFolderBecauseHtaReadsEveryJsonThereAsARank() throws IOException {
+        Files.writeString(dir.resolve("old-chrome.json"), "{}");
+        Timeline t = SampleTimelines.everything();
+        KinetoFiles.Result r = KinetoFiles.write(t, dir.resolve("trace.json"), null);
+        assertEquals(List.of(dir.resolve("trace.json")), r.paths());
+        assertEquals(1, r.notes().size(), r.notes().toString());
+        assertTrue(r.notes().getFirst().contains("also holds old-chrome.json; give the export a folder of its own"),
+                r.notes().getFirst());
+        assertTrue(KinetoFiles.write(t, Files.createDirectories(dir.resolve("own")).resolve("t.json"), null).notes().isEmpty());
     }
 
     @Test

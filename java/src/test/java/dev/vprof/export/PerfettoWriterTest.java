@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.export.PerfettoTraceReader.Slice;
 import dev.vprof.export.PerfettoTraceReader.Track;
+import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import java.io.ByteArrayOutputStream;
@@ -49,7 +50,8 @@ class PerfettoWriterTest {
             for (int i = 0; i < s.size(); i++) {
                 assertEquals(s.start(i), slices.get(i).start(), "start of op " + i + " on stream " + s.streamId());
                 assertEquals(s.end(i), slices.get(i).end(), "end of op " + i + " on stream " + s.streamId());
-                String expected = s.nameId(i) == 0 ? "Memset (Device)" : t.strings().get(s.nameId(i));
+                String expected = s.nameId(i) != 0 ? t.strings().get(s.nameId(i))
+                        : s.kind(i) == GpuOpKind.MEMCPY ? "Memcpy HtoD (Pinned -> Device)" : "Memset (Device)";
                 assertEquals(expected, slices.get(i).name());
             }
         }

@@ -33,7 +33,7 @@ final class SampleTimelines {
         // Stream 7: two kernels back to back; stream 13 overlaps both (needs its own track).
         s7.addKernel(gemm, T0 + 1_000, T0 + 5_000, 101, 132, 1, 1, 256, 1, 1, 168, 49152);
         s7.addKernel(attn, T0 + 5_000, T0 + 9_500, 102, 64, 8, 1, 128, 1, 1, 255, 0);
-        s13.addMemcpy(t.intern("Memcpy HtoD"), T0 + 2_000, T0 + 7_000, 103, 1 << 20, 1);
+        s13.addMemcpy(0, T0 + 2_000, T0 + 7_000, 103, 1 << 20, 1, 2, 3); // HtoD, pinned to device
         s13.addMemset(0, T0 + 7_500, T0 + 7_600, 104, 4096, 0);
         s13.addKernel(attn, T0 + 8_000, T0 + 8_001, 0, 1, 1, 1, 32, 1, 1, 0, 0);
 

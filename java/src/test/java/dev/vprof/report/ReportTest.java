@@ -90,7 +90,7 @@ class ReportTest {
     @Test
     void kernelsMemcpysAndRangesAreCountedExactly() throws IOException {
         Report rep = report(10);
-        assertEquals(new Report.Totals(2, 3, 1 + 105 + 5 + 1, 2, 300, 1, 7, 5, 3, 0, 0), rep.totals());
+        assertEquals(new Report.Totals(2, 3, 1 + 105 + 5 + 1, 2, 300, 1, 7, 5, 3, 0), rep.totals());
         List<Report.RangeSummary> ranges = rep.ranges();
         assertEquals(4, ranges.size());
         Report.RangeSummary outside = ranges.get(0);

@@ -48,6 +48,9 @@ public final class TestRegions {
             c.set(ValueLayout.JAVA_INT, Control.CUPTI_VERSION, 130001);
             c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_DORMANT);
             c.set(ValueLayout.JAVA_LONG, Control.HEARTBEAT_TIMEOUT_NS, 5_000_000_000L);
+            c.set(ValueLayout.JAVA_INT, Control.RANK, -1); // as the agent writes "not set"
+            c.set(ValueLayout.JAVA_INT, Control.LOCAL_RANK, -1);
+            c.set(ValueLayout.JAVA_INT, Control.WORLD_SIZE, -1);
             putString(c, Control.CMDLINE, "fake-target --steps 10");
             edit.accept(c);
         }

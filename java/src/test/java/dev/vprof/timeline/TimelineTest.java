@@ -28,13 +28,17 @@ class TimelineTest {
     }
 
     @Test
-    void copiesKeepBytesAndKind() {
+    void copiesKeepBytesTheirKindAndTheMemoryKindsOfBothEnds() {
         Timeline t = new Timeline();
         GpuStream s = t.process(1).device(0).stream(7);
-        s.addMemcpy(0, 5, 9, 3, 1L << 40, 8);
+        s.addMemcpy(0, 5, 9, 3, 1L << 40, 8, 3, 5);
+        s.addMemset(0, 10, 12, 4, 64, -1);
         assertEquals(GpuOpKind.MEMCPY, s.kind(0));
         assertEquals(1L << 40, s.bytes(0));
-        assertEquals(8, s.copyKindOrValue(0));
+        assertEquals(8, s.copyKind(0));
+        assertEquals(3, s.srcMemoryKind(0));
+        assertEquals(5, s.dstMemoryKind(0));
+        assertEquals(-1, s.memsetValue(1), "a set keeps its whole 32-bit value");
     }
 
     @Test

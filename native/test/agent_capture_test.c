@@ -1,0 +1,766 @@
+/*
+ * agent_capture_test.c: the agent's state machine (capture.c, callbacks.c,
+ * drain.c) against a scripted fake CUPTI, one scenario per forked child.
+ *
+ * The fake keeps what CUPTI would: the subscriber's callback, the registered
+ * buffer callbacks (which another client may replace), the enabled kinds, and
+ * activity records that are complete or still running on the "GPU". A flush
+ * without FORCED hands over complete records only; a forced flush hands over
+ * the rest with zero timestamps, as CUPTI documents. The test plays the
+ * application (profiler and launch callbacks, on its own thread) and the
+ * agent's control thread (drain ticks). Each test names the handling it would
+ * catch being removed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+
+static int passed, failed;
+
+#define CHECK(cond) do { if (!(cond)) { \
+    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
+    return 0; } } while (0)
+#define RUN(test) do { fflush(stdout); pid_t pid_ = fork(); \
+    if (pid_ == 0) _exit(test() ? 0 : 1); \
+    int st_ = 0; waitpid(pid_, &st_, 0); \
+    if (WIFEXITED(st_) && WEXITSTATUS(st_) == 0) { passed++; printf("ok   %s\n", #test); } \
+    else { failed++; printf("FAIL %s\n", #test); } } while (0)
+
+/* ---- the fake CUPTI -------------------------------------------------------- */
+
+#define MAX_RECORDS 256
+#define REC_BYTES 256
+
+struct pending {
+    uint8_t bytes[REC_BYTES];
+    size_t size;
+    int complete;
+    int delivered;
+};
+
+static struct {
+    CUpti_CallbackFunc callback;
+    CUpti_BuffersCallbackRequestFunc requested;
+    CUpti_BuffersCallbackCompleteFunc completed;
+    int registrations;
+    int per_thread_off_before_register; /* SetAttribute(PER_THREAD, 0) seen since the last registration */
+    int registrations_after_per_thread_off;
+    int kind_on[CUPTI_ACTIVITY_KIND_COUNT];
+    int kernel_disables;
+    int driver_domain;
+    int in_app;                         /* the test is inside an application callback */
+    int disabled_in_app, forced_in_app;
+    int64_t clock_offset;               /* added to CLOCK_REALTIME by GetTimestamp */
+    struct pending rec[MAX_RECORDS];
+    int n;
+} F;
+
+static struct CUpti_Subscriber_st { int unused; } the_subscriber;
+
+static uint64_t realtime(void) { return vprof_now_ns(CLOCK_REALTIME); }
+
+static CUptiResult f_get_version(uint32_t *v) { *v = vprof_agent.cupti.version; return CUPTI_SUCCESS; }
+static CUptiResult f_result_string(CUptiResult r, const char **s) { (void)r; *s = "CUPTI_ERROR_FAKE"; return CUPTI_SUCCESS; }
+static CUptiResult f_subscribe(CUpti_SubscriberHandle *h, CUpti_CallbackFunc cb, void *u)
+{
+    (void)u;
+    F.callback = cb;
+    *h = &the_subscriber;
+    return CUPTI_SUCCESS;
+}
+static CUptiResult f_unsubscribe(CUpti_SubscriberHandle h) { (void)h; F.callback = NULL; return CUPTI_SUCCESS; }
+static CUptiResult f_enable_callback(uint32_t on, CUpti_SubscriberHandle h, CUpti_CallbackDomain d, CUpti_CallbackId id)
+{
+    (void)on; (void)h; (void)d; (void)id;
+    return CUPTI_SUCCESS;
+}
+static CUptiResult f_enable_domain(uint32_t on, CUpti_SubscriberHandle h, CUpti_CallbackDomain d)
+{
+    (void)h;
+    if (d == CUPTI_CB_DOMAIN_DRIVER_API)
+        F.driver_domain = (int)on;
+    return CUPTI_SUCCESS;
+}
+static CUptiResult f_register(CUpti_BuffersCallbackRequestFunc req, CUpti_BuffersCallbackCompleteFunc done)
+{
+    F.requested = req;
+    F.completed = done;
+    F.registrations++;
+    if (F.per_thread_off_before_register)
+        F.registrations_after_per_thread_off++;
+    F.per_thread_off_before_register = 0;
+    return CUPTI_SUCCESS;
+}
+static CUptiResult f_enable(CUpti_ActivityKind k) { F.kind_on[k] = 1; return CUPTI_SUCCESS; }
+static CUptiResult f_disable(CUpti_ActivityKind k)
+{
+    F.kind_on[k] = 0;
+    if (k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+        F.kernel_disables++;
+    F.disabled_in_app |= F.in_app;
+    return CUPTI_SUCCESS;
+}
+
+static size_t size_of(CUpti_ActivityKind k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
+    default: return 0;
+    }
+}
+
+/* Hands over what a flush would, in one buffer asked of whoever is registered now. */
+static CUptiResult f_flush(uint32_t flag)
+{
+    const int forced = (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0;
+    F.forced_in_app |= forced && F.in_app;
+    if (F.requested == NULL)
+        return CUPTI_ERROR_INVALID_OPERATION;
+    int any = 0;
+    for (int i = 0; i < F.n; i++)
+        any |= !F.rec[i].delivered && (F.rec[i].complete || forced);
+    if (!any)
+        return CUPTI_SUCCESS;
+    uint8_t *buf = NULL;
+    size_t size = 0, max = 0;
+    F.requested(&buf, &size, &max);
+    if (buf == NULL)
+        return CUPTI_SUCCESS;
+    size_t used = 0;
+    for (int i = 0; i < F.n; i++) {
+        struct pending *p = &F.rec[i];
+        if (p->delivered || !(p->complete || forced) || used + p->size > size)
+            continue;
+        if (!p->complete) { /* "timestamp information could not be collected" */
+            CUpti_ActivityKernel10 *k = (void *)p->bytes;
+            k->start = 0;
+            k->end = 0;
+        }
+        memcpy(buf + used, p->bytes, p->size);
+        used += (p->size + 7u) & ~(size_t)7u;
+        p->delivered = 1;
+    }
+    F.completed(NULL, 0, buf, size, used);
+    return CUPTI_SUCCESS;
+}
+
+static CUptiResult f_next(uint8_t *buffer, size_t valid, CUpti_Activity **record)
+{
+    size_t offset = 0;
+    if (*record != NULL)
+        offset = (size_t)((uint8_t *)*record - buffer) + ((size_of((*record)->kind) + 7u) & ~(size_t)7u);
+    if (offset + sizeof(CUpti_ActivityKind) > valid)
+        return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    *record = (CUpti_Activity *)(buffer + offset);
+    return CUPTI_SUCCESS;
+}
+static CUptiResult f_dropped(CUcontext c, uint32_t s, size_t *d) { (void)c; (void)s; *d = 0; return CUPTI_SUCCESS; }
+static CUptiResult f_timestamp(uint64_t *t) { *t = realtime() + (uint64_t)F.clock_offset; return CUPTI_SUCCESS; }
+static CUptiResult f_thread_id_type(CUpti_ActivityThreadIdType t) { (void)t; return CUPTI_SUCCESS; }
+static CUptiResult f_finalize(void) { return CUPTI_SUCCESS; }
+static CUptiResult f_set_attribute(CUpti_ActivityAttribute attr, size_t *size, void *value)
+{
+    if (attr == CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER && *size == 1 && *(uint8_t *)value == 0)
+        F.per_thread_off_before_register = 1;
+    return CUPTI_SUCCESS;
+}
+
+/* Another CUPTI client (Kineto) registering its own buffer callbacks, without subscribing. */
+static uint8_t foreign_buffer[1 << 16];
+static int foreign_records;
+static void CUPTIAPI foreign_requested(uint8_t **b, size_t *s, size_t *m)
+{
+    *b = foreign_buffer;
+    *s = sizeof foreign_buffer;
+    *m = 0;
+}
+static void CUPTIAPI foreign_completed(CUcontext c, uint32_t s, uint8_t *b, size_t size, size_t valid)
+{
+    (void)c; (void)s; (void)b; (void)size;
+    foreign_records += (int)(valid / sizeof(CUpti_ActivityKernel10));
+}
+
+/* ---- the agent over a private region ----------------------------------------- */
+
+static void setup(uint32_t version)
+{
+    struct vprof_agent *a = &vprof_agent;
+    memset(&F, 0, sizeof F);
+    const uint64_t capacity = 1u << 20;
+    void *region = mmap(NULL, VPROF_CONTROL_SIZE + capacity, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    a->region = region;
+    a->control = region;
+    a->control->magic = VPROF_MAGIC;
+    a->control->ring_capacity = capacity;
+    a->control->state = VPROF_STATE_DORMANT;
+    vprof_ring_init(&a->ring, region, capacity);
+    a->capture.ring = &a->ring;
+    a->pid = getpid();
+    a->ready = 1;
+    a->launch_injected = 1;
+    struct vprof_cupti *c = &a->cupti;
+    c->handle = (void *)1; /* vprof_cupti_load: already loaded */
+    snprintf(c->path, sizeof c->path, "fake-cupti");
+    c->version = version;
+    c->GetVersion = f_get_version;
+    c->GetResultString = f_result_string;
+    c->Subscribe = f_subscribe;
+    c->Unsubscribe = f_unsubscribe;
+    c->EnableCallback = f_enable_callback;
+    c->EnableDomain = f_enable_domain;
+    c->ActivityRegisterCallbacks = f_register;
+    c->ActivityEnable = f_enable;
+    c->ActivityDisable = f_disable;
+    c->ActivityFlushAll = f_flush;
+    c->ActivityGetNextRecord = f_next;
+    c->ActivityGetNumDroppedRecords = f_dropped;
+    c->GetTimestamp = f_timestamp;
+    c->SetThreadIdType = f_thread_id_type;
+    c->Finalize = f_finalize;
+    c->ActivitySetAttribute = f_set_attribute;
+}
+
+static uint32_t arm(uint32_t mode, uint32_t repeat)
+{
+    struct vprof_arming req;
+    memset(&req, 0, sizeof req);
+    req.mode = mode;
+    req.repeat = repeat;
+    req.kinds = VPROF_KIND_KERNEL | VPROF_KIND_MEMCPY;
+    char why[VPROF_REASON_MAX] = "";
+    pthread_mutex_lock(&vprof_agent.state_lock);
+    uint32_t r = vprof_arm(&vprof_agent, &req, why, sizeof why);
+    pthread_mutex_unlock(&vprof_agent.state_lock);
+    return r;
+}
+
+/* ---- the application ---------------------------------------------------------- */
+
+static void api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, uint32_t corr, CUpti_ApiCallbackSite site)
+{
+    static int ok = 0;
+    CUpti_CallbackData d;
+    memset(&d, 0, sizeof d);
+    d.callbackSite = site;
+    d.correlationId = corr;
+    d.functionReturnValue = site == CUPTI_API_EXIT ? &ok : NULL;
+    F.in_app = 1;
+    if (F.callback != NULL)
+        F.callback(NULL, domain, cbid, &d);
+    F.in_app = 0;
+}
+
+/* cudaProfilerStart/Stop as the runtime makes them: runtime and driver, nested. */
+static void profiler(int start, uint32_t corr)
+{
+    const CUpti_CallbackId rt = start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                                      : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000;
+    const CUpti_CallbackId drv = start ? CUPTI_DRIVER_TRACE_CBID_cuProfilerStart : CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+    api(CUPTI_CB_DOMAIN_RUNTIME_API, rt, corr, CUPTI_API_ENTER);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, drv, corr, CUPTI_API_ENTER);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, drv, corr, CUPTI_API_EXIT);
+    api(CUPTI_CB_DOMAIN_RUNTIME_API, rt, corr, CUPTI_API_EXIT);
+}
+
+/* A kernel record the GPU will complete later (gpu_done), if kernel tracing is on. */
+static void add_kernel(uint32_t corr, uint32_t graph_id, uint64_t node)
+{
+    if (!F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] || F.n >= MAX_RECORDS)
+        return;
+    struct pending *p = &F.rec[F.n++];
+    memset(p, 0, sizeof *p);
+    CUpti_ActivityKernel10 *k = (void *)p->bytes;
+    k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k->name = graph_id != 0u ? "graph_node_kernel" : "decode_kernel";
+    k->correlationId = corr;
+    k->graphId = graph_id;
+    k->graphNodeId = node;
+    k->streamId = 7;
+    k->contextId = 1;
+    k->gridX = k->gridY = k->gridZ = 1;
+    k->blockX = 128; k->blockY = k->blockZ = 1;
+    p->size = sizeof *k;
+}
+
+static void launch(uint32_t corr)
+{
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr, CUPTI_API_ENTER);
+    add_kernel(corr, 0, 0);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr, CUPTI_API_EXIT);
+}
+
+/* A graph launch: one callback, `nodes` node kernels with the launch's id (0 = CUPTI sends none). */
+static void graph_launch(uint32_t corr, uint32_t graph_id, int nodes)
+{
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, corr, CUPTI_API_ENTER);
+    for (int i = 0; i < nodes; i++)
+        add_kernel(corr, graph_id, 0x100000000ull + (uint64_t)i);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, corr, CUPTI_API_EXIT);
+}
+
+/* The GPU finishes the work launched with this id: its records get timestamps. */
+static void gpu_done(uint32_t corr)
+{
+    for (int i = 0; i < F.n; i++) {
+        CUpti_ActivityKernel10 *k = (void *)F.rec[i].bytes;
+        if (k->correlationId == corr && !F.rec[i].complete) {
+            k->start = realtime();
+            k->end = k->start + 1000;
+            F.rec[i].complete = 1;
+        }
+    }
+}
+
+/* One tick of the agent's control thread while a range drains. */
+static int tick(void)
+{
+    struct vprof_agent *a = &vprof_agent;
+    if (!__atomic_load_n(&a->hot_stopping, __ATOMIC_ACQUIRE))
+        return 0;
+    a->cupti.ActivityFlushAll(0);
+    pthread_mutex_lock(&a->state_lock);
+    int done = vprof_drain_step(a, vprof_now_ns(CLOCK_MONOTONIC));
+    pthread_mutex_unlock(&a->state_lock);
+    return done;
+}
+
+/* Ticks until the range is closed, at most 5 s. */
+static int drain_until_closed(void)
+{
+    for (int i = 0; i < 500; i++) {
+        if (tick())
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+/* ---- what the ring says ------------------------------------------------------------ */
+
+struct ring_view {
+    int begins, ends;
+    struct vprof_rec_range end[4];
+    int kernels_between; /* KERNEL records between a BEGIN and its END */
+    int kernels_outside;
+    int graph_descs;
+    int in_range;
+    int in_late, late_kernels;
+    uint32_t late_index;
+};
+
+static void view(const struct vprof_record_header *h, void *arg)
+{
+    struct ring_view *v = arg;
+    if (h->type == VPROF_REC_RANGE) {
+        const struct vprof_rec_range *r = (const void *)h;
+        if (r->edge == VPROF_RANGE_LATE_BEGIN) {
+            v->in_late = 1;
+            v->late_index = r->index;
+        } else if (r->edge == VPROF_RANGE_LATE_END) {
+            v->in_late = 0;
+        } else if (r->edge == VPROF_RANGE_BEGIN) {
+            v->begins++;
+            v->in_range = 1;
+        } else {
+            if (v->ends < 4)
+                v->end[v->ends] = *r;
+            v->ends++;
+            v->in_range = 0;
+        }
+    } else if (h->type == VPROF_REC_KERNEL) {
+        if (v->in_late)
+            v->late_kernels++;
+        else if (v->in_range)
+            v->kernels_between++;
+        else
+            v->kernels_outside++;
+    } else if (h->type == VPROF_REC_KERNEL_DESC) {
+        const struct vprof_rec_kernel_desc *d = (const void *)h;
+        v->graph_descs += d->graph_id != 0u;
+    }
+}
+
+static void read_ring(struct ring_view *v)
+{
+    vprof_ring_read(&vprof_agent.ring, view, v, SIZE_MAX);
+}
+
+static uint32_t state(void) { return __atomic_load_n(&vprof_agent.control->state, __ATOMIC_ACQUIRE); }
+
+/* ---- scenarios ------------------------------------------------------------------------ */
+
+/* Handling under test: the end is stamped in the stop callback and the control thread drains,
+   disables and flushes (capture.c vprof_stamp_end, drain.c); nothing of that inside the app. */
+static int stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes(void)
+{
+    setup(130001);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 100);
+    CHECK(state() == VPROF_STATE_CAPTURING);
+    launch(101);
+    launch(102);
+    launch(103);
+    profiler(0, 104); /* no synchronize: all three still running */
+    CHECK(state() == VPROF_STATE_STOPPING);
+    CHECK(!F.disabled_in_app && !F.forced_in_app && F.kernel_disables == 0);
+    CHECK(F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]);
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    CHECK(v.begins == 1 && v.ends == 0); /* the END waits for the drain */
+    CHECK(tick() == 0 && tick() == 0);
+    gpu_done(101);
+    gpu_done(102);
+    CHECK(tick() == 0); /* one still running */
+    gpu_done(103);
+    CHECK(drain_until_closed());
+    CHECK(state() == VPROF_STATE_ARMED);
+    CHECK(F.kernel_disables == 1 && !F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]);
+    read_ring(&v);
+    CHECK(v.ends == 1 && v.kernels_between == 3 && v.kernels_outside == 0);
+    const struct vprof_rec_range *e = &v.end[0];
+    CHECK(e->source == VPROF_SOURCE_PROFILER && e->correlation_id == 104);
+    CHECK(e->kernel_launches == 3 && e->kernels == 3 && e->kernels_missing == 0 && e->flags == 0);
+    CHECK(e->drained_cupti_ns >= e->cupti_ns);
+    return 1;
+}
+
+/* Handling under test: membership by launch order (callbacks.c/convert.c), not by when it ran. */
+static int workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst(void)
+{
+    setup(130001);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 10);
+    launch(11);
+    launch(12);
+    profiler(0, 13);
+    launch(14); /* the server goes on launching */
+    launch(15);
+    gpu_done(14);
+    gpu_done(15);
+    gpu_done(11);
+    gpu_done(12);
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    CHECK(v.kernels_between == 2 && v.kernels_outside == 0);
+    CHECK(v.end[0].kernel_launches == 2 && v.end[0].kernels == 2 && v.end[0].clipped == 2);
+    return 1;
+}
+
+/* Handling under test: the drain's limit (drain.c) and what the END says it could not wait for. */
+static int drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning(void)
+{
+    setup(130001);
+    vprof_agent.drain_max_ns = 50000000ull; /* 50 ms */
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 20);
+    launch(21);
+    launch(22);
+    profiler(0, 23);
+    gpu_done(21); /* 22 never finishes in time */
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    const struct vprof_rec_range *e = &v.end[0];
+    CHECK(e->flags & VPROF_WARN_DRAIN_TIMEOUT);
+    CHECK(e->kernels == 1 && e->rejected_zero_ts == 1); /* the forced flush's zero-stamped record */
+    CHECK(v.kernels_between == 1);
+    CHECK(e->drained_cupti_ns - e->cupti_ns >= 50000000ull);
+    return 1;
+}
+
+/* Handling under test: graph launches are counted (callbacks.c count_call) and a range whose graph
+   launches brought no node kernel says so (capture.c judge_range): never a silent 0. */
+static int graphLaunchesWhoseNodesNeverArriveAreReportedLoudly(void)
+{
+    setup(130001);
+    vprof_agent.drain_max_ns = 50000000ull;
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 30);
+    graph_launch(31, 9, 0); /* instantiated while dormant: CUPTI delivers no node */
+    graph_launch(32, 9, 0);
+    profiler(0, 33);
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    const struct vprof_rec_range *e = &v.end[0];
+    CHECK(e->graph_launches == 2 && e->graph_kernels == 0 && e->kernels == 0);
+    CHECK(e->flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
+    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
+    CHECK(strstr(vprof_agent.control->reason, "delivered no graph kernel for 2 graph launches") != NULL);
+    return 1;
+}
+
+/* Handling under test: node kernels are kept by their launch's id and end the drain at once. */
+static int graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId(void)
+{
+    setup(130001);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 40);
+    graph_launch(41, 9, 3);
+    graph_launch(42, 9, 3);
+    profiler(0, 43);
+    gpu_done(41);
+    gpu_done(42);
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    const struct vprof_rec_range *e = &v.end[0];
+    CHECK(e->graph_launches == 2 && e->graph_kernels == 6 && e->kernels == 6);
+    CHECK(!(e->flags & (VPROF_WARN_DRAIN_TIMEOUT | VPROF_WARN_GRAPH_NOT_DELIVERED)));
+    CHECK(v.graph_descs == 3); /* one desc per node */
+    return 1;
+}
+
+/* Handling under test: buffer callbacks re-registered at every ARM and range begin, and a range
+   whose records went to another client named as such (R1). */
+static int anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange(void)
+{
+    setup(130001);
+    vprof_agent.drain_max_ns = 50000000ull;
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 50);
+    const int ours = F.registrations;
+    /* torch.profiler starts inside the range: registers its callbacks, no subscribe */
+    F.requested = foreign_requested;
+    F.completed = foreign_completed;
+    launch(51);
+    launch(52);
+    gpu_done(51);
+    gpu_done(52);
+    profiler(0, 53);
+    CHECK(drain_until_closed());
+    CHECK(foreign_records == 2);
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    const struct vprof_rec_range *e = &v.end[0];
+    CHECK(e->kernels == 0 && e->kernel_launches == 2);
+    CHECK((e->flags & VPROF_WARN_NO_RECORDS) && (e->flags & VPROF_WARN_BUFFERS_TAKEN));
+    CHECK(strstr(vprof_agent.control->reason, "another CUPTI client (torch.profiler/Kineto) registered") != NULL);
+    /* The next range takes the callbacks back. */
+    profiler(1, 60);
+    CHECK(F.registrations == ours + 1 && F.completed == vprof_buffer_completed);
+    launch(61);
+    gpu_done(61);
+    profiler(0, 62);
+    CHECK(drain_until_closed());
+    read_ring(&v);
+    CHECK(v.ends == 2 && v.end[1].kernels == 1 && v.end[1].flags == 0);
+    return 1;
+}
+
+/* Handling under test: per-thread buffers turned off before every registration (buffer pool sizing). */
+static int perThreadBuffersAreTurnedOffBeforeEveryRegistration(void)
+{
+    setup(130001);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 70);
+    CHECK(F.registrations >= 3 && F.registrations_after_per_thread_off == F.registrations);
+    CHECK(vprof_agent.control->cupti_facts & VPROF_CUPTI_PER_THREAD_OFF);
+    CHECK(vprof_agent.pool.total == VPROF_POOL_BUFFERS);
+    return 1;
+}
+
+/* Handling under test: where per-thread buffers stay on, the pool is sized for them and it is said. */
+static int perThreadBuffersThatStayOnGetALargerPoolAndAWarning(void)
+{
+    setup(130001);
+    vprof_agent.cupti.ActivitySetAttribute = NULL;
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    CHECK(vprof_agent.pool.total == VPROF_POOL_PER_THREAD_BUFFERS);
+    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_PER_THREAD_BUFFERS);
+    return 1;
+}
+
+/* Handling under test: CUPTI 13.0 GA never gets cuptiActivityDisable(CONCURRENT_KERNEL) (R9). */
+static int kernelTracingIsNeverDisabledOnCupti13GA(void)
+{
+    setup(130000);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_KERNEL_KIND_KEPT);
+    for (uint32_t r = 0; r < 2; r++) {
+        profiler(1, 80 + 10 * r);
+        launch(81 + 10 * r);
+        gpu_done(81 + 10 * r);
+        profiler(0, 82 + 10 * r);
+        CHECK(drain_until_closed());
+    }
+    CHECK(F.kernel_disables == 0);
+    CHECK(!F.kind_on[CUPTI_ACTIVITY_KIND_MEMCPY]); /* the others are disabled as usual */
+    launch(99); /* between ranges: recorded by CUPTI, clipped by vprof */
+    gpu_done(99);
+    f_flush(0);
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    CHECK(v.ends == 2 && v.kernels_between == 2 && v.kernels_outside == 0);
+    return 1;
+}
+
+/* Handling under test: a CUPTI outside the verified-layout list warns and checks every record. */
+static int unverifiedCuptiVersionIsSaidAndEveryRecordChecked(void)
+{
+    setup(130500);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 100);
+    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_UNVERIFIED_LAYOUT);
+    CHECK(strstr(vprof_agent.control->reason, "130500") != NULL);
+    launch(101);
+    launch(102);
+    ((CUpti_ActivityKernel10 *)F.rec[1].bytes)->name = NULL; /* a field that moved */
+    gpu_done(101);
+    gpu_done(102);
+    profiler(0, 103);
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    CHECK(v.end[0].kernels == 1 && v.end[0].rejected_bad_record == 1);
+    CHECK(v.end[0].flags & VPROF_WARN_UNVERIFIED_LAYOUT);
+    CHECK(!(vprof_agent.control->cupti_facts & VPROF_CUPTI_LAYOUT_VERIFIED));
+    return 1;
+}
+
+/* Handling under test: the CLOCK_SYNC slope check (capture.c check_clock). */
+static int cuptiClockThatStopsFollowingRealtimeIsFlagged(void)
+{
+    setup(130001);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 110);
+    struct vprof_agent *a = &vprof_agent;
+    pthread_mutex_lock(&a->state_lock);
+    vprof_write_clock_sync(a);
+    pthread_mutex_unlock(&a->state_lock);
+    CHECK(!(a->control->warning_flags & VPROF_WARN_CLOCK_CHANGED));
+    F.clock_offset = -5000000000ll; /* a timestamp callback on another clock */
+    usleep(2000);
+    pthread_mutex_lock(&a->state_lock);
+    vprof_write_clock_sync(a);
+    pthread_mutex_unlock(&a->state_lock);
+    CHECK(a->control->warning_flags & VPROF_WARN_CLOCK_CHANGED);
+    CHECK(strstr(a->control->reason, "timestamp callback") != NULL);
+    return 1;
+}
+
+/* Handling under test: RANGE_BEGIN/RANGE_END commands (--range-scope tree, capture.c vprof_tree_edge). */
+static int treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened(void)
+{
+    setup(130001);
+    struct vprof_agent *a = &vprof_agent;
+    char why[VPROF_REASON_MAX];
+    CHECK(vprof_tree_edge(a, 1, why, sizeof why) == VPROF_RESULT_BAD_COMMAND); /* not armed */
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    pthread_mutex_lock(&a->state_lock);
+    CHECK(vprof_tree_edge(a, 1, why, sizeof why) == VPROF_RESULT_OK);
+    pthread_mutex_unlock(&a->state_lock);
+    CHECK(state() == VPROF_STATE_CAPTURING);
+    launch(121);
+    gpu_done(121);
+    pthread_mutex_lock(&a->state_lock);
+    CHECK(vprof_tree_edge(a, 0, why, sizeof why) == VPROF_RESULT_OK);
+    pthread_mutex_unlock(&a->state_lock);
+    CHECK(drain_until_closed());
+    /* A range this process began itself is not ended by a relayed END. */
+    profiler(1, 130);
+    pthread_mutex_lock(&a->state_lock);
+    CHECK(vprof_tree_edge(a, 0, why, sizeof why) == VPROF_RESULT_OK);
+    pthread_mutex_unlock(&a->state_lock);
+    CHECK(state() == VPROF_STATE_CAPTURING);
+    profiler(0, 131);
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    CHECK(v.ends == 2 && v.end[0].source == VPROF_SOURCE_TREE && v.end[0].kernels == 1);
+    CHECK(v.end[1].source == VPROF_SOURCE_PROFILER);
+    CHECK(a->control->local_range_begins == 1 && a->control->local_range_ends == 1);
+    return 1;
+}
+
+/* Handling under test: a begin during the drain cuts the old range short; its work that completes
+   afterwards is kept in a LATE run naming it, not lost and not counted in the new range. */
+static int rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork(void)
+{
+    setup(130001);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    profiler(1, 140);
+    launch(141);
+    launch(142);
+    profiler(0, 143);
+    profiler(1, 144); /* back to back: the first range's work still runs */
+    CHECK(!F.disabled_in_app && !F.forced_in_app);
+    launch(145);
+    gpu_done(141);
+    gpu_done(142);
+    gpu_done(145);
+    profiler(0, 146);
+    CHECK(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    CHECK(v.begins == 2 && v.ends == 2);
+    CHECK((v.end[0].flags & VPROF_WARN_CUT_SHORT) && v.end[0].kernels == 0 && v.end[0].kernels_missing == 0);
+    CHECK(v.end[1].kernels == 1 && v.end[1].late == 2);
+    CHECK(v.late_kernels == 2 && v.late_index == 1);
+    return 1;
+}
+
+/* Handling under test: RANK, LOCAL_RANK and WORLD_SIZE read into the region at every ARM (env.c). */
+static int rankEnvironmentIsReadAtArm(void)
+{
+    setup(130001);
+    unsetenv("RANK");
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    CHECK(vprof_agent.control->rank == -1 && vprof_agent.control->world_size == -1);
+    setenv("RANK", "3", 1);
+    setenv("LOCAL_RANK", "1", 1);
+    setenv("WORLD_SIZE", "8", 1);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    CHECK(vprof_agent.control->rank == 3 && vprof_agent.control->local_rank == 1 &&
+          vprof_agent.control->world_size == 8);
+    setenv("RANK", "three", 1);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    CHECK(vprof_agent.control->rank == -1);
+    return 1;
+}
+
+/* Handling under test: a CUPTI older than API 27 gets a pool that never refuses. */
+static int oldCuptiGetsAPoolThatNeverRefuses(void)
+{
+    setup(24);
+    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    CHECK(vprof_agent.control->cupti_facts & VPROF_CUPTI_NEVER_REFUSE);
+    uint8_t *b = NULL;
+    size_t size = 0, max = 0;
+    for (uint32_t i = 0; i <= VPROF_POOL_BUFFERS; i++) {
+        vprof_buffer_requested(&b, &size, &max);
+        CHECK(b != NULL && size == vprof_agent.pool.size);
+    }
+    CHECK(vprof_agent.pool.emergency == 1 && vprof_agent.pool.refusals == 0);
+    return 1;
+}
+
+int main(void)
+{
+    RUN(stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes);
+    RUN(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst);
+    RUN(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning);
+    RUN(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly);
+    RUN(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId);
+    RUN(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange);
+    RUN(perThreadBuffersAreTurnedOffBeforeEveryRegistration);
+    RUN(perThreadBuffersThatStayOnGetALargerPoolAndAWarning);
+    RUN(kernelTracingIsNeverDisabledOnCupti13GA);
+    RUN(unverifiedCuptiVersionIsSaidAndEveryRecordChecked);
+    RUN(cuptiClockThatStopsFollowingRealtimeIsFlagged);
+    RUN(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened);
+    RUN(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork);
+    RUN(rankEnvironmentIsReadAtArm);
+    RUN(oldCuptiGetsAPoolThatNeverRefuses);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
