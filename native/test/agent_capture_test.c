@@ -20,6 +20,7 @@
 
 #include "agent/agent.h"
 #include "test.h"
+#include "agent_ring_fill.h"
 
 /* ---- the fake CUPTI -------------------------------------------------------- */
 
@@ -178,11 +179,10 @@ static void CUPTIAPI foreign_completed(CUcontext c, uint32_t s, uint8_t *b, size
 
 /* ---- the agent over a private region ----------------------------------------- */
 
-static void setup(uint32_t version)
+static void setup_ring(uint32_t version, uint64_t capacity)
 {
     struct vprof_agent *a = &vprof_agent;
     memset(&F, 0, sizeof F);
-    const uint64_t capacity = 1u << 20;
     void *region = mmap(NULL, VPROF_CONTROL_SIZE + capacity, PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     a->region = region;
@@ -215,6 +215,11 @@ static void setup(uint32_t version)
     c->SetThreadIdType = f_thread_id_type;
     c->Finalize = f_finalize;
     c->ActivitySetAttribute = f_set_attribute;
+}
+
+static void setup(uint32_t version)
+{
+    setup_ring(version, 1u << 20);
 }
 
 static uint32_t arm(uint32_t mode, uint32_t repeat)
@@ -337,6 +342,8 @@ static int drain_until_closed(void)
 struct ring_view {
     int begins, ends;
     struct vprof_rec_range end[4];
+    int late_ends;
+    struct vprof_rec_range late_end[4];
     int kernels_between; /* KERNEL records between a BEGIN and its END */
     int kernels_outside;
     int graph_descs;
@@ -354,6 +361,9 @@ static void view(const struct vprof_record_header *h, void *arg)
             v->in_late = 1;
             v->late_index = r->index;
         } else if (r->edge == VPROF_RANGE_LATE_END) {
+            if (v->late_ends < 4)
+                v->late_end[v->late_ends] = *r;
+            v->late_ends++;
             v->in_late = 0;
         } else if (r->edge == VPROF_RANGE_BEGIN) {
             v->begins++;
@@ -768,6 +778,59 @@ TEST(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork)
     ASSERT_EQ(v.late_index, 1);
 }
 
+/*
+ * Handling under test: ring drops are charged to the range whose records they
+ * were (convert.c, per buffer, like the kept ones), not as the change of the
+ * process-wide counters while the range was open. Here the ring is full while
+ * range 2 drains and range 1's late work (cut short) arrives with range 2's:
+ * range 2's END counts its own 2 kernels, the LATE run range 1's 3, and the
+ * process counters all of them plus the names that could not be sent.
+ */
+TEST(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime)
+{
+    setup_ring(130001, VPROF_RING_MIN);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    profiler(1, 200);
+    launch(201);
+    launch(202);
+    launch(203);
+    profiler(0, 204);
+    profiler(1, 205); /* cuts range 1 short: its 3 kernels will come in a LATE run */
+    launch(206);
+    launch(207);
+    profiler(0, 208);
+    fill_data_room(&vprof_agent.ring);
+    for (uint32_t corr = 201; corr <= 207; corr++)
+        gpu_done(corr);
+    ASSERT(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    ASSERT_EQ(v.ends, 2);
+    ASSERT_EQ(v.kernels_between + v.late_kernels + v.kernels_outside, 0); /* nothing fitted */
+    const struct vprof_rec_range *e = &v.end[1];
+    ASSERT_EQ(e->index, 2);
+    ASSERT_EQ(e->kernel_launches, 2);
+    EXPECT_EQ(e->kernels, 0);
+    EXPECT_EQ(e->ring_drops_kernels, 2);
+    EXPECT_EQ(e->ring_drops, 2);
+    EXPECT_EQ(e->kernels_missing, 0);
+    /* the invariant of a whole range: every launch kept, dropped, rejected or missing */
+    EXPECT_EQ(e->kernels + e->ring_drops_kernels + e->cupti_drops + e->rejected_zero_ts + e->rejected_start_zero +
+                  e->rejected_end_zero + e->rejected_end_before_start + e->rejected_outside_range +
+                  e->rejected_bad_record + e->kernels_missing,
+              e->kernel_launches);
+    /* range 1's work that the full ring refused is named by its LATE run */
+    ASSERT_EQ(v.late_ends, 1);
+    EXPECT_EQ(v.late_end[0].index, 1);
+    EXPECT_EQ(v.late_end[0].ring_drops_kernels, 3);
+    EXPECT_EQ(v.late_end[0].ring_drops, 3);
+    EXPECT_EQ(v.end[0].ring_drops_kernels, 0);
+    /* the process counters keep everything: 5 kernels and the names they could not send */
+    const struct vprof_control *c = vprof_agent.control;
+    EXPECT_EQ(c->ring_drops_kernels, 5);
+    EXPECT_GE(c->ring_drops, e->ring_drops + v.late_end[0].ring_drops);
+}
+
 /* Handling under test: RANK, LOCAL_RANK and WORLD_SIZE read into the region at every ARM (env.c). */
 TEST(rankEnvironmentIsReadAtArm)
 {
@@ -822,6 +885,7 @@ int main(int argc, char **argv)
         FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),
         FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
         FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
+        FORKED(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime),
         FORKED(rankEnvironmentIsReadAtArm),
         FORKED(oldCuptiGetsAPoolThatNeverRefuses),
     };

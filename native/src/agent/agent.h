@@ -94,7 +94,7 @@ struct vprof_agent {
     uint32_t range_index;
     int range_open;
     uint32_t enabled_kinds;           /* VPROF_KIND_* currently enabled in CUPTI */
-    uint64_t range_ring_drops0, range_ring_drops_kernels0, range_cupti_drops0;
+    uint64_t range_cupti_drops0;
     int hot_mode;                     /* atomic: the armed mode, or -1 when not armed */
     int hot_range_open;               /* atomic: a range is open (or draining) */
 

@@ -35,21 +35,12 @@ void CUPTIAPI vprof_buffer_requested(uint8_t **buffer, size_t *size, size_t *max
         __atomic_fetch_add(&a->window.counts.buffers, 1u, __ATOMIC_RELAXED);
 }
 
-static void write_drops(struct vprof_agent *a, uint32_t reason, uint32_t record_type, uint32_t stream_id,
-                        uint64_t count)
-{
-    struct vprof_rec_drops r;
-    memset(&r, 0, sizeof r);
-    r.reason = reason;
-    r.record_type = record_type;
-    r.stream_id = stream_id;
-    r.count = count;
-    vprof_ring_write(&a->ring, VPROF_REC_DROPS, &r, sizeof r, VPROF_RING_CONTROL);
-}
-
-static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0 };
-
-/* One buffer's records, judged against the range window as it stood when the buffer came. */
+/*
+ * One buffer's records, judged against the range window as it stood when the
+ * buffer came; its tallies (kept, arrived, dropped by the full ring, rejected)
+ * are the range's, added once per buffer. The DROPS records of its rejections
+ * were written by vprof_convert_end_buffer.
+ */
 static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_size)
 {
     struct vprof_window_snap w;
@@ -60,6 +51,7 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
     struct vprof_range_counts *n = &a->window.counts;
     uint64_t rejected[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1];
     uint64_t kept_kernels, kept_graph, kept_records, last_graph_seen, arrived_plain, arrived_graph, kept_late;
+    uint64_t ring_dropped, ring_dropped_kernels;
 
     pthread_mutex_lock(&a->convert_lock);
     vprof_convert_begin_buffer(c, &w, now, __atomic_load_n(&n->last_graph_corr, __ATOMIC_RELAXED));
@@ -75,6 +67,8 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
     arrived_plain = c->arrived_plain_kernels;
     arrived_graph = c->arrived_graph_kernels;
     kept_late = c->kept_late;
+    ring_dropped = c->ring_dropped;
+    ring_dropped_kernels = c->ring_dropped_kernels;
     pthread_mutex_unlock(&a->convert_lock);
 
     __atomic_fetch_add(&n->kernels, kept_kernels, __ATOMIC_RELAXED);
@@ -84,6 +78,8 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
     __atomic_fetch_add(&n->plain_kernels_arrived, arrived_plain, __ATOMIC_RELAXED);
     __atomic_fetch_add(&n->graph_kernels_arrived, arrived_graph, __ATOMIC_RELAXED);
     __atomic_fetch_add(&n->late, kept_late, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->ring_drops, ring_dropped, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->ring_drops_kernels, ring_dropped_kernels, __ATOMIC_RELAXED);
     uint64_t invalid = 0;
     for (uint32_t k = 0; k < VPROF_TALLY_KINDS; k++) {
         for (uint32_t why = 1; why <= VPROF_DROPS_REASON_MAX; why++) {
@@ -92,7 +88,6 @@ static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_
             __atomic_fetch_add(&n->rejected[why], rejected[k][why], __ATOMIC_RELAXED);
             if (why != VPROF_DROPS_CLIPPED)
                 invalid += rejected[k][why];
-            write_drops(a, why, TALLY_TYPE[k], 0, rejected[k][why]);
         }
     }
     __atomic_fetch_add(&n->arrived_rejected, invalid, __ATOMIC_RELAXED);
@@ -113,7 +108,7 @@ void CUPTIAPI vprof_buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t 
     if (a->cupti.ActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS &&
         dropped != 0u) {
         __atomic_fetch_add(&a->control->cupti_drops, (uint64_t)dropped, __ATOMIC_RELAXED);
-        write_drops(a, VPROF_DROPS_CUPTI, 0, stream_id, dropped);
+        vprof_write_drops(&a->ring, VPROF_DROPS_CUPTI, 0, stream_id, dropped);
     }
     vprof_pool_give(&a->pool, buffer);
     /* The pool's tallies, for the front end (cold: once per buffer). */

@@ -146,9 +146,10 @@ static void write_end(struct vprof_agent *a, uint64_t drained_cupti_ns)
     r.capture_id = a->arm.capture_id;
     r.cupti_ns = a->end_cupti_ns;
     r.realtime_ns = a->end_realtime_ns;
-    r.ring_drops = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED) - a->range_ring_drops0;
-    r.ring_drops_kernels =
-        __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED) - a->range_ring_drops_kernels0;
+    /* Its own records the full ring refused, not the process's drops while it was open (convert.h). */
+    r.ring_drops = n.ring_drops;
+    r.ring_drops_kernels = n.ring_drops_kernels;
+    /* CUPTI's drops name no record: those it reported while the range was open. */
     r.cupti_drops = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED) - a->range_cupti_drops0;
     r.correlation_id = a->end_corr;
     r.flags = a->range_flags;
@@ -344,8 +345,6 @@ void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
         vprof_window_publish(&a->window, &w);
     }
     struct vprof_control *c = a->control;
-    a->range_ring_drops0 = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED);
-    a->range_ring_drops_kernels0 = __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED);
     a->range_cupti_drops0 = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED);
     a->range_index++;
     a->range_flags = 0;

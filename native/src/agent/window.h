@@ -71,6 +71,8 @@ struct vprof_range_counts {
     uint64_t graph_kernels_arrived;
     uint64_t arrived_rejected; /* of all kinds, rejected as invalid */
     uint64_t late;             /* records of the previous range kept in LATE runs */
+    uint64_t ring_drops;       /* the range's records the full ring refused (convert.h says which) */
+    uint64_t ring_drops_kernels; /* of which kernels */
     uint64_t rejected[VPROF_DROPS_REASON_MAX + 1]; /* by VPROF_DROPS_* (CUPTI's own drops not here) */
 };
 
