@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
@@ -55,6 +56,45 @@ class LateWorkReportTest {
         assertEquals(4, r.totals().kernels());
         assertTrue(ranges.get(0).fidelity().warnings().contains("cut_short"));
         assertTrue(RangeWarnings.sentences(ranges.get(0)).getFirst().contains("shown with it"));
+    }
+
+    @Test
+    void ringDropsOfALateRunCountForTheRangeItNamesAndTheRestIsOutsideAnyRange() throws IOException {
+        // The agent charges a range its own records' drops: range 1's that the full ring refused
+        // after its END come on the LATE_END of their run; range 2's END has only its own. The
+        // process counters count every refused record (the names dropped records needed too).
+        Path file = dir.resolve("late-drops.vprof");
+        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("h", 1, "0", List.of(), Map.of()))) {
+            w.process(new ProcessInfo(5, 1, "server", 130001, 1, 1 << 20, 1L));
+            new RingRecords()
+                    .string(1, "k").kernelDesc(1, 1, 0, 7)
+                    .rangeBegin(VprofRing.SOURCE_PROFILER, 1, 3, 1000)
+                    .kernel(1100, 1200, 11, 1)
+                    .rangeEndCounted(VprofRing.SOURCE_PROFILER, 1, 1300, 14, VprofRing.WARN_CUT_SHORT, 3, 0, 1, 0, 0, 0, 0)
+                    .rangeBegin(VprofRing.SOURCE_PROFILER, 2, 3, 1400)
+                    .late(true, 1, 3)
+                    .kernel(1200, 1500, 12, 1)
+                    .late(false, 1, 3).ringDrops(1, 1) // kernel 13 of range 1, refused
+                    .kernel(1600, 1700, 15, 1)
+                    // range 2: 2 launches, 1 kept, 1 refused with an NVTX marker of the range
+                    .rangeEndCounted(VprofRing.SOURCE_PROFILER, 2, 1800, 17, 0, 2, 0, 1, 0, 0, 0, 0).ringDrops(2, 1)
+                    .writeTo(w, 5);
+            w.processEnd(5, new AgentCounters(0, 0, 6, 2, 0, 2));
+        }
+        Report rep;
+        try (CaptureReader c = CaptureReader.open(file)) {
+            rep = CaptureReport.build(c, 5);
+        }
+        List<Report.RangeSummary> ranges = rep.ranges().stream().filter(s -> s.index() > 0).toList();
+        assertEquals(1, ranges.get(0).ringDrops());
+        assertEquals(1, ranges.get(0).ringDropsKernels());
+        assertEquals(2, ranges.get(1).ringDrops(), "range 2 is charged its own, not range 1's");
+        assertEquals(1, ranges.get(1).ringDropsKernels());
+        assertEquals(6, rep.totals().ringDrops(), "the totals keep every refused record");
+        assertEquals(2, rep.totals().ringDropsKernels());
+        String warning = TextReport.dropWarnings(rep).getFirst();
+        assertTrue(warning.contains("2 kernels dropped by a full ring (6 records in all, 3 of them outside any range)"),
+                warning);
     }
 
     @Test
