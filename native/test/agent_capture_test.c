@@ -49,6 +49,7 @@ static struct {
     int64_t clock_offset;               /* added to CLOCK_REALTIME by GetTimestamp */
     struct pending rec[MAX_RECORDS];
     int n;
+    void (*after_first_record)(void);   /* runs once, while a buffer's conversion is under way */
 } F;
 
 static struct CUpti_Subscriber_st { int unused; } the_subscriber;
@@ -148,6 +149,11 @@ static CUptiResult f_next(uint8_t *buffer, size_t valid, CUpti_Activity **record
         offset = (size_t)((uint8_t *)*record - buffer) + ((size_of((*record)->kind) + 7u) & ~(size_t)7u);
     if (offset + sizeof(CUpti_ActivityKind) > valid)
         return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    if (offset != 0u && F.after_first_record != NULL) {
+        void (*hook)(void) = F.after_first_record;
+        F.after_first_record = NULL;
+        hook();
+    }
     *record = (CUpti_Activity *)(buffer + offset);
     return CUPTI_SUCCESS;
 }
@@ -345,6 +351,7 @@ struct ring_view {
     int late_ends;
     struct vprof_rec_range late_end[4];
     int kernels_between; /* KERNEL records between a BEGIN and its END */
+    int kernels_in[4];   /* of them, between the first, second, ... BEGIN and its END */
     int kernels_outside;
     int graph_descs;
     int in_range;
@@ -377,8 +384,11 @@ static void view(const struct vprof_record_header *h, void *arg)
     } else if (h->type == VPROF_REC_KERNEL) {
         if (v->in_late)
             v->late_kernels++;
-        else if (v->in_range)
+        else if (v->in_range) {
             v->kernels_between++;
+            if (v->begins <= 4)
+                v->kernels_in[v->begins - 1]++;
+        }
         else
             v->kernels_outside++;
     } else if (h->type == VPROF_REC_KERNEL_DESC) {
@@ -831,6 +841,73 @@ TEST(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime)
     EXPECT_GE(c->ring_drops, e->ring_drops + v.late_end[0].ring_drops);
 }
 
+/* The application begins the next range on its own thread while a buffer is being converted. */
+static pthread_t app_thread;
+static int app_done;
+static pthread_mutex_t app_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t app_cv = PTHREAD_COND_INITIALIZER;
+
+static void *app_begins_range_2(void *arg)
+{
+    (void)arg;
+    profiler(1, 304);
+    pthread_mutex_lock(&app_mu);
+    app_done = 1;
+    pthread_cond_signal(&app_cv);
+    pthread_mutex_unlock(&app_mu);
+    return NULL;
+}
+
+/* Starts the begin and gives it 300 ms: an agent that lets it through mid-buffer has done it by then. */
+static void begin_while_converting(void)
+{
+    ASSERT_EQ(pthread_create(&app_thread, NULL, app_begins_range_2, NULL), 0);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 300000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&app_mu);
+    while (!app_done && pthread_cond_timedwait(&app_cv, &app_mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&app_mu);
+}
+
+/*
+ * Handling under test: a range edge waits for the buffer being converted
+ * (convert_lock in vprof_begin_range and convert_buffer). The buffer was
+ * judged against range 1's window, so its kernels are range 1's: they must
+ * lie before range 1's END in the ring and be in its counts, not land after
+ * range 2's BEGIN and in range 2's counts because the begin came mid-buffer.
+ */
+TEST(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor)
+{
+    setup(130001);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    profiler(1, 300);
+    launch(301);
+    launch(302);
+    profiler(0, 303);
+    gpu_done(301);
+    gpu_done(302);
+    F.after_first_record = begin_while_converting;
+    vprof_agent.cupti.ActivityFlushAll(0); /* the control thread's drain tick: one buffer, 301 and 302 */
+    ASSERT_EQ(pthread_join(app_thread, NULL), 0);
+    ASSERT(app_done);
+    profiler(0, 305);
+    ASSERT(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    ASSERT_EQ(v.ends, 2);
+    EXPECT(v.end[0].flags & VPROF_WARN_CUT_SHORT);
+    EXPECT_EQ(v.end[0].kernels, 2);
+    EXPECT_EQ(v.end[1].kernels, 0);
+    EXPECT_EQ(v.end[1].kernel_launches, 0);
+    EXPECT_EQ(v.kernels_in[0], 2); /* both before range 1's END */
+    EXPECT_EQ(v.kernels_in[1], 0);
+    EXPECT_EQ(v.late_kernels, 0);
+}
+
 /* Handling under test: RANK, LOCAL_RANK and WORLD_SIZE read into the region at every ARM (env.c). */
 TEST(rankEnvironmentIsReadAtArm)
 {
@@ -886,6 +963,7 @@ int main(int argc, char **argv)
         FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
         FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
         FORKED(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime),
+        FORKED(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor),
         FORKED(rankEnvironmentIsReadAtArm),
         FORKED(oldCuptiGetsAPoolThatNeverRefuses),
     };

@@ -10,9 +10,12 @@
  *                  Application callbacks holding it make no CUPTI call that
  *                  flushes or disables: they stamp, count and enable only.
  *   convert_lock : the intern tables and the capture's per-buffer tallies; held
- *                  by buffer-completed while it converts one buffer, and at ARM
- *                  while the tables are reset. Never held across a CUPTI call
- *                  that can complete buffers (a flush).
+ *                  by buffer-completed while it converts one buffer and adds its
+ *                  tallies to the range's counts, at ARM while the tables are
+ *                  reset, and (inside state_lock) while a range begins or its END
+ *                  is written, so that a buffer is wholly the range it was judged
+ *                  against. Never held across a CUPTI call that can complete
+ *                  buffers (a flush).
  *   pool.lock    : a spinlock for one push or pop of a CUPTI buffer.
  *   window       : no lock; a seqlock whose writers hold state_lock (window.h).
  *
