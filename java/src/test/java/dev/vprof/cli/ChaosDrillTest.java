@@ -130,7 +130,7 @@ class ChaosDrillTest {
         Feeder feeder = new Feeder(server.getOutputStream());
         List<ProcessHandle> workers = new ArrayList<>();
         int files = 0, readable = 0, checkedRanges = 0, partialRanges = 0, sigkills = 0;
-        long ringDropped = 0, cuptiDropped = 0, outsideRanges = 0;
+        long ringDropped = 0, cuptiDropped = 0, outsideRanges = 0, missingKernels = 0;
         long kernelsPerRange = 40L * STEPS_PER_RANGE;
         long t0 = System.nanoTime();
         try {
@@ -207,6 +207,7 @@ class ChaosDrillTest {
                     checkedRanges++;
                     ringDropped += ringDrops;
                     cuptiDropped += cuptiDrops;
+                    missingKernels += missing;
                 }
             }
         } finally {
@@ -229,10 +230,11 @@ class ChaosDrillTest {
         assertTrue(checkedRanges > 0, "no whole range was captured: the drill proved nothing");
         System.out.printf("chaos: %d cycles (%d SIGKILLed) in %.0f s, seed %d, rings %s; %d files, %d readable; %d whole"
                         + " ranges accounted exactly (recorded + ring drops + rejected + missing = %d each; %d kernel ring"
-                        + " drops, %d CUPTI drops), %d ring drops outside any range; %d cut short (by a detach, a kill or"
-                        + " the next range); targets harmed 0 (2 workers, %d ranges of %d kernels each, exit 0)%n",
+                        + " drops, %d missing, %d CUPTI drops), %d ring drops outside any range; %d cut short (by a detach,"
+                        + " a kill or the next range); targets harmed 0 (2 workers, %d ranges of %d kernels each, exit 0)%n",
                 cycles, sigkills, (System.nanoTime() - t0) / 1e9, seed, ring, files, readable, checkedRanges,
-                kernelsPerRange, ringDropped, cuptiDropped, outsideRanges, partialRanges, blocks, kernelsPerRange);
+                kernelsPerRange, ringDropped, missingKernels, cuptiDropped, outsideRanges, partialRanges, blocks,
+                kernelsPerRange);
     }
 
     /** Records the agent rejected as invalid, every reason (the drill's work is kernels only). */
