@@ -7,7 +7,9 @@ import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -34,9 +36,11 @@ public final class CaptureTimeline {
      * @param notes   what was changed, left out or could not be read, one sentence each
      * @param gpuOps  kernels, copies and sets on the timeline
      * @param records records read in the mapping pass
+     * @param source  what a trace is written from: the timeline itself, or the file streamed again
      */
     public record Result(Timeline timeline, CaptureWindow window, SpanWindow.Result spans, int requests,
-                         long metricScrapes, int metricGaps, List<String> notes, long gpuOps, long records) {
+                         long metricScrapes, int metricGaps, List<String> notes, long gpuOps, long records,
+                         TimelineSource source) {
         public Result {
             notes = List.copyOf(notes);
         }
@@ -48,20 +52,51 @@ public final class CaptureTimeline {
     }
 
     /**
-     * The capture as a timeline, with what was left out; kernel names shown as {@code names} says.
-     * {@code progress}, when not null, hears the number of records read so far every million records.
+     * The capture as a timeline in memory, with what was left out; kernel names shown as {@code
+     * names} says. {@code progress}, when not null, hears the number of records read so far every
+     * million records.
      */
     public static Result read(CaptureReader reader, KernelNames names, LongConsumer progress) {
         Timeline timeline = new Timeline();
         Notes notes = new Notes();
+        RecordAdapter records = mapRecords(reader, timeline, new ModelRecords(), names, new HashMap<>(), notes, progress);
+        return result(reader, timeline, timeline, records, notes);
+    }
+
+    /**
+     * The capture as a streamed source: one pass over the records builds its layout (a
+     * {@link Timeline#layoutOnly()} timeline, with every count and note {@link #read} gives), and
+     * each walk is one more pass that hands the slices out, holding only what the file leaves out
+     * of order ({@link StreamedCapture}). The reader must stay open while the source is walked.
+     * {@code progress} hears the records read during the layout pass.
+     */
+    public static Result stream(CaptureReader reader, KernelNames names, LongConsumer progress) {
+        Timeline timeline = Timeline.layoutOnly();
+        Notes notes = new Notes();
+        Map<String, Integer> kernelNameIds = new HashMap<>();
+        StreamedCapture.TrackTimes tracks = new StreamedCapture.TrackTimes();
+        RecordAdapter records = mapRecords(reader, timeline, tracks, names, kernelNameIds, notes, progress);
+        tracks.seal();
+        StreamedCapture source = new StreamedCapture(reader, timeline, reader.clocks(), names, kernelNameIds, tracks);
+        return result(reader, timeline, source, records, notes);
+    }
+
+    /** The fitting pass (the clocks), then the mapping pass into {@code out}. */
+    private static RecordAdapter mapRecords(CaptureReader reader, Timeline timeline, AdaptedRecords out, KernelNames names,
+                                            Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
         reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command())
                 .distributed(p.rank(), p.localRank(), p.worldSize()));
-
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
-        RecordAdapter records = new RecordAdapter(timeline, clocks, names, notes, progress);
+        RecordAdapter records = new RecordAdapter(timeline, out, clocks, names, kernelNameIds, notes, progress);
         reader.forEachRecord(records); // the mapping pass
+        out.chunk(StreamedCapture.AFTER_LAST_CHUNK);
         records.finish();
+        return records;
+    }
 
+    /** Window, metrics and spans onto the timeline, after the records. */
+    private static Result result(CaptureReader reader, Timeline timeline, TimelineSource source, RecordAdapter records,
+                                 Notes notes) {
         CaptureWindow window = CaptureWindow.choose(reader.window().orElse(null), records.rangesStart,
                 records.rangesEnd, records.dataStart, records.dataEnd);
 
@@ -86,7 +121,7 @@ public final class CaptureTimeline {
         }
         int requests = SpanTracks.add(timeline, placed.inside());
         return new Result(timeline, window, placed, requests, metrics.scrapes, metrics.gaps(), notes.list(),
-                records.gpuOps, records.records());
+                records.gpuOps, records.records(), source);
     }
 
     private static TimelineProcess describe(TimelineProcess p, String command) {

@@ -260,6 +260,7 @@ public final class CaptureReader implements Closeable {
                 decoders.put(pid, decoder);
             }
             long recordsLength = p.byteSize() - CaptureFormat.RECORDS_HEADER_SIZE;
+            visitor.chunk(i, pid);
             decoder.decode(p, CaptureFormat.RECORDS_HEADER_SIZE, recordsLength, visitor);
         }
         for (RecordDecoder d : decoders.values()) {

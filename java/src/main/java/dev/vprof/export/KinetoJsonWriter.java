@@ -1,13 +1,16 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
-import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
+import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -51,94 +54,122 @@ public final class KinetoJsonWriter {
     /** What a write produced. */
     public record Stats(long bytes, long events) {}
 
-    /** Writes {@code process} as the rank {@code rank}, with a ProfilerStep annotation per step. */
-    public Stats write(Timeline timeline, TimelineProcess process, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps,
+    /**
+     * Writes {@code process} of {@code source} as the rank {@code rank}, with a ProfilerStep annotation
+     * per step: a walk of its own (several processes at once: {@link KinetoFiles}).
+     */
+    public Stats write(TimelineSource source, TimelineProcess process, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps,
                        String traceName, OutputStream out) throws IOException {
-        JsonOut json = new JsonOut(out);
-        long earliest = timeline.earliestNs();
-        long base = earliest == Long.MAX_VALUE ? 0 : earliest;
-        json.raw("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"backend\": \"\", \"rank\": ");
-        json.number(rank.rank());
-        json.raw(", \"world_size\": ");
-        json.number(rank.worldSize());
-        json.raw("},\n  \"deviceProperties\": [");
-        List<GpuDevice> devices = new ArrayList<>(process.devices());
-        devices.sort(Comparator.comparingInt(GpuDevice::deviceId));
-        for (int i = 0; i < devices.size(); i++) {
-            json.raw(i == 0 ? "\n    " : ",\n    ");
-            writeDeviceProperties(json, devices.get(i));
-        }
-        json.raw("\n  ],\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ");
-        json.number(base);
-        json.raw(",\n  \"traceEvents\": [");
+        ProcessFile file = new ProcessFile(source.layout(), process, rank, out);
+        source.walk(new TimelineVisitor() {
+            @Override
+            public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
+                if (stream.device().process() == process) {
+                    file.gpuOp(stream, op);
+                }
+            }
 
-        TraceEvents ev = new TraceEvents(json, base, timeline, true, "ac2g");
-        int pid = process.pid();
-        ev.metadata("process_name", pid, 0, "name", process.name().isEmpty() ? "pid " + pid : process.name());
-        ev.metadata("process_labels", pid, 0, "labels", "CPU");
-        for (GpuDevice d : devices) {
-            if (d.streams().isEmpty()) {
-                continue; // a DEVICE record of a GPU this process ran nothing on: in deviceProperties only
-            }
-            ev.metadata("process_name", d.deviceId(), 0, "name", "GPU " + d.deviceId());
-            ev.metadata("process_labels", d.deviceId(), 0, "labels", "GPU " + d.deviceId() + (d.name().isEmpty() ? "" : " " + d.name()));
-        }
-        Correlations corr = new Correlations(process, 0);
-        for (GpuDevice d : process.devices()) {
-            for (GpuStream s : d.streams()) {
-                ev.metadata("thread_name", d.deviceId(), s.streamId(), "name", "stream " + s.streamId());
-                writeStream(ev, s, corr);
-            }
-        }
-        for (CpuThread t : process.threads()) {
-            ev.metadata("thread_name", pid, t.tid(), "name", t.name().isEmpty() ? "thread " + t.tid() : t.name());
-            ThreadSlices ranges = t.ranges();
-            for (int i = 0, n = ranges.size(); i < n; i++) {
-                ev.complete(ev.name(ranges.nameId(i)), "user_annotation", pid, t.tid(), ranges.start(i), ranges.end(i));
-                json.raw("}}");
-            }
-            ThreadSlices calls = t.apiCalls();
-            for (int i = 0, n = calls.size(); i < n; i++) {
-                String cat = t.apiKind(i) == ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
-                long c = calls.correlationId(i);
-                boolean linked = c != 0 && corr.apiCallHasGpuOp(c);
-                ev.complete(ev.name(calls.nameId(i)), cat, pid, t.tid(), calls.start(i), calls.end(i));
-                if (linked) {
-                    json.raw("\"External id\":");
-                    json.number(c);
-                    json.raw(',');
-                }
-                json.raw("\"cbid\":");
-                json.number(calls.tag(i));
-                json.raw(",\"correlation\":");
-                json.number(c);
-                json.raw("}}");
-                if (linked) {
-                    ev.flow('s', c, pid, t.tid(), calls.start(i));
+            @Override
+            public void apiCall(CpuThread thread, ApiCall call) throws IOException {
+                if (thread.process() == process) {
+                    file.apiCall(thread, call);
                 }
             }
-        }
-        for (ProfilerSteps.Step step : steps) {
-            ev.complete(JsonOut.quoted(step.name()), "user_annotation", pid, step.tid(), step.startNs(), step.endNs());
-            json.raw("}}");
-        }
-        json.raw("\n  ],\n  \"traceName\": ");
-        json.string(traceName);
-        json.raw("\n}\n");
-        json.flush();
-        return new Stats(json.bytes(), ev.count);
+
+            @Override
+            public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
+                if (thread.process() == process) {
+                    file.range(thread, nameId, startNs, endNs);
+                }
+            }
+        });
+        return file.finish(steps, traceName);
     }
 
-    private static void writeStream(TraceEvents ev, GpuStream s, Correlations corr) throws IOException {
-        JsonOut json = ev.json;
-        int device = s.device().deviceId();
-        for (int i = 0, n = s.size(); i < n; i++) {
-            GpuOpKind kind = s.kind(i);
-            long c = s.correlationId(i);
+    /**
+     * One process's file as a walk goes: the header and every metadata event when opened, events as
+     * they come, steps and the end when finished.
+     */
+    static final class ProcessFile {
+        private final JsonOut json;
+        private final TraceEvents ev;
+        private final Correlations corr;
+        private final int pid;
+
+        ProcessFile(Timeline timeline, TimelineProcess process, KinetoRanks.Rank rank, OutputStream out) throws IOException {
+            this.json = new JsonOut(out);
+            this.pid = process.pid();
+            long earliest = timeline.earliestNs();
+            long base = earliest == Long.MAX_VALUE ? 0 : earliest;
+            json.raw("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"backend\": \"\", \"rank\": ");
+            json.number(rank.rank());
+            json.raw(", \"world_size\": ");
+            json.number(rank.worldSize());
+            json.raw("},\n  \"deviceProperties\": [");
+            List<GpuDevice> devices = new ArrayList<>(process.devices());
+            devices.sort(Comparator.comparingInt(GpuDevice::deviceId));
+            for (int i = 0; i < devices.size(); i++) {
+                json.raw(i == 0 ? "\n    " : ",\n    ");
+                writeDeviceProperties(json, devices.get(i));
+            }
+            json.raw("\n  ],\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ");
+            json.number(base);
+            json.raw(",\n  \"traceEvents\": [");
+
+            this.ev = new TraceEvents(json, base, timeline, true, "ac2g");
+            ev.metadata("process_name", pid, 0, "name", process.name().isEmpty() ? "pid " + pid : process.name());
+            ev.metadata("process_labels", pid, 0, "labels", "CPU");
+            for (GpuDevice d : devices) {
+                if (d.streams().isEmpty()) {
+                    continue; // a DEVICE record of a GPU this process ran nothing on: in deviceProperties only
+                }
+                ev.metadata("process_name", d.deviceId(), 0, "name", "GPU " + d.deviceId());
+                ev.metadata("process_labels", d.deviceId(), 0, "labels", "GPU " + d.deviceId() + (d.name().isEmpty() ? "" : " " + d.name()));
+            }
+            this.corr = new Correlations(process, 0);
+            for (GpuDevice d : process.devices()) {
+                for (GpuStream st : d.streams()) {
+                    ev.metadata("thread_name", d.deviceId(), st.streamId(), "name", "stream " + st.streamId());
+                }
+            }
+            for (CpuThread t : process.threads()) {
+                ev.metadata("thread_name", pid, t.tid(), "name", t.name().isEmpty() ? "thread " + t.tid() : t.name());
+            }
+        }
+
+        void range(CpuThread t, int nameId, long startNs, long endNs) throws IOException {
+            ev.complete(ev.name(nameId), "user_annotation", pid, t.tid(), startNs, endNs);
+            json.raw("}}");
+        }
+
+        void apiCall(CpuThread t, ApiCall call) throws IOException {
+            String cat = call.kind() == ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
+            long c = call.correlationId();
+            boolean linked = c != 0 && corr.apiCallHasGpuOp(c);
+            ev.complete(ev.name(call.nameId()), cat, pid, t.tid(), call.start(), call.end());
+            if (linked) {
+                json.raw("\"External id\":");
+                json.number(c);
+                json.raw(',');
+            }
+            json.raw("\"cbid\":");
+            json.number(call.callbackId());
+            json.raw(",\"correlation\":");
+            json.number(c);
+            json.raw("}}");
+            if (linked) {
+                ev.flow('s', c, pid, t.tid(), call.start());
+            }
+        }
+
+        void gpuOp(GpuStream s, GpuOp op) throws IOException {
+            int device = s.device().deviceId();
+            GpuOpKind kind = op.kind();
+            long c = op.correlationId();
             boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
-            byte[] name = s.nameId(i) != 0 ? ev.name(s.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(s, i));
+            byte[] name = op.nameId() != 0 ? ev.name(op.nameId()) : JsonOut.quoted(GpuNames.unnamed(op));
             String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
-            ev.complete(name, cat, device, s.streamId(), s.start(i), s.end(i));
+            ev.complete(name, cat, device, s.streamId(), op.start(), op.end());
             if (linked) {
                 json.raw("\"External id\":");
                 json.number(c);
@@ -152,34 +183,47 @@ public final class KinetoJsonWriter {
             json.number(c);
             if (kind == GpuOpKind.KERNEL) {
                 json.raw(",\"registers per thread\":");
-                json.number(s.registersPerThread(i));
+                json.number(op.registersPerThread());
                 json.raw(",\"shared memory\":");
-                json.number(s.sharedMemoryBytes(i));
+                json.number(op.sharedMemoryBytes());
                 json.raw(",\"grid\":[");
-                json.number(s.gridX(i));
+                json.number(op.gridX());
                 json.raw(',');
-                json.number(s.gridY(i));
+                json.number(op.gridY());
                 json.raw(',');
-                json.number(s.gridZ(i));
+                json.number(op.gridZ());
                 json.raw("],\"block\":[");
-                json.number(s.blockX(i));
+                json.number(op.blockX());
                 json.raw(',');
-                json.number(s.blockY(i));
+                json.number(op.blockY());
                 json.raw(',');
-                json.number(s.blockZ(i));
+                json.number(op.blockZ());
                 json.raw("]}}");
             } else {
-                long dur = s.end(i) - s.start(i);
+                long dur = op.end() - op.start();
                 json.raw(",\"bytes\":");
-                json.number(s.bytes(i));
+                json.number(op.bytes());
                 json.raw(",\"memory bandwidth (GB/s)\":");
                 // bytes per ns is GB/s.
-                json.number(dur > 0 ? (double) s.bytes(i) / dur : 0.0);
+                json.number(dur > 0 ? (double) op.bytes() / dur : 0.0);
                 json.raw("}}");
             }
             if (linked) {
-                ev.flow('f', c, device, s.streamId(), s.start(i));
+                ev.flow('f', c, device, s.streamId(), op.start());
             }
+        }
+
+        /** The steps, then the end of the file (flushed, not closed). */
+        Stats finish(List<ProfilerSteps.Step> steps, String traceName) throws IOException {
+            for (ProfilerSteps.Step step : steps) {
+                ev.complete(JsonOut.quoted(step.name()), "user_annotation", pid, step.tid(), step.startNs(), step.endNs());
+                json.raw("}}");
+            }
+            json.raw("\n  ],\n  \"traceName\": ");
+            json.string(traceName);
+            json.raw("\n}\n");
+            json.flush();
+            return new Stats(json.bytes(), ev.count);
         }
     }
 

@@ -2,19 +2,22 @@ package dev.vprof.export;
 
 import static dev.vprof.export.PerfettoProto.*;
 
+import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CounterTrack;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Lanes;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
 import dev.vprof.timeline.Span;
-import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
+import dev.vprof.timeline.TimelineVisitor;
 import dev.vprof.wire.WireType;
 import dev.vprof.wire.WireWriter;
 import java.io.IOException;
@@ -23,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -110,14 +114,17 @@ public final class PerfettoWriter {
     }
 
     /**
-     * Writes the whole trace to {@code out} (not closed; writes come in 1 MiB chunks). Sorts the
-     * timeline's streams and thread slices in place by start time (a no-op when already sorted), so
-     * the timeline must not be written from two threads at once.
+     * Writes the whole trace of {@code source} to {@code out} (not closed; writes come in 1 MiB
+     * chunks): every track first, then the walk's events, each on its track's packet sequence. A
+     * {@link Timeline} in memory is sorted in place by the walk, so it must not be written from two
+     * threads at once.
      */
-    public Stats write(Timeline timeline, OutputStream out) throws IOException {
-        Run run = new Run(timeline, out);
+    public Stats write(TimelineSource source, OutputStream out) throws IOException {
+        Run run = new Run(source.layout(), out);
         try {
-            return run.write();
+            run.writeLayout();
+            source.walk(run);
+            return run.finish();
         } finally {
             if (run.compressor != null) {
                 run.compressor.shutdownNow(); // after an error: no compressor thread outlives the write
@@ -125,8 +132,14 @@ public final class PerfettoWriter {
         }
     }
 
+    /** The sequences of one GPU stream and where its launches come from. */
+    private record StreamTrack(Run.Sequence seq, Correlations corr) {}
+
+    /** The sequences of one host thread (null where it has no such slices). */
+    private record ThreadTrack(Run.Sequence ranges, Run.Sequence api, Correlations corr) {}
+
     /** State of one write; a writer instance can be reused across timelines and threads. */
-    private final class Run {
+    private final class Run implements TimelineVisitor {
         final Timeline timeline;
         final OutputStream sink;
         final WireWriter out = new WireWriter(FLUSH_AT + (64 << 10));
@@ -134,9 +147,14 @@ public final class PerfettoWriter {
         final WireWriter scratch2 = new WireWriter(256);
         final java.util.ArrayDeque<java.util.concurrent.Future<byte[]>> pending = new java.util.ArrayDeque<>();
         java.util.concurrent.ExecutorService compressor;
-        final int modelStrings;
-        final Map<String, Integer> extraNames = new HashMap<>();
-        final List<String> extraList = new ArrayList<>();
+        final Map<GpuStream, StreamTrack> streams = new IdentityHashMap<>();
+        final Map<CpuThread, ThreadTrack> threads = new IdentityHashMap<>();
+        /** Every sequence, in the order made: finished in that order. */
+        final List<Sequence> sequences = new ArrayList<>();
+        GpuStream lastStream;
+        StreamTrack lastStreamTrack;
+        CpuThread lastThread;
+        ThreadTrack lastThreadTrack;
         byte[][] nameBytes;
         final long base;
         long bytes;
@@ -150,13 +168,13 @@ public final class PerfettoWriter {
         Run(Timeline timeline, OutputStream sink) {
             this.timeline = timeline;
             this.sink = sink;
-            this.modelStrings = timeline.strings().size();
-            this.nameBytes = new byte[modelStrings + 16][];
+            this.nameBytes = new byte[Math.max(16, timeline.strings().size() + 16)][];
             long earliest = timeline.earliestNs();
             this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
         }
 
-        Stats write() throws IOException {
+        /** Tracks and sequences of every process, then capture ranges, requests, spans and counters. */
+        void writeLayout() throws IOException {
             writeTraceStart();
             List<TimelineProcess> processes = timeline.processes();
             for (int p = 0; p < processes.size(); p++) {
@@ -165,21 +183,22 @@ public final class PerfettoWriter {
             writeRequests();
             writeSpans();
             writeCounters();
-            finish();
+        }
+
+        Stats finish() throws IOException {
+            for (Sequence seq : sequences) {
+                seq.finish();
+            }
+            flushAll();
             return new Stats(bytes, packets, gpuSlices, clamped, tracks, nextSequence - 1);
         }
 
         // ---- names ----
 
         int nameId(String s) {
-            // Names the model did not intern (request and span names) get ids after the model's.
-            Integer id = extraNames.get(s);
-            if (id == null) {
-                id = modelStrings + extraList.size();
-                extraList.add(s);
-                extraNames.put(s, id);
-            }
-            return id;
+            // Names of the writer's own (request, span, capture range and copy names) join the
+            // timeline's table: a streamed walk may add to the model's ids while the write goes on.
+            return timeline.intern(s);
         }
 
         byte[] nameBytes(int id) {
@@ -188,8 +207,7 @@ public final class PerfettoWriter {
             }
             byte[] b = nameBytes[id];
             if (b == null) {
-                String s = id < modelStrings ? timeline.strings().get(id) : extraList.get(id - modelStrings);
-                b = s.getBytes(StandardCharsets.UTF_8);
+                b = timeline.strings().get(id).getBytes(StandardCharsets.UTF_8);
                 nameBytes[id] = b;
             }
             return b;
@@ -224,7 +242,7 @@ public final class PerfettoWriter {
             }
         }
 
-        void finish() throws IOException {
+        void flushAll() throws IOException {
             flush();
             while (!pending.isEmpty()) {
                 writeOldest();
@@ -326,7 +344,7 @@ public final class PerfettoWriter {
                 long deviceUuid = track(processUuid, deviceName, null);
                 for (GpuStream stream : device.streams()) {
                     long streamUuid = track(deviceUuid, "Stream " + stream.streamId(), null);
-                    writeStream(stream, streamUuid, corr);
+                    streams.put(stream, new StreamTrack(sequence(streamUuid), corr));
                 }
             }
             for (CpuThread thread : process.threads()) {
@@ -339,11 +357,13 @@ public final class PerfettoWriter {
                 WireWriter tdesc = new WireWriter(48);
                 tdesc.message(TRACK_THREAD, td);
                 long threadUuid = track(0, null, tdesc);
-                writeRanges(thread.ranges(), threadUuid);
+                Sequence ranges = thread.ranges().size() > 0 ? sequence(threadUuid) : null;
+                Sequence api = null;
                 if (thread.apiCalls().size() > 0) {
                     long apiUuid = track(threadUuid, "CUDA API (" + thread.tid() + ")", null);
-                    writeApiCalls(thread, apiUuid, corr);
+                    api = sequence(apiUuid);
                 }
+                threads.put(thread, new ThreadTrack(ranges, api, corr));
             }
             if (!process.captureRanges().isEmpty()) {
                 long rangesUuid = track(processUuid, "Capture ranges", null);
@@ -360,78 +380,110 @@ public final class PerfettoWriter {
             }
         }
 
-        void writeStream(GpuStream stream, long uuid, Correlations corr) throws IOException {
-            stream.sortByStart();
-            Sequence seq = new Sequence(uuid);
-            boolean args = options.gpuArgs();
-            for (int i = 0, n = stream.size(); i < n; i++) {
-                GpuOpKind kind = stream.kind(i);
-                int name = stream.nameId(i);
-                if (name == 0) {
-                    name = nameId(GpuNames.unnamed(stream, i));
-                }
-                seq.open(stream.start(i), stream.end(i), name);
-                long c = stream.correlationId(i);
-                if (args) {
-                    if (kind == GpuOpKind.KERNEL) {
-                        seq.annotateDim("grid", stream.gridX(i), stream.gridY(i), stream.gridZ(i));
-                        seq.annotateDim("block", stream.blockX(i), stream.blockY(i), stream.blockZ(i));
-                    } else {
-                        seq.annotateUint("bytes", stream.bytes(i));
-                        if (kind == GpuOpKind.MEMCPY) {
-                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKind(i)), true);
-                        }
-                    }
-                    if (c != 0) {
-                        seq.annotateUint("correlation", c);
-                    }
-                }
-                if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    long id = corr.nextFlowId(c);
-                    if (id >= 0) {
-                        seq.flow(id);
-                    }
-                }
-                seq.commit();
-                gpuSlices++;
-            }
-            seq.finish();
+        /** A sequence for events the walk will hand out; finished after the walk. */
+        Sequence sequence(long trackUuid) throws IOException {
+            Sequence seq = new Sequence(trackUuid);
+            sequences.add(seq);
+            return seq;
         }
 
-        void writeRanges(ThreadSlices ranges, long uuid) throws IOException {
-            if (ranges.size() == 0) {
-                return;
-            }
-            ranges.sortByStart();
-            Sequence seq = new Sequence(uuid);
-            for (int i = 0, n = ranges.size(); i < n; i++) {
-                seq.open(ranges.start(i), ranges.end(i), ranges.nameId(i));
-                if (ranges.tag(i) != 0) {
-                    seq.annotateString("domain", timeline.strings().get(ranges.tag(i)), true);
-                }
-                seq.commit();
-            }
-            seq.finish();
-        }
+        // ---- the walk's events ----
 
-        void writeApiCalls(CpuThread thread, long uuid, Correlations corr) throws IOException {
-            ThreadSlices calls = thread.apiCalls();
-            calls.sortByStart();
-            Sequence seq = new Sequence(uuid);
-            for (int i = 0, n = calls.size(); i < n; i++) {
-                seq.open(calls.start(i), calls.end(i), calls.nameId(i));
-                long c = calls.correlationId(i);
+        @Override
+        public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
+            StreamTrack t = lastStreamTrack;
+            if (stream != lastStream) {
+                t = streams.get(stream);
+                if (t == null) {
+                    throw new IllegalStateException("GPU op on stream " + stream.streamId() + " not in the layout");
+                }
+                lastStream = stream;
+                lastStreamTrack = t;
+            }
+            Sequence seq = t.seq();
+            GpuOpKind kind = op.kind();
+            int name = op.nameId();
+            if (name == 0) {
+                name = nameId(GpuNames.unnamed(op));
+            }
+            seq.open(op.start(), op.end(), name);
+            long c = op.correlationId();
+            if (options.gpuArgs()) {
+                if (kind == GpuOpKind.KERNEL) {
+                    seq.annotateDim("grid", op.gridX(), op.gridY(), op.gridZ());
+                    seq.annotateDim("block", op.blockX(), op.blockY(), op.blockZ());
+                } else {
+                    seq.annotateUint("bytes", op.bytes());
+                    if (kind == GpuOpKind.MEMCPY) {
+                        seq.annotateString("kind", GpuNames.memcpyKind(op.copyKind()), true);
+                    }
+                }
                 if (c != 0) {
                     seq.annotateUint("correlation", c);
-                    if (corr.apiCallHasGpuOp(c)) {
-                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
-                            seq.flow(corr.flowId(c, k));
-                        }
+                }
+            }
+            if (c != 0 && t.corr().gpuOpHasLaunch(c)) {
+                long id = t.corr().nextFlowId(c);
+                if (id >= 0) {
+                    seq.flow(id);
+                }
+            }
+            seq.commit();
+            gpuSlices++;
+        }
+
+        ThreadTrack threadTrack(CpuThread thread) {
+            if (thread != lastThread) {
+                ThreadTrack t = threads.get(thread);
+                if (t == null) {
+                    throw new IllegalStateException("thread " + thread.tid() + " not in the layout");
+                }
+                lastThread = thread;
+                lastThreadTrack = t;
+            }
+            return lastThreadTrack;
+        }
+
+        @Override
+        public void apiCall(CpuThread thread, ApiCall call) throws IOException {
+            ThreadTrack t = threadTrack(thread);
+            Sequence seq = t.api();
+            seq.open(call.start(), call.end(), call.nameId());
+            long c = call.correlationId();
+            if (c != 0) {
+                seq.annotateUint("correlation", c);
+                if (t.corr().apiCallHasGpuOp(c)) {
+                    for (int k = 0, ops = t.corr().gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                        seq.flow(t.corr().flowId(c, k));
                     }
                 }
-                seq.commit();
             }
-            seq.finish();
+            seq.commit();
+        }
+
+        @Override
+        public boolean nestedRanges() {
+            return true;
+        }
+
+        @Override
+        public void rangeBegin(CpuThread thread, long ts, int nameId, int domainId) throws IOException {
+            Sequence seq = threadTrack(thread).ranges();
+            seq.begin(nameId);
+            if (domainId != 0) {
+                seq.annotateString("domain", timeline.strings().get(domainId), true);
+            }
+            seq.emit(ts);
+        }
+
+        @Override
+        public void rangeEnd(CpuThread thread, long ts) throws IOException {
+            threadTrack(thread).ranges().end(ts);
+        }
+
+        @Override
+        public void rangeClamped(CpuThread thread) {
+            clamped++;
         }
 
         // ---- requests and spans ----
@@ -611,6 +663,11 @@ public final class PerfettoWriter {
                 }
                 pendingStart = start;
                 pendingEnd = end;
+                begin(nameId);
+            }
+
+            /** Prepares a slice-begin event; add annotations, then {@link #emit} it at its time. */
+            void begin(int nameId) {
                 int iid = internName(nameId);
                 ev.reset();
                 ev.reserve(12);
@@ -631,13 +688,17 @@ public final class PerfettoWriter {
             /** Ends every open slice that ends at or before {@code t}, innermost first. */
             void closeUntil(long t) throws IOException {
                 while (depth > 0 && stack[depth - 1] <= t) {
-                    long endTs = stack[--depth];
-                    ev.reset();
-                    ev.reserve(2);
-                    ev.putByte(EVENT_TYPE << 3 | WireType.VARINT);
-                    ev.putByte(TYPE_SLICE_END);
-                    emit(endTs);
+                    end(stack[--depth]);
                 }
+            }
+
+            /** A slice-end event at {@code ts}: ends the innermost open slice of the track. */
+            void end(long ts) throws IOException {
+                ev.reset();
+                ev.reserve(2);
+                ev.putByte(EVENT_TYPE << 3 | WireType.VARINT);
+                ev.putByte(TYPE_SLICE_END);
+                emit(ts);
             }
 
             void finish() throws IOException {

@@ -11,7 +11,7 @@ final class TraceEvents {
     final JsonOut json;
     final long base;
     private final Timeline timeline;
-    private final byte[][] names;
+    private byte[][] names;
     private final boolean metadataTimestamp;
     private final String flowCategory;
     long count;
@@ -24,13 +24,16 @@ final class TraceEvents {
         this.json = json;
         this.base = base;
         this.timeline = timeline;
-        this.names = new byte[timeline.strings().size()][];
+        this.names = new byte[Math.max(16, timeline.strings().size())][];
         this.metadataTimestamp = metadataTimestamp;
         this.flowCategory = flowCategory;
     }
 
     /** The timeline string {@code id}, quoted for JSON (cached). */
     byte[] name(int id) {
+        if (id >= names.length) { // a streamed walk may intern names as it goes
+            names = java.util.Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
+        }
         byte[] b = names[id];
         if (b == null) {
             b = JsonOut.quoted(timeline.strings().get(id));
