@@ -46,6 +46,9 @@ final class RecordAdapter implements RecordVisitor {
     private final ApiCall call = new ApiCall();
     /** Numbers NVTX ranges (started or instant) in the order the pass meets them. */
     private long nextSerial = 1;
+    /** The times {@link #timed} mapped last. */
+    private long startNs;
+    private long endNs;
     private final Map<Integer, ClockMapping> clocks;
     private final Notes notes;
     private final LongConsumer progress;
@@ -147,6 +150,18 @@ final class RecordAdapter implements RecordVisitor {
         return p;
     }
 
+    /**
+     * The process of a record with a start and an end, both mapped to epoch ns into
+     * {@link #startNs} and {@link #endNs} (an end before the start becomes the start, counted).
+     */
+    private Proc timed(int pid, long cuptiStart, long cuptiEnd) {
+        Proc p = proc(pid);
+        startNs = p.epoch(cuptiStart);
+        endNs = ordered(startNs, p.epoch(cuptiEnd));
+        p.touch(startNs, endNs);
+        return p;
+    }
+
     @Override
     public void chunk(int chunkIndex, int pid) {
         out.chunk(chunkIndex);
@@ -154,10 +169,9 @@ final class RecordAdapter implements RecordVisitor {
 
     @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-        Proc p = proc(pid);
-        long s = p.epoch(start);
-        long e = ordered(s, p.epoch(end));
-        p.touch(s, e);
+        Proc p = timed(pid, start, end);
+        long s = startNs;
+        long e = endNs;
         int nameId;
         if (name == lastKernelName) {
             nameId = lastKernelNameId;
@@ -186,25 +200,19 @@ final class RecordAdapter implements RecordVisitor {
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
-        Proc p = proc(pid);
-        long s = p.epoch(m.start());
-        long e = ordered(s, p.epoch(m.end()));
-        p.touch(s, e);
+        Proc p = timed(pid, m.start(), m.end());
         // Name id 0: the writers name a copy by its kinds ("Memcpy HtoD (Pinned -> Device)").
         out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())),
-                op.memcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
+                op.memcpy(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
                         m.copyKind(), m.srcKind(), m.dstKind()));
         gpuOps++;
     }
 
     @Override
     public void memset(int pid, MemsetEvent m) {
-        Proc p = proc(pid);
-        long s = p.epoch(m.start());
-        long e = ordered(s, p.epoch(m.end()));
-        p.touch(s, e);
+        Proc p = timed(pid, m.start(), m.end());
         out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())),
-                op.memset(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value()));
+                op.memset(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value()));
         gpuOps++;
     }
 
@@ -216,13 +224,10 @@ final class RecordAdapter implements RecordVisitor {
 
     @Override
     public void api(int pid, ApiEvent a) {
-        Proc p = proc(pid);
-        long s = p.epoch(a.start());
-        long e = ordered(s, p.epoch(a.end()));
-        p.touch(s, e);
+        Proc p = timed(pid, a.start(), a.end());
         ApiKind kind = ApiNames.isDriver(a.domain()) ? ApiKind.DRIVER : ApiKind.RUNTIME;
         out.apiCall(p.process.thread(Integer.toUnsignedLong(a.tid())), call.set(kind,
-                timeline.intern(ApiNames.name(a.domain(), a.cbid())), s, e,
+                timeline.intern(ApiNames.name(a.domain(), a.cbid())), startNs, endNs,
                 Integer.toUnsignedLong(a.correlationId()), a.cbid()));
     }
 

@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -215,25 +216,38 @@ final class StreamedCapture implements TimelineSource {
     // ---- a walk: the same mapping, events through a reorder window per track ----
 
     /** One track during a walk: its held events and where they go. */
-    private abstract static class Track {
+    private static final class Track {
         final TrackQueue queue = new TrackQueue();
         final ChunkTimes times;
+        final HandOut handOut;
         boolean touched;
 
-        Track(ChunkTimes times) {
+        /** Takes the next event out of a track's queue and hands it on. */
+        interface HandOut {
+            void next(TrackQueue queue) throws IOException;
+        }
+
+        Track(ChunkTimes times, HandOut handOut) {
             this.times = times;
+            this.handOut = handOut;
         }
 
         /** Hands out, in order, every held event earlier than {@code frontier}. */
-        abstract void release(long frontier) throws IOException;
+        void release(long frontier) throws IOException {
+            while (!queue.isEmpty() && queue.nextTime() < frontier) {
+                handOut.next(queue);
+            }
+        }
     }
 
     private final class Walk implements AdaptedRecords {
         final TimelineVisitor visitor;
         final boolean nested;
-        final Map<GpuStream, Track> streams = new IdentityHashMap<>();
-        final Map<CpuThread, Track> apiTracks = new IdentityHashMap<>();
-        final Map<RangeTrackKey, RangeTrack> rangeTracks = new HashMap<>();
+        // In the order tracks first had events, so that what is left at the end leaves in a fixed order.
+        final Map<GpuStream, Track> streams = new LinkedHashMap<>();
+        final Map<CpuThread, Track> apiTracks = new LinkedHashMap<>();
+        final Map<RangeTrackKey, Track> rangeTracks = new LinkedHashMap<>();
+        final List<RangeNesting> nestings = new ArrayList<>();
         final List<Track> touched = new ArrayList<>();
         final GpuOp op = new GpuOp();
         final ApiCall call = new ApiCall();
@@ -281,7 +295,8 @@ final class StreamedCapture implements TimelineSource {
         public void gpuOp(GpuStream stream, GpuOp mapped) {
             Track t = lastStreamTrack;
             if (stream != lastStream) {
-                t = streams.computeIfAbsent(stream, s -> new StreamTrack(s, tracks.streams.get(s)));
+                t = streams.computeIfAbsent(stream, s -> new Track(tracks.streams.get(s),
+                        q -> visitor.gpuOp(s, q.takeGpuOp(op))));
                 lastStream = stream;
                 lastStreamTrack = t;
             }
@@ -291,14 +306,25 @@ final class StreamedCapture implements TimelineSource {
 
         @Override
         public void apiCall(CpuThread thread, ApiCall mapped) {
-            Track t = apiTracks.computeIfAbsent(thread, th -> new ApiTrack(th, tracks.apiTracks.get(th)));
+            Track t = apiTracks.computeIfAbsent(thread, th -> new Track(tracks.apiTracks.get(th),
+                    q -> visitor.apiCall(th, q.takeApiCall(call))));
             t.queue.add(mapped, seq++);
             touch(t);
         }
 
-        private RangeTrack rangeTrack(TimelineProcess process, long tid) {
-            return rangeTracks.computeIfAbsent(new RangeTrackKey(process, tid),
-                    k -> new RangeTrack(process.existingThread(tid), tracks.rangeTracks.get(k)));
+        private Track rangeTrack(TimelineProcess process, long tid) {
+            return rangeTracks.computeIfAbsent(new RangeTrackKey(process, tid), k -> {
+                RangeNesting nesting = new RangeNesting(process.existingThread(tid), visitor);
+                nestings.add(nesting);
+                TrackQueue.RangeEvent feed = (type, ts, serial, nameId, domainId, arrival) -> {
+                    if (type == TrackQueue.RANGE_START) {
+                        nesting.start(serial, ts, nameId, domainId);
+                    } else {
+                        nesting.end(serial, ts, arrival);
+                    }
+                };
+                return new Track(tracks.rangeTracks.get(k), q -> q.takeRange(feed));
+            });
         }
 
         @Override
@@ -306,7 +332,7 @@ final class StreamedCapture implements TimelineSource {
             if (!nested || tracks.cancelled.contains(serial)) {
                 return;
             }
-            RangeTrack t = rangeTrack(process, tid);
+            Track t = rangeTrack(process, tid);
             t.queue.addRange(TrackQueue.RANGE_START, startNs, serial, nameId, domainId, 0, seq++);
             touch(t);
         }
@@ -326,7 +352,7 @@ final class StreamedCapture implements TimelineSource {
             if (!nested) {
                 return;
             }
-            RangeTrack t = rangeTrack(thread.process(), thread.tid());
+            Track t = rangeTrack(thread.process(), thread.tid());
             if (!started) {
                 t.queue.addRange(TrackQueue.RANGE_START, startNs, serial, nameId, domainId, 0, seq++);
                 touch(t);
@@ -354,64 +380,8 @@ final class StreamedCapture implements TimelineSource {
                 t.release(Long.MAX_VALUE);
             }
             held = 0;
-            for (RangeTrack t : rangeTracks.values()) {
-                t.nesting.finish();
-            }
-        }
-
-        final class StreamTrack extends Track {
-            final GpuStream stream;
-
-            StreamTrack(GpuStream stream, ChunkTimes times) {
-                super(times);
-                this.stream = stream;
-            }
-
-            @Override
-            void release(long frontier) throws IOException {
-                while (!queue.isEmpty() && queue.nextTime() < frontier) {
-                    visitor.gpuOp(stream, queue.takeGpuOp(op));
-                }
-            }
-        }
-
-        final class ApiTrack extends Track {
-            final CpuThread thread;
-
-            ApiTrack(CpuThread thread, ChunkTimes times) {
-                super(times);
-                this.thread = thread;
-            }
-
-            @Override
-            void release(long frontier) throws IOException {
-                while (!queue.isEmpty() && queue.nextTime() < frontier) {
-                    visitor.apiCall(thread, queue.takeApiCall(call));
-                }
-            }
-        }
-
-        final class RangeTrack extends Track {
-            final RangeNesting nesting;
-            final TrackQueue.RangeEvent feed;
-
-            RangeTrack(CpuThread thread, ChunkTimes times) {
-                super(times);
-                this.nesting = new RangeNesting(thread, visitor);
-                this.feed = (type, ts, serial, nameId, domainId, arrival) -> {
-                    if (type == TrackQueue.RANGE_START) {
-                        nesting.start(serial, ts, nameId, domainId);
-                    } else {
-                        nesting.end(serial, ts, arrival);
-                    }
-                };
-            }
-
-            @Override
-            void release(long frontier) throws IOException {
-                while (!queue.isEmpty() && queue.nextTime() < frontier) {
-                    queue.takeRange(feed);
-                }
+            for (RangeNesting n : nestings) {
+                n.finish();
             }
         }
     }

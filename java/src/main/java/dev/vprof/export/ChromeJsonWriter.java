@@ -19,7 +19,6 @@ import dev.vprof.timeline.TimelineSource;
 import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,8 +47,7 @@ public final class ChromeJsonWriter {
     /** Writes {@code source}: metadata and the small tracks first, then the walk's events. */
     public Stats write(TimelineSource source, OutputStream out) throws IOException {
         Run run = new Run(source.layout(), out);
-        run.writeLayout();
-        source.walk(run);
+        run.write(source);
         return run.finish();
     }
 
@@ -59,36 +57,27 @@ public final class ChromeJsonWriter {
     /** Where a host thread's ranges and API calls go. */
     private record ThreadTrack(int pid, long tid, Correlations corr) {}
 
-    private static final class Run implements TimelineVisitor {
-        final Timeline timeline;
+    private static final class Run extends TraceSink {
         final TraceEvents ev;
         final JsonOut json;
         final long base;
-        final Map<GpuStream, StreamTrack> streams = new IdentityHashMap<>();
-        final Map<CpuThread, ThreadTrack> threads = new IdentityHashMap<>();
-        GpuStream lastStream;
-        StreamTrack lastStreamTrack;
+        final TrackMap<GpuStream, StreamTrack> streams = new TrackMap<>("a GPU stream");
+        final TrackMap<CpuThread, ThreadTrack> threads = new TrackMap<>("a thread");
         long gpuSlices;
 
         Run(Timeline timeline, OutputStream out) {
-            this.timeline = timeline;
+            super(timeline);
             long earliest = timeline.earliestNs();
             this.ev = new TraceEvents(new JsonOut(out), earliest == Long.MAX_VALUE ? 0 : earliest, timeline, false, "launch");
             this.json = ev.json;
             this.base = ev.base;
         }
 
-        void writeLayout() throws IOException {
+        @Override
+        void begin() throws IOException {
             json.raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"vprof_base_time_ns\":\"");
             json.number(base);
             json.raw("\"},\"traceEvents\":[");
-            List<TimelineProcess> processes = timeline.processes();
-            for (int p = 0; p < processes.size(); p++) {
-                writeProcess(processes.get(p), p);
-            }
-            writeRequests();
-            writeSpans();
-            writeCounters();
         }
 
         Stats finish() throws IOException {
@@ -111,7 +100,8 @@ public final class ChromeJsonWriter {
         }
 
         /** A process's names and sort order, its tracks, and its capture ranges. */
-        void writeProcess(TimelineProcess process, int processIndex) throws IOException {
+        @Override
+        void process(TimelineProcess process, int processIndex) throws IOException {
             int pid = process.pid();
             String label = process.name().isEmpty() ? "pid " + pid : process.name();
             ev.metadata("process_name", pid, 0, "name", label);
@@ -148,17 +138,9 @@ public final class ChromeJsonWriter {
 
         // ---- the walk's events ----
 
-        ThreadTrack threadTrack(CpuThread thread) {
-            ThreadTrack t = threads.get(thread);
-            if (t == null) {
-                throw new IllegalStateException("thread " + thread.tid() + " not in the layout");
-            }
-            return t;
-        }
-
         @Override
         public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
-            ThreadTrack t = threadTrack(thread);
+            ThreadTrack t = threads.get(thread);
             ev.complete(ev.name(nameId), "nvtx", t.pid(), t.tid(), startNs, endNs);
             if (domainId != 0) {
                 json.raw("\"domain\":");
@@ -169,7 +151,7 @@ public final class ChromeJsonWriter {
 
         @Override
         public void apiCall(CpuThread thread, ApiCall call) throws IOException {
-            ThreadTrack t = threadTrack(thread);
+            ThreadTrack t = threads.get(thread);
             String cat = call.kind() == ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
             ev.complete(ev.name(call.nameId()), cat, t.pid(), t.tid(), call.start(), call.end());
             long c = call.correlationId();
@@ -187,19 +169,9 @@ public final class ChromeJsonWriter {
 
         @Override
         public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
-            StreamTrack t = lastStreamTrack;
-            if (stream != lastStream) {
-                t = streams.get(stream);
-                if (t == null) {
-                    throw new IllegalStateException("GPU op on stream " + stream.streamId() + " not in the layout");
-                }
-                lastStream = stream;
-                lastStreamTrack = t;
-            }
+            StreamTrack t = streams.get(stream);
             GpuOpKind kind = op.kind();
-            byte[] opName = op.nameId() != 0 ? ev.name(op.nameId()) : JsonOut.quoted(GpuNames.unnamed(op));
-            String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
-            ev.complete(opName, cat, t.pid(), t.tid(), op.start(), op.end());
+            ev.complete(ev.name(op), TraceEvents.category(kind), t.pid(), t.tid(), op.start(), op.end());
             json.raw("\"device\":");
             json.number(t.device());
             json.raw(",\"stream\":");
@@ -208,19 +180,8 @@ public final class ChromeJsonWriter {
             json.raw(",\"correlation\":");
             json.number(c);
             if (kind == GpuOpKind.KERNEL) {
-                json.raw(",\"grid\":[");
-                json.number(op.gridX());
-                json.raw(',');
-                json.number(op.gridY());
-                json.raw(',');
-                json.number(op.gridZ());
-                json.raw("],\"block\":[");
-                json.number(op.blockX());
-                json.raw(',');
-                json.number(op.blockY());
-                json.raw(',');
-                json.number(op.blockZ());
-                json.raw("]}}");
+                ev.gridAndBlock(op);
+                json.raw("}}");
             } else {
                 json.raw(",\"bytes\":");
                 json.number(op.bytes());
@@ -235,7 +196,8 @@ public final class ChromeJsonWriter {
             gpuSlices++;
         }
 
-        void writeRequests() throws IOException {
+        @Override
+        void requests() throws IOException {
             List<Request> requests = timeline.requests();
             if (requests.isEmpty()) {
                 return;
@@ -275,7 +237,8 @@ public final class ChromeJsonWriter {
             }
         }
 
-        void writeSpans() throws IOException {
+        @Override
+        void spans() throws IOException {
             Map<String, List<Span>> byService = timeline.spansByService();
             int serviceIndex = 0;
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
@@ -298,7 +261,8 @@ public final class ChromeJsonWriter {
             }
         }
 
-        void writeCounters() throws IOException {
+        @Override
+        void counters() throws IOException {
             List<CounterTrack> counters = timeline.counters();
             if (counters.isEmpty()) {
                 return;

@@ -78,19 +78,19 @@ public final class Exporter {
         private boolean streamClosed;
         private boolean done;
 
-        private AtomicFile(Path out, Path tmp, OutputStream stream) {
-            this.out = out;
-            this.tmp = tmp;
-            this.stream = stream;
+        /** Opens {@code OUT.part} beside {@code out}. */
+        static AtomicFile create(Path out) throws IOException {
+            return new AtomicFile(out);
         }
 
-        static AtomicFile create(Path out) throws IOException {
+        private AtomicFile(Path out) throws IOException {
             Path dir = out.toAbsolutePath().getParent();
             if (dir != null && !Files.isDirectory(dir)) {
                 throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");
             }
-            Path tmp = out.resolveSibling(out.getFileName() + ".part");
-            return new AtomicFile(out, tmp, new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16));
+            this.out = out;
+            this.tmp = out.resolveSibling(out.getFileName() + ".part");
+            this.stream = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
         }
 
         OutputStream stream() {

@@ -120,25 +120,20 @@ public final class KinetoFiles {
 
     /** Hands each event to its process's file, and ranges to the step collector. */
     private static final class Router implements TimelineVisitor {
-        private final Map<TimelineProcess, KinetoJsonWriter.ProcessFile> files;
+        private final TrackMap<TimelineProcess, KinetoJsonWriter.ProcessFile> files = new TrackMap<>("a process");
         private final ProfilerSteps.Collector steps;
         private final Map<Integer, Integer> rangeNames;
-        private TimelineProcess last;
-        private KinetoJsonWriter.ProcessFile lastFile;
 
         Router(Map<TimelineProcess, KinetoJsonWriter.ProcessFile> files, ProfilerSteps.Collector steps,
                Map<Integer, Integer> rangeNames) {
-            this.files = files;
+            files.forEach(this.files::put);
             this.steps = steps;
             this.rangeNames = rangeNames;
         }
 
+        /** The file of {@code p}, or null for a process of another batch. */
         private KinetoJsonWriter.ProcessFile fileOf(TimelineProcess p) {
-            if (p != last) {
-                last = p;
-                lastFile = files.get(p);
-            }
-            return lastFile;
+            return files.find(p);
         }
 
         @Override

@@ -167,9 +167,7 @@ public final class KinetoJsonWriter {
             GpuOpKind kind = op.kind();
             long c = op.correlationId();
             boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
-            byte[] name = op.nameId() != 0 ? ev.name(op.nameId()) : JsonOut.quoted(GpuNames.unnamed(op));
-            String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
-            ev.complete(name, cat, device, s.streamId(), op.start(), op.end());
+            ev.complete(ev.name(op), TraceEvents.category(kind), device, s.streamId(), op.start(), op.end());
             if (linked) {
                 json.raw("\"External id\":");
                 json.number(c);
@@ -186,19 +184,8 @@ public final class KinetoJsonWriter {
                 json.number(op.registersPerThread());
                 json.raw(",\"shared memory\":");
                 json.number(op.sharedMemoryBytes());
-                json.raw(",\"grid\":[");
-                json.number(op.gridX());
-                json.raw(',');
-                json.number(op.gridY());
-                json.raw(',');
-                json.number(op.gridZ());
-                json.raw("],\"block\":[");
-                json.number(op.blockX());
-                json.raw(',');
-                json.number(op.blockY());
-                json.raw(',');
-                json.number(op.blockZ());
-                json.raw("]}}");
+                ev.gridAndBlock(op);
+                json.raw("}}");
             } else {
                 long dur = op.end() - op.start();
                 json.raw(",\"bytes\":");

@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -122,8 +121,7 @@ public final class PerfettoWriter {
     public Stats write(TimelineSource source, OutputStream out) throws IOException {
         Run run = new Run(source.layout(), out);
         try {
-            run.writeLayout();
-            source.walk(run);
+            run.write(source);
             return run.finish();
         } finally {
             if (run.compressor != null) {
@@ -139,22 +137,17 @@ public final class PerfettoWriter {
     private record ThreadTrack(Run.Sequence ranges, Run.Sequence api, Correlations corr) {}
 
     /** State of one write; a writer instance can be reused across timelines and threads. */
-    private final class Run implements TimelineVisitor {
-        final Timeline timeline;
+    private final class Run extends TraceSink {
         final OutputStream sink;
         final WireWriter out = new WireWriter(FLUSH_AT + (64 << 10));
         final WireWriter scratch = new WireWriter(256);
         final WireWriter scratch2 = new WireWriter(256);
         final java.util.ArrayDeque<java.util.concurrent.Future<byte[]>> pending = new java.util.ArrayDeque<>();
         java.util.concurrent.ExecutorService compressor;
-        final Map<GpuStream, StreamTrack> streams = new IdentityHashMap<>();
-        final Map<CpuThread, ThreadTrack> threads = new IdentityHashMap<>();
+        final TrackMap<GpuStream, StreamTrack> streams = new TrackMap<>("a GPU stream");
+        final TrackMap<CpuThread, ThreadTrack> threads = new TrackMap<>("a thread");
         /** Every sequence, in the order made: finished in that order. */
         final List<Sequence> sequences = new ArrayList<>();
-        GpuStream lastStream;
-        StreamTrack lastStreamTrack;
-        CpuThread lastThread;
-        ThreadTrack lastThreadTrack;
         byte[][] nameBytes;
         final long base;
         long bytes;
@@ -166,23 +159,11 @@ public final class PerfettoWriter {
         int tracks;
 
         Run(Timeline timeline, OutputStream sink) {
-            this.timeline = timeline;
+            super(timeline);
             this.sink = sink;
             this.nameBytes = new byte[Math.max(16, timeline.strings().size() + 16)][];
             long earliest = timeline.earliestNs();
             this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
-        }
-
-        /** Tracks and sequences of every process, then capture ranges, requests, spans and counters. */
-        void writeLayout() throws IOException {
-            writeTraceStart();
-            List<TimelineProcess> processes = timeline.processes();
-            for (int p = 0; p < processes.size(); p++) {
-                writeProcess(processes.get(p), p);
-            }
-            writeRequests();
-            writeSpans();
-            writeCounters();
         }
 
         Stats finish() throws IOException {
@@ -282,16 +263,11 @@ public final class PerfettoWriter {
         }
 
         /** The first packet: identity clock snapshot so the UI can show wall-clock (epoch) time. */
-        void writeTraceStart() throws IOException {
+        @Override
+        void begin() throws IOException {
             WireWriter snap = new WireWriter(32);
-            WireWriter clock = new WireWriter(16);
-            clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
-            clock.uint(CLOCK_TIMESTAMP, base);
-            snap.message(SNAPSHOT_CLOCKS, clock);
-            clock.reset();
-            clock.uint(CLOCK_ID, CLOCK_REALTIME);
-            clock.uint(CLOCK_TIMESTAMP, base);
-            snap.message(SNAPSHOT_CLOCKS, clock);
+            snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_BOOTTIME, base, false));
+            snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_REALTIME, base, false));
             snap.uint(SNAPSHOT_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
             WireWriter p = new WireWriter(64);
             p.uint(PACKET_TIMESTAMP, base);
@@ -299,6 +275,17 @@ public final class PerfettoWriter {
             p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
             p.uint(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
             packet(p);
+        }
+
+        /** A ClockSnapshot's clock: its id and reading (an incremental clock says so). */
+        static WireWriter clock(int clockId, long timestamp, boolean incremental) {
+            WireWriter clock = new WireWriter(16);
+            clock.uint(CLOCK_ID, clockId);
+            clock.uint(CLOCK_TIMESTAMP, timestamp);
+            if (incremental) {
+                clock.bool(CLOCK_IS_INCREMENTAL, true);
+            }
+            return clock;
         }
 
         /** Emits a TrackDescriptor on the descriptor sequence (1) and returns the new track's uuid. */
@@ -325,7 +312,8 @@ public final class PerfettoWriter {
 
         // ---- processes ----
 
-        void writeProcess(TimelineProcess process, int processIndex) throws IOException {
+        @Override
+        void process(TimelineProcess process, int processIndex) throws IOException {
             WireWriter desc = new WireWriter(64);
             WireWriter pd = new WireWriter(64);
             pd.uint(PROCESS_PID, process.pid());
@@ -391,15 +379,7 @@ public final class PerfettoWriter {
 
         @Override
         public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
-            StreamTrack t = lastStreamTrack;
-            if (stream != lastStream) {
-                t = streams.get(stream);
-                if (t == null) {
-                    throw new IllegalStateException("GPU op on stream " + stream.streamId() + " not in the layout");
-                }
-                lastStream = stream;
-                lastStreamTrack = t;
-            }
+            StreamTrack t = streams.get(stream);
             Sequence seq = t.seq();
             GpuOpKind kind = op.kind();
             int name = op.nameId();
@@ -432,21 +412,9 @@ public final class PerfettoWriter {
             gpuSlices++;
         }
 
-        ThreadTrack threadTrack(CpuThread thread) {
-            if (thread != lastThread) {
-                ThreadTrack t = threads.get(thread);
-                if (t == null) {
-                    throw new IllegalStateException("thread " + thread.tid() + " not in the layout");
-                }
-                lastThread = thread;
-                lastThreadTrack = t;
-            }
-            return lastThreadTrack;
-        }
-
         @Override
         public void apiCall(CpuThread thread, ApiCall call) throws IOException {
-            ThreadTrack t = threadTrack(thread);
+            ThreadTrack t = threads.get(thread);
             Sequence seq = t.api();
             seq.open(call.start(), call.end(), call.nameId());
             long c = call.correlationId();
@@ -468,7 +436,7 @@ public final class PerfettoWriter {
 
         @Override
         public void rangeBegin(CpuThread thread, long ts, int nameId, int domainId) throws IOException {
-            Sequence seq = threadTrack(thread).ranges();
+            Sequence seq = threads.get(thread).ranges();
             seq.begin(nameId);
             if (domainId != 0) {
                 seq.annotateString("domain", timeline.strings().get(domainId), true);
@@ -478,7 +446,7 @@ public final class PerfettoWriter {
 
         @Override
         public void rangeEnd(CpuThread thread, long ts) throws IOException {
-            threadTrack(thread).ranges().end(ts);
+            threads.get(thread).ranges().end(ts);
         }
 
         @Override
@@ -488,7 +456,8 @@ public final class PerfettoWriter {
 
         // ---- requests and spans ----
 
-        void writeRequests() throws IOException {
+        @Override
+        void requests() throws IOException {
             List<Request> requests = timeline.requests();
             if (requests.isEmpty()) {
                 return;
@@ -530,7 +499,8 @@ public final class PerfettoWriter {
             }
         }
 
-        void writeSpans() throws IOException {
+        @Override
+        void spans() throws IOException {
             Map<String, List<Span>> byService = timeline.spansByService();
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
                 List<Span> spans = e.getValue();
@@ -572,7 +542,8 @@ public final class PerfettoWriter {
 
         // ---- counters ----
 
-        void writeCounters() throws IOException {
+        @Override
+        void counters() throws IOException {
             List<CounterTrack> counters = timeline.counters();
             if (counters.isEmpty()) {
                 return;
@@ -630,15 +601,8 @@ public final class PerfettoWriter {
                 defaults.uint(DEFAULTS_TIMESTAMP_CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
                 defaults.message(DEFAULTS_TRACK_EVENT_DEFAULTS, ted);
                 WireWriter snap = new WireWriter(32);
-                WireWriter clock = new WireWriter(16);
-                clock.uint(CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
-                clock.uint(CLOCK_TIMESTAMP, base);
-                clock.bool(CLOCK_IS_INCREMENTAL, true);
-                snap.message(SNAPSHOT_CLOCKS, clock);
-                clock.reset();
-                clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
-                clock.uint(CLOCK_TIMESTAMP, base);
-                snap.message(SNAPSHOT_CLOCKS, clock);
+                snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_SEQUENCE_INCREMENTAL, base, true));
+                snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_BOOTTIME, base, false));
                 WireWriter p = new WireWriter(64);
                 // This packet's own time is absolute on the trace clock, not a delta.
                 p.uint(PACKET_TIMESTAMP, base);

@@ -1,5 +1,7 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.GpuOp;
+import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.Timeline;
 import java.io.IOException;
 
@@ -40,6 +42,33 @@ final class TraceEvents {
             names[id] = b;
         }
         return b;
+    }
+
+    /** A GPU op's name, quoted: its own, or for a copy or set Kineto's name of its kind. */
+    byte[] name(GpuOp op) {
+        return op.nameId() != 0 ? name(op.nameId()) : JsonOut.quoted(GpuNames.unnamed(op));
+    }
+
+    /** The category both JSON formats give a GPU op. */
+    static String category(GpuOpKind kind) {
+        return kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
+    }
+
+    /** A kernel's {@code ,"grid":[x,y,z],"block":[x,y,z]} args. */
+    void gridAndBlock(GpuOp op) throws IOException {
+        json.raw(",\"grid\":[");
+        json.number(op.gridX());
+        json.raw(',');
+        json.number(op.gridY());
+        json.raw(',');
+        json.number(op.gridZ());
+        json.raw("],\"block\":[");
+        json.number(op.blockX());
+        json.raw(',');
+        json.number(op.blockY());
+        json.raw(',');
+        json.number(op.blockZ());
+        json.raw(']');
     }
 
     /** The separator before the next event. */

@@ -4,12 +4,8 @@ package dev.vprof.timeline;
  * One CUDA runtime or driver call as a walk hands it out: a reusable view, filled for each call
  * and read by the sink before the next.
  */
-public final class ApiCall {
+public final class ApiCall extends SliceView {
     private ApiKind kind = ApiKind.RUNTIME;
-    private int nameId;
-    private long start;
-    private long end;
-    private long correlationId;
     private int callbackId;
 
     /** This view as the call described; {@code correlationId} is CUPTI's 32-bit id (0: none). */
@@ -25,23 +21,6 @@ public final class ApiCall {
 
     public ApiKind kind() {
         return kind;
-    }
-
-    public int nameId() {
-        return nameId;
-    }
-
-    public long start() {
-        return start;
-    }
-
-    public long end() {
-        return end;
-    }
-
-    /** The CUPTI correlation id that ties the call to the GPU work it launched; 0 when none. */
-    public long correlationId() {
-        return correlationId;
     }
 
     /** CUPTI's callback id of the API function. */

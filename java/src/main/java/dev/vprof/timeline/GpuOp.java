@@ -10,12 +10,8 @@ package dev.vprof.timeline;
  * limit CUDA documents; a copy keeps its byte count in one and its copy kind and the memory kinds
  * of its source and destination (8 bits each) in the other; a set keeps its byte count and value.
  */
-public final class GpuOp {
+public final class GpuOp extends SliceView {
     private GpuOpKind kind = GpuOpKind.KERNEL;
-    private int nameId;
-    private long start;
-    private long end;
-    private long correlationId;
     private long aux0;
     private long aux1;
 
@@ -109,26 +105,9 @@ public final class GpuOp {
         return aux1;
     }
 
+    /** What the op is; a copy or set with name id 0 is named by its kind by the writers. */
     public GpuOpKind kind() {
         return kind;
-    }
-
-    /** The interned name; 0 for a copy or set the capture gave no name (writers name it by kind). */
-    public int nameId() {
-        return nameId;
-    }
-
-    public long start() {
-        return start;
-    }
-
-    public long end() {
-        return end;
-    }
-
-    /** The CUPTI correlation id, 0 when none was recorded. */
-    public long correlationId() {
-        return correlationId;
     }
 
     public int gridX() {

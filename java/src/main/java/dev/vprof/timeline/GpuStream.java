@@ -8,34 +8,25 @@ package dev.vprof.timeline;
  *
  * <p>Append in any order; {@link #sortByStart()} puts the kept slices in time order.
  */
-public final class GpuStream {
+public final class GpuStream extends SliceColumns {
     private final GpuDevice device;
     private final long streamId;
-    private final boolean keep;
-    private final IntColumn nameAndKind;
-    private final LongColumn start;
-    private final LongColumn end;
-    private final IntColumn correlation;
     private final LongColumn aux0;
     private final LongColumn aux1;
     private final GpuOp scratch = new GpuOp();
-    private boolean sorted = true;
-    private int count;
-    private long firstStart = Long.MAX_VALUE;
-    private long lastStart = Long.MIN_VALUE;
-    private long lastEnd;
 
     GpuStream(GpuDevice device, long streamId, boolean keep) {
+        super(keep, 1024);
         this.device = device;
         this.streamId = streamId;
-        this.keep = keep;
         int capacity = keep ? 1024 : 0;
-        this.nameAndKind = new IntColumn(capacity);
-        this.start = new LongColumn(capacity);
-        this.end = new LongColumn(capacity);
-        this.correlation = new IntColumn(capacity);
         this.aux0 = new LongColumn(capacity);
         this.aux1 = new LongColumn(capacity);
+    }
+
+    @Override
+    String what() {
+        return "stream " + streamId + " of GPU " + device.deviceId();
     }
 
     public GpuDevice device() {
@@ -84,100 +75,34 @@ public final class GpuStream {
 
     /** Adds the op {@code op} holds (already checked when it was set); counts it in a layout-only timeline. */
     public void add(GpuOp op) {
-        long s = op.start();
-        long e = op.end();
-        if (count > 0 && sorted) {
-            sorted = lastStart < s || (lastStart == s && lastEnd >= e);
-        }
-        lastStart = s;
-        lastEnd = e;
-        firstStart = Math.min(firstStart, s);
-        count++;
         device.process().launchLinks().gpuOp(op.correlationId());
-        if (!keep) {
-            return;
+        if (append(op.nameAndKind(), op.start(), op.end(), op.correlationId())) {
+            aux0.add(op.aux0());
+            aux1.add(op.aux1());
         }
-        nameAndKind.add(op.nameAndKind());
-        start.add(s);
-        end.add(e);
-        correlation.add((int) op.correlationId());
-        aux0.add(op.aux0());
-        aux1.add(op.aux1());
     }
 
-    /** Puts the slices in order of start time (ties: longer first); cheap when already in order. */
-    public void sortByStart() {
-        if (sorted || !keep || SliceOrder.isSorted(start, end)) {
-            sorted = true;
-            return;
-        }
-        int[] order = SliceOrder.order(start, end);
-        nameAndKind.permute(order);
-        start.permute(order);
-        end.permute(order);
-        correlation.permute(order);
+    @Override
+    void permuteOwn(int[] order) {
         aux0.permute(order);
         aux1.permute(order);
-        sorted = true;
     }
 
     /** Releases the spare capacity of the columns once the stream is complete. */
     public void trim() {
-        nameAndKind.trim();
-        start.trim();
-        end.trim();
-        correlation.trim();
+        trimColumns();
         aux0.trim();
         aux1.trim();
     }
 
-    /** Slices added (kept or, in a layout-only timeline, counted). */
-    public int size() {
-        return count;
-    }
-
-    /** The earliest start of any slice added; {@code Long.MAX_VALUE} when none. */
-    public long firstStart() {
-        return firstStart;
-    }
-
     /** Slice {@code i} into {@code into} (a kept slice). */
     public GpuOp op(int i, GpuOp into) {
-        kept();
-        into.load(nameAndKind.get(i), start.get(i), end.get(i), correlation.get(i), aux0.get(i), aux1.get(i));
+        into.load(nameAndKind(i), start(i), end(i), (int) correlationId(i), aux0(i), aux1(i));
         return into;
     }
 
-    private void kept() {
-        if (!keep) {
-            throw new IllegalStateException("stream " + streamId + " belongs to a layout-only timeline, which keeps no slices");
-        }
-    }
-
     public GpuOpKind kind(int i) {
-        kept();
-        return GpuOpKind.of(nameAndKind.get(i) & 3);
-    }
-
-    public int nameId(int i) {
-        kept();
-        return nameAndKind.get(i) >>> 2;
-    }
-
-    public long start(int i) {
-        kept();
-        return start.get(i);
-    }
-
-    public long end(int i) {
-        kept();
-        return end.get(i);
-    }
-
-    /** The CUPTI correlation id, 0 when none was recorded. */
-    public long correlationId(int i) {
-        kept();
-        return Integer.toUnsignedLong(correlation.get(i));
+        return GpuOpKind.of(nameAndKind(i) & 3);
     }
 
     public int gridX(int i) {

@@ -2,9 +2,11 @@ package dev.vprof.timeline;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,29 +27,42 @@ import java.util.Map;
  */
 public final class RangeNesting {
     private static final long UNKNOWN = Long.MAX_VALUE;
+    private static final Comparator<Range> LONGEST_FIRST =
+            Comparator.comparingLong((Range r) -> -r.end).thenComparingLong(r -> r.arrival);
+
+    /** A range seen started: its end (until known, UNKNOWN) and, once open, its effective end. */
+    private static final class Range {
+        final long serial;
+        final int nameId;
+        final int domainId;
+        long end = UNKNOWN;
+        long arrival = Long.MAX_VALUE;
+        /** Its own end clamped to the end of the range around it. */
+        long effectiveEnd;
+        /** Counted as clamped already (a range counts once). */
+        boolean clamped;
+
+        Range(long serial, int nameId, int domainId) {
+            this.serial = serial;
+            this.nameId = nameId;
+            this.domainId = domainId;
+        }
+    }
+
+    /** A start or an end as fed, kept while a group waits. */
+    private record Event(boolean isStart, long serial, long ts, int nameId, int domainId, long arrival) {}
 
     private final CpuThread thread;
     private final TimelineVisitor out;
 
-    // Ranges that start at groupTs and have not begun: their order waits on their ends.
+    /** Ranges that start at groupTs and have not begun: their order waits on their ends. */
+    private final List<Range> group = new ArrayList<>();
     private long groupTs = Long.MIN_VALUE;
-    private int groupSize;
-    private long[] gSerial = new long[4];
-    private int[] gName = new int[4];
-    private int[] gDomain = new int[4];
-    private long[] gEnd = new long[4];
-    private long[] gArrival = new long[4];
+    /** True while the group's order is unknown: later events wait in {@link #deferred}. */
     private boolean blocked;
-    private final ArrayDeque<long[]> deferred = new ArrayDeque<>();
-
-    // Open ranges, innermost last: serial, effective end (own end clamped to the parent's), own end,
-    // and whether it was already counted as clamped (once per range).
-    private int depth;
-    private long[] sSerial = new long[16];
-    private long[] sEff = new long[16];
-    private long[] sOwn = new long[16];
-    private boolean[] sClamped = new boolean[16];
-
+    private final ArrayDeque<Event> deferred = new ArrayDeque<>();
+    /** Open ranges, innermost last. */
+    private final List<Range> open = new ArrayList<>();
     /** Ranges ended early by their parent whose own end was not yet known: serial to that end. */
     private final Map<Long, Long> forced = new HashMap<>();
     private long lastTs = Long.MIN_VALUE;
@@ -59,7 +74,7 @@ public final class RangeNesting {
 
     /** The range {@code serial} (unique on this thread) starts at {@code ts}. */
     public void start(long serial, long ts, int nameId, int domainId) throws IOException {
-        long[] ev = {0, serial, ts, nameId, domainId};
+        Event ev = new Event(true, serial, ts, nameId, domainId, 0);
         if (blocked || !apply(ev)) {
             deferred.add(ev);
         }
@@ -70,20 +85,20 @@ public final class RangeNesting {
      * ranges that start and end alike (the order they were recorded in).
      */
     public void end(long serial, long ts, long arrival) throws IOException {
-        long[] ev = {1, serial, ts, arrival, 0};
+        Event ev = new Event(false, serial, ts, 0, 0, arrival);
         if (!blocked) {
             if (!apply(ev)) {
                 deferred.add(ev);
             }
             return;
         }
-        int member = groupMember(serial);
-        if (member < 0) {
+        Range member = groupMember(serial);
+        if (member == null) {
             deferred.add(ev);
             return;
         }
-        gEnd[member] = ts; // the end the waiting group needed?
-        gArrival[member] = arrival;
+        member.end = ts; // an end the waiting group needed
+        member.arrival = arrival;
         if (groupEndsKnown()) {
             blocked = false;
             beginGroup();
@@ -91,62 +106,60 @@ public final class RangeNesting {
         }
     }
 
+    /** Ends every open range at its end (call once every range has been started and ended). */
+    public void finish() throws IOException {
+        replay();
+        while (!deferred.isEmpty()) { // a group waits on a range never ended: it goes first, as the longest
+            blocked = false;
+            beginGroup();
+            replay();
+        }
+        if (!group.isEmpty()) {
+            beginGroup();
+        }
+        while (!open.isEmpty()) {
+            long eff = open.getLast().effectiveEnd;
+            pop(eff == UNKNOWN ? lastTs : eff);
+        }
+    }
+
     /** Applies an event when nothing waits; false when it must wait behind a group (nothing done). */
-    private boolean apply(long[] ev) throws IOException {
-        long serial = ev[1];
-        long ts = ev[2];
-        int member = ev[0] == 1 ? groupMember(serial) : -1;
-        if (member >= 0) { // it has not begun: its end orders the group
-            gEnd[member] = ts;
-            gArrival[member] = ev[3];
-            advance(ts);
+    private boolean apply(Event ev) throws IOException {
+        Range member = ev.isStart() ? null : groupMember(ev.serial());
+        if (member != null) { // it has not begun: its end orders the group
+            member.end = ev.ts();
+            member.arrival = ev.arrival();
+            advance(ev.ts());
             if (!blocked) {
-                closeUntil(ts);
+                closeUntil(ev.ts());
             }
             return true;
         }
-        advance(ts);
+        advance(ev.ts());
         if (blocked) {
             return false;
         }
-        closeUntil(ts);
-        if (ev[0] == 0) {
-            addToGroup(serial, ts, (int) ev[3], (int) ev[4]);
+        closeUntil(ev.ts());
+        if (ev.isStart()) {
+            groupTs = ev.ts();
+            group.add(new Range(ev.serial(), ev.nameId(), ev.domainId()));
         } else {
-            close(serial, ts);
+            close(ev.serial(), ev.ts());
         }
         return true;
     }
 
-    private void addToGroup(long serial, long ts, int nameId, int domainId) {
-        if (groupSize == gSerial.length) {
-            int n = groupSize * 2;
-            gSerial = Arrays.copyOf(gSerial, n);
-            gName = Arrays.copyOf(gName, n);
-            gDomain = Arrays.copyOf(gDomain, n);
-            gEnd = Arrays.copyOf(gEnd, n);
-            gArrival = Arrays.copyOf(gArrival, n);
-        }
-        groupTs = ts;
-        gSerial[groupSize] = serial;
-        gName[groupSize] = nameId;
-        gDomain[groupSize] = domainId;
-        gEnd[groupSize] = UNKNOWN;
-        gArrival[groupSize] = Long.MAX_VALUE;
-        groupSize++;
-    }
-
     /** The range {@code serial} ends at {@code ts}: with it, every range open inside it. */
     private void close(long serial, long ts) throws IOException {
-        for (int i = depth - 1; i >= 0; i--) {
-            if (sSerial[i] != serial) {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            if (open.get(i).serial != serial) {
                 continue;
             }
-            while (depth > i + 1) { // open ranges inside this one end with it
-                int top = depth - 1;
-                if (sOwn[top] == UNKNOWN) {
-                    forced.put(sSerial[top], ts);
-                } else if (!sClamped[top]) {
+            while (open.size() > i + 1) { // open ranges inside this one end with it
+                Range inner = open.getLast();
+                if (inner.end == UNKNOWN) {
+                    forced.put(inner.serial, ts);
+                } else if (!inner.clamped) {
                     out.rangeClamped(thread); // its own end is later: it outlived this one
                 }
                 pop(ts);
@@ -160,27 +173,10 @@ public final class RangeNesting {
         }
     }
 
-    /** Ends every open range at its end (call once every range has been started and ended). */
-    public void finish() throws IOException {
-        replay();
-        while (!deferred.isEmpty()) { // a group waits on a range never ended: it goes first, as the longest
-            blocked = false;
-            beginGroup();
-            replay();
-        }
-        if (groupSize > 0) {
-            beginGroup();
-        }
-        while (depth > 0) {
-            long eff = sEff[depth - 1];
-            pop(eff == UNKNOWN ? lastTs : eff);
-        }
-    }
-
     /** Begins the pending group once time moves past it (or holds, when its order is unknown). */
     private void advance(long ts) throws IOException {
-        if (groupSize > 0 && ts > groupTs) {
-            if (groupSize > 1 && !groupEndsKnown()) {
+        if (!group.isEmpty() && ts > groupTs) {
+            if (group.size() > 1 && !groupEndsKnown()) {
                 blocked = true;
                 return;
             }
@@ -189,50 +185,40 @@ public final class RangeNesting {
     }
 
     private boolean groupEndsKnown() {
-        for (int i = 0; i < groupSize; i++) {
-            if (gEnd[i] == UNKNOWN) {
+        for (Range r : group) {
+            if (r.end == UNKNOWN) {
                 return false;
             }
         }
         return true;
     }
 
-    private int groupMember(long serial) {
-        for (int i = 0; i < groupSize; i++) {
-            if (gSerial[i] == serial) {
-                return i;
+    private Range groupMember(long serial) {
+        for (Range r : group) {
+            if (r.serial == serial) {
+                return r;
             }
         }
-        return -1;
+        return null;
     }
 
     private void beginGroup() throws IOException {
-        Integer[] order = new Integer[groupSize];
-        for (int i = 0; i < groupSize; i++) {
-            order[i] = i;
-        }
-        if (groupSize > 1) {
-            // Longer first (the outer one), then in the order they were recorded.
-            Arrays.sort(order, (a, b) -> gEnd[a] != gEnd[b] ? Long.compare(gEnd[b], gEnd[a])
-                    : Long.compare(gArrival[a], gArrival[b]));
-        }
-        int n = groupSize;
-        groupSize = 0;
-        for (int k = 0; k < n; k++) {
-            int i = order[k];
+        List<Range> members = new ArrayList<>(group);
+        group.clear();
+        members.sort(LONGEST_FIRST); // the outer one first, then in the order they were recorded
+        for (Range r : members) {
             closeUntil(groupTs);
-            long own = gEnd[i];
-            long eff = own;
-            boolean clamped = false;
-            if (depth > 0 && eff > sEff[depth - 1]) {
-                if (own != UNKNOWN) {
+            r.effectiveEnd = r.end;
+            if (!open.isEmpty() && r.effectiveEnd > open.getLast().effectiveEnd) {
+                if (r.end != UNKNOWN) {
                     out.rangeClamped(thread);
-                    clamped = true;
+                    r.clamped = true;
                 }
-                eff = sEff[depth - 1];
+                r.effectiveEnd = open.getLast().effectiveEnd;
             }
-            push(gSerial[i], eff, own, clamped);
-            emitBegin(groupTs, gName[i], gDomain[i]);
+            open.add(r);
+            lastTs = Math.max(lastTs, groupTs);
+            out.rangeBegin(thread, groupTs, r.nameId, r.domainId);
         }
     }
 
@@ -244,12 +230,12 @@ public final class RangeNesting {
     private void replay() throws IOException {
         while (!deferred.isEmpty()) {
             if (blocked) {
-                for (Iterator<long[]> it = deferred.iterator(); it.hasNext(); ) {
-                    long[] ev = it.next();
-                    int member = ev[0] == 1 ? groupMember(ev[1]) : -1;
-                    if (member >= 0) {
-                        gEnd[member] = ev[2];
-                        gArrival[member] = ev[3];
+                for (Iterator<Event> it = deferred.iterator(); it.hasNext(); ) {
+                    Event ev = it.next();
+                    Range member = ev.isStart() ? null : groupMember(ev.serial());
+                    if (member != null) {
+                        member.end = ev.ts();
+                        member.arrival = ev.arrival();
                         it.remove();
                     }
                 }
@@ -268,38 +254,18 @@ public final class RangeNesting {
 
     /** Ends the open ranges whose (effective) end is at or before {@code t}, innermost first. */
     private void closeUntil(long t) throws IOException {
-        while (depth > 0 && sEff[depth - 1] <= t) {
-            int top = depth - 1;
-            if (sOwn[top] == UNKNOWN) {
-                forced.put(sSerial[top], sEff[top]);
+        while (!open.isEmpty() && open.getLast().effectiveEnd <= t) {
+            Range r = open.getLast();
+            if (r.end == UNKNOWN) {
+                forced.put(r.serial, r.effectiveEnd);
             }
-            pop(sEff[top]);
+            pop(r.effectiveEnd);
         }
-    }
-
-    private void push(long serial, long eff, long own, boolean clamped) {
-        if (depth == sSerial.length) {
-            int n = depth * 2;
-            sSerial = Arrays.copyOf(sSerial, n);
-            sEff = Arrays.copyOf(sEff, n);
-            sOwn = Arrays.copyOf(sOwn, n);
-            sClamped = Arrays.copyOf(sClamped, n);
-        }
-        sSerial[depth] = serial;
-        sEff[depth] = eff;
-        sOwn[depth] = own;
-        sClamped[depth] = clamped;
-        depth++;
     }
 
     private void pop(long ts) throws IOException {
-        depth--;
+        open.removeLast();
         lastTs = Math.max(lastTs, ts);
         out.rangeEnd(thread, ts);
-    }
-
-    private void emitBegin(long ts, int nameId, int domainId) throws IOException {
-        lastTs = Math.max(lastTs, ts);
-        out.rangeBegin(thread, ts, nameId, domainId);
     }
 }
