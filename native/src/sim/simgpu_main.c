@@ -105,8 +105,19 @@ static void sleep_until_monotonic(uint64_t t) {
     }
 }
 
+/* The device a process started on its own uses: LOCAL_RANK, as a torchrun- or
+ * vLLM-launched worker calls cudaSetDevice(local_rank); 0 without it. */
+static int device_from_local_rank(void) {
+    const char *v = getenv("LOCAL_RANK");
+    if (v == NULL || *v < '0' || *v > '9') return 0;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end == '\0' && n >= 0 && n < 4096 ? (int)n : 0;
+}
+
 /* What a process does before its schedule: NVTX before CUDA if asked, CUDA
- * init (which loads an injected agent), its device. Worker i uses device i-1. */
+ * init (which loads an injected agent), its device. Worker i uses device i-1;
+ * a process on its own uses its LOCAL_RANK's. */
 static void start_gpu(const struct simgpu_options *o, int worker_index, struct counts *c) {
     if (o->bare) simcuda_helpers_disable();
     if (o->nvtx_before_init[0] != '\0') { /* an NVTX module initialised before CUDA */
@@ -115,7 +126,7 @@ static void start_gpu(const struct simgpu_options *o, int worker_index, struct c
     }
     if (simcuda_init() != 0)
         fprintf(stderr, "vprof-simgpu: pid=%d continues without the injected library\n", (int)getpid());
-    c->device = worker_index > 0 ? worker_index - 1 : 0;
+    c->device = worker_index > 0 ? worker_index - 1 : device_from_local_rank();
     if (simcuda_set_device((uint32_t)c->device) != 0) {
         fprintf(stderr, "vprof-simgpu: pid=%d has no device %d (VPROF_SIM_DEVICE_COUNT); using device 0\n",
                 (int)getpid(), c->device);

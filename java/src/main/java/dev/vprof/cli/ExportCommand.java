@@ -159,7 +159,7 @@ public final class ExportCommand implements Callable<Integer> {
             err.println("note: " + note);
         }
         if (kineto != null) {
-            kineto.notes().forEach(n -> err.println("note: " + n));
+            kineto.notes().forEach(n -> err.println(n.startsWith("WARNING: ") ? "warning: " + n.substring(9) : "note: " + n));
         }
         for (int i = 0; i < written.size(); i++) {
             Path p = written.get(i);

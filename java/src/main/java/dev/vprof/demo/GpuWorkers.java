@@ -24,6 +24,12 @@ final class GpuWorkers implements AutoCloseable {
         for (int rank = 0; rank < count; rank++) {
             ProcessBuilder pb = new ProcessBuilder(simgpu.toString(), "--serve");
             pb.environment().putAll(env);
+            // What vLLM's multiprocessing executor gives each tensor-parallel worker: its rank,
+            // and a GPU of its own (the simulator uses the device its LOCAL_RANK names).
+            pb.environment().put("RANK", Integer.toString(rank));
+            pb.environment().put("LOCAL_RANK", Integer.toString(rank));
+            pb.environment().put("WORLD_SIZE", Integer.toString(count));
+            pb.environment().put("VPROF_SIM_DEVICE_COUNT", Integer.toString(count));
             pb.redirectError(logDir.resolve("worker-" + rank + ".log").toFile());
             Process p = pb.start();
             workers.add(new Worker(p,

@@ -55,9 +55,9 @@ public final class KinetoFiles {
      * Writes the Kineto files of {@code source}, all in one walk over it (or one per
      * {@value #FILES_PER_WALK} processes). {@code steps}, when not null, names the NVTX range that
      * marks a step. Throws IllegalArgumentException, leaving no file behind, when there is no
-     * process, when no process has that range, or when a process with steps has no CUDA API calls:
-     * HTA keeps only the GPU ops it can tie to a launch once a trace has steps, so that file would
-     * read as empty.
+     * process or when no process has that range. A process with steps but no CUDA API calls gets a
+     * note starting {@code WARNING: }: HTA keeps only the GPU ops it can tie to a launch once a trace
+     * has steps, so its step analyses of that file are empty.
      */
     public static Result write(TimelineSource source, Path out, ProfilerSteps.Spec steps) throws IOException {
         Timeline timeline = source.layout();
@@ -195,9 +195,11 @@ public final class KinetoFiles {
         for (TimelineProcess p : processes) {
             boolean hasSteps = !stepsOf.get(p).isEmpty();
             if (hasSteps && p.gpuOps() > 0 && !p.hasApiCalls()) {
-                throw new IllegalArgumentException("--steps " + spec + ": pid " + p.pid() + " has no CUDA API calls in the "
-                        + "capture, and once a trace has ProfilerSteps HTA drops every GPU op it cannot tie to its launch "
-                        + "(here all of them); capture with --kinds kernel,memcpy,memset,nvtx,runtime, or export without --steps");
+                // Still written: Perfetto and TensorBoard show the steps; only HTA's step analyses need the launches.
+                notes.add("WARNING: pid " + p.pid() + " has no CUDA API calls in the capture, and once a trace has "
+                        + "ProfilerSteps HTA drops every GPU op it cannot tie to its launch (here all of them), so HTA's "
+                        + "step analyses of this file will be empty; capture with --kinds kernel,memcpy,memset,nvtx,runtime "
+                        + "for them");
             }
             if (!hasSteps) {
                 notes.add("pid " + p.pid() + " has no NVTX range '" + spec.rangeName() + "' inside its capture ranges; "

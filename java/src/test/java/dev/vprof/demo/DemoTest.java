@@ -121,6 +121,30 @@ class DemoTest {
     }
 
     @Test
+    void eachTensorParallelWorkerHasItsOwnRankAndDevice() throws Exception {
+        Map<Integer, Set<Integer>> devices = new HashMap<>();
+        try (CaptureReader r = capture()) {
+            r.forEachRecord(new RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+                    devices.computeIfAbsent(pid, k -> new HashSet<>()).add(desc.deviceId());
+                }
+            });
+            Set<Integer> ranks = new HashSet<>();
+            r.processes().forEach(p -> ranks.add(p.rank()));
+            assertEquals(Set.of(0, 1), ranks, "each worker's RANK: " + r.processes());
+        }
+        assertEquals(2, devices.size(), "kernels from each worker: " + devices);
+        Set<Integer> all = new HashSet<>();
+        devices.values().forEach(d -> {
+            assertEquals(1, d.size(), "one device per worker: " + devices);
+            all.addAll(d);
+        });
+        assertEquals(Set.of(0, 1), all, "worker i runs on device i, as vLLM's workers do: " + devices);
+        assertTrue(out.contains("device 0 busy") && out.contains("device 1 busy"), "the report shows both devices:\n" + out);
+    }
+
+    @Test
     void metricsAndASpanForEveryRequestAreInTheCapture() throws Exception {
         try (CaptureReader r = capture()) {
             assertTrue(r.hasMetrics(), "METRICS chunks");
