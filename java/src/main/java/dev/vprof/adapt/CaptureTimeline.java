@@ -19,11 +19,12 @@ import java.util.function.LongConsumer;
  * kernels (CUPTI time through each process's clock pairs), metric samples (the scrape's epoch time)
  * and spans (their own epoch ns).
  *
- * <p>Two passes over the records: the first fits the clock mappings (the pairs are spread through
- * the file), the second maps each record as it streams by, so no record is held twice. The model
- * keeps 40 bytes per GPU op in columns ({@link dev.vprof.timeline.GpuStream}), plus up to half that
- * again while a column grows: 10 M kernels take about 400 MB, more than a 256 MiB heap holds; a
- * capture that large needs {@code -Xmx1g} (the exported file itself is about 12 bytes a kernel).
+ * <p>Passes over the records: the first fits the clock mappings (the pairs are spread through the
+ * file), the second maps each record as it streams by. {@link #read} keeps every slice: 40 bytes
+ * per GPU op in columns ({@link dev.vprof.timeline.GpuStream}), so 10 M kernels take about 400 MB,
+ * which is for tests and small captures. {@link #stream}, what {@code vprof export} uses, keeps
+ * only the layout and walks the file again for each trace, holding per track only what the file
+ * leaves out of order: a 10 M-kernel capture exports within a 256 MiB heap.
  */
 public final class CaptureTimeline {
     private CaptureTimeline() {}

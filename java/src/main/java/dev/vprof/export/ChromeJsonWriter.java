@@ -16,16 +16,17 @@ import dev.vprof.timeline.Span;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
-import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a {@link Timeline} in the Chrome trace event format ({@code {"traceEvents":[...]}}), which
- * chrome://tracing and the Perfetto UI open: {@code X} slices, {@code C} counters, {@code M}
+ * Writes a {@link TimelineSource} in the Chrome trace event format ({@code {"traceEvents":[...]}}),
+ * which chrome://tracing and the Perfetto UI open: {@code X} slices, {@code C} counters, {@code M}
  * metadata naming processes and threads, and {@code s}/{@code f} flows from launch to kernel.
+ * The metadata and the small tracks come first, then the walk's events as it hands them out:
+ * viewers place events by their timestamps, not by their order in the file.
  *
  * <p>Times are microseconds with three decimals, relative to the earliest time on the timeline
  * (given in {@code otherData.vprof_base_time_ns}): epoch microseconds need 19 significant digits,

@@ -18,7 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Writes one process of a {@link Timeline} in the shape of the PyTorch profiler's (Kineto's) trace,
+ * Writes one process of a {@link TimelineSource} in the shape of the PyTorch profiler's (Kineto's) trace,
  * so that Holistic Trace Analysis and the PyTorch tooling read vprof captures:
  *
  * <ul>
@@ -47,7 +47,9 @@ import java.util.List;
  * {@code External id}; vprof records no operators, so it sets {@code External id} to the CUPTI
  * correlation id on both ends of a launch, which keeps HTA's launch/kernel pairing intact.
  *
- * <p>HTA reads one trace file per rank; {@link KinetoFiles} writes one file per process.
+ * <p>HTA reads one trace file per rank; {@link KinetoFiles} writes one file per process, all of
+ * them in one walk ({@code ProcessFile}: header and metadata first, the events as they come, the
+ * steps and the end last).
  */
 public final class KinetoJsonWriter {
 

@@ -17,7 +17,6 @@ import dev.vprof.timeline.Span;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
-import dev.vprof.timeline.TimelineVisitor;
 import dev.vprof.wire.WireType;
 import dev.vprof.wire.WireWriter;
 import java.io.IOException;
@@ -30,8 +29,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a {@link Timeline} as a Perfetto trace (the native protobuf format, {@code .pftrace}),
- * encoded by hand: no protobuf runtime, no intermediate objects per slice.
+ * Writes a {@link TimelineSource} (a timeline in memory, or a capture streamed from its file) as a
+ * Perfetto trace (the native protobuf format, {@code .pftrace}), encoded by hand: no protobuf
+ * runtime, no intermediate objects per slice.
+ *
+ * <p>Order: every track descriptor and every sequence's first packet come first (the order of
+ * {@link TraceSink}, which fixes the track and sequence ids), with the small tracks (capture
+ * ranges, requests, spans, counters) written whole; then the walk's events, each appended to its
+ * track's sequence as it comes, so packets of different sequences interleave in the file. Each
+ * sequence is read on its own (incremental timestamps and interned names are per sequence), so
+ * only the order within a sequence matters, and the walk gives each track its events in order.
+ * NVTX ranges come nested from the walk ({@link dev.vprof.timeline.RangeNesting}); GPU ops and
+ * API calls are nested here, a slice that outlives the one before it on its track clamped to it.
  *
  * <p>Layout: a track per process, a track per GPU under it and a track per stream under that (slices
  * on one track must nest, and kernels on different streams overlap); a thread track per host thread
