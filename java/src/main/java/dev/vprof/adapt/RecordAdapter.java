@@ -60,9 +60,11 @@ final class RecordAdapter implements RecordVisitor {
     private long markersOverflowed;
 
     // Kernel names repeat millions of times and the decoder hands out the same String for a name:
-    // remember the last one so most kernels skip the intern table.
-    private String lastKernelName;
-    private int lastKernelNameId;
+    // a small cache on the String's identity lets most kernels skip the intern table, also when
+    // kernels of a few names alternate (a layer's GEMM, norm and attention).
+    private static final int NAME_CACHE = 64;
+    private final String[] cachedNames = new String[NAME_CACHE];
+    private final int[] cachedNameIds = new int[NAME_CACHE];
 
     long rangesStart = Long.MAX_VALUE;
     long rangesEnd = Long.MIN_VALUE;
@@ -80,10 +82,13 @@ final class RecordAdapter implements RecordVisitor {
         long openRangeStartNs;
         long firstNs = Long.MAX_VALUE;
         long lastNs = Long.MIN_VALUE;
-        // The stream of the last GPU op: consecutive kernels mostly share it.
-        int lastDevice = Integer.MIN_VALUE;
-        long lastStreamId = Long.MIN_VALUE;
-        GpuStream lastStream;
+        // The streams of the last GPU ops: kernels mostly go to a few streams in turn (compute,
+        // communication, copies), so a few entries spare the lookup through device and stream maps.
+        static final int STREAM_CACHE = 4;
+        final int[] cachedDevice = new int[STREAM_CACHE];
+        final long[] cachedStreamId = new long[STREAM_CACHE];
+        final GpuStream[] cachedStream = new GpuStream[STREAM_CACHE];
+        int nextCacheSlot;
 
         Proc(int pid) {
             this.pid = pid;
@@ -101,12 +106,19 @@ final class RecordAdapter implements RecordVisitor {
         }
 
         GpuStream stream(int device, long streamId) {
-            if (device != lastDevice || streamId != lastStreamId) {
-                lastStream = process.device(device).stream(streamId);
-                lastDevice = device;
-                lastStreamId = streamId;
+            for (int i = 0; i < STREAM_CACHE; i++) {
+                GpuStream s = cachedStream[i];
+                if (s != null && cachedDevice[i] == device && cachedStreamId[i] == streamId) {
+                    return s;
+                }
             }
-            return lastStream;
+            GpuStream s = process.device(device).stream(streamId);
+            int i = nextCacheSlot;
+            nextCacheSlot = (i + 1) % STREAM_CACHE;
+            cachedDevice[i] = device;
+            cachedStreamId[i] = streamId;
+            cachedStream[i] = s;
+            return s;
         }
 
         /**
@@ -172,9 +184,10 @@ final class RecordAdapter implements RecordVisitor {
         Proc p = timed(pid, start, end);
         long s = startNs;
         long e = endNs;
+        int slot = System.identityHashCode(name) & (NAME_CACHE - 1);
         int nameId;
-        if (name == lastKernelName) {
-            nameId = lastKernelNameId;
+        if (cachedNames[slot] == name) {
+            nameId = cachedNameIds[slot];
         } else {
             Integer id = kernelNameIds.get(name);
             if (id == null) {
@@ -182,8 +195,8 @@ final class RecordAdapter implements RecordVisitor {
                 kernelNameIds.put(name, id);
             }
             nameId = id;
-            lastKernelName = name;
-            lastKernelNameId = nameId;
+            cachedNames[slot] = name;
+            cachedNameIds[slot] = nameId;
         }
         long corr = Integer.toUnsignedLong(correlationId);
         if (desc == null) {

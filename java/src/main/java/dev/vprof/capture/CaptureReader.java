@@ -232,6 +232,11 @@ public final class CaptureReader implements Closeable {
      * clock mappings. Exceptions thrown by the visitor end the pass and propagate.
      */
     public void forEachRecord(RecordVisitor visitor) {
+        pass(visitor, false);
+    }
+
+    /** A pass over every RECORDS chunk; {@code clocksOnly}: decode CLOCK_SYNC records alone. */
+    private void pass(RecordVisitor visitor, boolean clocksOnly) {
         RecordDecoder.Budget budget = new RecordDecoder.Budget();
         Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
         ClockPairs pairs = new ClockPairs();
@@ -257,14 +262,17 @@ public final class CaptureReader implements Closeable {
                 }
                 decoder = new RecordDecoder(pid, budget, warnings);
                 decoder.clockPairs = pairs;
+                decoder.clocksOnly = clocksOnly;
                 decoders.put(pid, decoder);
             }
             long recordsLength = p.byteSize() - CaptureFormat.RECORDS_HEADER_SIZE;
             visitor.chunk(i, pid);
             decoder.decode(p, CaptureFormat.RECORDS_HEADER_SIZE, recordsLength, visitor);
         }
-        for (RecordDecoder d : decoders.values()) {
-            d.finish();
+        if (!clocksOnly) { // what the decoders count is about records a clock pass skips
+            for (RecordDecoder d : decoders.values()) {
+                d.finish();
+            }
         }
         if (pairs.overflowed()) {
             warnings.add(path + " holds more than " + ClockPairs.MAX_PAIRS + " clock pairs; the fit used the first");
@@ -277,10 +285,13 @@ public final class CaptureReader implements Closeable {
         return clocks().getOrDefault(pid, ClockMapping.identity());
     }
 
-    /** Clock mappings of the processes that have clock pairs; may take a pass over the file. */
+    /**
+     * Clock mappings of the processes that have clock pairs; may take a pass over the file, a quick
+     * one that decodes CLOCK_SYNC records alone.
+     */
     public Map<Integer, ClockMapping> clocks() {
         if (clocks == null) {
-            forEachRecord(new RecordVisitor() {});
+            pass(new RecordVisitor() {}, true);
         }
         return Collections.unmodifiableMap(clocks);
     }

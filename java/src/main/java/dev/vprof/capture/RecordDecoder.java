@@ -60,6 +60,8 @@ public final class RecordDecoder {
     private KernelDesc lastDesc;
     /** Where a reader collects CLOCK_SYNC pairs for its clock fit; null if none. */
     ClockPairs clockPairs;
+    /** Only CLOCK_SYNC records are decoded (a clock fit's pass); the others are only walked past. */
+    boolean clocksOnly;
 
     private final long[] malformed = new long[TYPES];
     private long unknownTypes;
@@ -121,6 +123,10 @@ public final class RecordDecoder {
             if (len < VprofRing.RecordHeader.SIZE || (len & 7) != 0 || len > VprofRing.RECORD_MAX || len > end - pos) {
                 damaged(pos - offset, "a record length of " + len);
                 return false;
+            }
+            if (clocksOnly && type != (int) VprofRing.REC_CLOCK_SYNC) {
+                pos += len;
+                continue;
             }
             switch (type) {
                 case (int) VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
