@@ -1,6 +1,7 @@
 #!/bin/sh
 # Prints the CUDA toolkit prefix whose include/ has cupti.h, as users' machines vary:
-# $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then where nvcc says its toolkit is.
+# $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then where nvcc says its toolkit is. vprof builds
+# without one; abi/cupti-abi-check.sh uses it to check vprof's CUPTI declarations.
 for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda /opt/cuda; do
   [ -n "$d" ] && [ -f "$d/include/cupti.h" ] && { echo "$d"; exit 0; }
 done
@@ -14,10 +15,9 @@ for d in /usr/local/cuda-*; do
   [ -f "$d/include/cupti.h" ] && { echo "$d"; exit 0; }
 done
 cat >&2 <<'MSG'
-vprof: building vprof needs the CUDA toolkit's headers (cupti.h and the headers it includes),
-       not a GPU or a driver, and none were found in $CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
-       /opt/cuda, nvcc's toolkit or /usr/local/cuda-*. Either install them (the CUDA toolkit, or
-       only NVIDIA's cuda-cupti-dev-13-0 and cuda-cudart-dev-13-0 packages) and set CUDA_HOME to
-       their prefix, or use a release archive, which runs without building (README, "Install").
+vprof: no CUDA toolkit headers (include/cupti.h) in $CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
+       /opt/cuda, nvcc's toolkit or /usr/local/cuda-*. vprof builds without them; they are
+       needed only to check its CUPTI declarations against CUDA's (set CUDA_HOME to a toolkit,
+       or install NVIDIA's cuda-cupti-dev-13-0 and cuda-cudart-dev-13-0 packages).
 MSG
 exit 1

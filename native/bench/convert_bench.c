@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 
 #include "agent/convert.h"
 

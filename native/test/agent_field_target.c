@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 
 #include "sim/simgpu_driver.h"
 #include "vprof_ring.h"

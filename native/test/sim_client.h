@@ -10,7 +10,7 @@
 #ifndef VPROF_TEST_SIM_CLIENT_H
 #define VPROF_TEST_SIM_CLIENT_H
 
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>

@@ -3,15 +3,14 @@
  * functions an agent calls and the simcuda_* driver API. A tiny in-test
  * subscriber (a buffer pool and a callback log) stands in for the agent.
  */
-#include <cupti.h>
 #include <dlfcn.h>
-#include <generated_nvtx_meta.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 #include "sim/simgpu_driver.h"
 
 static int failures, passes;

@@ -17,7 +17,7 @@
  * (rank, local_rank, world_size: the environment at InitializeInjection, -1 if unset;
  * devices: a bit per device id seen in kernel records.)
  */
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  */
 #include "sim_client.h"
 
-#include <generated_nvtx_meta.h>
+#include "cupti_abi.h" /* with the NVTX parameter structs */
 
 static int nvtx_callbacks;
 static void CUPTIAPI count_nvtx(void *u, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <generated_nvtx_meta.h>
+#include "cupti_abi.h" /* with the NVTX parameter structs */
 
 /* ---- buffers ------------------------------------------------------------------ */
 

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 
 /*
  * Kernel records are read through the prefix that Kernel9 (CUDA 12.x) and

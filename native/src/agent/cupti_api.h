@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 
 struct vprof_cupti {
     void *handle;

@@ -151,14 +151,12 @@ VPROF_EXPORT int InitializeInjection(void)
     return 1;
 }
 
-typedef int (*nvtx_injection_fn)(void *get_export_table);
-
-VPROF_EXPORT int InitializeInjectionNvtx2(void *get_export_table)
+VPROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
 {
     struct vprof_agent *a = &vprof_agent;
     pthread_mutex_lock(&start_lock);
     char why[VPROF_REASON_MAX] = "";
-    nvtx_injection_fn forward = NULL;
+    NvtxInitializeInjectionNvtxFunc_t forward = NULL;
     /* The agent's own search (VPROF_CUPTI_LIB, a libcupti already loaded, CUDA_HOME, the pip
        wheel): CUDA's injection later loads this same one, never a second libcupti. */
     /* Silent when it cannot: a process that initializes CUDA later gets the same answer, with

@@ -11,7 +11,7 @@
  * cuptisim_nvtx.c      NVTX and its one-time injection load
  * cuptisim_device.c    the simulated devices and their DEVICE records
  *
- * The cupti headers are included with default visibility so that the
+ * vprof's CUPTI declarations are included with default visibility so that the
  * definitions of their functions are exported although the Makefile builds
  * with -fvisibility=hidden; everything declared here stays hidden.
  */
@@ -19,8 +19,7 @@
 #define VPROF_CUPTISIM_INTERNAL_H
 
 #pragma GCC visibility push(default)
-#include <cupti.h>
-#include <generated_nvtx_meta.h>
+#include "cupti_abi.h"
 #pragma GCC visibility pop
 
 #include <stdatomic.h>

@@ -25,8 +25,6 @@
 #define SIM_MAX_DOMAINS 16
 #define SIM_NVTX_DEPTH 64
 
-typedef const void *(*sim_nvtx_export_table_fn)(uint32_t exportTableId);
-
 static pthread_once_t injection_once = PTHREAD_ONCE_INIT;
 static _Atomic int routed_to_cupti;
 
@@ -37,9 +35,9 @@ static const void *export_table(uint32_t id) {
     return NULL;
 }
 
-__attribute__((visibility("default"))) int InitializeInjectionNvtx2(sim_nvtx_export_table_fn get_export_table);
+__attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table);
 
-int InitializeInjectionNvtx2(sim_nvtx_export_table_fn get_export_table) {
+int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table) {
     if (sim_cfg.version == 130000) { /* NVIDIA/NVTX#125: CUPTI 13.0.0 as the NVTX injection crashes */
         fprintf(stderr, "cuptisim: CUPTI 13.0.0 loaded as the NVTX injection library crashes (NVIDIA/NVTX#125); aborting\n");
         abort();
@@ -54,7 +52,7 @@ static void load_injection_once(void) {
     if (path == NULL || *path == '\0') return;
     void *lib = dlopen(path, RTLD_NOW);
     if (lib == NULL) return; /* NVTX says nothing either */
-    int (*init)(sim_nvtx_export_table_fn) = (int (*)(sim_nvtx_export_table_fn))dlsym(lib, "InitializeInjectionNvtx2");
+    NvtxInitializeInjectionNvtxFunc_t init = (NvtxInitializeInjectionNvtxFunc_t)dlsym(lib, "InitializeInjectionNvtx2");
     if (init == NULL || init(export_table) == 0) dlclose(lib);
 }
 

@@ -21,7 +21,7 @@
 #include "sim/simgpu_kineto.h"
 #include "sim/simgpu_driver.h"
 
-#include <cupti.h>
+#include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

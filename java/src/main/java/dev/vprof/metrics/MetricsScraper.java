@@ -173,6 +173,10 @@ public final class MetricsScraper implements AutoCloseable {
         return r;
     }
 
+    private ScrapeResult.Gap timedOut(long epochNs) {
+        return new ScrapeResult.Gap(epochNs, "GET " + url + ": no complete answer within " + timeout.toMillis() + " ms");
+    }
+
     private ScrapeResult fetch(long epochNs, long t0) {
         HttpRequest request = HttpRequest.newBuilder(url)
                 .GET()
@@ -188,13 +192,16 @@ public final class MetricsScraper implements AutoCloseable {
             response = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            return new ScrapeResult.Gap(epochNs, "GET " + url + ": no complete answer within "
-                    + timeout.toMillis() + " ms");
+            return timedOut(epochNs);
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
             return new ScrapeResult.Gap(epochNs, "GET " + url + ": interrupted");
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof java.net.http.HttpTimeoutException
+                    && !(e.getCause() instanceof java.net.http.HttpConnectTimeoutException)) {
+                return timedOut(epochNs); // the client's own timer fired first: the same gap
+            }
             return new ScrapeResult.Gap(epochNs, "GET " + url + ": " + describe(e.getCause()));
         }
         if (response.statusCode() != 200) {

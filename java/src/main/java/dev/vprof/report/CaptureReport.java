@@ -174,14 +174,18 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void drops(int pid, DropsEvent d) {
-        RangeAgg r = process(pid).current();
+        ProcessAgg p = process(pid);
         int reason = d.reason();
-        if (reason == VprofRing.DROPS_CUPTI) {
-            r.cuptiDropsReported += d.count();
+        if (reason == VprofRing.DROPS_CLIPPED) {
+            // Work launched after a range's end whose record came only after the range closed (a
+            // late buffer): clipped against that range, so it is counted there, not as a range of its own.
+            boolean between = p.late == null && p.open == null && !p.ranges.isEmpty();
+            (between ? p.ranges.getLast() : p.current()).clipped += d.count();
             return;
         }
-        if (reason == VprofRing.DROPS_CLIPPED) {
-            r.clipped += d.count();
+        RangeAgg r = p.current();
+        if (reason == VprofRing.DROPS_CUPTI) {
+            r.cuptiDropsReported += d.count();
             return;
         }
         if (reason == VprofRing.DROPS_ZERO_TS && (d.recordType() == 0 || d.recordType() == VprofRing.REC_KERNEL)) {

@@ -43,24 +43,30 @@ class DemoTraceTest {
         PerfettoTraceReader r = PerfettoTraceReader.read(bytes);
         assertTrue(r.compressedPackets > 0, "the demo's trace uses DEFLATE-compressed packets");
 
-        // One process track per GPU worker, each with GPU 0 and its streams, and its capture range.
+        // One process track per GPU worker, each with its own GPU (worker i on GPU i, as vLLM's
+        // tensor-parallel workers), that GPU's streams, and its capture range.
         List<PerfettoTraceReader.Track> workers = r.tracks.values().stream()
                 .filter(t -> t.pid() != null && t.tid() == null && t.processName() != null
                         && t.processName().contains("vprof-simgpu"))
                 .toList();
         assertEquals(2, workers.size(), "two GPU workers: " + r.tracks.values());
+        Set<String> gpusUsed = new java.util.HashSet<>();
         for (PerfettoTraceReader.Track w : workers) {
             List<PerfettoTraceReader.Track> children = r.children(w.uuid());
-            // "GPU 0 (NVIDIA H200 ...)" once the agent sent the device's properties
-            PerfettoTraceReader.Track gpu = children.stream().filter(t -> t.name() != null && t.name().startsWith("GPU 0"))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no GPU 0 under " + w));
+            // "GPU N (NVIDIA H200 ...)" once the agent sent the device's properties
+            List<PerfettoTraceReader.Track> busy = children.stream()
+                    .filter(t -> t.name() != null && t.name().startsWith("GPU ") && !r.children(t.uuid()).isEmpty())
+                    .toList();
+            assertEquals(1, busy.size(), "one GPU with streams under " + w + ": " + children);
+            PerfettoTraceReader.Track gpu = busy.getFirst();
+            gpusUsed.add(gpu.name().split(" ")[1]);
             List<PerfettoTraceReader.Track> streams = r.children(gpu.uuid());
-            assertTrue(streams.size() >= 2, "several streams under GPU 0: " + streams);
+            assertTrue(streams.size() >= 2, "several streams under " + gpu.name() + ": " + streams);
             long kernels = streams.stream().mapToLong(s -> r.slices(s.uuid()).size()).sum();
             assertTrue(kernels > 0, "kernels on the streams of " + w);
             assertTrue(children.stream().anyMatch(t -> "Capture ranges".equals(t.name())), "a capture-range track");
         }
+        assertEquals(Set.of("0", "1"), gpusUsed, "each worker on its own GPU");
 
         // Requests on lanes, each llm_request with queue, prefill and decode children.
         PerfettoTraceReader.Track requests = r.trackNamed("Requests");

@@ -56,4 +56,29 @@ class LateWorkReportTest {
         assertTrue(ranges.get(0).fidelity().warnings().contains("cut_short"));
         assertTrue(RangeWarnings.sentences(ranges.get(0)).getFirst().contains("shown with it"));
     }
+
+    @Test
+    void recordsClippedAfterARangeClosedCountForThatRangeAndMakeNoRangeOfTheirOwn() throws IOException {
+        // Seen under load: a buffer with a record of work launched after the stop completes only after
+        // the range's END is written; the agent clips it (a DROPS record outside every range).
+        Path file = dir.resolve("clipped.vprof");
+        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("h", 1, "0", List.of(), Map.of()))) {
+            w.process(new ProcessInfo(5, 1, "server", 130001, 1, 1 << 20, 1L));
+            new RingRecords()
+                    .string(1, "k").kernelDesc(1, 1, 0, 7)
+                    .rangeBegin(VprofRing.SOURCE_PROFILER, 1, 3, 1000)
+                    .kernel(1100, 1200, 11, 1)
+                    .drops(VprofRing.DROPS_CLIPPED, VprofRing.REC_KERNEL, 2)
+                    .rangeEndCounted(VprofRing.SOURCE_PROFILER, 1, 1300, 13, 0, 1, 0, 1, 0, 0, 0, 0)
+                    .drops(VprofRing.DROPS_CLIPPED, VprofRing.REC_KERNEL, 1)
+                    .writeTo(w, 5);
+        }
+        Report r;
+        try (CaptureReader c = CaptureReader.open(file)) {
+            r = CaptureReport.build(c, 5);
+        }
+        assertEquals(1, r.ranges().size(), "no range 0 for a clipped record: " + r.ranges());
+        assertEquals(3, r.ranges().getFirst().fidelity().clipped());
+        assertEquals(3, r.totals().clipped());
+    }
 }
