@@ -58,6 +58,10 @@ public final class ChromeJsonWriter {
     /** Where a host thread's ranges and API calls go. */
     private record ThreadTrack(int pid, long tid, Correlations corr) {}
 
+    private static final byte[] DEVICE = JsonOut.ascii("\"device\":");
+    private static final byte[] STREAM = JsonOut.ascii(",\"stream\":");
+    private static final byte[] CORRELATION = JsonOut.ascii(",\"correlation\":");
+
     private static final class Run extends TraceSink {
         final TraceEvents ev;
         final JsonOut json;
@@ -173,12 +177,12 @@ public final class ChromeJsonWriter {
             StreamTrack t = streams.get(stream);
             GpuOpKind kind = op.kind();
             ev.complete(ev.name(op), TraceEvents.category(kind), t.pid(), t.tid(), op.start(), op.end());
-            json.raw("\"device\":");
+            json.raw(DEVICE);
             json.number(t.device());
-            json.raw(",\"stream\":");
+            json.raw(STREAM);
             json.number(t.streamId());
             long c = op.correlationId();
-            json.raw(",\"correlation\":");
+            json.raw(CORRELATION);
             json.number(c);
             if (kind == GpuOpKind.KERNEL) {
                 ev.gridAndBlock(op);

@@ -92,6 +92,14 @@ public final class KinetoJsonWriter {
      * One process's file as a walk goes: the header and every metadata event when opened, events as
      * they come, steps and the end when finished.
      */
+    // Written once per GPU op: as bytes, not converted from text each time.
+    private static final byte[] EXTERNAL_ID = JsonOut.ascii("\"External id\":");
+    private static final byte[] DEVICE = JsonOut.ascii("\"device\":");
+    private static final byte[] STREAM = JsonOut.ascii(",\"stream\":");
+    private static final byte[] CORRELATION = JsonOut.ascii(",\"correlation\":");
+    private static final byte[] REGISTERS = JsonOut.ascii(",\"registers per thread\":");
+    private static final byte[] SHARED_MEMORY = JsonOut.ascii(",\"shared memory\":");
+
     static final class ProcessFile {
         private final JsonOut json;
         private final TraceEvents ev;
@@ -171,20 +179,20 @@ public final class KinetoJsonWriter {
             boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
             ev.complete(ev.name(op), TraceEvents.category(kind), device, s.streamId(), op.start(), op.end());
             if (linked) {
-                json.raw("\"External id\":");
+                json.raw(EXTERNAL_ID);
                 json.number(c);
                 json.raw(',');
             }
-            json.raw("\"device\":");
+            json.raw(DEVICE);
             json.number(device);
-            json.raw(",\"stream\":");
+            json.raw(STREAM);
             json.number(s.streamId());
-            json.raw(",\"correlation\":");
+            json.raw(CORRELATION);
             json.number(c);
             if (kind == GpuOpKind.KERNEL) {
-                json.raw(",\"registers per thread\":");
+                json.raw(REGISTERS);
                 json.number(op.registersPerThread());
-                json.raw(",\"shared memory\":");
+                json.raw(SHARED_MEMORY);
                 json.number(op.sharedMemoryBytes());
                 ev.gridAndBlock(op);
                 json.raw("}}");

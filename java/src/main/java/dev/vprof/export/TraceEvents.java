@@ -50,19 +50,22 @@ final class TraceEvents {
     }
 
     /** The category both JSON formats give a GPU op. */
-    static String category(GpuOpKind kind) {
-        return kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
+    static byte[] category(GpuOpKind kind) {
+        return kind == GpuOpKind.KERNEL ? KERNEL : kind == GpuOpKind.MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
     }
+
+    private static final byte[] GRID = JsonOut.ascii(",\"grid\":[");
+    private static final byte[] BLOCK = JsonOut.ascii("],\"block\":[");
 
     /** A kernel's {@code ,"grid":[x,y,z],"block":[x,y,z]} args. */
     void gridAndBlock(GpuOp op) throws IOException {
-        json.raw(",\"grid\":[");
+        json.raw(GRID);
         json.number(op.gridX());
         json.raw(',');
         json.number(op.gridY());
         json.raw(',');
         json.number(op.gridZ());
-        json.raw("],\"block\":[");
+        json.raw(BLOCK);
         json.number(op.blockX());
         json.raw(',');
         json.number(op.blockY());
@@ -92,22 +95,45 @@ final class TraceEvents {
         json.raw("}}");
     }
 
+    private static final byte[] X_CAT = JsonOut.ascii("{\"ph\":\"X\",\"cat\":\"");
+    private static final byte[] NAME = JsonOut.ascii("\",\"name\":");
+    private static final byte[] PID = JsonOut.ascii(",\"pid\":");
+    private static final byte[] TID = JsonOut.ascii(",\"tid\":");
+    private static final byte[] TS = JsonOut.ascii(",\"ts\":");
+    private static final byte[] DUR = JsonOut.ascii(",\"dur\":");
+    private static final byte[] ARGS = JsonOut.ascii(",\"args\":{");
+    private static final byte[] KERNEL = JsonOut.ascii("kernel");
+    private static final byte[] GPU_MEMCPY = JsonOut.ascii("gpu_memcpy");
+    private static final byte[] GPU_MEMSET = JsonOut.ascii("gpu_memset");
+
     /** Opens an X event up to its args; the caller writes args (or none) and closes with "}}". */
     void complete(byte[] quotedName, String cat, long pid, long tid, long start, long end) throws IOException {
         next();
-        json.raw("{\"ph\":\"X\",\"cat\":\"");
+        json.raw(X_CAT);
         json.raw(cat);
-        json.raw("\",\"name\":");
+        completeAfterCategory(quotedName, pid, tid, start, end);
+    }
+
+    /** {@link #complete(byte[], String, long, long, long, long)} with the category as bytes. */
+    void complete(byte[] quotedName, byte[] cat, long pid, long tid, long start, long end) throws IOException {
+        next();
+        json.raw(X_CAT);
+        json.raw(cat);
+        completeAfterCategory(quotedName, pid, tid, start, end);
+    }
+
+    private void completeAfterCategory(byte[] quotedName, long pid, long tid, long start, long end) throws IOException {
+        json.raw(NAME);
         json.raw(quotedName);
-        json.raw(",\"pid\":");
+        json.raw(PID);
         json.number(pid);
-        json.raw(",\"tid\":");
+        json.raw(TID);
         json.number(tid);
-        json.raw(",\"ts\":");
+        json.raw(TS);
         json.micros(start - base);
-        json.raw(",\"dur\":");
+        json.raw(DUR);
         json.micros(end - start);
-        json.raw(",\"args\":{");
+        json.raw(ARGS);
     }
 
     /** One end of a launch-to-kernel flow: 's' at the API call, 'f' at the kernel. */

@@ -97,7 +97,8 @@ public final class GpuStream extends SliceColumns {
 
     /** Slice {@code i} into {@code into} (a kept slice). */
     public GpuOp op(int i, GpuOp into) {
-        into.load(nameAndKind(i), start(i), end(i), (int) correlationId(i), aux0(i), aux1(i));
+        kept();
+        into.load(rawNameAndKind(i), rawStart(i), rawEnd(i), rawCorrelation(i), aux0.get(i), aux1.get(i));
         return into;
     }
 

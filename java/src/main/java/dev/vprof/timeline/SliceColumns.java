@@ -98,6 +98,24 @@ abstract class SliceColumns {
         return nameAndKind.get(i);
     }
 
+    // Unchecked reads, for a walk that checked once that the slices are kept.
+
+    final int rawNameAndKind(int i) {
+        return nameAndKind.get(i);
+    }
+
+    final long rawStart(int i) {
+        return start.get(i);
+    }
+
+    final long rawEnd(int i) {
+        return end.get(i);
+    }
+
+    final int rawCorrelation(int i) {
+        return correlation.get(i);
+    }
+
     public final int nameId(int i) {
         return nameAndKind(i) >>> 2;
     }
