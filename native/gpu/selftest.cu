@@ -1,23 +1,16 @@
-// vprof GPU self-test target: launches a known set of kernels and memcpys so that
-// `vprof selftest --gpu` can check that vprof recorded exactly that set.
-//
-//   selftest profiler   the checked phase between cudaProfilerStart and cudaProfilerStop
-//   selftest nvtx       the checked phase inside the NVTX range "vprof_selftest"
-//   selftest none       no bracket: everything the process launches is checked
-//   selftest wait       initialize CUDA, print "ready", wait for a line on stdin, then
-//                       run the profiler-bracketed phase (for late injection)
-//   selftest launches N time N launches of an empty kernel; prints ns per launch
-//
-// Prints one JSON line on stdout with what it launched:
-//   {"mode":..., "phase":{"kernels":{NAME:COUNT...},"memcpys":N}, "total":{...}}
-// Kernel names are extern "C" so CUPTI reports them unmangled.
+// selftest.cu: the GPU self-test's kernels, and selftest.h answered with the CUDA runtime.
+// The cases themselves are in selftest_cases.c (the same cases run on the CUPTI test double
+// through native/test/selftest_double.c). Built by `vprof selftest --gpu`:
+//   nvcc -O2 -lineinfo -o vprof-selftest selftest.cu selftest_cases.c -lpthread
+// Kernel names are extern "C" so CUPTI reports them unmangled, as selftest_cases.c names them.
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "selftest.h"
 
 extern "C" __global__ void vprof_selftest_add(float *x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,101 +24,144 @@ extern "C" __global__ void vprof_selftest_graph_node(float *x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] -= 0.5f;
 }
+extern "C" __global__ void vprof_selftest_graph_a(float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 0.25f;
+}
+extern "C" __global__ void vprof_selftest_graph_b(float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] -= 0.25f;
+}
 extern "C" __global__ void vprof_selftest_empty(void) {}
+extern "C" __global__ void vprof_selftest_after_stop(void) {}
+extern "C" __global__ void vprof_selftest_thread(void) {}
+extern "C" __global__ void vprof_selftest_stress(void) {}
+extern "C" __global__ void vprof_selftest_window(void) {}
+
+// Spins for ns nanoseconds of the GPU's global timer. The clock64 bound (4 cycles a ns, about
+// twice the time at an H200's clock) ends it even where the global timer does not advance.
+extern "C" __global__ void vprof_selftest_spin(unsigned long long ns) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    const long long c0 = clock64();
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns && (unsigned long long)(clock64() - c0) < 4ull * ns);
+}
 
 #define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
     fprintf(stderr, "selftest: %s failed: %s\n", #call, cudaGetErrorString(e_)); exit(3); } } while (0)
 
-// How many of each the checked phase launches (all of them on two streams).
-enum { N_ADD = 100, N_SCALE = 50, GRAPH_NODES = 10, GRAPH_REPLAYS = 3, N_COPIES = 5 };
-// Launched outside the checked phase, before and after it.
-enum { N_OUTSIDE = 20 };
+static const int N = 1 << 16;          // floats in each buffer: 256 blocks of 256 threads
+static float *d_buf, *d_set, *h_buf;   // kernels' buffer, the memset's, the pinned host copy
 
-static const int N = 1 << 16;
+static cudaStream_t cu(st_stream s) { return reinterpret_cast<cudaStream_t>(s); }
 
-static void outside(float *d, cudaStream_t s) {
-    for (int i = 0; i < N_OUTSIDE; i++) vprof_selftest_add<<<N / 256, 256, 0, s>>>(d, N);
-    CHECK(cudaStreamSynchronize(s));
+extern "C" void st_init(void) {
+    CHECK(cudaFree(0)); // initializes CUDA: the driver loads CUDA_INJECTION64_PATH here
+    CHECK(cudaMalloc(&d_buf, N * sizeof(float)));
+    CHECK(cudaMalloc(&d_set, N * sizeof(float)));
+    CHECK(cudaMallocHost(&h_buf, N * sizeof(float)));
+    memset(h_buf, 0, N * sizeof(float));
+    CHECK(cudaMemset(d_buf, 0, N * sizeof(float)));
+    // Load every kernel now, without launching it: under lazy loading (the default from CUDA 12.2)
+    // a kernel first launched inside a stream capture is loaded there, which drivers before 12.3
+    // refuse; and a first launch's loading would also land in the launch-cost figures.
+    const void *kernels[] = {
+        (const void *)vprof_selftest_add, (const void *)vprof_selftest_scale,
+        (const void *)vprof_selftest_graph_node, (const void *)vprof_selftest_graph_a,
+        (const void *)vprof_selftest_graph_b, (const void *)vprof_selftest_empty,
+        (const void *)vprof_selftest_spin, (const void *)vprof_selftest_after_stop,
+        (const void *)vprof_selftest_thread, (const void *)vprof_selftest_stress,
+        (const void *)vprof_selftest_window,
+    };
+    for (const void *k : kernels) {
+        cudaFuncAttributes a;
+        CHECK(cudaFuncGetAttributes(&a, k));
+    }
+    CHECK(cudaDeviceSynchronize());
 }
 
-static void checked_phase(float *d0, float *d1, float *host, cudaStream_t s0, cudaStream_t s1) {
-    for (int i = 0; i < N_COPIES; i++) CHECK(cudaMemcpyAsync(d0, host, N * sizeof(float), cudaMemcpyHostToDevice, s0));
-    for (int i = 0; i < N_ADD; i++) vprof_selftest_add<<<N / 256, 256, 0, s0>>>(d0, N);
-    for (int i = 0; i < N_SCALE; i++) vprof_selftest_scale<<<N / 256, 256, 0, s1>>>(d1, N);
-    // A CUDA graph of GRAPH_NODES kernels, replayed: CUPTI reports each node's kernel.
+extern "C" void st_device(char *name, size_t size, int *driver_version, int *runtime_version) {
+    int dev = 0;
+    cudaDeviceProp p;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaGetDeviceProperties(&p, dev));
+    snprintf(name, size, "%s", p.name);
+    CHECK(cudaDriverGetVersion(driver_version));
+    CHECK(cudaRuntimeGetVersion(runtime_version));
+}
+
+extern "C" void st_mem_info(unsigned long long *free_bytes, unsigned long long *total_bytes) {
+    size_t f = 0, t = 0;
+    CHECK(cudaMemGetInfo(&f, &t));
+    *free_bytes = f;
+    *total_bytes = t;
+}
+
+extern "C" st_stream st_stream_create(void) {
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    return reinterpret_cast<st_stream>(s);
+}
+
+extern "C" void st_stream_destroy(st_stream s) { CHECK(cudaStreamDestroy(cu(s))); }
+
+extern "C" void st_launch(enum st_kernel k, st_stream s, unsigned long long spin_ns) {
+    const dim3 grid(st_kernels[k].grid), block(st_kernels[k].block);
+    cudaStream_t c = cu(s);
+    switch (k) {
+    case ST_ADD: vprof_selftest_add<<<grid, block, 0, c>>>(d_buf, N); break;
+    case ST_SCALE: vprof_selftest_scale<<<grid, block, 0, c>>>(d_buf, N); break;
+    case ST_GRAPH_NODE: vprof_selftest_graph_node<<<grid, block, 0, c>>>(d_buf, N); break;
+    case ST_GRAPH_A: vprof_selftest_graph_a<<<grid, block, 0, c>>>(d_buf, N); break;
+    case ST_GRAPH_B: vprof_selftest_graph_b<<<grid, block, 0, c>>>(d_buf, N); break;
+    case ST_EMPTY: vprof_selftest_empty<<<grid, block, 0, c>>>(); return; // timed: no extra call
+    case ST_SPIN: vprof_selftest_spin<<<grid, block, 0, c>>>(spin_ns); break;
+    case ST_AFTER_STOP: vprof_selftest_after_stop<<<grid, block, 0, c>>>(); break;
+    case ST_THREAD: vprof_selftest_thread<<<grid, block, 0, c>>>(); break;
+    case ST_STRESS: vprof_selftest_stress<<<grid, block, 0, c>>>(); break;
+    case ST_WINDOW: vprof_selftest_window<<<grid, block, 0, c>>>(); break;
+    default: fprintf(stderr, "selftest: no kernel %d\n", (int)k); exit(3);
+    }
+    CHECK(cudaGetLastError());
+}
+
+extern "C" void st_copy_to_device(st_stream s) {
+    CHECK(cudaMemcpyAsync(d_buf, h_buf, N * sizeof(float), cudaMemcpyHostToDevice, cu(s)));
+}
+
+extern "C" void st_copy_to_host(st_stream s) {
+    CHECK(cudaMemcpyAsync(h_buf, d_buf, N * sizeof(float), cudaMemcpyDeviceToHost, cu(s)));
+}
+
+extern "C" void st_memset(st_stream s) { CHECK(cudaMemsetAsync(d_set, 0, N * sizeof(float), cu(s))); }
+
+extern "C" void st_stream_sync(st_stream s) { CHECK(cudaStreamSynchronize(cu(s))); }
+
+extern "C" void st_sync(void) { CHECK(cudaDeviceSynchronize()); }
+
+extern "C" void st_profiler_start(void) { CHECK(cudaProfilerStart()); }
+
+extern "C" void st_profiler_stop(void) { CHECK(cudaProfilerStop()); }
+
+extern "C" void st_nvtx_push(const char *name) { nvtxRangePushA(name); }
+
+extern "C" void st_nvtx_pop(void) { nvtxRangePop(); }
+
+extern "C" void st_capture_begin(st_stream s) { CHECK(cudaStreamBeginCapture(cu(s), cudaStreamCaptureModeGlobal)); }
+
+extern "C" st_graph st_capture_end(st_stream s) {
     cudaGraph_t graph;
     cudaGraphExec_t exec;
-    CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
-    for (int i = 0; i < GRAPH_NODES; i++) vprof_selftest_graph_node<<<N / 256, 256, 0, s1>>>(d1, N);
-    CHECK(cudaStreamEndCapture(s1, &graph));
+    CHECK(cudaStreamEndCapture(cu(s), &graph));
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int i = 0; i < GRAPH_REPLAYS; i++) CHECK(cudaGraphLaunch(exec, s1));
-    for (int i = 0; i < N_COPIES; i++) CHECK(cudaMemcpyAsync(host, d1, N * sizeof(float), cudaMemcpyDeviceToHost, s1));
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaGraphDestroy(graph)); // the executable graph does not need it
+    return reinterpret_cast<st_graph>(exec);
 }
 
-static void print_json(const char *mode, int outside_adds) {
-    printf("{\"mode\":\"%s\",\"phase\":{\"kernels\":{\"vprof_selftest_add\":%d,\"vprof_selftest_scale\":%d,"
-           "\"vprof_selftest_graph_node\":%d},\"memcpys\":%d},"
-           "\"total\":{\"kernels\":{\"vprof_selftest_add\":%d,\"vprof_selftest_scale\":%d,"
-           "\"vprof_selftest_graph_node\":%d},\"memcpys\":%d}}\n",
-           mode, N_ADD, N_SCALE, GRAPH_NODES * GRAPH_REPLAYS, 2 * N_COPIES,
-           N_ADD + outside_adds, N_SCALE, GRAPH_NODES * GRAPH_REPLAYS, 2 * N_COPIES);
-    fflush(stdout);
+extern "C" void st_graph_launch(st_graph g, st_stream s) {
+    CHECK(cudaGraphLaunch(reinterpret_cast<cudaGraphExec_t>(g), cu(s)));
 }
 
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "profiler";
-    CHECK(cudaFree(0)); // initializes CUDA: the driver loads CUDA_INJECTION64_PATH here
-    if (strcmp(mode, "launches") == 0) {
-        long n = argc > 2 ? atol(argv[2]) : 200000;
-        for (int i = 0; i < 1000; i++) vprof_selftest_empty<<<1, 1>>>();
-        CHECK(cudaDeviceSynchronize());
-        double t0 = now_ns();
-        for (long i = 0; i < n; i++) vprof_selftest_empty<<<1, 1>>>();
-        CHECK(cudaDeviceSynchronize());
-        printf("{\"mode\":\"launches\",\"launches\":%ld,\"ns_per_launch\":%.1f}\n", n, (now_ns() - t0) / n);
-        return 0;
-    }
-    float *d0, *d1, *host;
-    cudaStream_t s0, s1;
-    CHECK(cudaMalloc(&d0, N * sizeof(float)));
-    CHECK(cudaMalloc(&d1, N * sizeof(float)));
-    CHECK(cudaMallocHost(&host, N * sizeof(float)));
-    memset(host, 0, N * sizeof(float));
-    CHECK(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
-    CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-
-    if (strcmp(mode, "wait") == 0) {
-        outside(d0, s0);
-        printf("ready\n");
-        fflush(stdout);
-        char line[64];
-        if (!fgets(line, sizeof line, stdin)) return 4;
-    } else {
-        outside(d0, s0);
-    }
-    int bracket_profiler = strcmp(mode, "profiler") == 0 || strcmp(mode, "wait") == 0;
-    int bracket_nvtx = strcmp(mode, "nvtx") == 0;
-    if (bracket_profiler) CHECK(cudaProfilerStart());
-    if (bracket_nvtx) nvtxRangePushA("vprof_selftest");
-    checked_phase(d0, d1, host, s0, s1);
-    if (bracket_nvtx) nvtxRangePop();
-    if (bracket_profiler) CHECK(cudaProfilerStop());
-    outside(d0, s0);
-    print_json(mode, 2 * N_OUTSIDE);
-    CHECK(cudaStreamDestroy(s0));
-    CHECK(cudaStreamDestroy(s1));
-    CHECK(cudaFree(d0));
-    CHECK(cudaFree(d1));
-    CHECK(cudaFreeHost(host));
-    return 0;
-}
+extern "C" void st_graph_destroy(st_graph g) { CHECK(cudaGraphExecDestroy(reinterpret_cast<cudaGraphExec_t>(g))); }

@@ -20,6 +20,7 @@
 #ifndef VPROF_RING_H
 #define VPROF_RING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -37,6 +38,7 @@ extern "C" {
 #define VPROF_FORMAT_VERSION   2u
 #define VPROF_CONTROL_SIZE     4096u
 #define VPROF_CACHE_LINE       64u
+#define VPROF_CONTROL_LINES    11u  /* the control block's lines of concurrently written fields */
 #define VPROF_REASON_MAX       256u
 #define VPROF_NAME_MAX         128u
 #define VPROF_CMDLINE_MAX      512u
@@ -141,86 +143,129 @@ enum vprof_cmd_result {
  * producers, the consumer and the control thread do not false-share.
  */
 struct vprof_control {
+    /*
+     * Each line is a union of its fields and a line-sized array, so the
+     * compiler pads it to 64 bytes: no pad is counted by hand, and a field
+     * that would overflow its line moves every later offset, which the
+     * _Static_asserts after this struct refuse.
+     */
+
     /* line 0: identity, written once by the agent before state leaves STARTING */
-    uint64_t magic;
-    uint32_t format_version;
-    uint32_t control_size;
-    uint64_t ring_capacity;        /* bytes, a power of two */
-    int32_t  pid;
-    uint32_t uid;
-    uint32_t cupti_version;        /* cuptiGetVersion(); 0 until CUPTI is loaded */
-    uint32_t state;                /* enum vprof_state; atomic */
-    uint64_t start_realtime_ns;    /* CLOCK_REALTIME when the agent started */
-    uint64_t agent_flags;          /* VPROF_AGENT_* */
-    uint8_t  pad0[8];
+    union {
+        struct {
+            uint64_t magic;
+            uint32_t format_version;
+            uint32_t control_size;
+            uint64_t ring_capacity;        /* bytes, a power of two */
+            int32_t  pid;
+            uint32_t uid;
+            uint32_t cupti_version;        /* cuptiGetVersion(); 0 until CUPTI is loaded */
+            uint32_t state;                /* enum vprof_state; atomic */
+            uint64_t start_realtime_ns;    /* CLOCK_REALTIME when the agent started */
+            uint64_t agent_flags;          /* VPROF_AGENT_* */
+        };
+        uint8_t pad0[VPROF_CACHE_LINE];
+    };
 
     /* line 1: command words, written by the front end, acked by the agent */
-    uint64_t cmd_seq;              /* front end: release-store after filling the args */
-    uint64_t cmd_ack;              /* agent: release-store = cmd_seq when done */
-    uint32_t cmd;                  /* enum vprof_command */
-    uint32_t cmd_result;           /* enum vprof_cmd_result */
-    uint32_t cmd_range_mode;       /* enum vprof_range_mode */
-    uint32_t cmd_range_repeat;     /* ranges to record; 0 = unlimited */
-    uint32_t cmd_kinds;            /* VPROF_KIND_* */
-    uint32_t cmd_buffer_size;      /* CUPTI buffer size in bytes; 0 = default */
-    int32_t  frontend_pid;         /* pid of the front end that armed the agent, 0 if none */
-    uint32_t cmd_capture_id;       /* front end's id for this capture, echoed in RANGE records */
-    uint8_t  pad1[16];
+    union {
+        struct {
+            uint64_t cmd_seq;              /* front end: release-store after filling the args */
+            uint64_t cmd_ack;              /* agent: release-store = cmd_seq when done */
+            uint32_t cmd;                  /* enum vprof_command */
+            uint32_t cmd_result;           /* enum vprof_cmd_result */
+            uint32_t cmd_range_mode;       /* enum vprof_range_mode */
+            uint32_t cmd_range_repeat;     /* ranges to record; 0 = unlimited */
+            uint32_t cmd_kinds;            /* VPROF_KIND_* */
+            uint32_t cmd_buffer_size;      /* CUPTI buffer size in bytes; 0 = default */
+            int32_t  frontend_pid;         /* pid of the front end that armed the agent, 0 if none */
+            uint32_t cmd_capture_id;       /* front end's id for this capture, echoed in RANGE records */
+        };
+        uint8_t pad1[VPROF_CACHE_LINE];
+    };
 
     /* line 2: heartbeat */
-    uint64_t heartbeat_ns;         /* front end: CLOCK_MONOTONIC, at least every second */
-    uint64_t heartbeat_timeout_ns; /* agent disarms when the heartbeat is older than this */
-    uint8_t  pad2[48];
+    union {
+        struct {
+            uint64_t heartbeat_ns;         /* front end: CLOCK_MONOTONIC, at least every second */
+            uint64_t heartbeat_timeout_ns; /* agent disarms when the heartbeat is older than this */
+        };
+        uint8_t pad2[VPROF_CACHE_LINE];
+    };
 
     /* lines 3..8: hot counters, one per line, written by the agent only */
-    uint64_t records;              /* records published to the ring */
-    uint8_t  pad3[56];
-    uint64_t bytes;                /* bytes published, headers and padding included */
-    uint8_t  pad4[56];
-    uint64_t ring_drops;           /* records dropped because the ring was full */
-    uint8_t  pad5[56];
-    uint64_t ring_drops_kernels;   /* of which kernels */
-    uint8_t  pad6[56];
-    uint64_t cupti_drops;          /* cuptiActivityGetNumDroppedRecords, summed */
-    uint8_t  pad7[56];
-    uint64_t ranges;               /* capture ranges begun */
-    uint8_t  pad8[56];
+    union { uint64_t records;            uint8_t pad3[VPROF_CACHE_LINE]; }; /* records published to the ring */
+    union { uint64_t bytes;              uint8_t pad4[VPROF_CACHE_LINE]; }; /* bytes published, headers and padding included */
+    union { uint64_t ring_drops;         uint8_t pad5[VPROF_CACHE_LINE]; }; /* records dropped because the ring was full */
+    union { uint64_t ring_drops_kernels; uint8_t pad6[VPROF_CACHE_LINE]; }; /* of which kernels */
+    union { uint64_t cupti_drops;        uint8_t pad7[VPROF_CACHE_LINE]; }; /* cuptiActivityGetNumDroppedRecords, summed */
+    union { uint64_t ranges;             uint8_t pad8[VPROF_CACHE_LINE]; }; /* capture ranges begun */
 
     /* line 9: ring positions; the consumer's head */
-    uint64_t head;                 /* consumer: release-store after zeroing what it read */
-    uint8_t  pad9[56];
+    union {
+        uint64_t head;                     /* consumer: release-store after zeroing what it read */
+        uint8_t pad9[VPROF_CACHE_LINE];
+    };
     /* line 10: the producers' tail */
-    uint64_t tail;                 /* producers: CAS to claim */
-    uint8_t  pad10[56];
+    union {
+        uint64_t tail;                     /* producers: CAS to claim */
+        uint8_t pad10[VPROF_CACHE_LINE];
+    };
 
-    /* strings: reason, range name, domain, command line */
-    char     reason[VPROF_REASON_MAX];       /* NUL-terminated; why FAILED, or the last warning */
-    char     cmd_range_name[VPROF_NAME_MAX]; /* NVTX range name for VPROF_RANGE_NVTX */
-    char     cmd_range_domain[VPROF_NAME_MAX];/* NVTX domain, empty = any */
-    char     cmdline[VPROF_CMDLINE_MAX];     /* /proc/self/cmdline, NULs replaced by spaces */
+    /* the rest of the block: cold fields, then what later formats may use */
+    union {
+        struct {
+            /* strings: reason, range name, domain, command line */
+            char     reason[VPROF_REASON_MAX];       /* NUL-terminated; why FAILED, or the last warning */
+            char     cmd_range_name[VPROF_NAME_MAX]; /* NVTX range name for VPROF_RANGE_NVTX */
+            char     cmd_range_domain[VPROF_NAME_MAX];/* NVTX domain, empty = any */
+            char     cmdline[VPROF_CMDLINE_MAX];     /* /proc/self/cmdline, NULs replaced by spaces */
 
-    /* format 2: the process's place in a distributed job, from its environment,
-       read when CUDA initializes and again at every ARM (a forked worker sets
-       them after the fork); -1 where the variable is unset or not a number */
-    int32_t  rank;                 /* RANK */
-    int32_t  local_rank;           /* LOCAL_RANK */
-    int32_t  world_size;           /* WORLD_SIZE */
-    uint32_t cupti_facts;          /* VPROF_CUPTI_*: what the agent decided about this libcupti */
-    /* range edges this process saw itself (its own cudaProfilerStart/Stop or
-       NVTX push/pop), counted at the edge: the front end relays them to the
-       other processes of the tree (--range-scope tree); atomic */
-    uint64_t local_range_begins;
-    uint64_t local_range_ends;
-    /* the CUPTI buffer pool: requests it could not serve from its buffers */
-    uint64_t pool_emergency_buffers; /* allocated on the application thread: a CUPTI older
-                                        than 12.9 may crash when refused a buffer */
-    uint64_t pool_refusals;        /* answered with no buffer (CUPTI drops and counts the records) */
-    uint64_t warning_flags;        /* VPROF_WARN_* raised since the agent started; atomic, sticky.
-                                      reason holds the sentence of the latest one */
-
-    uint8_t  reserved[VPROF_CONTROL_SIZE - 11 * VPROF_CACHE_LINE - VPROF_REASON_MAX
-                      - 2 * VPROF_NAME_MAX - VPROF_CMDLINE_MAX - 56];
+            /* format 2: the process's place in a distributed job, from its environment,
+               read when CUDA initializes and again at every ARM (a forked worker sets
+               them after the fork); -1 where the variable is unset or not a number */
+            int32_t  rank;                 /* RANK */
+            int32_t  local_rank;           /* LOCAL_RANK */
+            int32_t  world_size;           /* WORLD_SIZE */
+            uint32_t cupti_facts;          /* VPROF_CUPTI_*: what the agent decided about this libcupti */
+            /* range edges this process saw itself (its own cudaProfilerStart/Stop or
+               NVTX push/pop), counted at the edge: the front end relays them to the
+               other processes of the tree (--range-scope tree); atomic */
+            uint64_t local_range_begins;
+            uint64_t local_range_ends;
+            /* the CUPTI buffer pool: requests it could not serve from its buffers */
+            uint64_t pool_emergency_buffers; /* allocated on the application thread: a CUPTI older
+                                                than 12.9 may crash when refused a buffer */
+            uint64_t pool_refusals;        /* answered with no buffer (CUPTI drops and counts the records) */
+            uint64_t warning_flags;        /* VPROF_WARN_* raised since the agent started; atomic, sticky.
+                                              reason holds the sentence of the latest one */
+        };
+        uint8_t reserved[VPROF_CONTROL_SIZE - VPROF_CONTROL_LINES * VPROF_CACHE_LINE];
+    };
 };
+
+/*
+ * The layout the agent, the Java front end (bindings/, generated from this
+ * header) and old capture files agree on, checked by the compiler.
+ */
+_Static_assert(sizeof(struct vprof_control) == VPROF_CONTROL_SIZE, "the control block is VPROF_CONTROL_SIZE bytes");
+#define VPROF_ON_OWN_LINE_(field, line) \
+    _Static_assert(offsetof(struct vprof_control, field) % VPROF_CACHE_LINE == 0 && \
+                   offsetof(struct vprof_control, field) / VPROF_CACHE_LINE == (line), \
+                   #field " starts cache line " #line)
+VPROF_ON_OWN_LINE_(magic, 0);
+VPROF_ON_OWN_LINE_(cmd_seq, 1);
+VPROF_ON_OWN_LINE_(heartbeat_ns, 2);
+VPROF_ON_OWN_LINE_(records, 3);
+VPROF_ON_OWN_LINE_(bytes, 4);
+VPROF_ON_OWN_LINE_(ring_drops, 5);
+VPROF_ON_OWN_LINE_(ring_drops_kernels, 6);
+VPROF_ON_OWN_LINE_(cupti_drops, 7);
+VPROF_ON_OWN_LINE_(ranges, 8);
+VPROF_ON_OWN_LINE_(head, 9);
+VPROF_ON_OWN_LINE_(tail, 10);
+VPROF_ON_OWN_LINE_(reason, VPROF_CONTROL_LINES);
+#undef VPROF_ON_OWN_LINE_
 
 /* cupti_facts */
 #define VPROF_CUPTI_LAYOUT_VERIFIED   (1u << 0) /* record layouts checked against this CUPTI's headers */
@@ -527,6 +572,29 @@ struct vprof_rec_device {
 
 #define VPROF_DEVICE_ECC (1u << 0)
 #define VPROF_DEVICE_MIG (1u << 1)
+
+/*
+ * Record sizes: the ring's wire format, which capture files keep. Each is a
+ * multiple of VPROF_RECORD_ALIGN and ends with its last field, so a writer
+ * that fills every field leaves no tail padding uninitialized in the ring.
+ */
+#define VPROF_RECORD_SIZE_(type, size, last) \
+    _Static_assert(sizeof(struct type) == (size) && (size) % VPROF_RECORD_ALIGN == 0 && \
+                   offsetof(struct type, last) + sizeof(((struct type *)0)->last) == (size), \
+                   "struct " #type " is " #size " bytes and ends with " #last)
+VPROF_RECORD_SIZE_(vprof_record_header, 8, type);
+VPROF_RECORD_SIZE_(vprof_rec_string, 16, len);
+VPROF_RECORD_SIZE_(vprof_rec_kernel_desc, 72, graph_node_id);
+VPROF_RECORD_SIZE_(vprof_rec_kernel, 32, desc_id);
+VPROF_RECORD_SIZE_(vprof_rec_memcpy, 56, pad);
+VPROF_RECORD_SIZE_(vprof_rec_memset, 56, pad);
+VPROF_RECORD_SIZE_(vprof_rec_marker, 40, pad);
+VPROF_RECORD_SIZE_(vprof_rec_api, 40, tid);
+VPROF_RECORD_SIZE_(vprof_rec_clock_sync, 32, monotonic_ns);
+VPROF_RECORD_SIZE_(vprof_rec_range, 184, rejected_bad_record);
+VPROF_RECORD_SIZE_(vprof_rec_drops, 32, count);
+VPROF_RECORD_SIZE_(vprof_rec_device, 104, uuid);
+#undef VPROF_RECORD_SIZE_
 
 #ifdef __cplusplus
 }

@@ -163,13 +163,19 @@
     V(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, 442) \
     V(CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, 477) \
     V(CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, 478) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, 495) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz, 496) \
     V(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, 497) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz, 498) \
     V(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, 514) \
     V(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, 515) \
     V(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, 539) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, 540) \
     V(CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags, 643) \
     V(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, 652) \
     V(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, 653) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph, 720) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz, 721) \
     V(CUPTI_DRIVER_TRACE_CBID_SIZE, 807)
 
 #define VPROF_ENUM_CUpti_runtime_api_trace_cbid(V) \

@@ -15,22 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
-
-static int passed, failed;
-
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
-    return 0; } } while (0)
-#define RUN(test) do { fflush(stdout); pid_t pid_ = fork(); \
-    if (pid_ == 0) _exit(test() ? 0 : 1); \
-    int st_ = 0; waitpid(pid_, &st_, 0); \
-    if (WIFEXITED(st_) && WEXITSTATUS(st_) == 0) { passed++; printf("ok   %s\n", #test); } \
-    else { failed++; printf("FAIL %s\n", #test); } } while (0)
+#include "test.h"
 
 /* ---- the fake CUPTI -------------------------------------------------------- */
 
@@ -399,44 +388,54 @@ static uint32_t state(void) { return __atomic_load_n(&vprof_agent.control->state
 
 /* Handling under test: the end is stamped in the stop callback and the control thread drains,
    disables and flushes (capture.c vprof_stamp_end, drain.c); nothing of that inside the app. */
-static int stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes(void)
+TEST(stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes)
 {
     setup(130001);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 100);
-    CHECK(state() == VPROF_STATE_CAPTURING);
+    ASSERT_EQ(state(), VPROF_STATE_CAPTURING);
     launch(101);
     launch(102);
     launch(103);
     profiler(0, 104); /* no synchronize: all three still running */
-    CHECK(state() == VPROF_STATE_STOPPING);
-    CHECK(!F.disabled_in_app && !F.forced_in_app && F.kernel_disables == 0);
-    CHECK(F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]);
+    ASSERT_EQ(state(), VPROF_STATE_STOPPING);
+    ASSERT(!F.disabled_in_app);
+    ASSERT(!F.forced_in_app);
+    ASSERT_EQ(F.kernel_disables, 0);
+    ASSERT(F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]);
     struct ring_view v = { 0 };
     read_ring(&v);
-    CHECK(v.begins == 1 && v.ends == 0); /* the END waits for the drain */
-    CHECK(tick() == 0 && tick() == 0);
+    ASSERT_EQ(v.begins, 1);
+    ASSERT_EQ(v.ends, 0); /* the END waits for the drain */
+    ASSERT_EQ(tick(), 0);
+    ASSERT_EQ(tick(), 0);
     gpu_done(101);
     gpu_done(102);
-    CHECK(tick() == 0); /* one still running */
+    ASSERT_EQ(tick(), 0); /* one still running */
     gpu_done(103);
-    CHECK(drain_until_closed());
-    CHECK(state() == VPROF_STATE_ARMED);
-    CHECK(F.kernel_disables == 1 && !F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]);
+    ASSERT(drain_until_closed());
+    ASSERT_EQ(state(), VPROF_STATE_ARMED);
+    ASSERT_EQ(F.kernel_disables, 1);
+    ASSERT(!F.kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]);
     read_ring(&v);
-    CHECK(v.ends == 1 && v.kernels_between == 3 && v.kernels_outside == 0);
+    ASSERT_EQ(v.ends, 1);
+    ASSERT_EQ(v.kernels_between, 3);
+    ASSERT_EQ(v.kernels_outside, 0);
     const struct vprof_rec_range *e = &v.end[0];
-    CHECK(e->source == VPROF_SOURCE_PROFILER && e->correlation_id == 104);
-    CHECK(e->kernel_launches == 3 && e->kernels == 3 && e->kernels_missing == 0 && e->flags == 0);
-    CHECK(e->drained_cupti_ns >= e->cupti_ns);
-    return 1;
+    ASSERT_EQ(e->source, VPROF_SOURCE_PROFILER);
+    ASSERT_EQ(e->correlation_id, 104);
+    ASSERT_EQ(e->kernel_launches, 3);
+    ASSERT_EQ(e->kernels, 3);
+    ASSERT_EQ(e->kernels_missing, 0);
+    ASSERT_EQ(e->flags, 0);
+    ASSERT_GE(e->drained_cupti_ns, e->cupti_ns);
 }
 
 /* Handling under test: membership by launch order (callbacks.c/convert.c), not by when it ran. */
-static int workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst(void)
+TEST(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst)
 {
     setup(130001);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 10);
     launch(11);
     launch(12);
@@ -447,86 +446,136 @@ static int workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst(void)
     gpu_done(15);
     gpu_done(11);
     gpu_done(12);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
-    CHECK(v.kernels_between == 2 && v.kernels_outside == 0);
-    CHECK(v.end[0].kernel_launches == 2 && v.end[0].kernels == 2 && v.end[0].clipped == 2);
-    return 1;
+    ASSERT_EQ(v.kernels_between, 2);
+    ASSERT_EQ(v.kernels_outside, 0);
+    ASSERT_EQ(v.end[0].kernel_launches, 2);
+    ASSERT_EQ(v.end[0].kernels, 2);
+    ASSERT_EQ(v.end[0].clipped, 2);
 }
 
 /* Handling under test: the drain's limit (drain.c) and what the END says it could not wait for. */
-static int drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning(void)
+TEST(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning)
 {
     setup(130001);
     vprof_agent.drain_max_ns = 50000000ull; /* 50 ms */
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 20);
     launch(21);
     launch(22);
     profiler(0, 23);
     gpu_done(21); /* 22 never finishes in time */
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
     const struct vprof_rec_range *e = &v.end[0];
-    CHECK(e->flags & VPROF_WARN_DRAIN_TIMEOUT);
-    CHECK(e->kernels == 1 && e->rejected_zero_ts == 1); /* the forced flush's zero-stamped record */
-    CHECK(v.kernels_between == 1);
-    CHECK(e->drained_cupti_ns - e->cupti_ns >= 50000000ull);
-    return 1;
+    ASSERT(e->flags & VPROF_WARN_DRAIN_TIMEOUT);
+    ASSERT_EQ(e->kernels, 1);
+    ASSERT_EQ(e->rejected_zero_ts, 1); /* the forced flush's zero-stamped record */
+    ASSERT_EQ(v.kernels_between, 1);
+    ASSERT_GE(e->drained_cupti_ns - e->cupti_ns, 50000000ull);
 }
 
 /* Handling under test: graph launches are counted (callbacks.c count_call) and a range whose graph
    launches brought no node kernel says so (capture.c judge_range): never a silent 0. */
-static int graphLaunchesWhoseNodesNeverArriveAreReportedLoudly(void)
+TEST(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly)
 {
     setup(130001);
     vprof_agent.drain_max_ns = 50000000ull;
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 30);
     graph_launch(31, 9, 0); /* instantiated while dormant: CUPTI delivers no node */
     graph_launch(32, 9, 0);
     profiler(0, 33);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
     const struct vprof_rec_range *e = &v.end[0];
-    CHECK(e->graph_launches == 2 && e->graph_kernels == 0 && e->kernels == 0);
-    CHECK(e->flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
-    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
-    CHECK(strstr(vprof_agent.control->reason, "delivered no graph kernel for 2 graph launches") != NULL);
-    return 1;
+    ASSERT_EQ(e->graph_launches, 2);
+    ASSERT_EQ(e->graph_kernels, 0);
+    ASSERT_EQ(e->kernels, 0);
+    ASSERT(e->flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
+    ASSERT(vprof_agent.control->warning_flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
+    ASSERT_CONTAINS(vprof_agent.control->reason, "delivered no graph kernel for 2 graph launches");
 }
 
 /* Handling under test: node kernels are kept by their launch's id and end the drain at once. */
-static int graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId(void)
+TEST(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId)
 {
     setup(130001);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 40);
     graph_launch(41, 9, 3);
     graph_launch(42, 9, 3);
     profiler(0, 43);
     gpu_done(41);
     gpu_done(42);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
     const struct vprof_rec_range *e = &v.end[0];
-    CHECK(e->graph_launches == 2 && e->graph_kernels == 6 && e->kernels == 6);
-    CHECK(!(e->flags & (VPROF_WARN_DRAIN_TIMEOUT | VPROF_WARN_GRAPH_NOT_DELIVERED)));
-    CHECK(v.graph_descs == 3); /* one desc per node */
-    return 1;
+    ASSERT_EQ(e->graph_launches, 2);
+    ASSERT_EQ(e->graph_kernels, 6);
+    ASSERT_EQ(e->kernels, 6);
+    ASSERT(!(e->flags & (VPROF_WARN_DRAIN_TIMEOUT | VPROF_WARN_GRAPH_NOT_DELIVERED)));
+    ASSERT_EQ(v.graph_descs, 3); /* one desc per node */
+}
+
+/* A launch into a capturing stream: the call succeeds, runs nothing, leaves no record. */
+static void captured_launch(uint32_t corr)
+{
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr, CUPTI_API_ENTER);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, corr, CUPTI_API_EXIT);
+}
+
+/* cudaStreamBeginCapture / cudaStreamEndCapture as the runtime makes them, seen by the driver callbacks. */
+static void stream_capture(int begin, uint32_t corr)
+{
+    const CUpti_CallbackId drv = begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2
+                                       : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture;
+    api(CUPTI_CB_DOMAIN_DRIVER_API, drv, corr, CUPTI_API_ENTER);
+    api(CUPTI_CB_DOMAIN_DRIVER_API, drv, corr, CUPTI_API_EXIT);
+}
+
+/* Handling under test: launches into a capturing stream are not counted as work (they become graph
+   nodes, with no record of their own), even when the capture began before the range. */
+TEST(launchesIntoACapturingStreamAreNotCountedAsWork)
+{
+    setup(130001);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    stream_capture(1, 60); /* a capture begun before the range: its edges are seen while no range is open */
+    profiler(1, 61);
+    captured_launch(62);
+    captured_launch(63);
+    stream_capture(0, 64);
+    launch(65);
+    stream_capture(1, 66); /* and one inside it */
+    captured_launch(67);
+    stream_capture(0, 68);
+    graph_launch(69, 4, 2);
+    gpu_done(65);
+    gpu_done(69);
+    profiler(0, 70);
+    ASSERT(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    const struct vprof_rec_range *e = &v.end[0];
+    ASSERT_EQ(e->kernel_launches, 1);
+    ASSERT_EQ(e->graph_launches, 1);
+    ASSERT_EQ(e->kernels, 3);
+    ASSERT_EQ(e->kernels_missing, 0);
+    ASSERT(!(e->flags & (VPROF_WARN_RECORDS_MISSING | VPROF_WARN_DRAIN_TIMEOUT)));
 }
 
 /* Handling under test: buffer callbacks re-registered at every ARM and range begin, and a range
    whose records went to another client named as such (R1). */
-static int anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange(void)
+TEST(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange)
 {
     setup(130001);
     vprof_agent.drain_max_ns = 50000000ull;
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 50);
     const int ours = F.registrations;
     /* torch.profiler starts inside the range: registers its callbacks, no subscribe */
@@ -537,230 +586,244 @@ static int anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRang
     gpu_done(51);
     gpu_done(52);
     profiler(0, 53);
-    CHECK(drain_until_closed());
-    CHECK(foreign_records == 2);
+    ASSERT(drain_until_closed());
+    ASSERT_EQ(foreign_records, 2);
     struct ring_view v = { 0 };
     read_ring(&v);
     const struct vprof_rec_range *e = &v.end[0];
-    CHECK(e->kernels == 0 && e->kernel_launches == 2);
-    CHECK((e->flags & VPROF_WARN_NO_RECORDS) && (e->flags & VPROF_WARN_BUFFERS_TAKEN));
-    CHECK(strstr(vprof_agent.control->reason, "another CUPTI client (torch.profiler/Kineto) registered") != NULL);
+    ASSERT_EQ(e->kernels, 0);
+    ASSERT_EQ(e->kernel_launches, 2);
+    ASSERT(e->flags & VPROF_WARN_NO_RECORDS);
+    ASSERT(e->flags & VPROF_WARN_BUFFERS_TAKEN);
+    ASSERT_CONTAINS(vprof_agent.control->reason, "another CUPTI client (torch.profiler/Kineto) registered");
     /* The next range takes the callbacks back. */
     profiler(1, 60);
-    CHECK(F.registrations == ours + 1 && F.completed == vprof_buffer_completed);
+    ASSERT_EQ(F.registrations, ours + 1);
+    ASSERT_EQ(F.completed, vprof_buffer_completed);
     launch(61);
     gpu_done(61);
     profiler(0, 62);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     read_ring(&v);
-    CHECK(v.ends == 2 && v.end[1].kernels == 1 && v.end[1].flags == 0);
-    return 1;
+    ASSERT_EQ(v.ends, 2);
+    ASSERT_EQ(v.end[1].kernels, 1);
+    ASSERT_EQ(v.end[1].flags, 0);
 }
 
 /* Handling under test: per-thread buffers turned off before every registration (buffer pool sizing). */
-static int perThreadBuffersAreTurnedOffBeforeEveryRegistration(void)
+TEST(perThreadBuffersAreTurnedOffBeforeEveryRegistration)
 {
     setup(130001);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 70);
-    CHECK(F.registrations >= 3 && F.registrations_after_per_thread_off == F.registrations);
-    CHECK(vprof_agent.control->cupti_facts & VPROF_CUPTI_PER_THREAD_OFF);
-    CHECK(vprof_agent.pool.total == VPROF_POOL_BUFFERS);
-    return 1;
+    ASSERT_GE(F.registrations, 3);
+    ASSERT_EQ(F.registrations_after_per_thread_off, F.registrations);
+    ASSERT(vprof_agent.control->cupti_facts & VPROF_CUPTI_PER_THREAD_OFF);
+    ASSERT_EQ(vprof_agent.pool.total, VPROF_POOL_BUFFERS);
 }
 
 /* Handling under test: where per-thread buffers stay on, the pool is sized for them and it is said. */
-static int perThreadBuffersThatStayOnGetALargerPoolAndAWarning(void)
+TEST(perThreadBuffersThatStayOnGetALargerPoolAndAWarning)
 {
     setup(130001);
     vprof_agent.cupti.ActivitySetAttribute = NULL;
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
-    CHECK(vprof_agent.pool.total == VPROF_POOL_PER_THREAD_BUFFERS);
-    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_PER_THREAD_BUFFERS);
-    return 1;
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_agent.pool.total, VPROF_POOL_PER_THREAD_BUFFERS);
+    ASSERT(vprof_agent.control->warning_flags & VPROF_WARN_PER_THREAD_BUFFERS);
 }
 
 /* Handling under test: CUPTI 13.0 GA never gets cuptiActivityDisable(CONCURRENT_KERNEL) (R9). */
-static int kernelTracingIsNeverDisabledOnCupti13GA(void)
+TEST(kernelTracingIsNeverDisabledOnCupti13GA)
 {
     setup(130000);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
-    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_KERNEL_KIND_KEPT);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    ASSERT(vprof_agent.control->warning_flags & VPROF_WARN_KERNEL_KIND_KEPT);
     for (uint32_t r = 0; r < 2; r++) {
         profiler(1, 80 + 10 * r);
         launch(81 + 10 * r);
         gpu_done(81 + 10 * r);
         profiler(0, 82 + 10 * r);
-        CHECK(drain_until_closed());
+        ASSERT(drain_until_closed());
     }
-    CHECK(F.kernel_disables == 0);
-    CHECK(!F.kind_on[CUPTI_ACTIVITY_KIND_MEMCPY]); /* the others are disabled as usual */
+    ASSERT_EQ(F.kernel_disables, 0);
+    ASSERT(!F.kind_on[CUPTI_ACTIVITY_KIND_MEMCPY]); /* the others are disabled as usual */
     launch(99); /* between ranges: recorded by CUPTI, clipped by vprof */
     gpu_done(99);
     f_flush(0);
     struct ring_view v = { 0 };
     read_ring(&v);
-    CHECK(v.ends == 2 && v.kernels_between == 2 && v.kernels_outside == 0);
-    return 1;
+    ASSERT_EQ(v.ends, 2);
+    ASSERT_EQ(v.kernels_between, 2);
+    ASSERT_EQ(v.kernels_outside, 0);
 }
 
 /* Handling under test: a CUPTI outside the verified-layout list warns and checks every record. */
-static int unverifiedCuptiVersionIsSaidAndEveryRecordChecked(void)
+TEST(unverifiedCuptiVersionIsSaidAndEveryRecordChecked)
 {
     setup(130500);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 100);
-    CHECK(vprof_agent.control->warning_flags & VPROF_WARN_UNVERIFIED_LAYOUT);
-    CHECK(strstr(vprof_agent.control->reason, "130500") != NULL);
+    ASSERT(vprof_agent.control->warning_flags & VPROF_WARN_UNVERIFIED_LAYOUT);
+    ASSERT_CONTAINS(vprof_agent.control->reason, "130500");
     launch(101);
     launch(102);
     ((CUpti_ActivityKernel10 *)F.rec[1].bytes)->name = NULL; /* a field that moved */
     gpu_done(101);
     gpu_done(102);
     profiler(0, 103);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
-    CHECK(v.end[0].kernels == 1 && v.end[0].rejected_bad_record == 1);
-    CHECK(v.end[0].flags & VPROF_WARN_UNVERIFIED_LAYOUT);
-    CHECK(!(vprof_agent.control->cupti_facts & VPROF_CUPTI_LAYOUT_VERIFIED));
-    return 1;
+    ASSERT_EQ(v.end[0].kernels, 1);
+    ASSERT_EQ(v.end[0].rejected_bad_record, 1);
+    ASSERT(v.end[0].flags & VPROF_WARN_UNVERIFIED_LAYOUT);
+    ASSERT(!(vprof_agent.control->cupti_facts & VPROF_CUPTI_LAYOUT_VERIFIED));
 }
 
 /* Handling under test: the CLOCK_SYNC slope check (capture.c check_clock). */
-static int cuptiClockThatStopsFollowingRealtimeIsFlagged(void)
+TEST(cuptiClockThatStopsFollowingRealtimeIsFlagged)
 {
     setup(130001);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 110);
     struct vprof_agent *a = &vprof_agent;
     pthread_mutex_lock(&a->state_lock);
     vprof_write_clock_sync(a);
     pthread_mutex_unlock(&a->state_lock);
-    CHECK(!(a->control->warning_flags & VPROF_WARN_CLOCK_CHANGED));
+    ASSERT(!(a->control->warning_flags & VPROF_WARN_CLOCK_CHANGED));
     F.clock_offset = -5000000000ll; /* a timestamp callback on another clock */
     usleep(2000);
     pthread_mutex_lock(&a->state_lock);
     vprof_write_clock_sync(a);
     pthread_mutex_unlock(&a->state_lock);
-    CHECK(a->control->warning_flags & VPROF_WARN_CLOCK_CHANGED);
-    CHECK(strstr(a->control->reason, "timestamp callback") != NULL);
-    return 1;
+    ASSERT(a->control->warning_flags & VPROF_WARN_CLOCK_CHANGED);
+    ASSERT_CONTAINS(a->control->reason, "timestamp callback");
 }
 
 /* Handling under test: RANGE_BEGIN/RANGE_END commands (--range-scope tree, capture.c vprof_tree_edge). */
-static int treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened(void)
+TEST(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened)
 {
     setup(130001);
     struct vprof_agent *a = &vprof_agent;
     char why[VPROF_REASON_MAX];
-    CHECK(vprof_tree_edge(a, 1, why, sizeof why) == VPROF_RESULT_BAD_COMMAND); /* not armed */
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_tree_edge(a, 1, why, sizeof why), VPROF_RESULT_BAD_COMMAND); /* not armed */
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     pthread_mutex_lock(&a->state_lock);
-    CHECK(vprof_tree_edge(a, 1, why, sizeof why) == VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_tree_edge(a, 1, why, sizeof why), VPROF_RESULT_OK);
     pthread_mutex_unlock(&a->state_lock);
-    CHECK(state() == VPROF_STATE_CAPTURING);
+    ASSERT_EQ(state(), VPROF_STATE_CAPTURING);
     launch(121);
     gpu_done(121);
     pthread_mutex_lock(&a->state_lock);
-    CHECK(vprof_tree_edge(a, 0, why, sizeof why) == VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_tree_edge(a, 0, why, sizeof why), VPROF_RESULT_OK);
     pthread_mutex_unlock(&a->state_lock);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     /* A range this process began itself is not ended by a relayed END. */
     profiler(1, 130);
     pthread_mutex_lock(&a->state_lock);
-    CHECK(vprof_tree_edge(a, 0, why, sizeof why) == VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_tree_edge(a, 0, why, sizeof why), VPROF_RESULT_OK);
     pthread_mutex_unlock(&a->state_lock);
-    CHECK(state() == VPROF_STATE_CAPTURING);
+    ASSERT_EQ(state(), VPROF_STATE_CAPTURING);
     profiler(0, 131);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
-    CHECK(v.ends == 2 && v.end[0].source == VPROF_SOURCE_TREE && v.end[0].kernels == 1);
-    CHECK(v.end[1].source == VPROF_SOURCE_PROFILER);
-    CHECK(a->control->local_range_begins == 1 && a->control->local_range_ends == 1);
-    return 1;
+    ASSERT_EQ(v.ends, 2);
+    ASSERT_EQ(v.end[0].source, VPROF_SOURCE_TREE);
+    ASSERT_EQ(v.end[0].kernels, 1);
+    ASSERT_EQ(v.end[1].source, VPROF_SOURCE_PROFILER);
+    ASSERT_EQ(a->control->local_range_begins, 1);
+    ASSERT_EQ(a->control->local_range_ends, 1);
 }
 
 /* Handling under test: a begin during the drain cuts the old range short; its work that completes
    afterwards is kept in a LATE run naming it, not lost and not counted in the new range. */
-static int rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork(void)
+TEST(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork)
 {
     setup(130001);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
     profiler(1, 140);
     launch(141);
     launch(142);
     profiler(0, 143);
     profiler(1, 144); /* back to back: the first range's work still runs */
-    CHECK(!F.disabled_in_app && !F.forced_in_app);
+    ASSERT(!F.disabled_in_app);
+    ASSERT(!F.forced_in_app);
     launch(145);
     gpu_done(141);
     gpu_done(142);
     gpu_done(145);
     profiler(0, 146);
-    CHECK(drain_until_closed());
+    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
     read_ring(&v);
-    CHECK(v.begins == 2 && v.ends == 2);
-    CHECK((v.end[0].flags & VPROF_WARN_CUT_SHORT) && v.end[0].kernels == 0 && v.end[0].kernels_missing == 0);
-    CHECK(v.end[1].kernels == 1 && v.end[1].late == 2);
-    CHECK(v.late_kernels == 2 && v.late_index == 1);
-    return 1;
+    ASSERT_EQ(v.begins, 2);
+    ASSERT_EQ(v.ends, 2);
+    ASSERT(v.end[0].flags & VPROF_WARN_CUT_SHORT);
+    ASSERT_EQ(v.end[0].kernels, 0);
+    ASSERT_EQ(v.end[0].kernels_missing, 0);
+    ASSERT_EQ(v.end[1].kernels, 1);
+    ASSERT_EQ(v.end[1].late, 2);
+    ASSERT_EQ(v.late_kernels, 2);
+    ASSERT_EQ(v.late_index, 1);
 }
 
 /* Handling under test: RANK, LOCAL_RANK and WORLD_SIZE read into the region at every ARM (env.c). */
-static int rankEnvironmentIsReadAtArm(void)
+TEST(rankEnvironmentIsReadAtArm)
 {
     setup(130001);
     unsetenv("RANK");
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
-    CHECK(vprof_agent.control->rank == -1 && vprof_agent.control->world_size == -1);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_agent.control->rank, -1);
+    ASSERT_EQ(vprof_agent.control->world_size, -1);
     setenv("RANK", "3", 1);
     setenv("LOCAL_RANK", "1", 1);
     setenv("WORLD_SIZE", "8", 1);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
-    CHECK(vprof_agent.control->rank == 3 && vprof_agent.control->local_rank == 1 &&
-          vprof_agent.control->world_size == 8);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_agent.control->rank, 3);
+    ASSERT_EQ(vprof_agent.control->local_rank, 1);
+    ASSERT_EQ(vprof_agent.control->world_size, 8);
     setenv("RANK", "three", 1);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
-    CHECK(vprof_agent.control->rank == -1);
-    return 1;
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    ASSERT_EQ(vprof_agent.control->rank, -1);
 }
 
 /* Handling under test: a CUPTI older than API 27 gets a pool that never refuses. */
-static int oldCuptiGetsAPoolThatNeverRefuses(void)
+TEST(oldCuptiGetsAPoolThatNeverRefuses)
 {
     setup(24);
-    CHECK(arm(VPROF_RANGE_PROFILER, 0) == VPROF_RESULT_OK);
-    CHECK(vprof_agent.control->cupti_facts & VPROF_CUPTI_NEVER_REFUSE);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    ASSERT(vprof_agent.control->cupti_facts & VPROF_CUPTI_NEVER_REFUSE);
     uint8_t *b = NULL;
     size_t size = 0, max = 0;
     for (uint32_t i = 0; i <= VPROF_POOL_BUFFERS; i++) {
         vprof_buffer_requested(&b, &size, &max);
-        CHECK(b != NULL && size == vprof_agent.pool.size);
+        ASSERT(b != NULL);
+        ASSERT_EQ(size, vprof_agent.pool.size);
     }
-    CHECK(vprof_agent.pool.emergency == 1 && vprof_agent.pool.refusals == 0);
-    return 1;
+    ASSERT_EQ(vprof_agent.pool.emergency, 1);
+    ASSERT_EQ(vprof_agent.pool.refusals, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    RUN(stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes);
-    RUN(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst);
-    RUN(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning);
-    RUN(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly);
-    RUN(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId);
-    RUN(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange);
-    RUN(perThreadBuffersAreTurnedOffBeforeEveryRegistration);
-    RUN(perThreadBuffersThatStayOnGetALargerPoolAndAWarning);
-    RUN(kernelTracingIsNeverDisabledOnCupti13GA);
-    RUN(unverifiedCuptiVersionIsSaidAndEveryRecordChecked);
-    RUN(cuptiClockThatStopsFollowingRealtimeIsFlagged);
-    RUN(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened);
-    RUN(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork);
-    RUN(rankEnvironmentIsReadAtArm);
-    RUN(oldCuptiGetsAPoolThatNeverRefuses);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    static const struct test_case cases[] = {
+        FORKED(stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes),
+        FORKED(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst),
+        FORKED(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning),
+        FORKED(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly),
+        FORKED(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId),
+        FORKED(launchesIntoACapturingStreamAreNotCountedAsWork),
+        FORKED(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange),
+        FORKED(perThreadBuffersAreTurnedOffBeforeEveryRegistration),
+        FORKED(perThreadBuffersThatStayOnGetALargerPoolAndAWarning),
+        FORKED(kernelTracingIsNeverDisabledOnCupti13GA),
+        FORKED(unverifiedCuptiVersionIsSaidAndEveryRecordChecked),
+        FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),
+        FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
+        FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
+        FORKED(rankEnvironmentIsReadAtArm),
+        FORKED(oldCuptiGetsAPoolThatNeverRefuses),
+    };
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

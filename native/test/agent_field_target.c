@@ -60,6 +60,7 @@ static int graph_server(int argc, char **argv)
     const int nodes = argc > 4 ? atoi(argv[4]) : 12;
     simcuda_init();
     simcuda_stream s = simcuda_stream_create();
+    simcuda_graph graph[16];
     simcuda_graph_exec exec[16];
     /* start-up: capture one decode graph per batch size, while nobody traces */
     for (int g = 0; g < graphs && g < 16; g++) {
@@ -70,7 +71,8 @@ static int graph_server(int argc, char **argv)
             snprintf(name, sizeof name, "decode_layer_kernel_%d", n);
             simcuda_launch_kernel(s, name, GRID, BLOCK, 20000);
         }
-        exec[g] = simcuda_graph_instantiate(simcuda_graph_end_capture(s));
+        graph[g] = simcuda_graph_end_capture(s);
+        exec[g] = simcuda_graph_instantiate(graph[g]);
         if (exec[g] == NULL)
             return 1;
     }
@@ -93,6 +95,10 @@ static int graph_server(int argc, char **argv)
     }
     simcuda_synchronize();
     sleep_ms(100);
+    for (int g = 0; g < graphs && g < 16; g++) {
+        simcuda_graph_exec_destroy(exec[g]);
+        simcuda_graph_destroy(graph[g]);
+    }
     summary("graph-server", in_range, after, graph_kernels);
     return 0;
 }

@@ -7,10 +7,8 @@
  */
 #include "agent_frontend.h"
 
-static int passed, failed;
 char agent_path[PATH_MAX + 32];
 static char target_path[PATH_MAX + 32];
-
 
 static long field(const struct run *r, const char *key)
 {
@@ -18,105 +16,115 @@ static long field(const struct run *r, const char *key)
 }
 
 /* Acceptance 2, delivered. Handling: membership of node kernels by their launch's id, graph ids in KERNEL_DESC. */
-static int graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange(void)
+TEST(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange)
 {
     char *argv[] = { target_path, "graph-server", "50", "4", "12", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=delivered", NULL };
     static struct tally t;
     struct run r;
-    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
-    CHECK(field(&r, "in_range=") == 50 * 13);
-    CHECK(t.ranges_begun == 1 && t.ranges_ended == 1);
-    CHECK(t.kernels_in_range == 50u * 13u && t.kernels_outside == 0);
-    CHECK(t.graph_kernels == 50u * 12u); /* each with its graph id */
-    CHECK(t.cupti_drops == 0 && t.invalid == 0 && r.control->ring_drops == 0);
-    CHECK(t.last_end.graph_launches == 50 && t.last_end.graph_kernels == 600 && t.last_end.kernel_launches == 50);
-    CHECK(!(t.last_end.flags & VPROF_WARN_GRAPH_NOT_DELIVERED));
-    CHECK(!t.unknown_desc);
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
+    ASSERT_EQ(field(&r, "in_range="), 50 * 13);
+    ASSERT_EQ(t.ranges_begun, 1);
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.kernels_in_range, 50u * 13u);
+    ASSERT_EQ(t.kernels_outside, 0);
+    ASSERT_EQ(t.graph_kernels, 50u * 12u); /* each with its graph id */
+    ASSERT_EQ(t.cupti_drops, 0);
+    ASSERT_EQ(t.invalid, 0);
+    ASSERT_EQ(r.control->ring_drops, 0);
+    ASSERT_EQ(t.last_end.graph_launches, 50);
+    ASSERT_EQ(t.last_end.graph_kernels, 600);
+    ASSERT_EQ(t.last_end.kernel_launches, 50);
+    ASSERT(!(t.last_end.flags & VPROF_WARN_GRAPH_NOT_DELIVERED));
+    ASSERT(!t.unknown_desc);
     cleanup(&r);
-    return 1;
 }
 
 /* Acceptance 2, lost. Handling: graph launches counted by the driver callbacks; judge_range's loud warning. */
-static int graphServerWhoseNodesCuptiNeverDeliversSaysSo(void)
+TEST(graphServerWhoseNodesCuptiNeverDeliversSaysSo)
 {
     char *argv[] = { target_path, "graph-server", "20", "2", "8", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=lost", NULL };
     static struct tally t;
     struct run r;
-    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
-    CHECK(t.kernels_in_range == 20 && t.graph_kernels == 0); /* the eager ones only */
-    CHECK(t.last_end.graph_launches == 20 && t.last_end.graph_kernels == 0);
-    CHECK(t.last_end.flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
-    CHECK(r.control->warning_flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
-    CHECK(strstr(r.control->reason, "CUPTI delivered no graph kernel for 20 graph launches") != NULL);
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
+    ASSERT_EQ(t.kernels_in_range, 20);
+    ASSERT_EQ(t.graph_kernels, 0); /* the eager ones only */
+    ASSERT_EQ(t.last_end.graph_launches, 20);
+    ASSERT_EQ(t.last_end.graph_kernels, 0);
+    ASSERT(t.last_end.flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
+    ASSERT(r.control->warning_flags & VPROF_WARN_GRAPH_NOT_DELIVERED);
+    ASSERT_CONTAINS(r.control->reason, "CUPTI delivered no graph kernel for 20 graph launches");
     cleanup(&r);
-    return 1;
 }
 
 /* Acceptance 3. Handling: the drain on the control thread (kinds stay on after the stop) and
    membership by launch order (work launched after the stop is clipped). */
-static int stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt(void)
+TEST(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt)
 {
     char *argv[] = { target_path, "unsync-stop", NULL };
     static struct tally t;
     struct run r;
-    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, NULL));
-    CHECK(t.ranges_ended == 1);
-    CHECK(t.kernels_in_range == 201 && t.kernels_outside == 0); /* the 700 ms one included, none after */
-    CHECK(t.invalid == 0 && t.cupti_drops == 0);
-    CHECK(t.last_end.kernel_launches == 201 && t.last_end.kernels == 201 && t.last_end.kernels_missing == 0);
-    CHECK(t.last_end.flags == 0);
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, NULL));
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.kernels_in_range, 201);
+    ASSERT_EQ(t.kernels_outside, 0); /* the 700 ms one included, none after */
+    ASSERT_EQ(t.invalid, 0);
+    ASSERT_EQ(t.cupti_drops, 0);
+    ASSERT_EQ(t.last_end.kernel_launches, 201);
+    ASSERT_EQ(t.last_end.kernels, 201);
+    ASSERT_EQ(t.last_end.kernels_missing, 0);
+    ASSERT_EQ(t.last_end.flags, 0);
     /* It waited for the long kernel: its END came about 700 ms after the stop. */
-    CHECK(t.last_end.drained_cupti_ns - t.last_end.cupti_ns >= 600000000ull);
-    CHECK(t.last_end.drained_cupti_ns - t.last_end.cupti_ns < VPROF_DRAIN_LIMIT_NS);
+    ASSERT_GE(t.last_end.drained_cupti_ns - t.last_end.cupti_ns, 600000000ull);
+    ASSERT_LT(t.last_end.drained_cupti_ns - t.last_end.cupti_ns, VPROF_DRAIN_LIMIT_NS);
     cleanup(&r);
-    return 1;
 }
 
 /* Acceptance 4 at the agent. Handling: timestamp validation by reason (convert.c judge). */
-static int invalidTimestampsAreCountedByReasonAndNeverPublished(void)
+TEST(invalidTimestampsAreCountedByReasonAndNeverPublished)
 {
     char *argv[] = { target_path, "invalid-ts", NULL };
     const char *env[] = { "VPROF_SIM_INVALID_TS_RATE=0.01", NULL };
     static struct tally t;
     struct run r;
-    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=1", argv, env));
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=1", argv, env));
     const long ebs = field(&r, "end_before_start="), sz = field(&r, "start_zero="), ez = field(&r, "end_zero="),
                bz = field(&r, "both_zero=");
-    CHECK(ebs + sz + ez + bz > 0);
-    CHECK(t.by_reason[VPROF_DROPS_END_BEFORE_START] == (uint64_t)ebs);
-    CHECK(t.by_reason[VPROF_DROPS_START_ZERO] == (uint64_t)sz);
-    CHECK(t.by_reason[VPROF_DROPS_END_ZERO] == (uint64_t)ez);
-    CHECK(t.by_reason[VPROF_DROPS_ZERO_TS] == (uint64_t)bz);
-    CHECK(t.kernels_in_range + t.invalid == 2000);
-    CHECK(t.bad_timestamps_published == 0);
-    CHECK(t.last_end.rejected_end_before_start == (uint64_t)ebs && t.last_end.rejected_zero_ts == (uint64_t)bz);
+    ASSERT_GT(ebs + sz + ez + bz, 0);
+    ASSERT_EQ(t.by_reason[VPROF_DROPS_END_BEFORE_START], (uint64_t)ebs);
+    ASSERT_EQ(t.by_reason[VPROF_DROPS_START_ZERO], (uint64_t)sz);
+    ASSERT_EQ(t.by_reason[VPROF_DROPS_END_ZERO], (uint64_t)ez);
+    ASSERT_EQ(t.by_reason[VPROF_DROPS_ZERO_TS], (uint64_t)bz);
+    ASSERT_EQ(t.kernels_in_range + t.invalid, 2000);
+    ASSERT_EQ(t.bad_timestamps_published, 0);
+    ASSERT_EQ(t.last_end.rejected_end_before_start, (uint64_t)ebs);
+    ASSERT_EQ(t.last_end.rejected_zero_ts, (uint64_t)bz);
     cleanup(&r);
-    return 1;
 }
 
 /* Acceptance 5. Handling: re-registering the buffer callbacks at range begin and judge_range naming
    the other client; the target runs on. */
-static int kinetoLikeClientIsNamedAndTheTargetRunsOn(void)
+TEST(kinetoLikeClientIsNamedAndTheTargetRunsOn)
 {
     char *argv[] = { target_path, "kineto", NULL };
     static struct tally t;
     struct run r;
-    CHECK(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, NULL));
-    CHECK(field(&r, "kineto_records=") > 0);
-    CHECK(t.ranges_ended == 2);
-    CHECK(t.first_end.flags & (VPROF_WARN_RECORDS_MISSING | VPROF_WARN_NO_RECORDS | VPROF_WARN_BUFFERS_TAKEN));
-    CHECK(t.first_end.kernels < 300 && t.first_end.kernel_launches == 300);
-    CHECK(strstr(r.control->reason, "torch.profiler") != NULL);
-    CHECK(t.last_end.kernels == 100 && t.last_end.flags == 0); /* the callbacks were taken back */
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, NULL));
+    ASSERT_GT(field(&r, "kineto_records="), 0);
+    ASSERT_EQ(t.ranges_ended, 2);
+    ASSERT(t.first_end.flags & (VPROF_WARN_RECORDS_MISSING | VPROF_WARN_NO_RECORDS | VPROF_WARN_BUFFERS_TAKEN));
+    ASSERT_LT(t.first_end.kernels, 300);
+    ASSERT_EQ(t.first_end.kernel_launches, 300);
+    ASSERT_CONTAINS(r.control->reason, "torch.profiler");
+    ASSERT_EQ(t.last_end.kernels, 100);
+    ASSERT_EQ(t.last_end.flags, 0); /* the callbacks were taken back */
     cleanup(&r);
-    return 1;
 }
 
 /* R12. Handling: the agent as NVTX's injection (InitializeInjectionNvtx2 forwarding to the libcupti the
    agent loads), which `vprof run` and `launch` name in NVTX_INJECTION64_PATH. */
-static int nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection(void)
+TEST(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection)
 {
     char *argv[] = { target_path, "nvtx-before-cuda", NULL };
     static struct tally t;
@@ -126,19 +134,21 @@ static int nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection(void)
     memset(&t, 0, sizeof t);
     struct run r;
     start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, env);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(t.ranges_begun == 1 && t.kernels_in_range == 100 && t.kernels_outside == 0);
-    CHECK(t.markers > 0);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.ranges_begun, 1);
+    ASSERT_EQ(t.kernels_in_range, 100);
+    ASSERT_EQ(t.kernels_outside, 0);
+    ASSERT_GT(t.markers, 0);
     cleanup(&r);
     /* Without it NVTX looked for its injection before the agent could name CUPTI: the range is never seen. */
     memset(&t, 0, sizeof t);
     start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, NULL);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(t.ranges_begun == 0 && t.kernels_in_range == 0);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.ranges_begun, 0);
+    ASSERT_EQ(t.kernels_in_range, 0);
     cleanup(&r);
-    return 1;
 }
 
 /* Drains until the agent's cupti_facts has `fact` (at most 30 s). */
@@ -155,7 +165,7 @@ static int await_facts(struct run *r, struct tally *t, uint32_t fact)
 }
 
 /* R7. Handling: cuptiFinalize from the next launch's exit callback once the agent is DORMANT again. */
-static int captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt(void)
+TEST(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt)
 {
     char *argv[] = { target_path, "launch-cost", "2000", NULL };
     static struct tally t;
@@ -163,28 +173,28 @@ static int captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt(void)
     struct run r;
     const char *env[] = { "AGENT_FIELD_WAIT=signal", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, env);
-    CHECK(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
+    ASSERT(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
     kill(r.pid, SIGUSR1);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(t.ranges_ended == 1 && t.kernels_in_range == 100);
-    CHECK(r.control->cupti_facts & VPROF_CUPTI_FINALIZES);
-    CHECK(r.control->cupti_facts & VPROF_CUPTI_FINALIZED);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.kernels_in_range, 100);
+    ASSERT(r.control->cupti_facts & VPROF_CUPTI_FINALIZES);
+    ASSERT(r.control->cupti_facts & VPROF_CUPTI_FINALIZED);
     cleanup(&r);
     /* CUDA 12.5: finalize is not safe with graphs; the agent stays subscribed. */
     memset(&t, 0, sizeof t);
     const char *old[] = { "VPROF_SIM_CUPTI_VERSION=23", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, old);
-    CHECK(finish(&r, &t, 1)); /* it waits a second on its own */
-    CHECK(exited_cleanly(&r));
-    CHECK(t.kernels_in_range == 100);
-    CHECK(!(r.control->cupti_facts & (VPROF_CUPTI_FINALIZES | VPROF_CUPTI_FINALIZED)));
+    ASSERT(finish(&r, &t, 1)); /* it waits a second on its own */
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.kernels_in_range, 100);
+    ASSERT(!(r.control->cupti_facts & (VPROF_CUPTI_FINALIZES | VPROF_CUPTI_FINALIZED)));
     cleanup(&r);
-    return 1;
 }
 
 /* R7, the lazy half. Handling: vprof_cupti_start subscribes again at the ARM after a finalize. */
-static int armAfterAFinalizeSubscribesAgainAndRecords(void)
+TEST(armAfterAFinalizeSubscribesAgainAndRecords)
 {
     char *argv[] = { target_path, "rearm", NULL };
     static struct tally t;
@@ -193,7 +203,7 @@ static int armAfterAFinalizeSubscribesAgainAndRecords(void)
     const char *env[] = { "AGENT_FIELD_WAIT=signal", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, env);
     const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
-    CHECK(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
+    ASSERT(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
     struct vprof_control *c = r.control;
     c->cmd = VPROF_CMD_ARM;
     c->cmd_range_mode = VPROF_RANGE_PROFILER;
@@ -204,27 +214,30 @@ static int armAfterAFinalizeSubscribesAgainAndRecords(void)
     __atomic_store_n(&c->cmd_seq, seq, __ATOMIC_RELEASE);
     while (__atomic_load_n(&c->cmd_ack, __ATOMIC_ACQUIRE) != seq && monotonic_ns() < deadline)
         turn(&r, &t, 1);
-    CHECK(c->cmd_result == VPROF_RESULT_OK && !(c->cupti_facts & VPROF_CUPTI_FINALIZED));
+    ASSERT_EQ(c->cmd_result, VPROF_RESULT_OK);
+    ASSERT(!(c->cupti_facts & VPROF_CUPTI_FINALIZED));
     kill(r.pid, SIGUSR1);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(t.ranges_ended == 2 && t.kernels_in_range == 200);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.ranges_ended, 2);
+    ASSERT_EQ(t.kernels_in_range, 200);
     cleanup(&r);
-    return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     if (!find_native("agent_field_target", target_path, sizeof target_path))
         return 0;
-    RUN(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange);
-    RUN(graphServerWhoseNodesCuptiNeverDeliversSaysSo);
-    RUN(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt);
-    RUN(invalidTimestampsAreCountedByReasonAndNeverPublished);
-    RUN(kinetoLikeClientIsNamedAndTheTargetRunsOn);
-    RUN(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection);
-    RUN(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt);
-    RUN(armAfterAFinalizeSubscribesAgainAndRecords);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    test_after_each = frontend_after_each;
+    static const struct test_case cases[] = {
+        CASE(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange),
+        CASE(graphServerWhoseNodesCuptiNeverDeliversSaysSo),
+        CASE(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt),
+        CASE(invalidTimestampsAreCountedByReasonAndNeverPublished),
+        CASE(kinetoLikeClientIsNamedAndTheTargetRunsOn),
+        CASE(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection),
+        CASE(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt),
+        CASE(armAfterAFinalizeSubscribesAgainAndRecords),
+    };
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -21,24 +21,26 @@
 #include <unistd.h>
 
 #include "ring.h"
+#include "test.h"
 
 extern char agent_path[PATH_MAX + 32];
-
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
-    return 0; } } while (0)
-
-/* Runs one test; a failed one leaves no target running and no region behind. */
-#define RUN(test) do { running_target = 0; int ok_ = test(); \
-    if (!ok_ && running_target > 0) { kill(running_target, SIGKILL); waitpid(running_target, NULL, 0); \
-        char p_[64]; snprintf(p_, sizeof p_, "/dev/shm/" VPROF_SHM_PREFIX "%d", (int)running_target); \
-        unlink(p_); } \
-    if (ok_) { passed++; printf("ok   %s\n", #test); } \
-    else { failed++; printf("FAIL %s\n", #test); } fflush(stdout); } while (0)
 
 /* The agent's drain limit (agent.h VPROF_DRAIN_MAX_NS). */
 #define VPROF_DRAIN_LIMIT_NS 2000000000ull
 static pid_t running_target;
+
+/* After each case (test_after_each): a failed one leaves no target running and no region behind. */
+static void frontend_after_each(int failed)
+{
+    if (failed && running_target > 0) {
+        kill(running_target, SIGKILL);
+        waitpid(running_target, NULL, 0);
+        char path[64];
+        snprintf(path, sizeof path, "/dev/shm/" VPROF_SHM_PREFIX "%d", (int)running_target);
+        unlink(path);
+    }
+    running_target = 0;
+}
 
 #define MAX_IDS 4096
 
@@ -292,9 +294,15 @@ static inline long stat_of(const struct run *r, const char *key)
     return p != NULL ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
+/* 1 if the target exited 0; otherwise says how it ended and what it wrote (a sanitizer's report). */
 static inline int exited_cleanly(const struct run *r)
 {
-    return WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
+    if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)
+        return 1;
+    fprintf(stderr, "  the target %s %d; its stderr:\n%s\n",
+            WIFSIGNALED(r->status) ? "died of signal" : "exited",
+            WIFSIGNALED(r->status) ? WTERMSIG(r->status) : WEXITSTATUS(r->status), r->stderr_text);
+    return 0;
 }
 
 /*

@@ -7,13 +7,10 @@
  */
 #include "agent_frontend.h"
 
-static int passed, failed;
 char agent_path[PATH_MAX + 32];
 static char simgpu_path[PATH_MAX + 32];
 
-
-
-static int profilerRangesCaptureExactlyTheKernelsLaunchedInside(void)
+TEST(profilerRangesCaptureExactlyTheKernelsLaunchedInside)
 {
     /* Paced: each range's work completes long before the next range begins (see cut short below). */
     char *argv[] = { simgpu_path, "--steps", "300", "--kernels-per-step", "40", "--step-us", "2000",
@@ -22,23 +19,27 @@ static int profilerRangesCaptureExactlyTheKernelsLaunchedInside(void)
     memset(&t, 0, sizeof t);
     struct run r;
     start(&r, "mode=profiler,repeat=0,kinds=15,capture=7", NULL, argv);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(stat_of(&r, "kernels_in_profiler_ranges=") == 3200);
-    CHECK(r.control != NULL);
-    CHECK(r.control->state == VPROF_STATE_EXITED);
-    CHECK(t.ranges_begun == 2 && t.ranges_ended == 2);
-    CHECK(t.begin_source == VPROF_SOURCE_PROFILER && t.end_source == VPROF_SOURCE_PROFILER);
-    CHECK(t.kernels_in_range == 3200 && t.kernels_outside == 0);
-    CHECK(!t.unknown_desc);
-    CHECK(t.cupti_drops == 0 && t.invalid == 0 && r.control->ring_drops == 0);
-    CHECK(t.clock_syncs >= 4);
-    CHECK(r.control->ranges == 2);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(stat_of(&r, "kernels_in_profiler_ranges="), 3200);
+    ASSERT(r.control != NULL);
+    ASSERT_EQ(r.control->state, VPROF_STATE_EXITED);
+    ASSERT_EQ(t.ranges_begun, 2);
+    ASSERT_EQ(t.ranges_ended, 2);
+    ASSERT_EQ(t.begin_source, VPROF_SOURCE_PROFILER);
+    ASSERT_EQ(t.end_source, VPROF_SOURCE_PROFILER);
+    ASSERT_EQ(t.kernels_in_range, 3200);
+    ASSERT_EQ(t.kernels_outside, 0);
+    ASSERT(!t.unknown_desc);
+    ASSERT_EQ(t.cupti_drops, 0);
+    ASSERT_EQ(t.invalid, 0);
+    ASSERT_EQ(r.control->ring_drops, 0);
+    ASSERT_GE(t.clock_syncs, 4);
+    ASSERT_EQ(r.control->ranges, 2);
     cleanup(&r);
-    return 1;
 }
 
-static int repeatOneStopsAfterTheFirstRange(void)
+TEST(repeatOneStopsAfterTheFirstRange)
 {
     char *argv[] = { simgpu_path, "--steps", "300", "--kernels-per-step", "40",
                      "--profiler-range", "50:100", "--profiler-range", "200:230", NULL };
@@ -46,15 +47,16 @@ static int repeatOneStopsAfterTheFirstRange(void)
     memset(&t, 0, sizeof t);
     struct run r;
     start(&r, "mode=profiler,repeat=1", NULL, argv);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(t.ranges_begun == 1 && t.ranges_ended == 1);
-    CHECK(t.kernels_in_range == 2000 && t.kernels_outside == 0);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.ranges_begun, 1);
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.kernels_in_range, 2000);
+    ASSERT_EQ(t.kernels_outside, 0);
     cleanup(&r);
-    return 1;
 }
 
-static int nvtxRangeCapturesExactlyItsKernels(void)
+TEST(nvtxRangeCapturesExactlyItsKernels)
 {
     char *argv[] = { simgpu_path, "--steps", "30", "--kernels-per-step", "40", "--nvtx",
                      "--nvtx-range", "prefill:10:20", NULL };
@@ -62,35 +64,38 @@ static int nvtxRangeCapturesExactlyItsKernels(void)
     memset(&t, 0, sizeof t);
     struct run r;
     start(&r, "mode=nvtx,name=prefill", NULL, argv);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(stat_of(&r, "kernels_in_nvtx_ranges=") == 400);
-    CHECK(t.ranges_begun == 1 && t.ranges_ended == 1);
-    CHECK(t.begin_source == VPROF_SOURCE_NVTX && t.end_source == VPROF_SOURCE_NVTX);
-    CHECK(t.kernels_in_range == 400 && t.kernels_outside == 0);
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(stat_of(&r, "kernels_in_nvtx_ranges="), 400);
+    ASSERT_EQ(t.ranges_begun, 1);
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.begin_source, VPROF_SOURCE_NVTX);
+    ASSERT_EQ(t.end_source, VPROF_SOURCE_NVTX);
+    ASSERT_EQ(t.kernels_in_range, 400);
+    ASSERT_EQ(t.kernels_outside, 0);
     cleanup(&r);
-    return 1;
 }
 
-static int modeNoneCapturesFromArmingUntilExit(void)
+TEST(modeNoneCapturesFromArmingUntilExit)
 {
     char *argv[] = { simgpu_path, "--steps", "20", "--kernels-per-step", "10", NULL };
     static struct tally t;
     memset(&t, 0, sizeof t);
     struct run r;
     start(&r, "mode=none", NULL, argv);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
-    CHECK(stat_of(&r, "kernels=") == 200);
-    CHECK(t.ranges_begun == 1 && t.ranges_ended == 1);
-    CHECK(t.begin_source == VPROF_SOURCE_COMMAND && t.end_source == VPROF_SOURCE_EXIT);
-    CHECK(t.kernels_in_range == 200);
-    CHECK(t.memcpys == (uint64_t)stat_of(&r, "memcpys="));
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(stat_of(&r, "kernels="), 200);
+    ASSERT_EQ(t.ranges_begun, 1);
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.begin_source, VPROF_SOURCE_COMMAND);
+    ASSERT_EQ(t.end_source, VPROF_SOURCE_EXIT);
+    ASSERT_EQ(t.kernels_in_range, 200);
+    ASSERT_EQ(t.memcpys, (uint64_t)stat_of(&r, "memcpys="));
     cleanup(&r);
-    return 1;
 }
 
-static int smallRingAccountsForEveryKernelLaunchedInTheRange(void)
+TEST(smallRingAccountsForEveryKernelLaunchedInTheRange)
 {
     char *argv[] = { simgpu_path, "--steps", "300", "--kernels-per-step", "40",
                      "--profiler-range", "0:300", NULL };
@@ -99,18 +104,17 @@ static int smallRingAccountsForEveryKernelLaunchedInTheRange(void)
     struct run r;
     /* Kernels only, and nobody drains until the end: the 64 KiB ring must overflow. */
     start(&r, "mode=profiler,kinds=1", "64k", argv);
-    CHECK(finish(&r, &t, 0));
-    CHECK(exited_cleanly(&r));
-    CHECK(t.ranges_ended == 1);
-    CHECK(t.end_ring_drops_kernels > 0);
-    CHECK(r.control->ring_drops_kernels == t.end_ring_drops_kernels);
-    CHECK(t.kernels_in_range + t.end_ring_drops_kernels + t.end_cupti_drops + t.invalid ==
-          (uint64_t)stat_of(&r, "kernels_in_profiler_ranges="));
+    ASSERT(finish(&r, &t, 0));
+    ASSERT(exited_cleanly(&r));
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_GT(t.end_ring_drops_kernels, 0);
+    ASSERT_EQ(r.control->ring_drops_kernels, t.end_ring_drops_kernels);
+    ASSERT_EQ(t.kernels_in_range + t.end_ring_drops_kernels + t.end_cupti_drops + t.invalid,
+              (uint64_t)stat_of(&r, "kernels_in_profiler_ranges="));
     cleanup(&r);
-    return 1;
 }
 
-static int silentFrontEndGetsTheAgentDisarmed(void)
+TEST(silentFrontEndGetsTheAgentDisarmed)
 {
     char *argv[] = { simgpu_path, "--steps", "100000", "--kernels-per-step", "4", "--step-us",
                      "1000", NULL };
@@ -121,7 +125,7 @@ static int silentFrontEndGetsTheAgentDisarmed(void)
     const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
     while (!try_map(&r) && monotonic_ns() < deadline)
         usleep(1000);
-    CHECK(r.control != NULL);
+    ASSERT(r.control != NULL);
     r.control->heartbeat_timeout_ns = 200000000ull; /* and never beat */
     while (__atomic_load_n(&r.control->state, __ATOMIC_ACQUIRE) != VPROF_STATE_CAPTURING &&
            t.ranges_begun == 0 && monotonic_ns() < deadline) {
@@ -133,18 +137,18 @@ static int silentFrontEndGetsTheAgentDisarmed(void)
         vprof_ring_read(&r.ring, count, &t, SIZE_MAX);
         usleep(2000);
     }
-    CHECK(r.control->state == VPROF_STATE_DORMANT);
-    CHECK(strstr(r.control->reason, "silent") != NULL);
+    ASSERT_EQ(r.control->state, VPROF_STATE_DORMANT);
+    ASSERT_CONTAINS(r.control->reason, "silent");
     vprof_ring_read(&r.ring, count, &t, SIZE_MAX);
-    CHECK(t.ranges_ended == 1 && t.end_source == VPROF_SOURCE_HEARTBEAT);
+    ASSERT_EQ(t.ranges_ended, 1);
+    ASSERT_EQ(t.end_source, VPROF_SOURCE_HEARTBEAT);
     kill(r.pid, SIGTERM);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r)); /* the target ran on */
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r)); /* the target ran on */
     cleanup(&r);
-    return 1;
 }
 
-static int disarmAndRearmByCommandStartAFreshArming(void)
+TEST(disarmAndRearmByCommandStartAFreshArming)
 {
     char *argv[] = { simgpu_path, "--steps", "100000", "--kernels-per-step", "4", "--step-us",
                      "1000", NULL };
@@ -155,7 +159,7 @@ static int disarmAndRearmByCommandStartAFreshArming(void)
     const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
     while (!try_map(&r) && monotonic_ns() < deadline)
         usleep(1000);
-    CHECK(r.control != NULL);
+    ASSERT(r.control != NULL);
     struct vprof_control *c = r.control;
     for (int round = 0; round < 2; round++) {
         /* let some kernels through, then DISARM, then ARM again */
@@ -166,7 +170,8 @@ static int disarmAndRearmByCommandStartAFreshArming(void)
         __atomic_store_n(&c->cmd_seq, seq, __ATOMIC_RELEASE);
         while (__atomic_load_n(&c->cmd_ack, __ATOMIC_ACQUIRE) != seq && monotonic_ns() < deadline)
             turn(&r, &t, 1);
-        CHECK(c->cmd_result == VPROF_RESULT_OK && c->state == VPROF_STATE_DORMANT);
+        ASSERT_EQ(c->cmd_result, VPROF_RESULT_OK);
+        ASSERT_EQ(c->state, VPROF_STATE_DORMANT);
         if (round == 1)
             break;
         c->cmd = VPROF_CMD_ARM;
@@ -178,30 +183,34 @@ static int disarmAndRearmByCommandStartAFreshArming(void)
         __atomic_store_n(&c->cmd_seq, seq, __ATOMIC_RELEASE);
         while (__atomic_load_n(&c->cmd_ack, __ATOMIC_ACQUIRE) != seq && monotonic_ns() < deadline)
             turn(&r, &t, 1);
-        CHECK(c->cmd_result == VPROF_RESULT_OK && c->state == VPROF_STATE_CAPTURING);
+        ASSERT_EQ(c->cmd_result, VPROF_RESULT_OK);
+        ASSERT_EQ(c->state, VPROF_STATE_CAPTURING);
     }
     turn(&r, &t, 1);
-    CHECK(t.ranges_begun == 2 && t.ranges_ended == 2 && t.end_source == VPROF_SOURCE_COMMAND);
-    CHECK(t.last_index == 1); /* the second arming counts its ranges from 1 again */
-    CHECK(!t.unknown_desc);   /* ... and re-sent its names and shapes */
+    ASSERT_EQ(t.ranges_begun, 2);
+    ASSERT_EQ(t.ranges_ended, 2);
+    ASSERT_EQ(t.end_source, VPROF_SOURCE_COMMAND);
+    ASSERT_EQ(t.last_index, 1); /* the second arming counts its ranges from 1 again */
+    ASSERT(!t.unknown_desc);   /* ... and re-sent its names and shapes */
     kill(r.pid, SIGTERM);
-    CHECK(finish(&r, &t, 1));
-    CHECK(exited_cleanly(&r));
+    ASSERT(finish(&r, &t, 1));
+    ASSERT(exited_cleanly(&r));
     cleanup(&r);
-    return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     if (!find_native("vprof-simgpu", simgpu_path, sizeof simgpu_path))
         return 0;
-    RUN(profilerRangesCaptureExactlyTheKernelsLaunchedInside);
-    RUN(repeatOneStopsAfterTheFirstRange);
-    RUN(nvtxRangeCapturesExactlyItsKernels);
-    RUN(modeNoneCapturesFromArmingUntilExit);
-    RUN(smallRingAccountsForEveryKernelLaunchedInTheRange);
-    RUN(silentFrontEndGetsTheAgentDisarmed);
-    RUN(disarmAndRearmByCommandStartAFreshArming);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    test_after_each = frontend_after_each;
+    static const struct test_case cases[] = {
+        CASE(profilerRangesCaptureExactlyTheKernelsLaunchedInside),
+        CASE(repeatOneStopsAfterTheFirstRange),
+        CASE(nvtxRangeCapturesExactlyItsKernels),
+        CASE(modeNoneCapturesFromArmingUntilExit),
+        CASE(smallRingAccountsForEveryKernelLaunchedInTheRange),
+        CASE(silentFrontEndGetsTheAgentDisarmed),
+        CASE(disarmAndRearmByCommandStartAFreshArming),
+    };
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

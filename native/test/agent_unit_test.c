@@ -8,14 +8,7 @@
 #include <string.h>
 
 #include "agent/agent.h"
-
-static int passed, failed;
-
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
-    return 0; } } while (0)
-#define RUN(test) do { if (test()) { passed++; printf("ok   %s\n", #test); } \
-    else { failed++; printf("FAIL %s\n", #test); } } while (0)
+#include "test.h"
 
 /* ---- a capture over a private ring --------------------------------------- */
 
@@ -55,7 +48,7 @@ static void fixture_free(struct fixture *f)
 struct seen {
     int n;
     uint32_t type[MAX_SEEN];
-    uint8_t bytes[MAX_SEEN][256];
+    _Alignas(8) uint8_t bytes[MAX_SEEN][256]; /* records, read through their structs */
 };
 
 static void collect(const struct vprof_record_header *h, void *arg)
@@ -95,55 +88,67 @@ static CUpti_ActivityKernel10 kernel(const char *name, uint32_t stream, uint64_t
     return k;
 }
 
-static int kernelIsPublishedAfterItsNameAndLaunchShape(void)
+TEST(kernelIsPublishedAfterItsNameAndLaunchShape)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
     CUpti_ActivityKernel10 k = kernel("ampere_sgemm_128x64", 7, 5000);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     struct seen s;
     drain(&f, &s);
-    CHECK(s.n == 3);
-    CHECK(s.type[0] == VPROF_REC_STRING && s.type[1] == VPROF_REC_KERNEL_DESC &&
-          s.type[2] == VPROF_REC_KERNEL);
+    ASSERT_EQ(s.n, 3);
+    ASSERT_EQ(s.type[0], VPROF_REC_STRING);
+    ASSERT_EQ(s.type[1], VPROF_REC_KERNEL_DESC);
+    ASSERT_EQ(s.type[2], VPROF_REC_KERNEL);
     const struct vprof_rec_string *str = (const void *)s.bytes[0];
-    CHECK(str->id == 1 && str->len == strlen("ampere_sgemm_128x64"));
-    CHECK(memcmp(str + 1, "ampere_sgemm_128x64", str->len) == 0);
+    ASSERT_EQ(str->id, 1);
+    ASSERT_EQ(str->len, strlen("ampere_sgemm_128x64"));
+    ASSERT_EQ(memcmp(str + 1, "ampere_sgemm_128x64", str->len), 0);
     const struct vprof_rec_kernel_desc *d = (const void *)s.bytes[1];
-    CHECK(d->id == 1 && d->name_id == 1 && d->stream_id == 7 && d->context_id == 1);
-    CHECK(d->grid_x == 128 && d->block_x == 256 && d->shared_memory == 3072 && d->registers == 64);
-    CHECK(d->graph_id == 5);
+    ASSERT_EQ(d->id, 1);
+    ASSERT_EQ(d->name_id, 1);
+    ASSERT_EQ(d->stream_id, 7);
+    ASSERT_EQ(d->context_id, 1);
+    ASSERT_EQ(d->grid_x, 128);
+    ASSERT_EQ(d->block_x, 256);
+    ASSERT_EQ(d->shared_memory, 3072);
+    ASSERT_EQ(d->registers, 64);
+    ASSERT_EQ(d->graph_id, 5);
     const struct vprof_rec_kernel *r = (const void *)s.bytes[2];
-    CHECK(r->h.length == 32);
-    CHECK(r->start == 5000 && r->end == 6000 && r->correlation_id == 77 && r->desc_id == 1);
+    ASSERT_EQ(r->h.length, 32);
+    ASSERT_EQ(r->start, 5000);
+    ASSERT_EQ(r->end, 6000);
+    ASSERT_EQ(r->correlation_id, 77);
+    ASSERT_EQ(r->desc_id, 1);
     fixture_free(&f);
-    return 1;
 }
 
-static int repeatedLaunchShapeSendsOnlyTheKernel(void)
+TEST(repeatedLaunchShapeSendsOnlyTheKernel)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
     static const char name[] = "flash_fwd_kernel";
     CUpti_ActivityKernel10 k = kernel(name, 1, 100);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.start = 200; k.end = 300;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.streamId = 2; /* another stream: a new shape, the same name */
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     struct seen s;
     drain(&f, &s);
     /* STRING, DESC, KERNEL, KERNEL, DESC (stream 2), KERNEL */
-    CHECK(s.n == 6);
-    CHECK(s.type[3] == VPROF_REC_KERNEL && s.type[4] == VPROF_REC_KERNEL_DESC);
+    ASSERT_EQ(s.n, 6);
+    ASSERT_EQ(s.type[3], VPROF_REC_KERNEL);
+    ASSERT_EQ(s.type[4], VPROF_REC_KERNEL_DESC);
     const struct vprof_rec_kernel_desc *d2 = (const void *)s.bytes[4];
-    CHECK(d2->id == 2 && d2->name_id == 1 && d2->stream_id == 2);
+    ASSERT_EQ(d2->id, 2);
+    ASSERT_EQ(d2->name_id, 1);
+    ASSERT_EQ(d2->stream_id, 2);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: timestamp validation (convert.c judge) of kernels, memcpys and memsets. */
-static int invalidTimestampsAreRejectedByReasonAndNeverPublished(void)
+TEST(invalidTimestampsAreRejectedByReasonAndNeverPublished)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -164,7 +169,7 @@ static int invalidTimestampsAreRejectedByReasonAndNeverPublished(void)
         k.graphId = 0;
         k.start = cases[i].start;
         k.end = cases[i].end;
-        CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
+        ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1);
         CUpti_ActivityMemcpy6 mc;
         memset(&mc, 0, sizeof mc);
         mc.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
@@ -176,26 +181,25 @@ static int invalidTimestampsAreRejectedByReasonAndNeverPublished(void)
         ms.correlationId = 13; ms.start = cases[i].start; ms.end = cases[i].end;
         vprof_convert_activity(&f.cap, &ms);
     }
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_ZERO_TS] == 1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_START_ZERO] == 1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_END_ZERO] == 1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_END_BEFORE_START] == 1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_OUTSIDE_RANGE] == 2);
-    CHECK(f.cap.rejected[VPROF_TALLY_MEMCPY][VPROF_DROPS_END_BEFORE_START] == 1);
-    CHECK(f.cap.rejected[VPROF_TALLY_MEMSET][VPROF_DROPS_START_ZERO] == 1);
-    CHECK(f.cap.arrived_plain_kernels == 6);
-    CHECK(f.ring.control->records == 0); /* nothing reached the ring */
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_ZERO_TS], 1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_START_ZERO], 1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_END_ZERO], 1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_END_BEFORE_START], 1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_OUTSIDE_RANGE], 2);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_MEMCPY][VPROF_DROPS_END_BEFORE_START], 1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_MEMSET][VPROF_DROPS_START_ZERO], 1);
+    ASSERT_EQ(f.cap.arrived_plain_kernels, 6);
+    ASSERT_EQ(f.ring.control->records, 0); /* nothing reached the ring */
     /* a valid one does */
     CUpti_ActivityKernel10 good = kernel("k", 1, 1500000000ull);
     good.correlationId = 11;
-    CHECK(vprof_convert_kernel(&f.cap, &good) == 1);
-    CHECK(f.cap.kept_kernels == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &good), 1);
+    ASSERT_EQ(f.cap.kept_kernels, 1);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: membership by launch order (correlation ids) in convert.c judge. */
-static int recordsLaunchedOutsideTheRangeAreClippedByCorrelationId(void)
+TEST(recordsLaunchedOutsideTheRangeAreClippedByCorrelationId)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -204,16 +208,16 @@ static int recordsLaunchedOutsideTheRangeAreClippedByCorrelationId(void)
     next_buffer(&f, &w);
     CUpti_ActivityKernel10 k = kernel("k", 1, 9000); /* started long after the stop: queued work */
     k.correlationId = 150;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1); /* launched inside: kept whenever it ran */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1); /* launched inside: kept whenever it ran */
     k.correlationId = 100;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1); /* the start's own id: not inside */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1); /* the start's own id: not inside */
     k.correlationId = 200;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1); /* the stop's id */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1); /* the stop's id */
     k.correlationId = 201;
     k.start = 0; k.end = 0; /* launched after the stop and cut off: clipped, not an invalid record */
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED] == 3);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_ZERO_TS] == 0);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED], 3);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_ZERO_TS], 0);
     /* a range the next one cut short: its work arriving now is kept, inside a LATE run naming it */
     struct vprof_window_snap next = { .state = VPROF_WINDOW_OPEN, .begin_corr = 300, .prev_begin_corr = 100,
                                       .prev_end_corr = 200, .prev_index = 4, .capture_id = 9, .begin_ns = 6000,
@@ -223,34 +227,39 @@ static int recordsLaunchedOutsideTheRangeAreClippedByCorrelationId(void)
     drain(&f, &s0);
     k = kernel("k", 1, 5500);
     k.correlationId = 170;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.correlationId = 310; /* the new range's */
     k.start = 7000; k.end = 8000;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     vprof_convert_end_buffer(&f.cap);
-    CHECK(f.cap.kept_late == 1 && f.cap.kept_kernels == 1);
+    ASSERT_EQ(f.cap.kept_late, 1);
+    ASSERT_EQ(f.cap.kept_kernels, 1);
     struct seen s;
     drain(&f, &s);
     /* LATE_BEGIN(4), KERNEL 170, LATE_END(4), KERNEL 310 */
-    CHECK(s.n == 4 && s.type[0] == VPROF_REC_RANGE && s.type[2] == VPROF_REC_RANGE);
+    ASSERT_EQ(s.n, 4);
+    ASSERT_EQ(s.type[0], VPROF_REC_RANGE);
+    ASSERT_EQ(s.type[2], VPROF_REC_RANGE);
     const struct vprof_rec_range *lb = (const void *)s.bytes[0];
     const struct vprof_rec_range *le = (const void *)s.bytes[2];
-    CHECK(lb->edge == VPROF_RANGE_LATE_BEGIN && lb->index == 4 && lb->capture_id == 9);
-    CHECK(le->edge == VPROF_RANGE_LATE_END && le->index == 4);
-    CHECK(((const struct vprof_rec_kernel *)s.bytes[1])->correlation_id == 170);
-    CHECK(((const struct vprof_rec_kernel *)s.bytes[3])->correlation_id == 310);
+    ASSERT_EQ(lb->edge, VPROF_RANGE_LATE_BEGIN);
+    ASSERT_EQ(lb->index, 4);
+    ASSERT_EQ(lb->capture_id, 9);
+    ASSERT_EQ(le->edge, VPROF_RANGE_LATE_END);
+    ASSERT_EQ(le->index, 4);
+    ASSERT_EQ(((const struct vprof_rec_kernel *)s.bytes[1])->correlation_id, 170);
+    ASSERT_EQ(((const struct vprof_rec_kernel *)s.bytes[3])->correlation_id, 310);
     /* no range at all */
     struct vprof_window_snap none = { .state = VPROF_WINDOW_NONE, .max_device = 64 };
     next_buffer(&f, &none);
     k.correlationId = 400;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED] == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED], 1);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: the timestamp fallback where edges have no ids or ids do not grow. */
-static int withoutUsableIdsTimestampsDecideMembership(void)
+TEST(withoutUsableIdsTimestampsDecideMembership)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -260,18 +269,17 @@ static int withoutUsableIdsTimestampsDecideMembership(void)
     next_buffer(&f, &w);
     CUpti_ActivityKernel10 k = kernel("k", 1, 1500000000ull);
     k.correlationId = 450; /* between the (non-monotonic) ids: ignored, time decides */
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.start = 2100000000ull; k.end = k.start + 10;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1); /* started after the end */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1); /* started after the end */
     k.start = 500000000ull; k.end = k.start + 10;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1); /* started before the begin */
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED] == 2);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1); /* started before the begin */
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_CLIPPED], 2);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: graph kernels carry graph id and node id (KERNEL_DESC, one per node). */
-static int graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc(void)
+TEST(graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -279,29 +287,32 @@ static int graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc(void)
     k.graphId = 42;
     k.graphNodeId = 0x100000001ull;
     k.correlationId = 77; /* the graph launch's id, shared by its nodes */
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.graphNodeId = 0x100000002ull; /* the same kernel as another node of the graph */
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.start = 500; k.end = 600; /* a replay of the first node: its desc again */
     k.graphNodeId = 0x100000001ull;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     struct seen s;
     drain(&f, &s);
-    CHECK(s.n == 6); /* STRING, DESC, KERNEL, DESC, KERNEL, KERNEL */
+    ASSERT_EQ(s.n, 6); /* STRING, DESC, KERNEL, DESC, KERNEL, KERNEL */
     const struct vprof_rec_kernel_desc *d1 = (const void *)s.bytes[1];
     const struct vprof_rec_kernel_desc *d2 = (const void *)s.bytes[3];
-    CHECK(d1->h.length == (int32_t)sizeof *d1);
-    CHECK(d1->graph_id == 42 && d1->graph_node_id == 0x100000001ull);
-    CHECK(d2->graph_id == 42 && d2->graph_node_id == 0x100000002ull && d2->id != d1->id);
+    ASSERT_EQ(d1->h.length, (int32_t)sizeof *d1);
+    ASSERT_EQ(d1->graph_id, 42);
+    ASSERT_EQ(d1->graph_node_id, 0x100000001ull);
+    ASSERT_EQ(d2->graph_id, 42);
+    ASSERT_EQ(d2->graph_node_id, 0x100000002ull);
+    ASSERT_NE(d2->id, d1->id);
     const struct vprof_rec_kernel *last = (const void *)s.bytes[5];
-    CHECK(last->desc_id == d1->id && last->correlation_id == 77);
-    CHECK(f.cap.kept_graph_kernels == 3);
+    ASSERT_EQ(last->desc_id, d1->id);
+    ASSERT_EQ(last->correlation_id, 77);
+    ASSERT_EQ(f.cap.kept_graph_kernels, 3);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: names interned by content (intern.c), not only by CUPTI's pointer (R11). */
-static int namesAreInternedByContentNotByPointer(void)
+TEST(namesAreInternedByContentNotByPointer)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -309,58 +320,60 @@ static int namesAreInternedByContentNotByPointer(void)
     strcpy(a, "triton_poi_fused_add_0");
     strcpy(b, "triton_poi_fused_add_0");
     CUpti_ActivityKernel10 k = kernel(a, 1, 100);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.name = b; /* the same text at another address: the same STRING */
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     /* A module reload puts another kernel's name at address a. */
     strcpy(a, "triton_poi_fused_mul_1");
     struct vprof_window_snap w = { .state = VPROF_WINDOW_OPEN, .max_device = 64 };
     next_buffer(&f, &w);
     k.name = a;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     struct seen s;
     drain(&f, &s);
     /* STRING 1, DESC 1, KERNEL, DESC 2 (pointer b, name 1), KERNEL, STRING 2, DESC 3, KERNEL */
-    CHECK(s.n == 8);
-    CHECK(s.type[0] == VPROF_REC_STRING && s.type[3] == VPROF_REC_KERNEL_DESC && s.type[5] == VPROF_REC_STRING);
+    ASSERT_EQ(s.n, 8);
+    ASSERT_EQ(s.type[0], VPROF_REC_STRING);
+    ASSERT_EQ(s.type[3], VPROF_REC_KERNEL_DESC);
+    ASSERT_EQ(s.type[5], VPROF_REC_STRING);
     const struct vprof_rec_kernel_desc *d2 = (const void *)s.bytes[3];
-    CHECK(d2->name_id == 1);
+    ASSERT_EQ(d2->name_id, 1);
     const struct vprof_rec_string *s2 = (const void *)s.bytes[5];
-    CHECK(s2->id == 2 && s2->len == strlen("triton_poi_fused_mul_1") &&
-          memcmp(s2 + 1, "triton_poi_fused_mul_1", s2->len) == 0);
+    ASSERT_EQ(s2->id, 2);
+    ASSERT_EQ(s2->len, strlen("triton_poi_fused_mul_1"));
+    ASSERT_EQ(memcmp(s2 + 1, "triton_poi_fused_mul_1", s2->len), 0);
     const struct vprof_rec_kernel_desc *d3 = (const void *)s.bytes[6];
-    CHECK(d3->name_id == 2 && d3->id == 3);
+    ASSERT_EQ(d3->name_id, 2);
+    ASSERT_EQ(d3->id, 3);
     const struct vprof_rec_kernel *last = (const void *)s.bytes[7];
-    CHECK(last->desc_id == 3);
+    ASSERT_EQ(last->desc_id, 3);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: the sanity check of every record under an unverified CUPTI layout. */
-static int unverifiedLayoutRejectsRecordsThatFailTheSanityCheck(void)
+TEST(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
     struct vprof_window_snap w = { .state = VPROF_WINDOW_OPEN, .check_records = 1, .max_device = 64 };
     next_buffer(&f, &w);
     CUpti_ActivityKernel10 k = kernel("fine", 1, 100);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     k.name = NULL;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1);
     k.name = "fine";
     k.deviceId = 1000;
-    CHECK(vprof_convert_kernel(&f.cap, &k) == -1);
-    CHECK(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_BAD_RECORD] == 2);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_BAD_RECORD], 2);
     /* the same records under a verified layout: the name check is not made */
     w.check_records = 0;
     next_buffer(&f, &w);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     fixture_free(&f);
-    return 1;
 }
 
 /* Handling under test: DEVICE records from CUPTI's device records, once per device (issue 11). */
-static int deviceRecordCarriesThePropertiesOncePerDevice(void)
+TEST(deviceRecordCarriesThePropertiesOncePerDevice)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -384,16 +397,24 @@ static int deviceRecordCarriesThePropertiesOncePerDevice(void)
     vprof_convert_activity(&f.cap, &d); /* CUPTI may send it again: once is enough */
     struct seen s;
     drain(&f, &s);
-    CHECK(s.n == 2 && s.type[0] == VPROF_REC_STRING && s.type[1] == VPROF_REC_DEVICE);
+    ASSERT_EQ(s.n, 2);
+    ASSERT_EQ(s.type[0], VPROF_REC_STRING);
+    ASSERT_EQ(s.type[1], VPROF_REC_DEVICE);
     const struct vprof_rec_device *r = (const void *)s.bytes[1];
-    CHECK(r->id == 1 && r->name_id == 1 && r->sm_count == 132 && r->compute_major == 9 &&
-          r->global_memory_bytes == 85520809984ull && r->warp_size == 32 && r->max_warps_per_sm == 64 &&
-          r->max_threads_per_block == 1024 && r->flags == VPROF_DEVICE_ECC && r->uuid[0] == 0x5a);
+    ASSERT_EQ(r->id, 1);
+    ASSERT_EQ(r->name_id, 1);
+    ASSERT_EQ(r->sm_count, 132);
+    ASSERT_EQ(r->compute_major, 9);
+    ASSERT_EQ(r->global_memory_bytes, 85520809984ull);
+    ASSERT_EQ(r->warp_size, 32);
+    ASSERT_EQ(r->max_warps_per_sm, 64);
+    ASSERT_EQ(r->max_threads_per_block, 1024);
+    ASSERT_EQ(r->flags, VPROF_DEVICE_ECC);
+    ASSERT_EQ(r->uuid[0], 0x5a);
     fixture_free(&f);
-    return 1;
 }
 
-static int kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater(void)
+TEST(kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -404,66 +425,65 @@ static int kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater(void)
         ;
     const uint64_t drops0 = f.ring.control->ring_drops;
     CUpti_ActivityKernel10 k = kernel("needs_a_string", 1, 10);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 0);
-    CHECK(f.ring.control->ring_drops_kernels == 1);
-    CHECK(f.ring.control->ring_drops == drops0 + 2); /* the STRING and the kernel */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 0);
+    ASSERT_EQ(f.ring.control->ring_drops_kernels, 1);
+    ASSERT_EQ(f.ring.control->ring_drops, drops0 + 2); /* the STRING and the kernel */
     struct seen s;
     drain(&f, &s);
-    CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     drain(&f, &s);
-    CHECK(s.n == 3 && s.type[0] == VPROF_REC_STRING && s.type[1] == VPROF_REC_KERNEL_DESC);
+    ASSERT_EQ(s.n, 3);
+    ASSERT_EQ(s.type[0], VPROF_REC_STRING);
+    ASSERT_EQ(s.type[1], VPROF_REC_KERNEL_DESC);
     fixture_free(&f);
-    return 1;
 }
 
-static int fullDescTableStillSendsEveryKernel(void)
+TEST(fullDescTableStillSendsEveryKernel)
 {
     struct fixture f;
     fixture_init(&f, 16u * 1024u * 1024u);
     const uint32_t shapes = VPROF_INTERN_DESCS + 1000u;
     for (uint32_t i = 0; i < shapes; i++) {
         CUpti_ActivityKernel10 k = kernel("same_name", i, 1000u + i);
-        CHECK(vprof_convert_kernel(&f.cap, &k) == 1);
+        ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 1);
     }
-    CHECK(f.ring.control->ring_drops == 0);
+    ASSERT_EQ(f.ring.control->ring_drops, 0);
     /* one STRING, one KERNEL_DESC and one KERNEL per shape */
-    CHECK(f.ring.control->records == 1u + 2u * shapes);
-    CHECK(f.cap.intern.next_desc_id == shapes + 1u);
+    ASSERT_EQ(f.ring.control->records, 1u + 2u * shapes);
+    ASSERT_EQ(f.cap.intern.next_desc_id, shapes + 1u);
     fixture_free(&f);
-    return 1;
 }
 
-static int longNamesAreCutAtStringMax(void)
+TEST(longNamesAreCutAtStringMax)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
     char *name = malloc(VPROF_STRING_MAX + 100);
     memset(name, 'x', VPROF_STRING_MAX + 99);
     name[VPROF_STRING_MAX + 99] = '\0';
-    CHECK(vprof_convert_string(&f.cap, name) == 1);
+    ASSERT_EQ(vprof_convert_string(&f.cap, name), 1);
     const struct vprof_rec_string *r = (const void *)f.ring.bytes;
-    CHECK(r->len == VPROF_STRING_MAX && r->h.length == (int32_t)VPROF_RECORD_MAX);
-    CHECK(vprof_convert_string(&f.cap, name) == 1); /* sent once */
-    CHECK(f.ring.control->records == 1);
+    ASSERT_EQ(r->len, VPROF_STRING_MAX);
+    ASSERT_EQ(r->h.length, (int32_t)VPROF_RECORD_MAX);
+    ASSERT_EQ(vprof_convert_string(&f.cap, name), 1); /* sent once */
+    ASSERT_EQ(f.ring.control->records, 1);
     free(name);
     fixture_free(&f);
-    return 1;
 }
 
-static int resetRestartsIdsAtOne(void)
+TEST(resetRestartsIdsAtOne)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
-    CHECK(vprof_convert_string(&f.cap, "a") == 1);
-    CHECK(vprof_convert_string(&f.cap, "b") == 2);
+    ASSERT_EQ(vprof_convert_string(&f.cap, "a"), 1);
+    ASSERT_EQ(vprof_convert_string(&f.cap, "b"), 2);
     vprof_intern_reset(&f.cap.intern);
     static const char c[] = "c";
-    CHECK(vprof_convert_string(&f.cap, c) == 1);
+    ASSERT_EQ(vprof_convert_string(&f.cap, c), 1);
     fixture_free(&f);
-    return 1;
 }
 
-static int memcpyMemsetMarkerAndApiRecordsKeepTheirFields(void)
+TEST(memcpyMemsetMarkerAndApiRecordsKeepTheirFields)
 {
     struct fixture f;
     fixture_init(&f, VPROF_RING_MIN);
@@ -494,40 +514,60 @@ static int memcpyMemsetMarkerAndApiRecordsKeepTheirFields(void)
     vprof_convert_activity(&f.cap, &api);
     struct seen s;
     drain(&f, &s);
-    CHECK(s.n == 5);
+    ASSERT_EQ(s.n, 5);
     const struct vprof_rec_memcpy *rc = (const void *)s.bytes[0];
-    CHECK(s.type[0] == VPROF_REC_MEMCPY && rc->bytes == 4096 && rc->copy_kind == 1 &&
-          rc->flags == 1 && rc->stream_id == 3 && rc->correlation_id == 9 && rc->end == 20);
+    ASSERT_EQ(s.type[0], VPROF_REC_MEMCPY);
+    ASSERT_EQ(rc->bytes, 4096);
+    ASSERT_EQ(rc->copy_kind, 1);
+    ASSERT_EQ(rc->flags, 1);
+    ASSERT_EQ(rc->stream_id, 3);
+    ASSERT_EQ(rc->correlation_id, 9);
+    ASSERT_EQ(rc->end, 20);
     const struct vprof_rec_memset *rs = (const void *)s.bytes[1];
-    CHECK(s.type[1] == VPROF_REC_MEMSET && rs->value == 0xab && rs->bytes == 512);
-    CHECK(s.type[2] == VPROF_REC_STRING);
+    ASSERT_EQ(s.type[1], VPROF_REC_MEMSET);
+    ASSERT_EQ(rs->value, 0xab);
+    ASSERT_EQ(rs->bytes, 512);
+    ASSERT_EQ(s.type[2], VPROF_REC_STRING);
     const struct vprof_rec_marker *rm = (const void *)s.bytes[3];
-    CHECK(s.type[3] == VPROF_REC_MARKER && rm->flags == VPROF_MARKER_START && rm->name_id == 1 &&
-          rm->domain_id == 0 && rm->tid == 4242 && rm->timestamp == 50 && rm->id == 4);
+    ASSERT_EQ(s.type[3], VPROF_REC_MARKER);
+    ASSERT_EQ(rm->flags, VPROF_MARKER_START);
+    ASSERT_EQ(rm->name_id, 1);
+    ASSERT_EQ(rm->domain_id, 0);
+    ASSERT_EQ(rm->tid, 4242);
+    ASSERT_EQ(rm->timestamp, 50);
+    ASSERT_EQ(rm->id, 4);
     const struct vprof_rec_api *ra = (const void *)s.bytes[4];
-    CHECK(s.type[4] == VPROF_REC_API && ra->domain == VPROF_API_RUNTIME && ra->cbid == 211 &&
-          ra->tid == 4242 && ra->start == 60);
+    ASSERT_EQ(s.type[4], VPROF_REC_API);
+    ASSERT_EQ(ra->domain, VPROF_API_RUNTIME);
+    ASSERT_EQ(ra->cbid, 211);
+    ASSERT_EQ(ra->tid, 4242);
+    ASSERT_EQ(ra->start, 60);
     fixture_free(&f);
-    return 1;
 }
 
 /* ---- parsers -------------------------------------------------------------- */
 
-static int vprofArmAcceptsEveryKey(void)
+TEST(vprofArmAcceptsEveryKey)
 {
     struct vprof_arming a;
     char why[256] = "";
-    CHECK(vprof_parse_arm("mode=nvtx,repeat=3,kinds=0x1f,buffer=2m,frontend=1234,capture=7,"
-                          "name=decode step,domain=vllm", &a, why, sizeof why) == 0);
-    CHECK(a.mode == VPROF_RANGE_NVTX && a.repeat == 3 && a.kinds == 0x1f);
-    CHECK(a.buffer_size == 2u * 1024u * 1024u && a.frontend_pid == 1234 && a.capture_id == 7);
-    CHECK(strcmp(a.name, "decode step") == 0 && strcmp(a.domain, "vllm") == 0);
-    CHECK(vprof_parse_arm("mode=profiler", &a, why, sizeof why) == 0);
-    CHECK(a.mode == VPROF_RANGE_PROFILER && a.kinds == VPROF_KINDS_DEFAULT && a.repeat == 0);
-    return 1;
+    ASSERT_EQ(vprof_parse_arm("mode=nvtx,repeat=3,kinds=0x1f,buffer=2m,frontend=1234,capture=7,"
+                              "name=decode step,domain=vllm", &a, why, sizeof why), 0);
+    ASSERT_EQ(a.mode, VPROF_RANGE_NVTX);
+    ASSERT_EQ(a.repeat, 3);
+    ASSERT_EQ(a.kinds, 0x1f);
+    ASSERT_EQ(a.buffer_size, 2u * 1024u * 1024u);
+    ASSERT_EQ(a.frontend_pid, 1234);
+    ASSERT_EQ(a.capture_id, 7);
+    ASSERT_STREQ(a.name, "decode step");
+    ASSERT_STREQ(a.domain, "vllm");
+    ASSERT_EQ(vprof_parse_arm("mode=profiler", &a, why, sizeof why), 0);
+    ASSERT_EQ(a.mode, VPROF_RANGE_PROFILER);
+    ASSERT_EQ(a.kinds, VPROF_KINDS_DEFAULT);
+    ASSERT_EQ(a.repeat, 0);
 }
 
-static int vprofArmRejectsMalformedTextWithAReason(void)
+TEST(vprofArmRejectsMalformedTextWithAReason)
 {
     struct vprof_arming a;
     char why[256];
@@ -537,103 +577,112 @@ static int vprofArmRejectsMalformedTextWithAReason(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why[0] = '\0';
-        if (vprof_parse_arm(bad[i], &a, why, sizeof why) != -1 || strstr(why, "VPROF_ARM") == NULL) {
-            fprintf(stderr, "  accepted or unexplained: '%s' -> '%s'\n", bad[i], why);
-            return 0;
-        }
+        if (vprof_parse_arm(bad[i], &a, why, sizeof why) != -1 || strstr(why, "VPROF_ARM") == NULL)
+            FAIL("accepted or unexplained: '%s' -> '%s'", bad[i], why);
     }
-    return 1;
 }
 
-static int ringSizeAcceptsSuffixesClampsAndRoundsUp(void)
+TEST(ringSizeAcceptsSuffixesClampsAndRoundsUp)
 {
     char why[256] = "";
-    CHECK(vprof_ring_size_parse("100k", why, sizeof why) == 131072u);
-    CHECK(vprof_ring_size_parse("64m", why, sizeof why) == 64u * 1024u * 1024u);
-    CHECK(vprof_ring_size_parse("1000000", why, sizeof why) == 1048576u);
-    CHECK(vprof_ring_size_parse("5", why, sizeof why) == VPROF_RING_MIN);
-    CHECK(vprof_ring_size_parse("8g", why, sizeof why) == VPROF_RING_MAX);
-    CHECK(vprof_ring_size_parse(NULL, why, sizeof why) == VPROF_RING_DEFAULT);
-    CHECK(why[0] == '\0');
-    CHECK(vprof_ring_size_parse("lots", why, sizeof why) == VPROF_RING_DEFAULT);
-    CHECK(strstr(why, "VPROF_RING_SIZE=lots") != NULL);
-    return 1;
+    ASSERT_EQ(vprof_ring_size_parse("100k", why, sizeof why), 131072u);
+    ASSERT_EQ(vprof_ring_size_parse("64m", why, sizeof why), 64u * 1024u * 1024u);
+    ASSERT_EQ(vprof_ring_size_parse("1000000", why, sizeof why), 1048576u);
+    ASSERT_EQ(vprof_ring_size_parse("5", why, sizeof why), VPROF_RING_MIN);
+    ASSERT_EQ(vprof_ring_size_parse("8g", why, sizeof why), VPROF_RING_MAX);
+    ASSERT_EQ(vprof_ring_size_parse(NULL, why, sizeof why), VPROF_RING_DEFAULT);
+    ASSERT_EQ(why[0], '\0');
+    ASSERT_EQ(vprof_ring_size_parse("lots", why, sizeof why), VPROF_RING_DEFAULT);
+    ASSERT_CONTAINS(why, "VPROF_RING_SIZE=lots");
 }
 
-static int bufferPoolHandsOutEachBufferOnceAndRunsDry(void)
+TEST(bufferPoolHandsOutEachBufferOnceAndRunsDry)
 {
     static struct vprof_buffer_pool pool;
-    CHECK(vprof_pool_prepare(&pool, 0, VPROF_POOL_BUFFERS) == 0);
-    CHECK(pool.size == VPROF_POOL_DEFAULT_SIZE);
+    ASSERT_EQ(vprof_pool_prepare(&pool, 0, VPROF_POOL_BUFFERS), 0);
+    ASSERT_EQ(pool.size, VPROF_POOL_DEFAULT_SIZE);
     uint8_t *taken[VPROF_POOL_BUFFERS];
     for (uint32_t i = 0; i < VPROF_POOL_BUFFERS; i++) {
         taken[i] = vprof_pool_take(&pool);
-        CHECK(taken[i] != NULL && ((uintptr_t)taken[i] & 7u) == 0);
+        ASSERT(taken[i] != NULL);
+        ASSERT_EQ((uintptr_t)taken[i] & 7u, 0);
         for (uint32_t j = 0; j < i; j++)
-            CHECK(taken[j] != taken[i]);
+            ASSERT_NE(taken[j], taken[i]);
     }
-    CHECK(vprof_pool_take(&pool) == NULL);
+    ASSERT(vprof_pool_take(&pool) == NULL);
     int foreign;
     vprof_pool_give(&pool, (uint8_t *)&foreign); /* not ours: ignored */
-    CHECK(vprof_pool_take(&pool) == NULL);
+    ASSERT(vprof_pool_take(&pool) == NULL);
     vprof_pool_give(&pool, taken[3]);
-    CHECK(vprof_pool_take(&pool) == taken[3]);
-    CHECK(vprof_pool_clamp_size(1) == VPROF_POOL_MIN_SIZE);
-    CHECK(vprof_pool_clamp_size(1u << 30) == VPROF_POOL_MAX_SIZE);
-    CHECK(pool.refusals == 2 && pool.emergency == 0);
-    return 1;
+    ASSERT_EQ(vprof_pool_take(&pool), taken[3]);
+    ASSERT_EQ(vprof_pool_clamp_size(1), VPROF_POOL_MIN_SIZE);
+    ASSERT_EQ(vprof_pool_clamp_size(1u << 30), VPROF_POOL_MAX_SIZE);
+    ASSERT_EQ(pool.refusals, 2);
+    ASSERT_EQ(pool.emergency, 0);
 }
 
 /* Handling under test: the pool never refuses a CUPTI older than API 27 (buffer_pool.c take). */
-static int bufferPoolNeverRefusesACuptiThatCrashesOnARefusal(void)
+TEST(bufferPoolNeverRefusesACuptiThatCrashesOnARefusal)
 {
     static struct vprof_buffer_pool pool;
-    CHECK(vprof_pool_prepare(&pool, VPROF_POOL_MIN_SIZE, 2) == 0);
+    ASSERT_EQ(vprof_pool_prepare(&pool, VPROF_POOL_MIN_SIZE, 2), 0);
     pool.never_refuse = 1;
     uint8_t *a = vprof_pool_take(&pool), *b = vprof_pool_take(&pool), *c = vprof_pool_take(&pool);
-    CHECK(a != NULL && b != NULL && c != NULL && c != a && c != b);
-    CHECK(pool.emergency == 1 && pool.refusals == 0 && pool.total == 3);
-    CHECK(vprof_pool_outstanding(&pool) == 3);
+    ASSERT(a != NULL);
+    ASSERT(b != NULL);
+    ASSERT(c != NULL);
+    ASSERT_NE(c, a);
+    ASSERT_NE(c, b);
+    ASSERT_EQ(pool.emergency, 1);
+    ASSERT_EQ(pool.refusals, 0);
+    ASSERT_EQ(pool.total, 3);
+    ASSERT_EQ(vprof_pool_outstanding(&pool), 3);
     vprof_pool_give(&pool, c); /* the emergency buffer stays in the pool */
-    CHECK(vprof_pool_take(&pool) == c && pool.emergency == 1);
-    return 1;
+    ASSERT_EQ(vprof_pool_take(&pool), c);
+    ASSERT_EQ(pool.emergency, 1);
 }
 
 /* Handling under test: the version gates of cupti_api.h (layout list, refusal, 13.0 GA deadlock). */
-static int cuptiVersionGatesFollowTheKnownVersions(void)
+TEST(cuptiVersionGatesFollowTheKnownVersions)
 {
-    CHECK(vprof_cupti_layout_verified(19) && vprof_cupti_layout_verified(28));
-    CHECK(vprof_cupti_layout_verified(130000) && vprof_cupti_layout_verified(130001));
-    CHECK(!vprof_cupti_layout_verified(130200) && !vprof_cupti_layout_verified(130300) &&
-          !vprof_cupti_layout_verified(130500) && !vprof_cupti_layout_verified(0));
-    CHECK(vprof_cupti_refusal_crashes(26) && !vprof_cupti_refusal_crashes(27) &&
-          !vprof_cupti_refusal_crashes(130001));
-    CHECK(vprof_cupti_disable_deadlocks(130000) && !vprof_cupti_disable_deadlocks(130001));
-    return 1;
+    ASSERT(vprof_cupti_layout_verified(19));
+    ASSERT(vprof_cupti_layout_verified(28));
+    ASSERT(vprof_cupti_layout_verified(130000));
+    ASSERT(vprof_cupti_layout_verified(130001));
+    ASSERT(!vprof_cupti_layout_verified(130200));
+    ASSERT(!vprof_cupti_layout_verified(130300));
+    ASSERT(!vprof_cupti_layout_verified(130500));
+    ASSERT(!vprof_cupti_layout_verified(0));
+    ASSERT(vprof_cupti_refusal_crashes(26));
+    ASSERT(!vprof_cupti_refusal_crashes(27));
+    ASSERT(!vprof_cupti_refusal_crashes(130001));
+    ASSERT(vprof_cupti_disable_deadlocks(130000));
+    ASSERT(!vprof_cupti_disable_deadlocks(130001));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    RUN(kernelIsPublishedAfterItsNameAndLaunchShape);
-    RUN(repeatedLaunchShapeSendsOnlyTheKernel);
-    RUN(invalidTimestampsAreRejectedByReasonAndNeverPublished);
-    RUN(recordsLaunchedOutsideTheRangeAreClippedByCorrelationId);
-    RUN(withoutUsableIdsTimestampsDecideMembership);
-    RUN(graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc);
-    RUN(namesAreInternedByContentNotByPointer);
-    RUN(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck);
-    RUN(deviceRecordCarriesThePropertiesOncePerDevice);
-    RUN(kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater);
-    RUN(fullDescTableStillSendsEveryKernel);
-    RUN(longNamesAreCutAtStringMax);
-    RUN(resetRestartsIdsAtOne);
-    RUN(memcpyMemsetMarkerAndApiRecordsKeepTheirFields);
-    RUN(vprofArmAcceptsEveryKey);
-    RUN(vprofArmRejectsMalformedTextWithAReason);
-    RUN(ringSizeAcceptsSuffixesClampsAndRoundsUp);
-    RUN(bufferPoolHandsOutEachBufferOnceAndRunsDry);
-    RUN(bufferPoolNeverRefusesACuptiThatCrashesOnARefusal);
-    RUN(cuptiVersionGatesFollowTheKnownVersions);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    static const struct test_case cases[] = {
+        CASE(kernelIsPublishedAfterItsNameAndLaunchShape),
+        CASE(repeatedLaunchShapeSendsOnlyTheKernel),
+        CASE(invalidTimestampsAreRejectedByReasonAndNeverPublished),
+        CASE(recordsLaunchedOutsideTheRangeAreClippedByCorrelationId),
+        CASE(withoutUsableIdsTimestampsDecideMembership),
+        CASE(graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc),
+        CASE(namesAreInternedByContentNotByPointer),
+        CASE(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck),
+        CASE(deviceRecordCarriesThePropertiesOncePerDevice),
+        CASE(kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater),
+        CASE(fullDescTableStillSendsEveryKernel),
+        CASE(longNamesAreCutAtStringMax),
+        CASE(resetRestartsIdsAtOne),
+        CASE(memcpyMemsetMarkerAndApiRecordsKeepTheirFields),
+        CASE(vprofArmAcceptsEveryKey),
+        CASE(vprofArmRejectsMalformedTextWithAReason),
+        CASE(ringSizeAcceptsSuffixesClampsAndRoundsUp),
+        CASE(bufferPoolHandsOutEachBufferOnceAndRunsDry),
+        CASE(bufferPoolNeverRefusesACuptiThatCrashesOnARefusal),
+        CASE(cuptiVersionGatesFollowTheKnownVersions),
+    };
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

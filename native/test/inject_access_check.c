@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int passed, failed;
+#include "test.h"
 
 static struct access_facts allowed(void) {
     struct access_facts f = {0};
@@ -19,60 +19,111 @@ static struct access_facts allowed(void) {
     return f;
 }
 
-static void expect(const char *name, const struct access_facts *f, int after_eperm, int code,
-                   const char *remedy) {
+/* The verdict for f: its exit code, and a message that names the remedy (when one is given). */
+static void verdict_is(const struct access_facts *f, int after_eperm, int code, const char *remedy) {
     char msg[1024];
-    int got = access_verdict(f, after_eperm, msg, sizeof msg);
-    if (got == code && (!remedy || strstr(msg, remedy))) {
-        passed++;
-        printf("ok %s\n", name);
-    } else {
-        failed++;
-        printf("FAIL %s: exit %d (wanted %d), message: %s\n", name, got, code, msg);
-    }
+    EXPECT_EQ(access_verdict(f, after_eperm, msg, sizeof msg), code);
+    if (remedy != NULL)
+        EXPECT_CONTAINS(msg, remedy);
 }
 
-int main(void) {
+TEST(sameUserWithoutYamaIsAllowed) {
     struct access_facts f = allowed();
-    expect("sameUserWithoutYamaIsAllowed", &f, 0, EXIT_INJECTED, "same user");
+    verdict_is(&f, 0, EXIT_INJECTED, "same user");
+}
 
-    f = allowed(); f.tracer = 99;
-    expect("tracedTargetIsRefusedWithExit7", &f, 0, EXIT_ALREADY_TRACED, "already traced by process 99");
+TEST(tracedTargetIsRefusedWithExit7) {
+    struct access_facts f = allowed();
+    f.tracer = 99;
+    verdict_is(&f, 0, EXIT_ALREADY_TRACED, "already traced by process 99");
+}
 
-    f = allowed(); f.ptrace_works = 0; f.seccomp_mode = 2;
-    expect("seccompBanIsRefusedWithExit6AndNamesCapAdd", &f, 0, EXIT_SECCOMP, "--cap-add=SYS_PTRACE");
+TEST(seccompBanIsRefusedWithExit6AndNamesCapAdd) {
+    struct access_facts f = allowed();
+    f.ptrace_works = 0;
+    f.seccomp_mode = 2;
+    verdict_is(&f, 0, EXIT_SECCOMP, "--cap-add=SYS_PTRACE");
+}
 
-    f = allowed(); f.same_ids = 0;
-    expect("otherUsersProcessIsRefusedWithExit4", &f, 0, EXIT_PERMISSION, "CAP_SYS_PTRACE");
+TEST(otherUsersProcessIsRefusedWithExit4) {
+    struct access_facts f = allowed();
+    f.same_ids = 0;
+    verdict_is(&f, 0, EXIT_PERMISSION, "CAP_SYS_PTRACE");
+}
 
-    f = allowed(); f.same_ids = 0; f.cap_sys_ptrace = 1;
-    expect("capSysPtraceAllowsOtherUsersProcess", &f, 0, EXIT_INJECTED, NULL);
+TEST(capSysPtraceAllowsOtherUsersProcess) {
+    struct access_facts f = allowed();
+    f.same_ids = 0;
+    f.cap_sys_ptrace = 1;
+    verdict_is(&f, 0, EXIT_INJECTED, NULL);
+}
 
-    f = allowed(); f.target_dumpable = 0;
-    expect("nonDumpableTargetIsRefusedWithExit4", &f, 0, EXIT_PERMISSION, "non-dumpable");
+TEST(nonDumpableTargetIsRefusedWithExit4) {
+    struct access_facts f = allowed();
+    f.target_dumpable = 0;
+    verdict_is(&f, 0, EXIT_PERMISSION, "non-dumpable");
+}
 
-    f = allowed(); f.yama_scope = 1;
-    expect("yamaScope1RefusesNonDescendantWithExit5AndTheEchoRemedy", &f, 0, EXIT_YAMA,
-           "echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope");
+TEST(yamaScope1RefusesNonDescendantWithExit5AndTheEchoRemedy) {
+    struct access_facts f = allowed();
+    f.yama_scope = 1;
+    verdict_is(&f, 0, EXIT_YAMA, "echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope");
+}
 
-    f = allowed(); f.yama_scope = 1; f.is_descendant = 1;
-    expect("yamaScope1AllowsADescendant", &f, 0, EXIT_INJECTED, NULL);
+TEST(yamaScope1AllowsADescendant) {
+    struct access_facts f = allowed();
+    f.yama_scope = 1;
+    f.is_descendant = 1;
+    verdict_is(&f, 0, EXIT_INJECTED, NULL);
+}
 
-    f = allowed(); f.yama_scope = 1; f.cap_sys_ptrace = 1;
-    expect("yamaScope1AllowsCapSysPtrace", &f, 0, EXIT_INJECTED, NULL);
+TEST(yamaScope1AllowsCapSysPtrace) {
+    struct access_facts f = allowed();
+    f.yama_scope = 1;
+    f.cap_sys_ptrace = 1;
+    verdict_is(&f, 0, EXIT_INJECTED, NULL);
+}
 
-    f = allowed(); f.yama_scope = 2;
-    expect("yamaScope2NeedsCapSysPtrace", &f, 0, EXIT_YAMA, "ptrace_scope");
+TEST(yamaScope2NeedsCapSysPtrace) {
+    struct access_facts f = allowed();
+    f.yama_scope = 2;
+    verdict_is(&f, 0, EXIT_YAMA, "ptrace_scope");
+}
 
-    f = allowed(); f.yama_scope = 2; f.ptrace_works = 0;
-    expect("yamaScope2IsBlamedBeforeSeccompWhenTheProbeFails", &f, 0, EXIT_YAMA, NULL);
+TEST(yamaScope2IsBlamedBeforeSeccompWhenTheProbeFails) {
+    struct access_facts f = allowed();
+    f.yama_scope = 2;
+    f.ptrace_works = 0;
+    verdict_is(&f, 0, EXIT_YAMA, NULL);
+}
 
-    f = allowed(); f.yama_scope = 3; f.cap_sys_ptrace = 1;
-    expect("yamaScope3RefusesEvenRoot", &f, 0, EXIT_YAMA, "until reboot");
+TEST(yamaScope3RefusesEvenRoot) {
+    struct access_facts f = allowed();
+    f.yama_scope = 3;
+    f.cap_sys_ptrace = 1;
+    verdict_is(&f, 0, EXIT_YAMA, "until reboot");
+}
 
-    f = allowed();
-    expect("unexplainedEpermIsReportedAsPermission", &f, 1, EXIT_PERMISSION, "LSM");
+TEST(unexplainedEpermIsReportedAsPermission) {
+    struct access_facts f = allowed();
+    verdict_is(&f, 1, EXIT_PERMISSION, "LSM");
+}
 
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+int main(int argc, char **argv) {
+    static const struct test_case cases[] = {
+        CASE(sameUserWithoutYamaIsAllowed),
+        CASE(tracedTargetIsRefusedWithExit7),
+        CASE(seccompBanIsRefusedWithExit6AndNamesCapAdd),
+        CASE(otherUsersProcessIsRefusedWithExit4),
+        CASE(capSysPtraceAllowsOtherUsersProcess),
+        CASE(nonDumpableTargetIsRefusedWithExit4),
+        CASE(yamaScope1RefusesNonDescendantWithExit5AndTheEchoRemedy),
+        CASE(yamaScope1AllowsADescendant),
+        CASE(yamaScope1AllowsCapSysPtrace),
+        CASE(yamaScope2NeedsCapSysPtrace),
+        CASE(yamaScope2IsBlamedBeforeSeccompWhenTheProbeFails),
+        CASE(yamaScope3RefusesEvenRoot),
+        CASE(unexplainedEpermIsReportedAsPermission),
+    };
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -5,15 +5,7 @@
 #include <string.h>
 
 #include "ring.h"
-
-static int passed, failed;
-
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "  %s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, #cond); \
-    return 0; } } while (0)
-
-#define RUN(test) do { if (test()) { passed++; printf("ok   %s\n", #test); } \
-    else { failed++; printf("FAIL %s\n", #test); } } while (0)
+#include "test.h"
 
 struct test_record {
     struct vprof_record_header h;
@@ -58,7 +50,7 @@ static void check_order(const struct vprof_record_header *h, void *arg)
     oc->count++;
 }
 
-static int recordsSurviveManyWrapsInOrder(void)
+TEST(recordsSurviveManyWrapsInOrder)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
@@ -68,21 +60,20 @@ static int recordsSurviveManyWrapsInOrder(void)
     for (int round = 0; round < 200; round++) {
         for (int i = 0; i < 50; i++, seq++) {
             uint32_t len = 16u + (uint32_t)((seq * 7u) % 200u);
-            CHECK(put(&ring, VPROF_REC_KERNEL, 0, seq, len, VPROF_RING_DATA));
+            ASSERT(put(&ring, VPROF_REC_KERNEL, 0, seq, len, VPROF_RING_DATA));
         }
         vprof_ring_read(&ring, check_order, &oc, SIZE_MAX);
     }
-    CHECK(oc.in_order);
-    CHECK(oc.count == seq);
-    CHECK(ring.control->records == seq);
-    CHECK(ring.control->tail > 4u * VPROF_RING_MIN); /* it did wrap */
-    CHECK(ring.control->head == ring.control->tail);
-    CHECK(ring.control->ring_drops == 0);
+    ASSERT(oc.in_order);
+    ASSERT_EQ(oc.count, seq);
+    ASSERT_EQ(ring.control->records, seq);
+    ASSERT_GT(ring.control->tail, 4u * VPROF_RING_MIN); /* it did wrap */
+    ASSERT_EQ(ring.control->head, ring.control->tail);
+    ASSERT_EQ(ring.control->ring_drops, 0);
     free(region);
-    return 1;
 }
 
-static int recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding(void)
+TEST(recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
@@ -90,57 +81,61 @@ static int recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding(void)
     /* Fill to 24 bytes before the end, then drain. */
     uint32_t seq = 0;
     while (ring.capacity - (ring.control->tail & ring.mask) > 24u + 256u) {
-        CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 256, VPROF_RING_DATA));
+        ASSERT(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 256, VPROF_RING_DATA));
         vprof_ring_read(&ring, check_order, &oc, SIZE_MAX);
     }
     uint64_t rest = ring.capacity - (ring.control->tail & ring.mask);
-    CHECK(rest == 256u);
-    CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 24, VPROF_RING_DATA));
+    ASSERT_EQ(rest, 256u);
+    ASSERT(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 24, VPROF_RING_DATA));
     rest -= 24u;
     while (rest > 24u) {
-        CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 16, VPROF_RING_DATA));
+        ASSERT(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 16, VPROF_RING_DATA));
         rest -= 16u;
     }
-    CHECK(rest == 24u);
+    ASSERT_EQ(rest, 24u);
     vprof_ring_read(&ring, check_order, &oc, SIZE_MAX);
     const uint64_t tail_before = ring.control->tail;
     const uint64_t bytes_before = ring.control->bytes;
-    CHECK(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 40, VPROF_RING_DATA));
-    CHECK(ring.control->tail == tail_before + 24u + 40u);
-    CHECK(ring.control->bytes == bytes_before + 24u + 40u);
+    ASSERT(put(&ring, VPROF_REC_MEMCPY, 0, seq++, 40, VPROF_RING_DATA));
+    ASSERT_EQ(ring.control->tail, tail_before + 24u + 40u);
+    ASSERT_EQ(ring.control->bytes, bytes_before + 24u + 40u);
     const struct vprof_record_header *pad =
         (const struct vprof_record_header *)(ring.bytes + ring.capacity - 24u);
-    CHECK(pad->type == VPROF_REC_PADDING && pad->length == 24);
+    ASSERT_EQ(pad->type, VPROF_REC_PADDING);
+    ASSERT_EQ(pad->length, 24);
     const struct test_record *first = (const struct test_record *)ring.bytes;
-    CHECK(first->h.length == 40 && first->h.type == VPROF_REC_MEMCPY && first->seq == seq - 1);
+    ASSERT_EQ(first->h.length, 40);
+    ASSERT_EQ(first->h.type, VPROF_REC_MEMCPY);
+    ASSERT_EQ(first->seq, seq - 1);
     /* The reader skips the padding and zeroes both. */
     oc.count = 0;
-    CHECK(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX) == 1);
-    CHECK(oc.in_order && oc.count == 1);
-    CHECK(pad->length == 0 && first->h.length == 0);
+    ASSERT_EQ(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX), 1);
+    ASSERT(oc.in_order);
+    ASSERT_EQ(oc.count, 1);
+    ASSERT_EQ(pad->length, 0);
+    ASSERT_EQ(first->h.length, 0);
     free(region);
-    return 1;
 }
 
-static int readerStopsAtARecordNotYetCommitted(void)
+TEST(readerStopsAtARecordNotYetCommitted)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
     struct order_check oc = { 0, 1, 0 };
     struct test_record *open = vprof_ring_claim(&ring, VPROF_REC_KERNEL, sizeof *open,
                                                 VPROF_RING_DATA);
-    CHECK(open != NULL && open->h.length < 0);
-    CHECK(put(&ring, VPROF_REC_KERNEL, 0, 1, sizeof *open, VPROF_RING_DATA));
-    CHECK(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX) == 0);
+    ASSERT(open != NULL);
+    ASSERT_LT(open->h.length, 0);
+    ASSERT(put(&ring, VPROF_REC_KERNEL, 0, 1, sizeof *open, VPROF_RING_DATA));
+    ASSERT_EQ(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX), 0);
     open->seq = 0;
     vprof_ring_commit(&ring, open);
-    CHECK(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX) == 2);
-    CHECK(oc.in_order);
+    ASSERT_EQ(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX), 2);
+    ASSERT(oc.in_order);
     free(region);
-    return 1;
 }
 
-static int dropsAreCountedWhenTheRingIsFull(void)
+TEST(dropsAreCountedWhenTheRingIsFull)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
@@ -155,16 +150,15 @@ static int dropsAreCountedWhenTheRingIsFull(void)
                 refused_kernels++;
         }
     }
-    CHECK(refused > 0);
-    CHECK(ring.control->records == written);
-    CHECK(ring.control->ring_drops == refused);
-    CHECK(ring.control->ring_drops_kernels == refused_kernels);
-    CHECK(written + refused == 10000);
+    ASSERT_GT(refused, 0);
+    ASSERT_EQ(ring.control->records, written);
+    ASSERT_EQ(ring.control->ring_drops, refused);
+    ASSERT_EQ(ring.control->ring_drops_kernels, refused_kernels);
+    ASSERT_EQ(written + refused, 10000);
     free(region);
-    return 1;
 }
 
-static int dataRecordsLeaveTheControlReserveFree(void)
+TEST(dataRecordsLeaveTheControlReserveFree)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
@@ -172,13 +166,12 @@ static int dataRecordsLeaveTheControlReserveFree(void)
     while (put(&ring, VPROF_REC_KERNEL, 0, seq, 32, VPROF_RING_DATA))
         seq++;
     const uint64_t free_bytes = ring.capacity - (ring.control->tail - ring.control->head);
-    CHECK(free_bytes >= VPROF_RING_CONTROL_RESERVE);
-    CHECK(free_bytes < VPROF_RING_CONTROL_RESERVE + 32u);
+    ASSERT_GE(free_bytes, VPROF_RING_CONTROL_RESERVE);
+    ASSERT_LT(free_bytes, VPROF_RING_CONTROL_RESERVE + 32u);
     free(region);
-    return 1;
 }
 
-static int controlRecordsMayUseTheReserve(void)
+TEST(controlRecordsMayUseTheReserve)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
@@ -188,20 +181,19 @@ static int controlRecordsMayUseTheReserve(void)
     const uint64_t drops = ring.control->ring_drops;
     struct vprof_rec_range range;
     memset(&range, 0, sizeof range);
-    CHECK(vprof_ring_write(&ring, VPROF_REC_RANGE, &range, sizeof range, VPROF_RING_CONTROL));
+    ASSERT(vprof_ring_write(&ring, VPROF_REC_RANGE, &range, sizeof range, VPROF_RING_CONTROL));
     struct vprof_rec_clock_sync sync;
     memset(&sync, 0, sizeof sync);
-    CHECK(vprof_ring_write(&ring, VPROF_REC_CLOCK_SYNC, &sync, sizeof sync, VPROF_RING_CONTROL));
-    CHECK(ring.control->ring_drops == drops);
+    ASSERT(vprof_ring_write(&ring, VPROF_REC_CLOCK_SYNC, &sync, sizeof sync, VPROF_RING_CONTROL));
+    ASSERT_EQ(ring.control->ring_drops, drops);
     /* Data is still refused, and control records too once the reserve is spent. */
-    CHECK(!put(&ring, VPROF_REC_KERNEL, 0, seq, 32, VPROF_RING_DATA));
+    ASSERT(!put(&ring, VPROF_REC_KERNEL, 0, seq, 32, VPROF_RING_DATA));
     uint32_t control_written = 2;
     while (vprof_ring_write(&ring, VPROF_REC_RANGE, &range, sizeof range, VPROF_RING_CONTROL))
         control_written++;
-    CHECK(control_written >= VPROF_RING_CONTROL_RESERVE / vprof_ring_align(sizeof range) - 1u);
-    CHECK(ring.control->tail - ring.control->head <= ring.capacity);
+    ASSERT_GE(control_written, VPROF_RING_CONTROL_RESERVE / vprof_ring_align(sizeof range) - 1u);
+    ASSERT_LE(ring.control->tail - ring.control->head, ring.capacity);
     free(region);
-    return 1;
 }
 
 /* ---- concurrent producers ------------------------------------------------ */
@@ -246,7 +238,7 @@ static void count_concurrent(const struct vprof_record_header *h, void *arg)
     s->read[r->producer]++;
 }
 
-static int concurrentProducersAccountForEveryRecord(void)
+TEST(concurrentProducersAccountForEveryRecord)
 {
     static struct concurrent s;
     memset(&s, 0, sizeof s);
@@ -255,7 +247,7 @@ static int concurrentProducersAccountForEveryRecord(void)
     struct producer_arg args[PRODUCERS];
     for (uint32_t i = 0; i < PRODUCERS; i++) {
         args[i] = (struct producer_arg){ &s, i };
-        CHECK(pthread_create(&threads[i], NULL, produce, &args[i]) == 0);
+        ASSERT_EQ(pthread_create(&threads[i], NULL, produce, &args[i]), 0);
     }
     /* Drain while they write; a final drain after they are done. */
     while (__atomic_load_n(&s.producers_done, __ATOMIC_ACQUIRE) < PRODUCERS)
@@ -266,27 +258,27 @@ static int concurrentProducersAccountForEveryRecord(void)
         ;
     uint64_t read = 0, accepted = 0;
     for (int i = 0; i < PRODUCERS; i++) {
-        CHECK(s.read[i] == s.accepted[i]);
+        ASSERT_EQ(s.read[i], s.accepted[i]);
         read += s.read[i];
         accepted += s.accepted[i];
     }
-    CHECK(!s.out_of_order);
-    CHECK(read + s.ring.control->ring_drops == (uint64_t)PRODUCERS * PER_PRODUCER);
-    CHECK(s.ring.control->records == accepted);
-    CHECK(s.ring.control->head == s.ring.control->tail);
+    ASSERT(!s.out_of_order);
+    ASSERT_EQ(read + s.ring.control->ring_drops, (uint64_t)PRODUCERS * PER_PRODUCER);
+    ASSERT_EQ(s.ring.control->records, accepted);
+    ASSERT_EQ(s.ring.control->head, s.ring.control->tail);
     free(region);
-    return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    RUN(recordsSurviveManyWrapsInOrder);
-    RUN(recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding);
-    RUN(readerStopsAtARecordNotYetCommitted);
-    RUN(dropsAreCountedWhenTheRingIsFull);
-    RUN(dataRecordsLeaveTheControlReserveFree);
-    RUN(controlRecordsMayUseTheReserve);
-    RUN(concurrentProducersAccountForEveryRecord);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    static const struct test_case cases[] = {
+        CASE(recordsSurviveManyWrapsInOrder),
+        CASE(recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding),
+        CASE(readerStopsAtARecordNotYetCommitted),
+        CASE(dropsAreCountedWhenTheRingIsFull),
+        CASE(dataRecordsLeaveTheControlReserveFree),
+        CASE(controlRecordsMayUseTheReserve),
+        CASE(concurrentProducersAccountForEveryRecord),
+    };
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -49,55 +49,53 @@ static int distinct_request_threads(void) {
     return n;
 }
 
-static int each_launching_thread_has_a_buffer_of_its_own_by_default(void) {
-    int ok = 1;
+TEST(eachLaunchingThreadHasABufferOfItsOwnByDefault) {
     uint8_t v = 0;
     size_t size = sizeof v;
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &v) == CUPTI_SUCCESS && v == 1);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 1);
     cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
     client_setup(1 << 16, 16);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME); /* API records say which thread */
     launch_from_threads();
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == THREADS * LAUNCHES);
-    CHECK(client.requests == THREADS);               /* one request per thread ... */
-    CHECK(distinct_request_threads() == THREADS);    /* ... on that thread */
-    CHECK(client.buffers == THREADS && mixed_buffers() == 0);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], THREADS * LAUNCHES);
+    EXPECT_EQ(client.requests, THREADS);               /* one request per thread ... */
+    EXPECT_EQ(distinct_request_threads(), THREADS);    /* ... on that thread */
+    EXPECT_EQ(client.buffers, THREADS);
+    EXPECT_EQ(mixed_buffers(), 0);
     client_teardown();
-    return ok;
 }
 
-static int with_the_attribute_off_before_registering_threads_share_one_buffer(void) {
-    int ok = 1;
+TEST(withTheAttributeOffBeforeRegisteringThreadsShareOneBuffer) {
     uint8_t off = 0;
     size_t size = sizeof off;
-    CHECK(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &off) == CUPTI_SUCCESS);
+    EXPECT_EQ(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &off), CUPTI_SUCCESS);
     cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
     client_setup(1 << 16, 16);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
     launch_from_threads();
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == THREADS * LAUNCHES);
-    CHECK(client.buffers == 1 && mixed_buffers() == 1);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], THREADS * LAUNCHES);
+    EXPECT_EQ(client.buffers, 1);
+    EXPECT_EQ(mixed_buffers(), 1);
     client_teardown(); /* finalize: the attribute is back to its default */
     uint8_t v = 0;
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &v) == CUPTI_SUCCESS && v == 1);
-    return ok;
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 1);
 }
 
-static int cuda_12_versions_share_one_buffer_by_default(void) {
-    int ok = 1;
+TEST(cuda12VersionsShareOneBufferByDefault) {
     sim_switch("VPROF_SIM_CUPTI_VERSION", "28"); /* 12.9 Update 1 */
     uint8_t v = 1;
     size_t size = sizeof v;
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &v) == CUPTI_SUCCESS && v == 0);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 0);
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
-    return ok;
 }
 
 /* A thread that exits hands its buffer over; its records are not lost. */
-static int a_finished_threads_records_are_delivered(void) {
-    int ok = 1;
+TEST(aFinishedThreadsRecordsAreDelivered) {
     client_setup(1 << 16, 16);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     pthread_t t;
@@ -105,54 +103,56 @@ static int a_finished_threads_records_are_delivered(void) {
     pthread_join(t, NULL);
     simcuda_synchronize();
     cuptiActivityFlushAll(0);
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == LAUNCHES);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], LAUNCHES);
     client_teardown();
-    return ok;
 }
 
-static int device_buffer_attributes_read_back_what_was_set(void) {
-    int ok = 1;
+TEST(deviceBufferAttributesReadBackWhatWasSet) {
     size_t v = 0, size = sizeof v;
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &v) == CUPTI_SUCCESS && v == 3200000);
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &v) == CUPTI_SUCCESS && v == 250);
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE, &size, &v) == CUPTI_SUCCESS && v == 3);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 3200000);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 250);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 3);
     size_t limit = 8;
-    CHECK(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &limit) == CUPTI_SUCCESS);
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &v) == CUPTI_SUCCESS && v == 8);
+    EXPECT_EQ(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &limit), CUPTI_SUCCESS);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 8);
     limit = 250;
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &limit);
     size_t small = 4;
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &small, &v) == CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT);
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PROFILING_SEMAPHORE_POOL_SIZE, &size, &v) == CUPTI_ERROR_NOT_SUPPORTED);
-    CHECK(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, NULL, &v) == CUPTI_ERROR_INVALID_PARAMETER);
-    CHECK(cuptiActivityGetAttribute((CUpti_ActivityAttribute)999, &size, &v) == CUPTI_ERROR_INVALID_PARAMETER);
-    return ok;
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &small, &v),
+              CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_PROFILING_SEMAPHORE_POOL_SIZE, &size, &v),
+              CUPTI_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(cuptiActivityGetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, NULL, &v), CUPTI_ERROR_INVALID_PARAMETER);
+    EXPECT_EQ(cuptiActivityGetAttribute((CUpti_ActivityAttribute)999, &size, &v), CUPTI_ERROR_INVALID_PARAMETER);
 }
 
 /* Tracing holds the pre-allocated device buffers: cudaMemGetInfo shows them. */
-static int tracing_takes_device_memory_for_cuptis_buffers(void) {
-    int ok = 1;
+TEST(tracingTakesDeviceMemoryForCuptisBuffers) {
     uint64_t free0 = 0, total = 0, free1 = 0;
     simcuda_mem_get_info(&free0, &total);
-    CHECK(total == 141000000000ull && free0 == total);
+    EXPECT_EQ(total, 141000000000ull);
+    EXPECT_EQ(free0, total);
     client_setup(1 << 16, 4);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     simcuda_mem_get_info(&free1, &total);
-    CHECK(free0 - free1 == 3u * 3200000u);
+    EXPECT_EQ(free0 - free1, 3u * 3200000u);
     client_teardown(); /* finalize frees them */
     simcuda_mem_get_info(&free1, &total);
-    CHECK(free1 == free0);
-    return ok;
+    EXPECT_EQ(free1, free0);
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        TEST(each_launching_thread_has_a_buffer_of_its_own_by_default),
-        TEST(with_the_attribute_off_before_registering_threads_share_one_buffer),
-        TEST(cuda_12_versions_share_one_buffer_by_default),
-        TEST(a_finished_threads_records_are_delivered),
-        TEST(device_buffer_attributes_read_back_what_was_set),
-        TEST(tracing_takes_device_memory_for_cuptis_buffers),
+    static const struct test_case cases[] = {
+        CASE(eachLaunchingThreadHasABufferOfItsOwnByDefault),
+        CASE(withTheAttributeOffBeforeRegisteringThreadsShareOneBuffer),
+        CASE(cuda12VersionsShareOneBufferByDefault),
+        CASE(aFinishedThreadsRecordsAreDelivered),
+        CASE(deviceBufferAttributesReadBackWhatWasSet),
+        CASE(tracingTakesDeviceMemoryForCuptisBuffers),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

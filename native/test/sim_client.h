@@ -1,9 +1,8 @@
 /*
  * sim_client.h: a minimal CUPTI client for the tests of the CUPTI test double
- * (a buffer pool, a copy of every record delivered, a log of API callbacks),
- * and a runner that can give a test a fresh process: the double's state that
- * lasts for a process (NVTX's one injection, a profiling session that has
- * ended, shutdown) needs one.
+ * (a buffer pool, a copy of every record delivered, a log of API callbacks).
+ * The double's state that lasts for a process (NVTX's one injection, a
+ * profiling session that has ended, shutdown) needs a FRESH case (test.h).
  *
  * Include it in one test file; everything is static.
  */
@@ -23,12 +22,10 @@
 #include <unistd.h>
 
 #include "sim/simgpu_driver.h"
+#include "test.h"
 
 /* Helpers a test file may not use. */
 #define HELPER static __attribute__((unused))
-
-static int failures, passes;
-#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); ok = 0; } } while (0)
 
 static const simcuda_dim3 GRID = { 132, 1, 1 }, BLOCK = { 128, 1, 1 };
 
@@ -195,26 +192,7 @@ HELPER void sim_switch(const char *name, const char *value) {
     simcuda_config_reload();
 }
 
-/* ---- tests, some in a fresh process ---- */
-
-struct sim_test { const char *name; int (*fn)(void); int fresh; };
-#define TEST(f) { #f, f, 0 }
-#define FRESH(f) { #f, f, 1 }
-
-static char self_path[512];
-
-/* Runs a FRESH test as `self NAME` in a new process: its status is the verdict. */
-HELPER int run_fresh(const char *name) {
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl(self_path, self_path, name, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
+/* ---- processes ---- */
 
 /* Runs `fn` in a forked child and returns how the child ended (a wait status). */
 HELPER int child_status(void (*fn)(void)) {
@@ -229,26 +207,6 @@ HELPER int child_status(void (*fn)(void)) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     return status;
-}
-
-HELPER int run_tests(int argc, char **argv, const struct sim_test *tests, size_t n) {
-    ssize_t len = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
-    if (len <= 0) return 1;
-    self_path[len] = '\0';
-    if (argc == 2) { /* one FRESH test, in this new process */
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(tests[i].name, argv[1]) == 0) return tests[i].fn() ? 0 : 1;
-        fprintf(stderr, "no test named %s\n", argv[1]);
-        return 2;
-    }
-    for (size_t i = 0; i < n; i++) {
-        int ok = tests[i].fresh ? run_fresh(tests[i].name) : tests[i].fn();
-        if (ok) { passes++; printf("  ok   %s\n", tests[i].name); }
-        else { failures++; printf("  FAIL %s\n", tests[i].name); }
-        fflush(stdout);
-    }
-    printf("%d passed, %d failed\n", passes, failures);
-    return failures ? 1 : 0;
 }
 
 #endif

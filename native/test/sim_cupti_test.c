@@ -12,9 +12,8 @@
 
 #include "cupti_abi.h" /* CUPTI as vprof declares it (no CUDA headers needed) */
 #include "sim/simgpu_driver.h"
+#include "test.h"
 
-static int failures, passes;
-#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); ok = 0; } } while (0)
 
 /* ---- the in-test subscriber ---- */
 
@@ -159,8 +158,7 @@ static void at_launch_completion(int on) {
 
 /* ---- tests ---- */
 
-static int records_are_produced_only_while_their_kind_is_enabled(void) {
-    int ok = 1;
+TEST(recordsAreProducedOnlyWhileTheirKindIsEnabled) {
     setup(1 << 16, 4, 0);
     simcuda_stream s = simcuda_stream_create();
     for (int i = 0; i < 10; i++) simcuda_launch_kernel(s, "before", GRID, BLOCK, 1000);
@@ -170,16 +168,14 @@ static int records_are_produced_only_while_their_kind_is_enabled(void) {
     simcuda_synchronize(); /* work still in flight when its kind is disabled is lost */
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     for (int i = 0; i < 10; i++) simcuda_launch_kernel(s, "after", GRID, BLOCK, 1000);
-    CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) == CUPTI_SUCCESS);
-    CHECK(sub.kernels == 25);
-    CHECK(sub.memcpys == 0);
-    CHECK(strcmp(sub.first_kernel.name, "during") == 0);
+    EXPECT_EQ(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+    EXPECT_EQ(sub.kernels, 25);
+    EXPECT_EQ(sub.memcpys, 0);
+    EXPECT_STREQ(sub.first_kernel.name, "during");
     teardown();
-    return ok;
 }
 
-static int kernel_records_carry_the_launch_and_a_stream_clock(void) {
-    int ok = 1;
+TEST(kernelRecordsCarryTheLaunchAndAStreamClock) {
     setup(1 << 16, 4, 0);
     simcuda_stream s = simcuda_stream_create();
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
@@ -192,20 +188,28 @@ static int kernel_records_carry_the_launch_and_a_stream_clock(void) {
     simcuda_synchronize();
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     const CUpti_ActivityKernel10 *k = &sub.first_kernel;
-    CHECK(sub.kernels == 1);
-    CHECK(k->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    CHECK(strcmp(k->name, "flash_fwd_kernel") == 0);
-    CHECK(k->start >= before && k->end == k->start + 5000);
-    CHECK(k->streamId == s && k->deviceId == 0 && k->contextId != 0);
-    CHECK(k->gridX == 132 && k->gridY == 2 && k->gridZ == 1 && k->blockX == 128 && k->blockY == 1);
-    CHECK(k->registersPerThread > 0 && k->correlationId != 0 && k->graphId == 0);
-    CHECK(sub.misaligned == 0 && sub.out_of_bounds == 0);
+    EXPECT_EQ(sub.kernels, 1);
+    EXPECT_EQ(k->kind, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    EXPECT_STREQ(k->name, "flash_fwd_kernel");
+    EXPECT_GE(k->start, before);
+    EXPECT_EQ(k->end, k->start + 5000);
+    EXPECT_EQ(k->streamId, s);
+    EXPECT_EQ(k->deviceId, 0);
+    EXPECT_NE(k->contextId, 0);
+    EXPECT_EQ(k->gridX, 132);
+    EXPECT_EQ(k->gridY, 2);
+    EXPECT_EQ(k->gridZ, 1);
+    EXPECT_EQ(k->blockX, 128);
+    EXPECT_EQ(k->blockY, 1);
+    EXPECT_GT(k->registersPerThread, 0);
+    EXPECT_NE(k->correlationId, 0);
+    EXPECT_EQ(k->graphId, 0);
+    EXPECT_EQ(sub.misaligned, 0);
+    EXPECT_EQ(sub.out_of_bounds, 0);
     teardown();
-    return ok;
 }
 
-static int work_on_one_stream_queues_and_streams_overlap(void) {
-    int ok = 1;
+TEST(workOnOneStreamQueuesAndStreamsOverlap) {
     at_launch_completion(1); /* the clock is the subject here, not when records complete */
     setup(1 << 16, 4, 0);
     simcuda_stream a = simcuda_stream_create(), b = simcuda_stream_create();
@@ -215,18 +219,20 @@ static int work_on_one_stream_queues_and_streams_overlap(void) {
     simcuda_launch_kernel(a, "queued", GRID, BLOCK, 1000);
     simcuda_launch_kernel(b, "parallel", GRID, BLOCK, 1000);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.kernels == 3);
+    EXPECT_EQ(sub.kernels, 3);
     const CUpti_ActivityKernel10 *lng = &sub.kernels_seen[0], *queued = &sub.kernels_seen[1], *parallel = &sub.kernels_seen[2];
-    CHECK(lng->kind == CUPTI_ACTIVITY_KIND_KERNEL && strcmp(lng->name, "long") == 0);
-    CHECK(queued->start == lng->end && queued->end == queued->start + 1000);
-    CHECK(parallel->start < lng->end && parallel->streamId == b && queued->streamId == a);
+    EXPECT_EQ(lng->kind, CUPTI_ACTIVITY_KIND_KERNEL);
+    EXPECT_STREQ(lng->name, "long");
+    EXPECT_EQ(queued->start, lng->end);
+    EXPECT_EQ(queued->end, queued->start + 1000);
+    EXPECT_LT(parallel->start, lng->end);
+    EXPECT_EQ(parallel->streamId, b);
+    EXPECT_EQ(queued->streamId, a);
     teardown();
     at_launch_completion(0);
-    return ok;
 }
 
-static int drops_are_counted_when_no_buffer_is_given_and_reset_when_read(void) {
-    int ok = 1;
+TEST(dropsAreCountedWhenNoBufferIsGivenAndResetWhenRead) {
     setup(1 << 16, 4, 0);
     sub.give_none = 1;
     simcuda_stream s = simcuda_stream_create(), other = simcuda_stream_create();
@@ -237,23 +243,26 @@ static int drops_are_counted_when_no_buffer_is_given_and_reset_when_read(void) {
     simcuda_nvtx_push("r");
     simcuda_nvtx_pop();
     size_t dropped = 99;
-    CHECK(cuptiActivityGetNumDroppedRecords(simcuda_context(), s, &dropped) == CUPTI_SUCCESS && dropped == 7);
-    CHECK(cuptiActivityGetNumDroppedRecords(simcuda_context(), s, &dropped) == CUPTI_SUCCESS && dropped == 0);
+    EXPECT_EQ(cuptiActivityGetNumDroppedRecords(simcuda_context(), s, &dropped), CUPTI_SUCCESS);
+    EXPECT_EQ(dropped, 7);
+    EXPECT_EQ(cuptiActivityGetNumDroppedRecords(simcuda_context(), s, &dropped), CUPTI_SUCCESS);
+    EXPECT_EQ(dropped, 0);
     /* (NULL, 0): everything else, streams and markers alike, then nothing */
-    CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped == 4);
-    CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped == 0);
+    EXPECT_EQ(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped), CUPTI_SUCCESS);
+    EXPECT_EQ(dropped, 4);
+    EXPECT_EQ(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped), CUPTI_SUCCESS);
+    EXPECT_EQ(dropped, 0);
     /* buffers again: records flow, no new drops */
     sub.give_none = 0;
     simcuda_launch_kernel(s, "k", GRID, BLOCK, 100);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.kernels == 1);
-    CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped == 0);
+    EXPECT_EQ(sub.kernels, 1);
+    EXPECT_EQ(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped), CUPTI_SUCCESS);
+    EXPECT_EQ(dropped, 0);
     teardown();
-    return ok;
 }
 
-static int full_buffers_complete_on_a_cupti_thread_not_the_launching_one(void) {
-    int ok = 1;
+TEST(fullBuffersCompleteOnACuptiThreadNotTheLaunchingOne) {
     /* 4 KiB holds 18 kernel records: 100 launches fill several buffers */
     setup(4096, POOL_BUFFERS, 0);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
@@ -266,55 +275,49 @@ static int full_buffers_complete_on_a_cupti_thread_not_the_launching_one(void) {
     }
     long off_main = sub.completions_off_main;
     pthread_mutex_unlock(&sub.mu);
-    CHECK(off_main > 0);
+    EXPECT_GT(off_main, 0);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.kernels == 100);
-    CHECK(sub.misaligned == 0 && sub.out_of_bounds == 0);
+    EXPECT_EQ(sub.kernels, 100);
+    EXPECT_EQ(sub.misaligned, 0);
+    EXPECT_EQ(sub.out_of_bounds, 0);
     teardown();
-    return ok;
 }
 
-static int forced_flush_delivers_a_partial_buffer(void) {
-    int ok = 1;
+TEST(forcedFlushDeliversAPartialBuffer) {
     setup(1 << 20, 2, 0);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     for (int i = 0; i < 3; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
-    CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) == CUPTI_SUCCESS);
-    CHECK(sub.kernels == 3);
-    CHECK(sub.buffers == 1);
+    EXPECT_EQ(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+    EXPECT_EQ(sub.kernels, 3);
+    EXPECT_EQ(sub.buffers, 1);
     teardown();
-    return ok;
 }
 
-static int max_num_records_limits_each_buffer(void) {
-    int ok = 1;
+TEST(maxNumRecordsLimitsEachBuffer) {
     setup(1 << 16, POOL_BUFFERS, 5);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     for (int i = 0; i < 23; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.kernels == 23);
-    CHECK(sub.over_max == 0);
-    CHECK(sub.buffers == 5);
+    EXPECT_EQ(sub.kernels, 23);
+    EXPECT_EQ(sub.over_max, 0);
+    EXPECT_EQ(sub.buffers, 5);
     teardown();
-    return ok;
 }
 
-static int a_second_subscriber_is_refused(void) {
-    int ok = 1;
+TEST(aSecondSubscriberIsRefused) {
     setup(4096, 1, 0);
     CUpti_SubscriberHandle second;
     CUptiResult r = cuptiSubscribe(&second, on_callback, NULL);
-    CHECK(r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+    EXPECT_EQ(r, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
     const char *text = NULL;
-    CHECK(cuptiGetResultString(r, &text) == CUPTI_SUCCESS && strcmp(text, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED") == 0);
+    EXPECT_EQ(cuptiGetResultString(r, &text), CUPTI_SUCCESS);
+    EXPECT_STREQ(text, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
     teardown();
-    CHECK(cuptiSubscribe(&second, on_callback, NULL) == CUPTI_SUCCESS); /* free again after unsubscribe */
+    EXPECT_EQ(cuptiSubscribe(&second, on_callback, NULL), CUPTI_SUCCESS); /* free again after unsubscribe */
     cuptiUnsubscribe(second);
-    return ok;
 }
 
-static int profiler_callbacks_fire_for_both_domains_nested(void) {
-    int ok = 1;
+TEST(profilerCallbacksFireForBothDomainsNested) {
     setup(4096, 1, 0);
     cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
     cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
@@ -323,45 +326,59 @@ static int profiler_callbacks_fire_for_both_domains_nested(void) {
     simcuda_launch_kernel(0, "not_enabled", GRID, BLOCK, 100); /* launch callbacks are off */
     simcuda_profiler_start();
     simcuda_profiler_stop();
-    CHECK(cblog.n == 8);
+    EXPECT_EQ(cblog.n, 8);
     const CUpti_CallbackDomain RT = CUPTI_CB_DOMAIN_RUNTIME_API, DRV = CUPTI_CB_DOMAIN_DRIVER_API;
-    CHECK(cblog.domain[0] == RT && cblog.cbid[0] == 171 && cblog.site[0] == CUPTI_API_ENTER);
-    CHECK(cblog.domain[1] == DRV && cblog.cbid[1] == 308 && cblog.site[1] == CUPTI_API_ENTER);
-    CHECK(cblog.domain[2] == DRV && cblog.cbid[2] == 308 && cblog.site[2] == CUPTI_API_EXIT);
-    CHECK(cblog.domain[3] == RT && cblog.cbid[3] == 171 && cblog.site[3] == CUPTI_API_EXIT);
-    CHECK(cblog.domain[4] == RT && cblog.cbid[4] == 172 && cblog.domain[5] == DRV && cblog.cbid[5] == 309);
-    CHECK(strcmp(cblog.text[0], "cudaProfilerStart") == 0 && strcmp(cblog.text[1], "cuProfilerStart") == 0);
-    CHECK(cblog.correlation[0] != 0 && cblog.correlation[0] == cblog.correlation[3]);
+    EXPECT_EQ(cblog.domain[0], RT);
+    EXPECT_EQ(cblog.cbid[0], 171);
+    EXPECT_EQ(cblog.site[0], CUPTI_API_ENTER);
+    EXPECT_EQ(cblog.domain[1], DRV);
+    EXPECT_EQ(cblog.cbid[1], 308);
+    EXPECT_EQ(cblog.site[1], CUPTI_API_ENTER);
+    EXPECT_EQ(cblog.domain[2], DRV);
+    EXPECT_EQ(cblog.cbid[2], 308);
+    EXPECT_EQ(cblog.site[2], CUPTI_API_EXIT);
+    EXPECT_EQ(cblog.domain[3], RT);
+    EXPECT_EQ(cblog.cbid[3], 171);
+    EXPECT_EQ(cblog.site[3], CUPTI_API_EXIT);
+    EXPECT_EQ(cblog.domain[4], RT);
+    EXPECT_EQ(cblog.cbid[4], 172);
+    EXPECT_EQ(cblog.domain[5], DRV);
+    EXPECT_EQ(cblog.cbid[5], 309);
+    EXPECT_STREQ(cblog.text[0], "cudaProfilerStart");
+    EXPECT_STREQ(cblog.text[1], "cuProfilerStart");
+    EXPECT_NE(cblog.correlation[0], 0);
+    EXPECT_EQ(cblog.correlation[0], cblog.correlation[3]);
     /* only what is enabled: turn the runtime ids off */
     cuptiEnableDomain(0, handle, CUPTI_CB_DOMAIN_RUNTIME_API);
     cblog.n = 0;
     simcuda_profiler_start();
-    CHECK(cblog.n == 2 && cblog.domain[0] == DRV && cblog.domain[1] == DRV);
+    EXPECT_EQ(cblog.n, 2);
+    EXPECT_EQ(cblog.domain[0], DRV);
+    EXPECT_EQ(cblog.domain[1], DRV);
     teardown();
-    return ok;
 }
 
-static int nvtx_callbacks_carry_the_range_and_domain_names(void) {
-    int ok = 1;
+TEST(nvtxCallbacksCarryTheRangeAndDomainNames) {
     setup(4096, 1, 0);
     cuptiEnableDomain(1, handle, CUPTI_CB_DOMAIN_NVTX);
     simcuda_nvtx_push("prefill");
     simcuda_nvtx_pop();
     simcuda_nvtx_domain_push("vllm", "decode");
     simcuda_nvtx_domain_pop("vllm");
-    CHECK(cblog.n == 5);
-    CHECK(cblog.cbid[0] == CUPTI_CBID_NVTX_nvtxRangePushA && strcmp(cblog.text[0], "prefill") == 0);
-    CHECK(cblog.cbid[1] == CUPTI_CBID_NVTX_nvtxRangePop);
-    CHECK(cblog.cbid[2] == CUPTI_CBID_NVTX_nvtxDomainCreateA && strcmp(cblog.text[2], "vllm") == 0);
-    CHECK(cblog.cbid[3] == CUPTI_CBID_NVTX_nvtxDomainRangePushEx && strcmp(cblog.text[3], "decode") == 0);
-    CHECK(cblog.cbid[4] == CUPTI_CBID_NVTX_nvtxDomainRangePop);
-    CHECK(cblog.domain[0] == CUPTI_CB_DOMAIN_NVTX);
+    EXPECT_EQ(cblog.n, 5);
+    EXPECT_EQ(cblog.cbid[0], CUPTI_CBID_NVTX_nvtxRangePushA);
+    EXPECT_STREQ(cblog.text[0], "prefill");
+    EXPECT_EQ(cblog.cbid[1], CUPTI_CBID_NVTX_nvtxRangePop);
+    EXPECT_EQ(cblog.cbid[2], CUPTI_CBID_NVTX_nvtxDomainCreateA);
+    EXPECT_STREQ(cblog.text[2], "vllm");
+    EXPECT_EQ(cblog.cbid[3], CUPTI_CBID_NVTX_nvtxDomainRangePushEx);
+    EXPECT_STREQ(cblog.text[3], "decode");
+    EXPECT_EQ(cblog.cbid[4], CUPTI_CBID_NVTX_nvtxDomainRangePop);
+    EXPECT_EQ(cblog.domain[0], CUPTI_CB_DOMAIN_NVTX);
     teardown();
-    return ok;
 }
 
-static int marker_records_only_when_marker_is_enabled(void) {
-    int ok = 1;
+TEST(markerRecordsOnlyWhenMarkerIsEnabled) {
     setup(1 << 16, 2, 0);
     simcuda_nvtx_push("unseen");
     simcuda_nvtx_pop();
@@ -369,30 +386,32 @@ static int marker_records_only_when_marker_is_enabled(void) {
     simcuda_nvtx_push("step");
     simcuda_nvtx_pop();
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.markers == 2);
+    EXPECT_EQ(sub.markers, 2);
     const CUpti_ActivityMarker2 *start = &sub.markers_seen[0], *end = &sub.markers_seen[1];
-    CHECK(start->flags == CUPTI_ACTIVITY_FLAG_MARKER_START && strcmp(start->name, "step") == 0 && start->domain == NULL);
-    CHECK(end->flags == CUPTI_ACTIVITY_FLAG_MARKER_END && end->id == start->id && end->name == NULL);
-    CHECK(end->timestamp >= start->timestamp && start->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD);
+    EXPECT_EQ(start->flags, CUPTI_ACTIVITY_FLAG_MARKER_START);
+    EXPECT_STREQ(start->name, "step");
+    EXPECT(start->domain == NULL);
+    EXPECT_EQ(end->flags, CUPTI_ACTIVITY_FLAG_MARKER_END);
+    EXPECT_EQ(end->id, start->id);
+    EXPECT(end->name == NULL);
+    EXPECT_GE(end->timestamp, start->timestamp);
+    EXPECT_EQ(start->objectKind, CUPTI_ACTIVITY_OBJECT_THREAD);
     teardown();
-    return ok;
 }
 
-static int a_late_subscriber_records_from_then_on(void) {
-    int ok = 1;
+TEST(aLateSubscriberRecordsFromThenOn) {
     simcuda_stream s = simcuda_stream_create();
     for (int i = 0; i < 50; i++) simcuda_launch_kernel(s, "early", GRID, BLOCK, 100); /* nobody listens */
     setup(1 << 16, 4, 0);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     for (int i = 0; i < 5; i++) simcuda_launch_kernel(s, "late", GRID, BLOCK, 100);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.kernels == 5 && strcmp(sub.first_kernel.name, "late") == 0);
+    EXPECT_EQ(sub.kernels, 5);
+    EXPECT_STREQ(sub.first_kernel.name, "late");
     teardown();
-    return ok;
 }
 
-static int mixed_kinds_walk_with_get_next_record(void) {
-    int ok = 1;
+TEST(mixedKindsWalkWithGetNextRecord) {
     setup(1 << 16, 4, 0);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
@@ -404,13 +423,16 @@ static int mixed_kinds_walk_with_get_next_record(void) {
     simcuda_memcpy(SIMCUDA_MEMCPY_DTOH, 64, 0);
     simcuda_synchronize();
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    CHECK(sub.kernels == 1 && sub.memcpys == 2 && sub.memsets == 1);
-    CHECK(sub.api_records == 4); /* one runtime record per call; DRIVER is off */
-    CHECK(sub.other == 0 && sub.misaligned == 0);
-    CHECK(sub.first_memcpy.copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD && sub.first_memcpy.bytes == 1 << 20);
-    CHECK(sub.first_memcpy.end > sub.first_memcpy.start);
+    EXPECT_EQ(sub.kernels, 1);
+    EXPECT_EQ(sub.memcpys, 2);
+    EXPECT_EQ(sub.memsets, 1);
+    EXPECT_EQ(sub.api_records, 4); /* one runtime record per call; DRIVER is off */
+    EXPECT_EQ(sub.other, 0);
+    EXPECT_EQ(sub.misaligned, 0);
+    EXPECT_EQ(sub.first_memcpy.copyKind, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD);
+    EXPECT_EQ(sub.first_memcpy.bytes, 1 << 20);
+    EXPECT_GT(sub.first_memcpy.end, sub.first_memcpy.start);
     teardown();
-    return ok;
 }
 
 static void *launch_many(void *arg) {
@@ -419,8 +441,7 @@ static void *launch_many(void *arg) {
     return NULL;
 }
 
-static int concurrent_launchers_lose_nothing(void) {
-    int ok = 1;
+TEST(concurrentLaunchersLoseNothing) {
     setup(1 << 16, POOL_BUFFERS, 0);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     pthread_t t[4];
@@ -435,49 +456,41 @@ static int concurrent_launchers_lose_nothing(void) {
     cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped);
     /* the pool may run dry while the worker is behind: every record is
      * either delivered or counted as dropped */
-    CHECK(sub.kernels + (long)dropped == 80000);
-    CHECK(sub.misaligned == 0 && sub.out_of_bounds == 0);
+    EXPECT_EQ(sub.kernels + (long)dropped, 80000);
+    EXPECT_EQ(sub.misaligned, 0);
+    EXPECT_EQ(sub.out_of_bounds, 0);
     teardown();
-    return ok;
 }
 
-static int version_is_the_headers(void) {
-    int ok = 1;
+TEST(versionIsTheHeaders) {
     uint32_t v = 0;
-    CHECK(cuptiGetVersion(&v) == CUPTI_SUCCESS && v == CUPTI_API_VERSION);
-    CHECK(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) == CUPTI_SUCCESS);
-    return ok;
+    EXPECT_EQ(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, CUPTI_API_VERSION);
+    EXPECT_EQ(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), CUPTI_SUCCESS);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     main_thread = pthread_self();
     /* NVTX reaches CUPTI only through its injection, named before the first NVTX call. */
     Dl_info self;
     if (dladdr((void *)cuptiGetVersion, &self) == 0 || self.dli_fname == NULL) return 1;
     setenv("NVTX_INJECTION64_PATH", self.dli_fname, 1);
-    struct { const char *name; int (*fn)(void); } tests[] = {
-#define T(f) { #f, f }
-        T(version_is_the_headers),
-        T(records_are_produced_only_while_their_kind_is_enabled),
-        T(kernel_records_carry_the_launch_and_a_stream_clock),
-        T(work_on_one_stream_queues_and_streams_overlap),
-        T(drops_are_counted_when_no_buffer_is_given_and_reset_when_read),
-        T(full_buffers_complete_on_a_cupti_thread_not_the_launching_one),
-        T(forced_flush_delivers_a_partial_buffer),
-        T(max_num_records_limits_each_buffer),
-        T(a_second_subscriber_is_refused),
-        T(profiler_callbacks_fire_for_both_domains_nested),
-        T(nvtx_callbacks_carry_the_range_and_domain_names),
-        T(marker_records_only_when_marker_is_enabled),
-        T(a_late_subscriber_records_from_then_on),
-        T(mixed_kinds_walk_with_get_next_record),
-        T(concurrent_launchers_lose_nothing),
-#undef T
+    static const struct test_case cases[] = {
+        CASE(versionIsTheHeaders),
+        CASE(recordsAreProducedOnlyWhileTheirKindIsEnabled),
+        CASE(kernelRecordsCarryTheLaunchAndAStreamClock),
+        CASE(workOnOneStreamQueuesAndStreamsOverlap),
+        CASE(dropsAreCountedWhenNoBufferIsGivenAndResetWhenRead),
+        CASE(fullBuffersCompleteOnACuptiThreadNotTheLaunchingOne),
+        CASE(forcedFlushDeliversAPartialBuffer),
+        CASE(maxNumRecordsLimitsEachBuffer),
+        CASE(aSecondSubscriberIsRefused),
+        CASE(profilerCallbacksFireForBothDomainsNested),
+        CASE(nvtxCallbacksCarryTheRangeAndDomainNames),
+        CASE(markerRecordsOnlyWhenMarkerIsEnabled),
+        CASE(aLateSubscriberRecordsFromThenOn),
+        CASE(mixedKindsWalkWithGetNextRecord),
+        CASE(concurrentLaunchersLoseNothing),
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (tests[i].fn()) { passes++; printf("  ok   %s\n", tests[i].name); }
-        else { failures++; printf("  FAIL %s\n", tests[i].name); }
-    }
-    printf("%d passed, %d failed\n", passes, failures);
-    return failures ? 1 : 0;
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

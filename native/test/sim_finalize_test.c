@@ -6,8 +6,7 @@
  */
 #include "sim_client.h"
 
-static int finalize_returns_every_buffer_and_drops_the_subscription(void) {
-    int ok = 1;
+TEST(finalizeReturnsEveryBufferAndDropsTheSubscription) {
     client_setup(1 << 16, 8);
     simcuda_stream s = simcuda_stream_create();
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
@@ -15,23 +14,22 @@ static int finalize_returns_every_buffer_and_drops_the_subscription(void) {
     for (int i = 0; i < 3; i++) simcuda_launch_kernel(s, "k", GRID, BLOCK, 1000);
     simcuda_synchronize();
     long handed_out = client.requests;
-    CHECK(cuptiFinalize() == CUPTI_SUCCESS);
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == 3);
-    CHECK(client.buffers == handed_out); /* every buffer CUPTI held, records or not */
+    EXPECT_EQ(cuptiFinalize(), CUPTI_SUCCESS);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], 3);
+    EXPECT_EQ(client.buffers, handed_out); /* every buffer CUPTI held, records or not */
     int before = calls.n;
     simcuda_launch_kernel(s, "after", GRID, BLOCK, 1000); /* no callback, no record */
-    CHECK(calls.n == before);
-    CHECK(cuptiActivityFlushAll(0) == CUPTI_ERROR_INVALID_OPERATION); /* callbacks forgotten */
-    CHECK(cuptiEnableCallback(1, client_handle, CUPTI_CB_DOMAIN_RUNTIME_API, 1) == CUPTI_ERROR_INVALID_PARAMETER);
+    EXPECT_EQ(calls.n, before);
+    EXPECT_EQ(cuptiActivityFlushAll(0), CUPTI_ERROR_INVALID_OPERATION); /* callbacks forgotten */
+    EXPECT_EQ(cuptiEnableCallback(1, client_handle, CUPTI_CB_DOMAIN_RUNTIME_API, 1), CUPTI_ERROR_INVALID_PARAMETER);
     /* a new client (Kineto re-attaching) starts from scratch */
     client_setup(1 << 16, 8);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     simcuda_launch_kernel(s, "again", GRID, BLOCK, 1000);
     simcuda_synchronize();
     cuptiActivityFlushAll(0);
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == 1);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], 1);
     client_teardown();
-    return ok;
 }
 
 /* Finalize from an API exit callback, as H13 recommends. */
@@ -45,18 +43,16 @@ static void finalize_on_exit(CUpti_CallbackDomain d, CUpti_CallbackId cbid, cons
     }
 }
 
-static int finalize_from_an_api_exit_callback_detaches_cleanly(void) {
-    int ok = 1;
+TEST(finalizeFromAnApiExitCallbackDetachesCleanly) {
     client_setup(1 << 16, 8);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     on_api_call = finalize_on_exit;
     cuptiEnableCallback(1, client_handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
     simcuda_launch_kernel(0, "k", GRID, BLOCK, 1000);
-    CHECK(finalized_in_callback == 1);
-    CHECK(client.buffers >= 1); /* the kernel's buffer came back, incomplete or not */
-    CHECK(cuptiSubscribe(&client_handle, client_callback, NULL) == CUPTI_SUCCESS); /* free again */
+    EXPECT_EQ(finalized_in_callback, 1);
+    EXPECT_GE(client.buffers, 1); /* the kernel's buffer came back, incomplete or not */
+    EXPECT_EQ(cuptiSubscribe(&client_handle, client_callback, NULL), CUPTI_SUCCESS); /* free again */
     cuptiUnsubscribe(client_handle);
-    return ok;
 }
 
 /* Thread CPU time of n kernel launches, in ns per launch. */
@@ -70,8 +66,7 @@ static double launch_cost(int n) {
 }
 
 /* 1 us a launch against about 50 ns without: far beyond any noise of a loaded machine. */
-static int a_capture_leaves_a_launch_cost_until_finalize(void) {
-    int ok = 1;
+TEST(aCaptureLeavesALaunchCostUntilFinalize) {
     sim_switch("VPROF_SIM_POST_CAPTURE_COST_NS", "1000");
     client_setup(1 << 16, 8);
     double before = launch_cost(20000);
@@ -83,17 +78,16 @@ static int a_capture_leaves_a_launch_cost_until_finalize(void) {
     double after_finalize = launch_cost(20000);
     printf("    ns per launch: %.0f before, %.0f after a capture, %.0f after cuptiFinalize\n", before, after_capture,
            after_finalize);
-    CHECK(after_capture > before + 500);
-    CHECK(after_finalize < before + 500);
+    EXPECT_GT(after_capture, before + 500);
+    EXPECT_LT(after_finalize, before + 500);
     sim_switch("VPROF_SIM_POST_CAPTURE_COST_NS", "0"); /* off: nothing stays */
     client_setup(1 << 16, 8);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     double untaxed = launch_cost(20000);
-    CHECK(untaxed < before + 500);
+    EXPECT_LT(untaxed, before + 500);
     client_teardown();
     sim_switch("VPROF_SIM_POST_CAPTURE_COST_NS", NULL);
-    return ok;
 }
 
 static uint64_t monotonic_clock(void) {
@@ -102,38 +96,40 @@ static uint64_t monotonic_clock(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int records_after_a_timestamp_callback_carry_the_clients_clock(void) {
-    int ok = 1;
+TEST(recordsAfterATimestampCallbackCarryTheClientsClock) {
     client_setup(1 << 16, 8);
     simcuda_stream s = simcuda_stream_create();
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     simcuda_launch_kernel(s, "before", GRID, BLOCK, 1000);
-    CHECK(cuptiActivityRegisterTimestampCallback(NULL) == CUPTI_ERROR_INVALID_PARAMETER);
-    CHECK(cuptiActivityRegisterTimestampCallback(monotonic_clock) == CUPTI_SUCCESS);
+    EXPECT_EQ(cuptiActivityRegisterTimestampCallback(NULL), CUPTI_ERROR_INVALID_PARAMETER);
+    EXPECT_EQ(cuptiActivityRegisterTimestampCallback(monotonic_clock), CUPTI_SUCCESS);
     uint64_t t = 0, mono = monotonic_clock();
     cuptiGetTimestamp(&t);
-    CHECK(t >= mono && t - mono < 1000000000ull); /* cuptiGetTimestamp follows it */
+    EXPECT_GE(t, mono);
+    EXPECT_LT(t - mono, 1000000000ull); /* cuptiGetTimestamp follows it */
     simcuda_launch_kernel(s, "after", GRID, BLOCK, 1000);
     simcuda_synchronize();
     cuptiActivityFlushAll(0);
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == 2);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], 2);
     const CUpti_ActivityKernel10 *a = &client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
     const CUpti_ActivityKernel10 *b = &client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 1)->kernel;
-    CHECK(strcmp(a->name, "before") == 0 && a->start > realtime_ns() - 60000000000ull); /* CLOCK_REALTIME */
-    CHECK(strcmp(b->name, "after") == 0 && b->start < mono + 60000000000ull && b->start + 60000000000ull > mono);
-    CHECK(b->end == b->start + 1000);
+    EXPECT_STREQ(a->name, "before");
+    EXPECT_GT(a->start, realtime_ns() - 60000000000ull); /* CLOCK_REALTIME */
+    EXPECT_STREQ(b->name, "after");
+    EXPECT_LT(b->start, mono + 60000000000ull);
+    EXPECT_GT(b->start + 60000000000ull, mono);
+    EXPECT_EQ(b->end, b->start + 1000);
     client_teardown(); /* finalize forgets the callback */
     cuptiGetTimestamp(&t);
-    CHECK(t > realtime_ns() - 60000000000ull);
-    return ok;
+    EXPECT_GT(t, realtime_ns() - 60000000000ull);
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        TEST(finalize_returns_every_buffer_and_drops_the_subscription),
-        TEST(finalize_from_an_api_exit_callback_detaches_cleanly),
-        TEST(a_capture_leaves_a_launch_cost_until_finalize),
-        TEST(records_after_a_timestamp_callback_carry_the_clients_clock),
+    static const struct test_case cases[] = {
+        CASE(finalizeReturnsEveryBufferAndDropsTheSubscription),
+        CASE(finalizeFromAnApiExitCallbackDetachesCleanly),
+        CASE(aCaptureLeavesALaunchCostUntilFinalize),
+        CASE(recordsAfterATimestampCallbackCarryTheClientsClock),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

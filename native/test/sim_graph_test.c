@@ -39,76 +39,84 @@ static int count_calls(CUpti_CallbackId cbid, int site) {
     return n;
 }
 
-static int a_graph_launch_gives_one_record_per_node_with_its_launch_and_graph_ids(void) {
-    int ok = 1;
+TEST(aGraphLaunchGivesOneRecordPerNodeWithItsLaunchAndGraphIds) {
     client_setup(1 << 16, 8);
     simcuda_stream s = simcuda_stream_create();
     enable_gpu_kinds();
     simcuda_graph_exec e = capture_and_instantiate(s);
-    CHECK(e != NULL && simcuda_graph_node_count(e) == NODES && simcuda_graph_exec_id(e) != 0);
+    EXPECT(e != NULL && simcuda_graph_node_count(e) == NODES && simcuda_graph_exec_id(e) != 0);
     cuptiEnableDomain(1, client_handle, CUPTI_CB_DOMAIN_RUNTIME_API);
     cuptiEnableDomain(1, client_handle, CUPTI_CB_DOMAIN_DRIVER_API);
     simcuda_graph_launch(e, s);
     simcuda_graph_launch(e, s);
     settle();
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == 6);
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_MEMCPY] == 2 && client.by_kind[CUPTI_ACTIVITY_KIND_MEMSET] == 2);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], 6);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_MEMCPY], 2);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_MEMSET], 2);
     /* the API: cudaGraphLaunch and cuGraphLaunch once per launch, nothing per node */
-    CHECK(calls.n == 8);
-    CHECK(count_calls(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, CUPTI_API_ENTER) == 2);
-    CHECK(count_calls(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_API_EXIT) == 2);
-    CHECK(count_calls(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER) == 0);
+    EXPECT_EQ(calls.n, 8);
+    EXPECT_EQ(count_calls(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, CUPTI_API_ENTER), 2);
+    EXPECT_EQ(count_calls(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_API_EXIT), 2);
+    EXPECT_EQ(count_calls(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER), 0);
     uint32_t corr1 = calls.correlation[0], corr2 = calls.correlation[4];
-    CHECK(corr1 != 0 && corr2 != 0 && corr1 != corr2);
+    EXPECT_NE(corr1, 0);
+    EXPECT_NE(corr2, 0);
+    EXPECT_NE(corr1, corr2);
     for (int launch = 0; launch < 2; launch++) {
         uint32_t corr = launch == 0 ? corr1 : corr2;
         for (int i = 0; i < 3; i++) {
             const CUpti_ActivityKernel10 *k = &client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, launch * 3 + i)->kernel;
             const CUpti_ActivityKernel10 *first = &client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i)->kernel;
-            CHECK(k->correlationId == corr && k->graphId == simcuda_graph_exec_id(e) && k->graphNodeId != 0);
-            CHECK(k->graphNodeId == first->graphNodeId); /* the same node each launch */
-            CHECK(k->streamId == s && k->start != 0 && k->end > k->start);
+            EXPECT_EQ(k->correlationId, corr);
+            EXPECT_EQ(k->graphId, simcuda_graph_exec_id(e));
+            EXPECT_NE(k->graphNodeId, 0);
+            EXPECT_EQ(k->graphNodeId, first->graphNodeId); /* the same node each launch */
+            EXPECT_EQ(k->streamId, s);
+            EXPECT_NE(k->start, 0);
+            EXPECT_GT(k->end, k->start);
         }
         const CUpti_ActivityMemcpy6 *m = &client_nth(CUPTI_ACTIVITY_KIND_MEMCPY, launch)->memcpy;
         const CUpti_ActivityMemset4 *z = &client_nth(CUPTI_ACTIVITY_KIND_MEMSET, launch)->memset;
-        CHECK(m->correlationId == corr && m->graphId == simcuda_graph_exec_id(e) && m->graphNodeId != 0);
-        CHECK(z->correlationId == corr && z->graphId == simcuda_graph_exec_id(e) && z->graphNodeId != 0);
+        EXPECT_EQ(m->correlationId, corr);
+        EXPECT_EQ(m->graphId, simcuda_graph_exec_id(e));
+        EXPECT_NE(m->graphNodeId, 0);
+        EXPECT_EQ(z->correlationId, corr);
+        EXPECT_EQ(z->graphId, simcuda_graph_exec_id(e));
+        EXPECT_NE(z->graphNodeId, 0);
     }
     const char *names[3] = { "node_a", "node_b", "node_c" };
-    for (int i = 0; i < 3; i++) CHECK(strcmp(client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i)->kernel.name, names[i]) == 0);
+    for (int i = 0; i < 3; i++) EXPECT_STREQ(client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i)->kernel.name, names[i]);
     /* nodes run in order on the launch stream */
-    CHECK(client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 1)->kernel.start >= client_nth(CUPTI_ACTIVITY_KIND_MEMCPY, 0)->memcpy.end);
+    EXPECT_GE(client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 1)->kernel.start,
+              client_nth(CUPTI_ACTIVITY_KIND_MEMCPY, 0)->memcpy.end);
     simcuda_graph_exec_destroy(e);
     client_teardown();
-    return ok;
 }
 
-static int work_issued_while_capturing_becomes_nodes_and_does_not_run(void) {
-    int ok = 1;
+TEST(workIssuedWhileCapturingBecomesNodesAndDoesNotRun) {
     client_setup(1 << 16, 8);
     simcuda_stream s = simcuda_stream_create(), other = simcuda_stream_create();
     enable_gpu_kinds();
     cuptiEnableCallback(1, client_handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
-    CHECK(simcuda_graph_begin_capture(s) == 0);
-    CHECK(simcuda_graph_begin_capture(s) == -1); /* already capturing */
+    EXPECT_EQ(simcuda_graph_begin_capture(s), 0);
+    EXPECT_EQ(simcuda_graph_begin_capture(s), -1); /* already capturing */
     simcuda_launch_kernel(s, "captured", GRID, BLOCK, 1000);
     simcuda_launch_kernel(other, "eager", GRID, BLOCK, 1000); /* another stream runs */
     simcuda_graph g = simcuda_graph_end_capture(s);
-    CHECK(g != NULL && simcuda_graph_end_capture(s) == NULL);
+    EXPECT(g != NULL && simcuda_graph_end_capture(s) == NULL);
     settle();
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == 1);
-    CHECK(strcmp(client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel.name, "eager") == 0);
-    CHECK(count_calls(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER) == 2); /* the call still happens */
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], 1);
+    EXPECT_STREQ(client_nth(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel.name, "eager");
+    /* the call still happens */
+    EXPECT_EQ(count_calls(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_API_ENTER), 2);
     simcuda_graph_exec e = simcuda_graph_instantiate(g);
-    CHECK(simcuda_graph_node_count(e) == 1);
+    EXPECT_EQ(simcuda_graph_node_count(e), 1);
     simcuda_graph_destroy(g);
     simcuda_graph_exec_destroy(e);
     client_teardown();
-    return ok;
 }
 
-static int graph_trace_gives_one_record_per_launch_instead_of_its_nodes(void) {
-    int ok = 1;
+TEST(graphTraceGivesOneRecordPerLaunchInsteadOfItsNodes) {
     client_setup(1 << 16, 8);
     simcuda_stream s = simcuda_stream_create();
     enable_gpu_kinds();
@@ -116,13 +124,16 @@ static int graph_trace_gives_one_record_per_launch_instead_of_its_nodes(void) {
     simcuda_graph_exec e = capture_and_instantiate(s);
     simcuda_graph_launch(e, s);
     settle();
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_GRAPH_TRACE] == 1);
-    CHECK(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] == 0 && client.by_kind[CUPTI_ACTIVITY_KIND_MEMCPY] == 0);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_GRAPH_TRACE], 1);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL], 0);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_MEMCPY], 0);
     const CUpti_ActivityGraphTrace2 *t = &client_nth(CUPTI_ACTIVITY_KIND_GRAPH_TRACE, 0)->graph;
-    CHECK(t->graphId == simcuda_graph_exec_id(e) && t->correlationId != 0 && t->end > t->start && t->streamId == s);
+    EXPECT_EQ(t->graphId, simcuda_graph_exec_id(e));
+    EXPECT_NE(t->correlationId, 0);
+    EXPECT_GT(t->end, t->start);
+    EXPECT_EQ(t->streamId, s);
     simcuda_graph_exec_destroy(e);
     client_teardown();
-    return ok;
 }
 
 /* A graph captured and instantiated while subscribed but with no kind on (a
@@ -148,35 +159,26 @@ static long replay_a_graph_instantiated_while_dormant(int session_before) {
     return graph_records;
 }
 
-static int by_default_a_graph_instantiated_while_dormant_is_delivered(void) {
-    int ok = 1;
-    CHECK(replay_a_graph_instantiated_while_dormant(0) == 4 * NODES);
-    return ok;
+TEST(byDefaultAGraphInstantiatedWhileDormantIsDelivered) {
+    EXPECT_EQ(replay_a_graph_instantiated_while_dormant(0), 4 * NODES);
 }
 
-static int by_default_a_graph_instantiated_after_a_profiling_session_is_never_delivered(void) {
-    int ok = 1;
-    CHECK(replay_a_graph_instantiated_while_dormant(1) == 0);
-    return ok;
+TEST(byDefaultAGraphInstantiatedAfterAProfilingSessionIsNeverDelivered) {
+    EXPECT_EQ(replay_a_graph_instantiated_while_dormant(1), 0);
 }
 
-static int graph_nodes_lost_loses_every_graph_instantiated_while_dormant(void) {
-    int ok = 1;
+TEST(graphNodesLostLosesEveryGraphInstantiatedWhileDormant) {
     sim_switch("VPROF_SIM_GRAPH_NODES", "lost");
-    CHECK(replay_a_graph_instantiated_while_dormant(0) == 0);
-    return ok;
+    EXPECT_EQ(replay_a_graph_instantiated_while_dormant(0), 0);
 }
 
-static int graph_nodes_delivered_delivers_them_even_after_a_session(void) {
-    int ok = 1;
+TEST(graphNodesDeliveredDeliversThemEvenAfterASession) {
     sim_switch("VPROF_SIM_GRAPH_NODES", "delivered");
-    CHECK(replay_a_graph_instantiated_while_dormant(1) == 4 * NODES);
-    return ok;
+    EXPECT_EQ(replay_a_graph_instantiated_while_dormant(1), 4 * NODES);
 }
 
 /* parcagpu#23: graph records pin device buffers; past the pool, timestamps go bad. */
-static int graph_records_spend_the_device_buffer_pool_then_lose_their_timestamps(void) {
-    int ok = 1;
+TEST(graphRecordsSpendTheDeviceBufferPoolThenLoseTheirTimestamps) {
     size_t size = sizeof(size_t), bytes = 32 * 4, limit = 3; /* 4 records a buffer, 3 buffers: 12 records */
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &bytes);
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &limit);
@@ -191,8 +193,10 @@ static int graph_records_spend_the_device_buffer_pool_then_lose_their_timestamps
     settle();
     struct simcuda_stats st;
     simcuda_get_stats(&st);
-    CHECK(st.device_timestamps_torn == 1 && st.device_timestamps_dropped == 7);
-    CHECK(st.device_buffer_bytes == 3 * 32 * 4 && free0 - free1 == 0); /* 3 pre-allocated = the limit */
+    EXPECT_EQ(st.device_timestamps_torn, 1);
+    EXPECT_EQ(st.device_timestamps_dropped, 7);
+    EXPECT_EQ(st.device_buffer_bytes, 3 * 32 * 4);
+    EXPECT_EQ(free0 - free1, 0); /* 3 pre-allocated = the limit */
     long zero = 0, torn = 0, good = 0;
     for (long i = 0; i < client.nkept; i++) {
         uint64_t *start, *end;
@@ -205,14 +209,14 @@ static int graph_records_spend_the_device_buffer_pool_then_lose_their_timestamps
         else if (*end < *start) torn++;
         else good++;
     }
-    CHECK(good == 12 && torn == 1 && zero == 7);
+    EXPECT_EQ(good, 12);
+    EXPECT_EQ(torn, 1);
+    EXPECT_EQ(zero, 7);
     simcuda_graph_exec_destroy(e);
     client_teardown();
-    return ok;
 }
 
-static int the_pool_grows_with_graph_records_and_shows_in_device_memory(void) {
-    int ok = 1;
+TEST(thePoolGrowsWithGraphRecordsAndShowsInDeviceMemory) {
     size_t size = sizeof(size_t), bytes = 32 * 2; /* 2 records a buffer */
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &bytes);
     client_setup(1 << 16, 8);
@@ -223,24 +227,23 @@ static int the_pool_grows_with_graph_records_and_shows_in_device_memory(void) {
     simcuda_mem_get_info(&free0, &total);
     for (int i = 0; i < 4; i++) simcuda_graph_launch(e, s); /* 20 records pin 10 buffers, 3 were there */
     simcuda_mem_get_info(&free1, &total);
-    CHECK(free0 - free1 == (10 - 3) * 64);
+    EXPECT_EQ(free0 - free1, (10 - 3) * 64);
     settle();
     simcuda_graph_exec_destroy(e);
     client_teardown();
-    return ok;
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        TEST(a_graph_launch_gives_one_record_per_node_with_its_launch_and_graph_ids),
-        TEST(work_issued_while_capturing_becomes_nodes_and_does_not_run),
-        TEST(graph_trace_gives_one_record_per_launch_instead_of_its_nodes),
-        FRESH(by_default_a_graph_instantiated_while_dormant_is_delivered),
-        FRESH(by_default_a_graph_instantiated_after_a_profiling_session_is_never_delivered),
-        FRESH(graph_nodes_lost_loses_every_graph_instantiated_while_dormant),
-        FRESH(graph_nodes_delivered_delivers_them_even_after_a_session),
-        FRESH(graph_records_spend_the_device_buffer_pool_then_lose_their_timestamps),
-        FRESH(the_pool_grows_with_graph_records_and_shows_in_device_memory),
+    static const struct test_case cases[] = {
+        CASE(aGraphLaunchGivesOneRecordPerNodeWithItsLaunchAndGraphIds),
+        CASE(workIssuedWhileCapturingBecomesNodesAndDoesNotRun),
+        CASE(graphTraceGivesOneRecordPerLaunchInsteadOfItsNodes),
+        FRESH(byDefaultAGraphInstantiatedWhileDormantIsDelivered),
+        FRESH(byDefaultAGraphInstantiatedAfterAProfilingSessionIsNeverDelivered),
+        FRESH(graphNodesLostLosesEveryGraphInstantiatedWhileDormant),
+        FRESH(graphNodesDeliveredDeliversThemEvenAfterASession),
+        FRESH(graphRecordsSpendTheDeviceBufferPoolThenLoseTheirTimestamps),
+        FRESH(thePoolGrowsWithGraphRecordsAndShowsInDeviceMemory),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

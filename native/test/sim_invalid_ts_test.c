@@ -55,38 +55,40 @@ static struct simcuda_stats stats_since(const struct simcuda_stats *before) {
     return now;
 }
 
-static int by_default_every_timestamp_is_valid(void) {
-    int ok = 1;
+TEST(byDefaultEveryTimestampIsValid) {
     struct simcuda_stats before;
     simcuda_get_stats(&before);
     struct shapes sh = run_and_sort();
-    CHECK(sh.valid == KERNELS + 40 && sh.both_zero + sh.start_zero + sh.end_zero + sh.end_before_start == 0);
+    EXPECT_EQ(sh.valid, KERNELS + 40);
+    EXPECT_EQ(sh.both_zero + sh.start_zero + sh.end_zero + sh.end_before_start, 0);
     struct simcuda_stats st = stats_since(&before);
-    CHECK(st.invalid_both_zero + st.invalid_start_zero + st.invalid_end_zero + st.invalid_end_before_start == 0);
-    return ok;
+    EXPECT_EQ(st.invalid_both_zero + st.invalid_start_zero + st.invalid_end_zero + st.invalid_end_before_start, 0);
 }
 
-static int invalid_timestamps_come_at_the_rate_in_every_shape_and_are_counted_exactly(void) {
-    int ok = 1;
+TEST(invalidTimestampsComeAtTheRateInEveryShapeAndAreCountedExactly) {
     sim_switch("VPROF_SIM_INVALID_TS_RATE", "0.05");
     struct simcuda_stats before;
     simcuda_get_stats(&before);
     struct shapes sh = run_and_sort();
     struct simcuda_stats st = stats_since(&before);
-    CHECK((long)st.invalid_end_before_start == sh.end_before_start && (long)st.invalid_start_zero == sh.start_zero);
-    CHECK((long)st.invalid_end_zero == sh.end_zero && (long)st.invalid_both_zero == sh.both_zero);
+    EXPECT_EQ((long)st.invalid_end_before_start, sh.end_before_start);
+    EXPECT_EQ((long)st.invalid_start_zero, sh.start_zero);
+    EXPECT_EQ((long)st.invalid_end_zero, sh.end_zero);
+    EXPECT_EQ((long)st.invalid_both_zero, sh.both_zero);
     long bad = sh.end_before_start + sh.start_zero + sh.end_zero + sh.both_zero;
-    CHECK(bad + sh.valid == KERNELS + 40);
-    CHECK(bad > 40 && bad < 180); /* 5 % of 2040 is 102 */
-    CHECK(sh.end_before_start > 0 && sh.start_zero > 0 && sh.end_zero > 0 && sh.both_zero > 0);
+    EXPECT_EQ(bad + sh.valid, KERNELS + 40);
+    EXPECT_GT(bad, 40);
+    EXPECT_LT(bad, 180); /* 5 % of 2040 is 102 */
+    EXPECT_GT(sh.end_before_start, 0);
+    EXPECT_GT(sh.start_zero, 0);
+    EXPECT_GT(sh.end_zero, 0);
+    EXPECT_GT(sh.both_zero, 0);
     sim_switch("VPROF_SIM_INVALID_TS_RATE", NULL);
-    return ok;
 }
 
 /* Prints the shapes one seed gives (VPROF_SIM_SEED from the environment, 7
  * if unset): run in fresh processes by the next test, which compares them. */
-static int the_shapes_of_a_seed(void) {
-    int ok = 1;
+TEST(theShapesOfASeed) {
     if (getenv("VPROF_SIM_INVALID_TS_RATE") == NULL) sim_switch("VPROF_SIM_INVALID_TS_RATE", "0.05");
     if (getenv("VPROF_SIM_SEED") == NULL) sim_switch("VPROF_SIM_SEED", "7");
     struct simcuda_stats before;
@@ -95,25 +97,27 @@ static int the_shapes_of_a_seed(void) {
     struct simcuda_stats st = stats_since(&before);
     printf("    seed %s: %ld %ld %ld %ld (end<start, start 0, end 0, both 0)\n", getenv("VPROF_SIM_SEED"),
            sh.end_before_start, sh.start_zero, sh.end_zero, sh.both_zero);
-    CHECK((long)st.invalid_both_zero == sh.both_zero && (long)st.invalid_end_zero == sh.end_zero);
-    return ok;
+    EXPECT_EQ((long)st.invalid_both_zero, sh.both_zero);
+    EXPECT_EQ((long)st.invalid_end_zero, sh.end_zero);
 }
 
-static int a_kinds_list_limits_the_shapes(void) {
-    int ok = 1;
+TEST(aKindsListLimitsTheShapes) {
     sim_switch("VPROF_SIM_INVALID_TS_RATE", "0.1");
     sim_switch("VPROF_SIM_INVALID_TS_KINDS", "end-before-start,both-zero");
     struct shapes sh = run_and_sort();
-    CHECK(sh.end_before_start > 0 && sh.both_zero > 0 && sh.start_zero == 0 && sh.end_zero == 0);
+    EXPECT_GT(sh.end_before_start, 0);
+    EXPECT_GT(sh.both_zero, 0);
+    EXPECT_EQ(sh.start_zero, 0);
+    EXPECT_EQ(sh.end_zero, 0);
     sim_switch("VPROF_SIM_INVALID_TS_KINDS", NULL);
     sim_switch("VPROF_SIM_INVALID_TS_RATE", NULL);
-    return ok;
 }
 
 /* The whole-run answer of a seed, from a fresh process (correlation ids restart). */
 static int run_seed(const char *seed, char *out, size_t cap) {
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "VPROF_SIM_INVALID_TS_RATE=0.05 VPROF_SIM_SEED=%s %s the_shapes_of_a_seed", seed, self_path);
+    char cmd[sizeof test_self + 128];
+    snprintf(cmd, sizeof cmd, "VPROF_SIM_INVALID_TS_RATE=0.05 VPROF_SIM_SEED=%s %s --case theShapesOfASeed",
+             seed, test_self);
     FILE *p = popen(cmd, "r");
     if (p == NULL) return -1;
     size_t n = fread(out, 1, cap - 1, p);
@@ -121,23 +125,24 @@ static int run_seed(const char *seed, char *out, size_t cap) {
     return pclose(p);
 }
 
-static int two_runs_with_one_seed_agree_and_another_seed_differs(void) {
-    int ok = 1;
+TEST(twoRunsWithOneSeedAgreeAndAnotherSeedDiffers) {
     char a[512], b[512], c[512];
-    CHECK(run_seed("7", a, sizeof a) == 0 && run_seed("7", b, sizeof b) == 0 && run_seed("8", c, sizeof c) == 0);
-    CHECK(strstr(a, "seed 7:") != NULL && strcmp(a, b) == 0);
-    CHECK(strstr(c, "seed 8:") != NULL);
-    CHECK(strcmp(strchr(a, ':'), strchr(c, ':')) != 0);
-    return ok;
+    ASSERT_EQ(run_seed("7", a, sizeof a), 0);
+    ASSERT_EQ(run_seed("7", b, sizeof b), 0);
+    ASSERT_EQ(run_seed("8", c, sizeof c), 0);
+    ASSERT_CONTAINS(a, "seed 7:");
+    EXPECT_STREQ(a, b);
+    ASSERT_CONTAINS(c, "seed 8:");
+    EXPECT_NE(strcmp(strchr(a, ':'), strchr(c, ':')), 0);
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        TEST(by_default_every_timestamp_is_valid),
-        TEST(invalid_timestamps_come_at_the_rate_in_every_shape_and_are_counted_exactly),
-        FRESH(the_shapes_of_a_seed),
-        TEST(a_kinds_list_limits_the_shapes),
-        TEST(two_runs_with_one_seed_agree_and_another_seed_differs),
+    static const struct test_case cases[] = {
+        CASE(byDefaultEveryTimestampIsValid),
+        CASE(invalidTimestampsComeAtTheRateInEveryShapeAndAreCountedExactly),
+        FRESH(theShapesOfASeed),
+        CASE(aKindsListLimitsTheShapes),
+        CASE(twoRunsWithOneSeedAgreeAndAnotherSeedDiffers),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -24,37 +24,35 @@ static void launch_all(const char *ptr[N], char said[N][32]) {
     client_teardown();
 }
 
-static int by_default_one_name_has_one_address(void) {
-    int ok = 1;
+TEST(byDefaultOneNameHasOneAddress) {
     const char *ptr[N];
     char said[N][32];
     launch_all(ptr, said);
     for (int i = 0; i < N; i++) {
-        CHECK(strcmp(said[i], LAUNCHED[i]) == 0);
-        for (int j = 0; j < N; j++) CHECK((ptr[i] == ptr[j]) == (strcmp(LAUNCHED[i], LAUNCHED[j]) == 0));
+        EXPECT_STREQ(said[i], LAUNCHED[i]);
+        for (int j = 0; j < N; j++) EXPECT_EQ(ptr[i] == ptr[j], strcmp(LAUNCHED[i], LAUNCHED[j]) == 0);
     }
-    return ok;
 }
 
-static int a_module_reload_puts_another_name_at_the_same_address(void) {
-    int ok = 1;
+TEST(aModuleReloadPutsAnotherNameAtTheSameAddress) {
     sim_switch("VPROF_SIM_NAME_REUSE_EVERY", "2");
     const char *ptr[N];
     char said[N][32];
     launch_all(ptr, said);
-    for (int i = 0; i < N; i++) CHECK(strcmp(said[i], LAUNCHED[i]) == 0); /* right when it arrived */
+    for (int i = 0; i < N; i++) EXPECT_STREQ(said[i], LAUNCHED[i]); /* right when it arrived */
     /* launches 0 and 3 ran different kernels from the same address */
-    CHECK(ptr[0] == ptr[3] && strcmp(LAUNCHED[0], LAUNCHED[3]) != 0);
-    CHECK(ptr[1] == ptr[2] && strcmp(LAUNCHED[1], LAUNCHED[2]) != 0);
-    CHECK(strcmp(ptr[0], "kernel_a") == 0); /* two reloads later: back where it started */
+    EXPECT_EQ(ptr[0], ptr[3]);
+    EXPECT_NE(strcmp(LAUNCHED[0], LAUNCHED[3]), 0);
+    EXPECT_EQ(ptr[1], ptr[2]);
+    EXPECT_NE(strcmp(LAUNCHED[1], LAUNCHED[2]), 0);
+    EXPECT_STREQ(ptr[0], "kernel_a"); /* two reloads later: back where it started */
     sim_switch("VPROF_SIM_NAME_REUSE_EVERY", NULL);
-    return ok;
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        TEST(by_default_one_name_has_one_address),
-        TEST(a_module_reload_puts_another_name_at_the_same_address),
+    static const struct test_case cases[] = {
+        CASE(byDefaultOneNameHasOneAddress),
+        CASE(aModuleReloadPutsAnotherNameAtTheSameAddress),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

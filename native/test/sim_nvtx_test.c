@@ -34,21 +34,19 @@ static void push_pop(const char *name) {
     simcuda_nvtx_pop();
 }
 
-static int nvtx_named_before_its_first_call_reaches_cupti(void) {
-    int ok = 1;
+TEST(nvtxNamedBeforeItsFirstCallReachesCupti) {
     setenv("NVTX_INJECTION64_PATH", double_path(), 1);
     push_pop("before_init"); /* NVTX before CUDA: the injection loads here */
     subscribe_for_nvtx();
     simcuda_init();
     push_pop("after_init");
     cuptiActivityFlushAll(0);
-    CHECK(nvtx_callbacks == 2 && client.by_kind[CUPTI_ACTIVITY_KIND_MARKER] == 2);
-    return ok;
+    EXPECT_EQ(nvtx_callbacks, 2);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_MARKER], 2);
 }
 
 /* What an agent that sets the variable at cuInit meets when NVTX came first. */
-static int nvtx_first_called_without_the_variable_stays_dark_for_good(void) {
-    int ok = 1;
+TEST(nvtxFirstCalledWithoutTheVariableStaysDarkForGood) {
     unsetenv("NVTX_INJECTION64_PATH");
     push_pop("before_init");
     setenv("NVTX_INJECTION64_PATH", double_path(), 1); /* too late */
@@ -58,26 +56,24 @@ static int nvtx_first_called_without_the_variable_stays_dark_for_good(void) {
     simcuda_nvtx_domain_push("vllm", "decode");
     simcuda_nvtx_domain_pop("vllm");
     cuptiActivityFlushAll(0);
-    CHECK(nvtx_callbacks == 0 && client.by_kind[CUPTI_ACTIVITY_KIND_MARKER] == 0);
-    return ok;
+    EXPECT_EQ(nvtx_callbacks, 0);
+    EXPECT_EQ(client.by_kind[CUPTI_ACTIVITY_KIND_MARKER], 0);
 }
 
-static int an_injection_without_nvtx_init_leaves_nvtx_dark(void) {
-    int ok = 1;
+TEST(anInjectionWithoutNvtxInitLeavesNvtxDark) {
     setenv("NVTX_INJECTION64_PATH", "libc.so.6", 1); /* loads, has no InitializeInjectionNvtx2 */
     subscribe_for_nvtx();
     push_pop("r");
     setenv("NVTX_INJECTION64_PATH", "/nonexistent/libcupti.so", 1);
     push_pop("r");
-    CHECK(nvtx_callbacks == 0);
-    return ok;
+    EXPECT_EQ(nvtx_callbacks, 0);
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        FRESH(nvtx_named_before_its_first_call_reaches_cupti),
-        FRESH(nvtx_first_called_without_the_variable_stays_dark_for_good),
-        FRESH(an_injection_without_nvtx_init_leaves_nvtx_dark),
+    static const struct test_case cases[] = {
+        FRESH(nvtxNamedBeforeItsFirstCallReachesCupti),
+        FRESH(nvtxFirstCalledWithoutTheVariableStaysDarkForGood),
+        FRESH(anInjectionWithoutNvtxInitLeavesNvtxDark),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

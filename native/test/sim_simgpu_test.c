@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int passes, failures;
-#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); ok = 0; } } while (0)
+#include "test.h"
+
 
 static char simgpu[512], fixture[512], fixture_dir[512];
 
@@ -49,104 +49,94 @@ static long long field(const char *out, const char *line_tag, const char *key) {
 
 static char out[65536], out2[65536];
 
-static int profiler_ranges_bound_exactly_the_kernels_of_their_steps(void) {
-    int ok = 1;
+TEST(profilerRangesBoundExactlyTheKernelsOfTheirSteps) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --steps 300 --kernels-per-step 40 --profiler-range 50:100 --profiler-range 200:230",
              fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "role=single", "kernels") == 12000);
-    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 3200);
-    CHECK(field(out, "role=single", "memcpys") == 600);
-    CHECK(field(out, "role=single", "steps") == 300);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "kernels"), 12000);
+    EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 3200);
+    EXPECT_EQ(field(out, "role=single", "memcpys"), 600);
+    EXPECT_EQ(field(out, "role=single", "steps"), 300);
     /* what a CUPTI client saw between cuProfilerStart and cuProfilerStop */
-    CHECK(field(out, "fixture-report", "kernels") == 3200);
-    CHECK(field(out, "fixture-report", "drops") == 0);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_EQ(field(out, "fixture-report", "kernels"), 3200);
+    EXPECT_EQ(field(out, "fixture-report", "drops"), 0);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
-static int nvtx_ranges_count_the_kernels_inside_them(void) {
-    int ok = 1;
+TEST(nvtxRangesCountTheKernelsInsideThem) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s --steps 30 --nvtx --nvtx-range NAME:10:20 --nvtx-range inner:12:14", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "role=single", "kernels_in_nvtx_ranges") == 400);
-    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 0);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "kernels_in_nvtx_ranges"), 400);
+    EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 0);
 }
 
-static int workers_each_inject_and_the_parent_does_no_gpu_work(void) {
-    int ok = 1;
+TEST(workersEachInjectAndTheParentDoesNoGpuWork) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --workers 2 --steps 20 --profiler-range 5:10", fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(count_lines(out, "role=worker kernels=800 kernels_in_profiler_ranges=200 ") == 2);
-    CHECK(count_lines(out, "role=parent kernels=0 ") == 1);
-    CHECK(count_lines(out, "initialized") == 2);           /* only workers load the injection */
-    CHECK(count_lines(out, "kernels=200 drops=0") == 2);   /* each worker's client saw its range */
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(count_lines(out, "role=worker kernels=800 kernels_in_profiler_ranges=200 "), 2);
+    EXPECT_EQ(count_lines(out, "role=parent kernels=0 "), 1);
+    EXPECT_EQ(count_lines(out, "initialized"), 2);           /* only workers load the injection */
+    EXPECT_EQ(count_lines(out, "kernels=200 drops=0"), 2);   /* each worker's client saw its range */
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
-static int the_same_arguments_give_the_same_schedule(void) {
-    int ok = 1;
+TEST(theSameArgumentsGiveTheSameSchedule) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 50 --seed 7", fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(run(cmd, out2, sizeof out2) == 0);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
     long long a = field(out, "fixture-report", "duration_sum"), b = field(out2, "fixture-report", "duration_sum");
-    CHECK(a > 0 && a == b);
+    EXPECT_GT(a, 0);
+    EXPECT_EQ(a, b);
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 50 --seed 8", fixture, simgpu);
-    CHECK(run(cmd, out2, sizeof out2) == 0);
-    CHECK(field(out2, "fixture-report", "duration_sum") != a);
-    return ok;
+    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_NE(field(out2, "fixture-report", "duration_sum"), a);
 }
 
-static int serve_mode_answers_each_command(void) {
-    int ok = 1;
+TEST(serveModeAnswersEachCommand) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "printf 'step 512 8\\nstart\\nstep 0 32\\nstep 5000 4\\nnonsense\\nstop\\nexit\\n' | %s --serve", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(count_lines(out, "ok\n") == 6);
-    CHECK(count_lines(out, "error: unknown command 'nonsense'") == 1);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(count_lines(out, "ok\n"), 6);
+    EXPECT_EQ(count_lines(out, "error: unknown command 'nonsense'"), 1);
     /* 40 kernels per pass; 5000 prompt tokens are 3 chunked-prefill passes */
-    CHECK(field(out, "role=single", "kernels") == 40 + 40 + 120);
-    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 160);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_EQ(field(out, "role=single", "kernels"), 40 + 40 + 120);
+    EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 160);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
-static int usage_errors_exit_2_with_a_message(void) {
-    int ok = 1;
+TEST(usageErrorsExit2WithAMessage) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s --profiler-range 10:5", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--profiler-range expects A:B") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "--profiler-range expects A:B");
     snprintf(cmd, sizeof cmd, "%s --steps 5 --duration 1s", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "not both") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "not both");
     snprintf(cmd, sizeof cmd, "%s --nvtx-range a:0:10 --nvtx-range b:5:15", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "nest") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "nest");
     snprintf(cmd, sizeof cmd, "%s --help", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0 && strstr(out, "--profiler-range A:B") != NULL);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "--profiler-range A:B");
 }
 
-static int a_missing_injection_library_is_reported_and_the_run_goes_on(void) {
-    int ok = 1;
+TEST(aMissingInjectionLibraryIsReportedAndTheRunGoesOn) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=/nonexistent/libnothing.so %s --steps 3", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(strstr(out, "cannot load CUDA_INJECTION64_PATH=/nonexistent/libnothing.so") != NULL);
-    CHECK(field(out, "role=single", "kernels") == 120);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "cannot load CUDA_INJECTION64_PATH=/nonexistent/libnothing.so");
+    EXPECT_EQ(field(out, "role=single", "kernels"), 120);
 }
 
 /* SIGTERM mid-range: the step finishes, the open range is closed (so the
  * client's count equals the program's), status 0. Waits for events only. */
-static int sigterm_finishes_the_step_and_closes_open_ranges(void) {
-    int ok = 1;
+TEST(sigtermFinishesTheStepAndClosesOpenRanges) {
     int pipefd[2];
-    if (pipe(pipefd) != 0) return 0;
+    ASSERT_EQ(pipe(pipefd), 0);
     pid_t pid = fork();
     if (pid == 0) {
         dup2(pipefd[1], STDERR_FILENO);
@@ -174,158 +164,159 @@ static int sigterm_finishes_the_step_and_closes_open_ranges(void) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    CHECK(signalled);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT(signalled);
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     long long in_range = field(out, "role=single", "kernels_in_profiler_ranges");
-    CHECK(in_range >= 0 && in_range % 40 == 0);
-    CHECK(field(out, "fixture-report", "kernels") == in_range);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_GE(in_range, 0);
+    EXPECT_EQ(in_range % 40, 0);
+    EXPECT_EQ(field(out, "fixture-report", "kernels"), in_range);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
 
 /* ---- the field (docs/simulator.md) ---- */
 
-static int workers_get_their_rank_before_cuda_and_a_device_each(void) {
-    int ok = 1;
+TEST(workersGetTheirRankBeforeCudaAndADeviceEach) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --workers 3 --steps 10", fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
     for (int rank = 0; rank < 3; rank++) {
         char line[128];
         snprintf(line, sizeof line, "rank=%d local_rank=%d world_size=3 ", rank, rank);
-        CHECK(count_lines(out, line) == 1);                 /* seen by the agent at InitializeInjection */
+        EXPECT_EQ(count_lines(out, line), 1);                 /* seen by the agent at InitializeInjection */
         snprintf(line, sizeof line, "devices=%d rank=%d ", 1 << rank, rank);
-        CHECK(count_lines(out, line) == 1);                 /* every kernel record says its device */
+        EXPECT_EQ(count_lines(out, line), 1);                 /* every kernel record says its device */
     }
-    CHECK(count_lines(out, "role=worker kernels=400 ") == 3);
-    CHECK(count_lines(out, " device=2\n") == 1);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_EQ(count_lines(out, "role=worker kernels=400 "), 3);
+    EXPECT_EQ(count_lines(out, " device=2\n"), 1);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
 /* vLLM's graph mode: graphs captured at start-up, before any range; replayed in it. */
-static int graph_steps_replay_graphs_captured_while_dormant(void) {
-    int ok = 1;
+TEST(graphStepsReplayGraphsCapturedWhileDormant) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --cuda-graph --steps 64 --step-us 500 --profiler-range 16:48",
              fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
     /* steps 16..47 are 32 steps, 4 of them prefill (eager): 28 replays of 40 kernel nodes */
-    CHECK(field(out, "role=single", "graph_launches") == 56);
-    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 32 * 40);
+    EXPECT_EQ(field(out, "role=single", "graph_launches"), 56);
+    EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 32 * 40);
     /* this client disables in the stop callback: the last step's work was still in flight */
     long long seen = field(out, "fixture-report", "kernels"), graph = field(out, "fixture-report", "graph_kernels");
-    CHECK(seen >= 31 * 40 && seen < 32 * 40);
-    CHECK(graph >= 27 * 40 && graph <= 28 * 40 && field(out, "fixture-report", "zero_ts") == 0);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_GE(seen, 31 * 40);
+    EXPECT_LT(seen, 32 * 40);
+    EXPECT_GE(graph, 27 * 40);
+    EXPECT_LE(graph, 28 * 40);
+    EXPECT_EQ(field(out, "fixture-report", "zero_ts"), 0);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
 /* R3: a long kernel launched right before cudaProfilerStop, no synchronize. */
-static int a_kernel_running_at_stop_is_lost_to_a_client_that_disables_at_stop(void) {
-    int ok = 1;
+TEST(aKernelRunningAtStopIsLostToAClientThatDisablesAtStop) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --steps 20 --step-us 500 --profiler-range 5:10 --stop-kernel-us 200000",
              fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "role=single", "kernels_in_profiler_ranges") == 201);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 201);
     long long seen = field(out, "fixture-report", "kernels");
-    CHECK(seen >= 160 && seen <= 200); /* the long one never, the last step's maybe not */
+    EXPECT_GE(seen, 160);
+    EXPECT_LE(seen, 200); /* the long one never, the last step's maybe not */
     snprintf(cmd, sizeof cmd, "VPROF_SIM_DISABLED_IN_FLIGHT=zero CUDA_INJECTION64_PATH=%s %s --steps 20 --step-us 500 "
              "--profiler-range 5:10 --stop-kernel-us 200000", fixture, simgpu);
-    CHECK(run(cmd, out2, sizeof out2) == 0);
-    CHECK(field(out2, "fixture-report", "kernels") == 201 && field(out2, "fixture-report", "zero_ts") >= 1);
-    if (!ok) { fputs(out, stderr); fputs(out2, stderr); }
-    return ok;
+    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_EQ(field(out2, "fixture-report", "kernels"), 201);
+    EXPECT_GE(field(out2, "fixture-report", "zero_ts"), 1);
+    if (test_case_has_failed()) { fputs(out, stderr); fputs(out2, stderr); }
 }
 
-static int threads_each_get_a_buffer_and_lose_nothing(void) {
-    int ok = 1;
+TEST(threadsEachGetABufferAndLoseNothing) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --threads 8 --steps 50", fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "role=single", "kernels") == 2000 && field(out, "fixture-report", "kernels") == 2000);
-    CHECK(field(out, "fixture-report", "request_threads") == 8);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "kernels"), 2000);
+    EXPECT_EQ(field(out, "fixture-report", "kernels"), 2000);
+    EXPECT_EQ(field(out, "fixture-report", "request_threads"), 8);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
 /* R1: torch.profiler in the same process takes the buffer callbacks and the kinds. */
-static int a_kineto_like_client_takes_the_records_and_cannot_tear_down_under_another_tool(void) {
-    int ok = 1;
+TEST(aKinetoLikeClientTakesTheRecordsAndCannotTearDownUnderAnotherTool) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s --steps 30 --step-us 500 --kineto-at 10:15", simgpu); /* alone: it gets them all */
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "role=single", "kineto_kernels") == 200 && field(out, "role=single", "kineto_teardowns") == 1);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "kineto_kernels"), 200);
+    EXPECT_EQ(field(out, "role=single", "kineto_teardowns"), 1);
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 30 --step-us 500 --kineto-at 10:15",
              fixture, simgpu);
-    CHECK(run(cmd, out2, sizeof out2) == 0);
-    CHECK(field(out2, "role=single", "kineto_teardowns_skipped") == 1 && field(out2, "role=single", "kineto_teardowns") == 0);
-    CHECK(strstr(out2, "skipping teardown") != NULL);
-    CHECK(field(out2, "role=single", "kineto_foreign_buffers") >= 1); /* the fixture's buffer went to it */
+    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_EQ(field(out2, "role=single", "kineto_teardowns_skipped"), 1);
+    EXPECT_EQ(field(out2, "role=single", "kineto_teardowns"), 0);
+    EXPECT_CONTAINS(out2, "skipping teardown");
+    EXPECT_GE(field(out2, "role=single", "kineto_foreign_buffers"), 1); /* the fixture's buffer went to it */
     /* the fixture saw only what came before the takeover: its kind was disabled at the stop */
-    CHECK(field(out2, "fixture-report", "kernels") < 400 && field(out2, "role=single", "kernels") == 1200);
-    if (!ok) { fputs(out, stderr); fputs(out2, stderr); }
-    return ok;
+    EXPECT_LT(field(out2, "fixture-report", "kernels"), 400);
+    EXPECT_EQ(field(out2, "role=single", "kernels"), 1200);
+    if (test_case_has_failed()) { fputs(out, stderr); fputs(out2, stderr); }
 }
 
 /* R12: NVTX used before CUDA starts stays dark for an agent that names NVTX's injection at cuInit. */
-static int nvtx_before_init_keeps_nvtx_away_from_cupti_for_good(void) {
-    int ok = 1;
+TEST(nvtxBeforeInitKeepsNvtxAwayFromCuptiForGood) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 --nvtx-range r:2:4", fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "fixture-report", "nvtx_callbacks") == 2);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "fixture-report", "nvtx_callbacks"), 2);
     snprintf(cmd, sizeof cmd, "SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 --nvtx-range r:2:4 --nvtx-before-init early",
              fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "fixture-report", "nvtx_callbacks") == 0);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "fixture-report", "nvtx_callbacks"), 0);
     /* named before the process starts (what `vprof run` can do): seen */
     snprintf(cmd, sizeof cmd, "NVTX_INJECTION64_PATH=%s/../libcupti.so.13 SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 "
              "--nvtx-range r:2:4 --nvtx-before-init early", fixture_dir, fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "fixture-report", "nvtx_callbacks") == 2);
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "fixture-report", "nvtx_callbacks"), 2);
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
-static int the_summary_counts_invalid_timestamps_exactly(void) {
-    int ok = 1;
+TEST(theSummaryCountsInvalidTimestampsExactly) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "VPROF_SIM_INVALID_TS_RATE=0.02 VPROF_SIM_SEED=3 SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 100",
              fixture, simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0);
-    CHECK(field(out, "role=single", "invalid_end_before_start") == field(out, "fixture-report", "end_before_start"));
-    CHECK(field(out, "role=single", "invalid_start_zero") == field(out, "fixture-report", "start_zero"));
-    CHECK(field(out, "role=single", "invalid_end_zero") == field(out, "fixture-report", "end_zero"));
-    CHECK(field(out, "role=single", "invalid_both_zero") == field(out, "fixture-report", "zero_ts"));
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "invalid_end_before_start"), field(out, "fixture-report", "end_before_start"));
+    EXPECT_EQ(field(out, "role=single", "invalid_start_zero"), field(out, "fixture-report", "start_zero"));
+    EXPECT_EQ(field(out, "role=single", "invalid_end_zero"), field(out, "fixture-report", "end_zero"));
+    EXPECT_EQ(field(out, "role=single", "invalid_both_zero"), field(out, "fixture-report", "zero_ts"));
     long long bad = field(out, "fixture-report", "end_before_start") + field(out, "fixture-report", "start_zero") +
                     field(out, "fixture-report", "end_zero") + field(out, "fixture-report", "zero_ts");
-    CHECK(bad > 40 && bad < 130); /* 2 % of 4000 kernels, and of the copies the fixture does not count */
-    if (!ok) fputs(out, stderr);
-    return ok;
+    EXPECT_GT(bad, 40);
+    EXPECT_LT(bad, 130); /* 2 % of 4000 kernels, and of the copies the fixture does not count */
+    if (test_case_has_failed()) fputs(out, stderr);
 }
 
-static int field_options_refuse_what_cannot_work(void) {
-    int ok = 1;
+TEST(fieldOptionsRefuseWhatCannotWork) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s --serve --cuda-graph", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--serve runs one step per command") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "--serve runs one step per command");
     snprintf(cmd, sizeof cmd, "%s --kineto-at 5:3", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--kineto-at expects A:B") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "--kineto-at expects A:B");
     snprintf(cmd, sizeof cmd, "%s --kineto-tsc", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "needs --kineto-at") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "needs --kineto-at");
     snprintf(cmd, sizeof cmd, "%s --stop-kernel-us 100", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "needs a --profiler-range") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "needs a --profiler-range");
     snprintf(cmd, sizeof cmd, "%s --threads 0", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 2 && strstr(out, "--threads expects") != NULL);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "--threads expects");
     snprintf(cmd, sizeof cmd, "%s --help", simgpu);
-    CHECK(run(cmd, out, sizeof out) == 0 && strstr(out, "VPROF_SIM_GRAPH_NODES") != NULL && strstr(out, "--kineto-at A:B") != NULL);
-    return ok;
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "VPROF_SIM_GRAPH_NODES");
+    EXPECT_CONTAINS(out, "--kineto-at A:B");
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     char self[480];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) return 1;
@@ -338,30 +329,23 @@ int main(void) {
     unsetenv("SIM_FIXTURE_MODE");
     unsetenv("SIM_FIXTURE_NVTX");
     unsetenv("NVTX_INJECTION64_PATH");
-    struct { const char *name; int (*fn)(void); } tests[] = {
-#define T(f) { #f, f }
-        T(profiler_ranges_bound_exactly_the_kernels_of_their_steps),
-        T(nvtx_ranges_count_the_kernels_inside_them),
-        T(workers_each_inject_and_the_parent_does_no_gpu_work),
-        T(the_same_arguments_give_the_same_schedule),
-        T(serve_mode_answers_each_command),
-        T(usage_errors_exit_2_with_a_message),
-        T(a_missing_injection_library_is_reported_and_the_run_goes_on),
-        T(sigterm_finishes_the_step_and_closes_open_ranges),
-        T(workers_get_their_rank_before_cuda_and_a_device_each),
-        T(graph_steps_replay_graphs_captured_while_dormant),
-        T(a_kernel_running_at_stop_is_lost_to_a_client_that_disables_at_stop),
-        T(threads_each_get_a_buffer_and_lose_nothing),
-        T(a_kineto_like_client_takes_the_records_and_cannot_tear_down_under_another_tool),
-        T(nvtx_before_init_keeps_nvtx_away_from_cupti_for_good),
-        T(the_summary_counts_invalid_timestamps_exactly),
-        T(field_options_refuse_what_cannot_work),
-#undef T
+    static const struct test_case cases[] = {
+        CASE(profilerRangesBoundExactlyTheKernelsOfTheirSteps),
+        CASE(nvtxRangesCountTheKernelsInsideThem),
+        CASE(workersEachInjectAndTheParentDoesNoGpuWork),
+        CASE(theSameArgumentsGiveTheSameSchedule),
+        CASE(serveModeAnswersEachCommand),
+        CASE(usageErrorsExit2WithAMessage),
+        CASE(aMissingInjectionLibraryIsReportedAndTheRunGoesOn),
+        CASE(sigtermFinishesTheStepAndClosesOpenRanges),
+        CASE(workersGetTheirRankBeforeCudaAndADeviceEach),
+        CASE(graphStepsReplayGraphsCapturedWhileDormant),
+        CASE(aKernelRunningAtStopIsLostToAClientThatDisablesAtStop),
+        CASE(threadsEachGetABufferAndLoseNothing),
+        CASE(aKinetoLikeClientTakesTheRecordsAndCannotTearDownUnderAnotherTool),
+        CASE(nvtxBeforeInitKeepsNvtxAwayFromCuptiForGood),
+        CASE(theSummaryCountsInvalidTimestampsExactly),
+        CASE(fieldOptionsRefuseWhatCannotWork),
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (tests[i].fn()) { passes++; printf("  ok   %s\n", tests[i].name); }
-        else { failures++; printf("  FAIL %s\n", tests[i].name); }
-    }
-    printf("%d passed, %d failed\n", passes, failures);
-    return failures ? 1 : 0;
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

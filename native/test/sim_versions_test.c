@@ -7,17 +7,18 @@
  */
 #include "sim_client.h"
 
-static int the_version_is_the_headers_unless_a_test_sets_it(void) {
-    int ok = 1;
+TEST(theVersionIsTheHeadersUnlessATestSetsIt) {
     uint32_t v = 0;
-    CHECK(cuptiGetVersion(&v) == CUPTI_SUCCESS && v == CUPTI_API_VERSION);
+    EXPECT_EQ(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, CUPTI_API_VERSION);
     sim_switch("VPROF_SIM_CUPTI_VERSION", "130000");
-    CHECK(cuptiGetVersion(&v) == CUPTI_SUCCESS && v == 130000);
+    EXPECT_EQ(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 130000);
     sim_switch("VPROF_SIM_CUPTI_VERSION", "26");
-    CHECK(cuptiGetVersion(&v) == CUPTI_SUCCESS && v == 26);
+    EXPECT_EQ(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, 26);
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
-    CHECK(cuptiGetVersion(NULL) == CUPTI_ERROR_INVALID_PARAMETER);
-    return ok;
+    EXPECT_EQ(cuptiGetVersion(NULL), CUPTI_ERROR_INVALID_PARAMETER);
 }
 
 /* A child that refuses CUPTI a buffer; it exits 0 if CUPTI only counted a drop. */
@@ -31,32 +32,28 @@ static void refuse_a_buffer(void) {
     _exit(dropped == 1 ? 0 : 3);
 }
 
-static int a_null_buffer_crashes_cupti_before_api_version_27(void) {
-    int ok = 1;
+TEST(aNullBufferCrashesCuptiBeforeApiVersion27) {
     sim_switch("VPROF_SIM_CUPTI_VERSION", "26"); /* CUDA 12.8 */
     int status = child_status(refuse_a_buffer);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
     sim_switch("VPROF_SIM_CUPTI_VERSION", "27"); /* CUDA 12.9: counted */
     status = child_status(refuse_a_buffer);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
     status = child_status(refuse_a_buffer);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    return ok;
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-static int the_null_buffer_crash_follows_its_switch_whatever_the_version(void) {
-    int ok = 1;
+TEST(theNullBufferCrashFollowsItsSwitchWhateverTheVersion) {
     sim_switch("VPROF_SIM_CUPTI_VERSION", "26");
     sim_switch("VPROF_SIM_CRASH_ON_NULL_BUFFER", "0");
     int status = child_status(refuse_a_buffer);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
     sim_switch("VPROF_SIM_CRASH_ON_NULL_BUFFER", "1");
     status = child_status(refuse_a_buffer);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
     sim_switch("VPROF_SIM_CRASH_ON_NULL_BUFFER", NULL);
-    return ok;
 }
 
 /* Disables the kernel kind where vprof's agent did: in cudaProfilerStop's callback. */
@@ -82,44 +79,41 @@ static void disable_outside_callbacks(void) {
     _exit(0);
 }
 
-static int cupti_13_0_ga_hangs_then_aborts_when_the_kernel_kind_is_disabled_in_a_callback(void) {
-    int ok = 1;
+TEST(cupti13GaHangsThenAbortsWhenTheKernelKindIsDisabledInACallback) {
     sim_switch("VPROF_SIM_DEADLOCK_MS", "100");
     sim_switch("VPROF_SIM_CUPTI_VERSION", "130000");
     uint64_t t0 = realtime_ns();
     int status = child_status(stop_with_disable_in_callback);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
-    CHECK(realtime_ns() - t0 >= 100000000ull); /* it hung first */
+    EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    EXPECT_GE(realtime_ns() - t0, 100000000ull); /* it hung first */
     status = child_status(disable_outside_callbacks); /* the bug needs the callback */
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     sim_switch("VPROF_SIM_CUPTI_VERSION", "130001"); /* 13.0 Update 1 fixed it */
     status = child_status(stop_with_disable_in_callback);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     sim_switch("VPROF_SIM_DISABLE_DEADLOCK", "1"); /* forced on for any version */
     status = child_status(stop_with_disable_in_callback);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
     sim_switch("VPROF_SIM_DISABLE_DEADLOCK", NULL);
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
     sim_switch("VPROF_SIM_DEADLOCK_MS", NULL);
-    return ok;
 }
 
-static int a_switch_value_that_does_not_parse_keeps_the_default(void) {
-    int ok = 1;
+TEST(aSwitchValueThatDoesNotParseKeepsTheDefault) {
     sim_switch("VPROF_SIM_CUPTI_VERSION", "thirteen"); /* says so on stderr */
     uint32_t v = 0;
-    CHECK(cuptiGetVersion(&v) == CUPTI_SUCCESS && v == CUPTI_API_VERSION);
+    EXPECT_EQ(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    EXPECT_EQ(v, CUPTI_API_VERSION);
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
-    return ok;
 }
 
 int main(int argc, char **argv) {
-    static const struct sim_test tests[] = {
-        TEST(the_version_is_the_headers_unless_a_test_sets_it),
-        TEST(a_null_buffer_crashes_cupti_before_api_version_27),
-        TEST(the_null_buffer_crash_follows_its_switch_whatever_the_version),
-        TEST(cupti_13_0_ga_hangs_then_aborts_when_the_kernel_kind_is_disabled_in_a_callback),
-        TEST(a_switch_value_that_does_not_parse_keeps_the_default),
+    static const struct test_case cases[] = {
+        CASE(theVersionIsTheHeadersUnlessATestSetsIt),
+        CASE(aNullBufferCrashesCuptiBeforeApiVersion27),
+        CASE(theNullBufferCrashFollowsItsSwitchWhateverTheVersion),
+        CASE(cupti13GaHangsThenAbortsWhenTheKernelKindIsDisabledInACallback),
+        CASE(aSwitchValueThatDoesNotParseKeepsTheDefault),
     };
-    return run_tests(argc, argv, tests, sizeof tests / sizeof tests[0]);
+    return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -104,6 +104,7 @@ struct vprof_agent {
     int hot_stopping;                 /* atomic copy for the control thread */
     int counting;                     /* driver API callbacks on: launches counted */
     int hot_counting;                 /* atomic copy for the callbacks */
+    int captures;                     /* atomic: stream captures in progress in the process */
     uint32_t begin_source, end_source;
     uint32_t begin_corr, end_corr;    /* the edges' own ids (0: none) */
     uint64_t end_cupti_ns, end_realtime_ns;

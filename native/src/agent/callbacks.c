@@ -4,8 +4,9 @@
  *   buffer requested  application thread: a buffer from the pool
  *   buffer completed  CUPTI's worker thread, or inside a flush: convert, judge, publish
  *   API callbacks     application threads: profiler start/stop (range edges),
- *                     NVTX push/pop (range edges), and, while a range is open
- *                     or draining, every driver API call (ids and launch counts)
+ *                     NVTX push/pop (range edges), stream capture begin/end
+ *                     (always), and, while a range is open or draining, every
+ *                     driver API call (ids and launch counts)
  *
  * LOCK RULES: buffer completed takes convert_lock and the pool spinlock, never
  * state_lock (a forced flush holding state_lock may wait for it). The edge
@@ -160,6 +161,52 @@ static int launch_kind(CUpti_CallbackId cbid)
     }
 }
 
+/* 1 for a call that begins a stream capture, -1 for one that ends it, 0 for any other. */
+static int capture_edge(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+/*
+ * A launch into a capturing stream returns success but runs nothing: it becomes a node
+ * of the graph, whose replays deliver its records. Counted, it would be a launch whose
+ * record never comes (a false records_missing, a drain waiting its whole window). Which
+ * streams capture is not in the launch's callback, so while any capture is in progress
+ * in the process no launch is counted: an eager launch on another stream meanwhile is
+ * then not waited for by the drain (rare; captures run at start-up).
+ */
+static void track_capture(struct vprof_agent *a, int edge, const CUpti_CallbackData *cd)
+{
+    if (cd->callbackSite != CUPTI_API_EXIT)
+        return;
+    const int result = cd->functionReturnValue != NULL ? *(const int *)cd->functionReturnValue : 0;
+    if (edge > 0) {
+        if (result == 0)
+            __atomic_fetch_add(&a->captures, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    /* Ended: successfully, or invalidated or unjoined (the capture is over either way). */
+    if (result != 0 && result != 901 /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */ &&
+        result != 904 /* CUDA_ERROR_STREAM_CAPTURE_UNJOINED */)
+        return;
+    int n = __atomic_load_n(&a->captures, __ATOMIC_ACQUIRE);
+    while (n > 0 && !__atomic_compare_exchange_n(&a->captures, &n, n - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ; /* never below 0: a capture begun while CUPTI was finalized was not counted */
+}
+
 static void count_call(struct vprof_agent *a, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     struct vprof_range_counts *n = &a->window.counts;
@@ -173,6 +220,8 @@ static void count_call(struct vprof_agent *a, CUpti_CallbackId cbid, const CUpti
         return;
     if (cd->functionReturnValue != NULL && *(const int *)cd->functionReturnValue != 0)
         return; /* a failed launch runs nothing */
+    if (__atomic_load_n(&a->captures, __ATOMIC_ACQUIRE) > 0)
+        return; /* most likely into the capturing stream: a node, not work (track_capture) */
     /* A relaxed look at the window: a launch racing an edge is decided by its id either way. */
     const struct vprof_window_snap *w = &a->window.snap;
     const uint32_t state = __atomic_load_n(&w->state, __ATOMIC_RELAXED);
@@ -340,6 +389,9 @@ void CUPTIAPI vprof_on_callback(void *userdata, CUpti_CallbackDomain domain, CUp
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         start = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
         stop = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+        const int capture = capture_edge(cbid);
+        if (capture != 0)
+            track_capture(a, capture, cd);
         if (__atomic_load_n(&a->hot_counting, __ATOMIC_ACQUIRE))
             count_call(a, cbid, cd);
         else if (cd->callbackSite == CUPTI_API_EXIT && __atomic_load_n(&a->finalize_pending, __ATOMIC_ACQUIRE))

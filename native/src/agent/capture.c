@@ -232,6 +232,24 @@ static int enable_kinds(struct vprof_agent *a, uint32_t kinds)
 
 static const CUpti_CallbackId PROFILER_DRIVER_CBIDS[] = { CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
                                                           CUPTI_DRIVER_TRACE_CBID_cuProfilerStop };
+/*
+ * On for as long as the agent is subscribed, as the profiler edges are: so that launches
+ * into a capturing stream (graph nodes, not work) are not counted, even by a range that
+ * begins during a capture (callbacks.c).
+ */
+static const CUpti_CallbackId CAPTURE_DRIVER_CBIDS[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+};
+
+static void enable_driver_callbacks(struct vprof_agent *a, const CUpti_CallbackId *cbids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbids[i]);
+}
+#define ENABLE_DRIVER_CALLBACKS(a, list) enable_driver_callbacks((a), (list), sizeof(list) / sizeof((list)[0]))
 
 /*
  * While a range is open or draining every driver API call comes through
@@ -246,9 +264,10 @@ void vprof_counting(struct vprof_agent *a, int on)
         return;
     if (a->cupti.EnableDomain((uint32_t)on, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)
         return; /* without counting the drain waits its full window and ids bound nothing more */
-    if (!on) /* the domain switch took the profiler callbacks with it */
-        for (size_t i = 0; i < sizeof PROFILER_DRIVER_CBIDS / sizeof PROFILER_DRIVER_CBIDS[0]; i++)
-            a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, PROFILER_DRIVER_CBIDS[i]);
+    if (!on) { /* the domain switch took the profiler and capture callbacks with it */
+        ENABLE_DRIVER_CALLBACKS(a, PROFILER_DRIVER_CBIDS);
+        ENABLE_DRIVER_CALLBACKS(a, CAPTURE_DRIVER_CBIDS);
+    }
     a->counting = on;
     __atomic_store_n(&a->hot_counting, on, __ATOMIC_RELEASE);
 }
@@ -299,13 +318,13 @@ static void cut_short(struct vprof_agent *a)
     vprof_warn_flag(a, VPROF_WARN_CUT_SHORT, NULL);
     write_end(a, cupti_now(a));
     /* Its work that completes from now on is still its own: kept in LATE runs naming it. */
-    vprof_window_write_begin(&a->window);
-    a->window.snap.prev_index = a->range_index;
-    a->window.snap.capture_id = a->arm.capture_id;
-    a->window.snap.prev_begin_corr = a->window.snap.begin_corr;
-    a->window.snap.prev_end_corr = a->window.snap.end_corr != 0u ? a->window.snap.end_corr
-                                 : __atomic_load_n(&a->window.counts.max_corr, __ATOMIC_RELAXED) + 1u;
-    vprof_window_write_end(&a->window);
+    struct vprof_window_snap w = a->window.snap;
+    w.prev_index = a->range_index;
+    w.capture_id = a->arm.capture_id;
+    w.prev_begin_corr = w.begin_corr;
+    w.prev_end_corr = w.end_corr != 0u ? w.end_corr
+                    : __atomic_load_n(&a->window.counts.max_corr, __ATOMIC_RELAXED) + 1u;
+    vprof_window_publish(&a->window, &w);
     a->range_open = 0;
     a->stopping = 0;
 }
@@ -319,10 +338,10 @@ void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
     if (a->stopping)
         cut_short(a);
     else {
-        vprof_window_write_begin(&a->window);
-        a->window.snap.prev_begin_corr = 0;
-        a->window.snap.prev_end_corr = 0;
-        vprof_window_write_end(&a->window);
+        struct vprof_window_snap w = a->window.snap;
+        w.prev_begin_corr = 0;
+        w.prev_end_corr = 0;
+        vprof_window_publish(&a->window, &w);
     }
     struct vprof_control *c = a->control;
     a->range_ring_drops0 = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED);
@@ -340,16 +359,16 @@ void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
     vprof_write_clock_sync(a);
     const uint64_t now = cupti_now(a);
     vprof_window_reset_counts(&a->window);
-    vprof_window_write_begin(&a->window);
-    a->window.snap.state = VPROF_WINDOW_OPEN;
-    a->window.snap.begin_corr = corr;
-    a->window.snap.end_corr = 0;
-    a->window.snap.ts_membership = 0;
-    a->window.snap.begin_ns = now;
-    a->window.snap.end_ns = 0;
-    a->window.snap.check_records = !(a->cupti_facts & VPROF_CUPTI_LAYOUT_VERIFIED);
-    a->window.snap.max_device = 64;
-    vprof_window_write_end(&a->window);
+    struct vprof_window_snap w = a->window.snap;
+    w.state = VPROF_WINDOW_OPEN;
+    w.begin_corr = corr;
+    w.end_corr = 0;
+    w.ts_membership = 0;
+    w.begin_ns = now;
+    w.end_ns = 0;
+    w.check_records = !(a->cupti_facts & VPROF_CUPTI_LAYOUT_VERIFIED);
+    w.max_device = 64;
+    vprof_window_publish(&a->window, &w);
     write_begin(a, source, now, corr);
     /* Another client (torch.profiler) may have taken the buffer callbacks since the last range (R1). */
     if (vprof_register_buffers(a) != 0)
@@ -388,16 +407,16 @@ void vprof_stamp_end(struct vprof_agent *a, uint32_t source, uint32_t corr)
     /* An edge without an id of its own ends after every call the launch callbacks saw. */
     a->end_corr = corr;
     const uint32_t bound = corr != 0u ? corr : seen != 0u ? seen + 1u : 0u;
-    vprof_window_write_begin(&a->window);
-    a->window.snap.state = VPROF_WINDOW_STOPPING;
-    a->window.snap.end_corr = bound;
-    a->window.snap.end_ns = a->end_cupti_ns;
-    if (bound != 0u && bound <= a->window.snap.begin_corr) {
+    struct vprof_window_snap w = a->window.snap;
+    w.state = VPROF_WINDOW_STOPPING;
+    w.end_corr = bound;
+    w.end_ns = a->end_cupti_ns;
+    if (bound != 0u && bound <= w.begin_corr) {
         /* Ids that do not grow cannot order launches: fall back to timestamps (DESIGN §4). */
-        a->window.snap.ts_membership = 1;
+        w.ts_membership = 1;
         a->range_flags |= VPROF_WARN_TS_MEMBERSHIP;
     }
-    vprof_window_write_end(&a->window);
+    vprof_window_publish(&a->window, &w);
     if (source == VPROF_SOURCE_PROFILER || source == VPROF_SOURCE_NVTX)
         __atomic_fetch_add(&a->control->local_range_ends, 1u, __ATOMIC_RELEASE);
     a->stopping = 1;
@@ -475,9 +494,9 @@ void vprof_finish_range(struct vprof_agent *a)
     judge_range(a);
     vprof_write_clock_sync(a);
     write_end(a, cupti_now(a));
-    vprof_window_write_begin(&a->window);
-    a->window.snap.state = VPROF_WINDOW_NONE;
-    vprof_window_write_end(&a->window);
+    struct vprof_window_snap w = a->window.snap;
+    w.state = VPROF_WINDOW_NONE;
+    vprof_window_publish(&a->window, &w);
     a->range_open = 0;
     a->stopping = 0;
     set_hot(a);
@@ -540,6 +559,7 @@ void vprof_finalize_if_pending(struct vprof_agent *a)
          */
         a->cupti.Finalize();
         a->cupti_state = 0; /* the next ARM subscribes again (vprof_cupti_start) */
+        __atomic_store_n(&a->captures, 0, __ATOMIC_RELEASE); /* unseen until subscribed again */
         a->enabled_kinds = 0;
         a->counting = 0;
         __atomic_store_n(&a->hot_counting, 0, __ATOMIC_RELEASE);
@@ -692,6 +712,8 @@ int vprof_cupti_start(struct vprof_agent *a)
               a->cupti.EnableCallback(1, a->subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
                                       CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)) != 0)
         return -1;
+    /* Capture edges (callbacks.c): not fatal if refused; launches are then counted as before. */
+    ENABLE_DRIVER_CALLBACKS(a, CAPTURE_DRIVER_CBIDS);
     /*
      * One NVTX callback while dormant: domain creation, which happens once per
      * domain at start-up, so that a later nvtx:NAME@DOMAIN capture can tell

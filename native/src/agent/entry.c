@@ -52,9 +52,13 @@ static void take_pending_arm(struct vprof_agent *a)
     if (text == NULL || text[0] == '\0')
         return;
     char why[VPROF_REASON_MAX] = "";
-    if (vprof_parse_arm(text, &a->pending, why, sizeof why) == 0)
+    if (vprof_parse_arm(text, &a->pending, why, sizeof why) == 0) {
         __atomic_store_n(&a->pending_arm, 1, __ATOMIC_RELEASE);
-    else
+        /* `vprof run` waits for this region: name it now, before CUPTI can fail, so that a
+         * process that exits at once keeps its region (and its FAILED reason) for that front end
+         * (vprof_region_close_at_exit). */
+        __atomic_store_n(&a->control->frontend_pid, a->pending.frontend_pid, __ATOMIC_RELEASE);
+    } else
         vprof_warn(a, why); /* stays DORMANT; the front end sees why */
 }
 

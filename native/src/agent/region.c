@@ -173,7 +173,9 @@ void vprof_region_close_at_exit(struct vprof_agent *a)
     if (!a->ready)
         return;
     struct vprof_control *c = a->control;
-    __atomic_store_n(&c->state, VPROF_STATE_EXITED, __ATOMIC_RELEASE);
+    /* FAILED stays FAILED: its reason is what a front end reading the region after us needs. */
+    if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != VPROF_STATE_FAILED)
+        __atomic_store_n(&c->state, VPROF_STATE_EXITED, __ATOMIC_RELEASE);
     /* A front end still draining the ring unlinks the file when it is done. */
     const int32_t frontend = __atomic_load_n(&c->frontend_pid, __ATOMIC_ACQUIRE);
     if (!(frontend != 0 && frontend != (int32_t)a->pid && alive(frontend)))

@@ -6,15 +6,21 @@
 _Static_assert(sizeof(struct vprof_window_snap) % sizeof(uint32_t) == 0, "the snapshot is copied in words");
 _Static_assert(sizeof(struct vprof_range_counts) % sizeof(uint64_t) == 0, "the counts are copied in words");
 
-void vprof_window_write_begin(struct vprof_window *w)
-{
-    __atomic_store_n(&w->seq, w->seq + 1u, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-}
+/* The structs are copied a word at a time; these types may alias their fields. */
+typedef uint32_t word32 __attribute__((may_alias));
+typedef uint64_t word64 __attribute__((may_alias));
 
-void vprof_window_write_end(struct vprof_window *w)
+void vprof_window_publish(struct vprof_window *w, const struct vprof_window_snap *snap)
 {
-    __atomic_store_n(&w->seq, w->seq + 1u, __ATOMIC_RELEASE);
+    const uint32_t seq = __atomic_load_n(&w->seq, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->seq, seq + 1u, __ATOMIC_RELAXED);
+    /* Release stores order the odd seq before each word: a reader that sees any new word
+       then sees seq changed on its second look. */
+    const word32 *src = (const word32 *)snap;
+    word32 *dst = (word32 *)&w->snap;
+    for (size_t i = 0; i < sizeof *snap / sizeof(uint32_t); i++)
+        __atomic_store_n(&dst[i], src[i], __ATOMIC_RELEASE);
+    __atomic_store_n(&w->seq, seq + 2u, __ATOMIC_RELEASE);
 }
 
 void vprof_window_read(const struct vprof_window *w, struct vprof_window_snap *out)
@@ -23,12 +29,11 @@ void vprof_window_read(const struct vprof_window *w, struct vprof_window_snap *o
         const uint32_t before = __atomic_load_n(&w->seq, __ATOMIC_ACQUIRE);
         if (before & 1u)
             continue; /* a writer is inside: a few stores, under a lock that never waits on us */
-        /* Field by field with relaxed loads: a torn copy is thrown away below. */
-        const uint32_t *src = (const uint32_t *)&w->snap;
-        uint32_t *dst = (uint32_t *)out;
+        /* Acquire loads keep the second look at seq after every word; a torn copy is thrown away. */
+        const word32 *src = (const word32 *)&w->snap;
+        word32 *dst = (word32 *)out;
         for (size_t i = 0; i < sizeof *out / sizeof(uint32_t); i++)
-            dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            dst[i] = __atomic_load_n(&src[i], __ATOMIC_ACQUIRE);
         if (__atomic_load_n(&w->seq, __ATOMIC_RELAXED) == before)
             return;
     }
@@ -36,15 +41,15 @@ void vprof_window_read(const struct vprof_window *w, struct vprof_window_snap *o
 
 void vprof_window_reset_counts(struct vprof_window *w)
 {
-    uint64_t *p = (uint64_t *)&w->counts;
+    word64 *p = (word64 *)&w->counts;
     for (size_t i = 0; i < sizeof w->counts / sizeof(uint64_t); i++)
         __atomic_store_n(&p[i], 0u, __ATOMIC_RELAXED);
 }
 
 void vprof_window_counts(const struct vprof_window *w, struct vprof_range_counts *out)
 {
-    const uint64_t *src = (const uint64_t *)&w->counts;
-    uint64_t *dst = (uint64_t *)out;
+    const word64 *src = (const word64 *)&w->counts;
+    word64 *dst = (word64 *)out;
     for (size_t i = 0; i < sizeof *out / sizeof(uint64_t); i++)
         dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }

@@ -17,8 +17,12 @@
  * with no id at all, or ids that do not grow, the record's timestamps decide.
  *
  * The snapshot is a seqlock: writers (one at a time: they hold state_lock)
- * make seq odd, write, make it even; a reader retries until it reads one even
- * value on both sides. Counters are relaxed atomics.
+ * change a copy and publish it: seq odd, the words, seq even; a reader
+ * retries until it reads one even value on both sides. Every shared word is
+ * read and written atomically (no plain store races a reader's load), and the
+ * ordering is acquire/release on the words themselves rather than fences
+ * (Boehm, "Can seqlocks get along with programming language memory models?",
+ * 2012), which ThreadSanitizer can follow. Counters are relaxed atomics.
  */
 #ifndef VPROF_AGENT_WINDOW_H
 #define VPROF_AGENT_WINDOW_H
@@ -76,9 +80,11 @@ struct vprof_window {
     struct vprof_range_counts counts;
 };
 
-/* Writers: call with state_lock held. */
-void vprof_window_write_begin(struct vprof_window *w);
-void vprof_window_write_end(struct vprof_window *w);
+/*
+ * Writers (state_lock held): makes *snap the window. A writer reads the current
+ * one plainly (w->snap: no one else writes it), changes a copy, publishes it.
+ */
+void vprof_window_publish(struct vprof_window *w, const struct vprof_window_snap *snap);
 
 /* A consistent copy of the snapshot (any thread, never blocks a writer). */
 void vprof_window_read(const struct vprof_window *w, struct vprof_window_snap *out);

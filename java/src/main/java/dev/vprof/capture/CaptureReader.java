@@ -3,6 +3,7 @@ package dev.vprof.capture;
 import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
 
 import com.fasterxml.jackson.core.JacksonException;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
 import java.io.Closeable;
@@ -72,6 +73,10 @@ public final class CaptureReader implements Closeable {
     private int chunkCount;
     private boolean complete;
     private boolean footerDamaged;
+    /** The RECORDS chunk cut short at the end of the file, if any: its offset, the whole records' payload length. */
+    private long tornOffset;
+    private long tornLength;
+    private long tornRecords;
 
     private CaptureMetadata metadata;
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
@@ -252,22 +257,12 @@ public final class CaptureReader implements Closeable {
                 warnings.add("RECORDS chunk at byte " + chunkOffsets[i] + " of " + path + " is too short; skipped");
                 continue;
             }
-            int pid = p.get(INT, 0);
-            RecordDecoder decoder = decoders.get(pid);
-            if (decoder == null) {
-                if (decoders.size() >= MAX_PROCESSES) {
-                    warnings.add(path + " holds records of more than " + MAX_PROCESSES
-                            + " processes; the others were skipped");
-                    continue;
-                }
-                decoder = new RecordDecoder(pid, budget, warnings);
-                decoder.clockPairs = pairs;
-                decoder.clocksOnly = clocksOnly;
-                decoders.put(pid, decoder);
-            }
-            long recordsLength = p.byteSize() - CaptureFormat.RECORDS_HEADER_SIZE;
-            visitor.chunk(i, pid);
-            decoder.decode(p, CaptureFormat.RECORDS_HEADER_SIZE, recordsLength, visitor);
+            decodeRecords(i, p, decoders, budget, pairs, clocksOnly, visitor);
+        }
+        if (tornLength > 0) {
+            // Last, as in the file: the whole records of the chunk the writer was cut off in.
+            decodeRecords(chunkCount, file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength), decoders, budget,
+                    pairs, clocksOnly, visitor);
         }
         if (!clocksOnly) { // what the decoders count is about records a clock pass skips
             for (RecordDecoder d : decoders.values()) {
@@ -278,6 +273,39 @@ public final class CaptureReader implements Closeable {
             warnings.add(path + " holds more than " + ClockPairs.MAX_PAIRS + " clock pairs; the fit used the first");
         }
         clocks = pairs.fit();
+    }
+
+    /**
+     * One RECORDS payload (pid, reserved word, whole records) to the decoder of its process;
+     * {@code chunkIndex} is its place in {@link #chunks()} ({@code chunkCount} for the torn tail).
+     */
+    private void decodeRecords(int chunkIndex, MemorySegment p, Map<Integer, RecordDecoder> decoders,
+                               RecordDecoder.Budget budget, ClockPairs pairs, boolean clocksOnly, RecordVisitor visitor) {
+        int pid = p.get(INT, 0);
+        RecordDecoder decoder = decoders.get(pid);
+        if (decoder == null) {
+            if (decoders.size() >= MAX_PROCESSES) {
+                warnings.add(path + " holds records of more than " + MAX_PROCESSES
+                        + " processes; the others were skipped");
+                return;
+            }
+            decoder = new RecordDecoder(pid, budget, warnings);
+            decoder.clockPairs = pairs;
+            decoder.clocksOnly = clocksOnly;
+            decoders.put(pid, decoder);
+        }
+        long recordsLength = p.byteSize() - CaptureFormat.RECORDS_HEADER_SIZE;
+        visitor.chunk(chunkIndex, pid);
+        decoder.decode(p, CaptureFormat.RECORDS_HEADER_SIZE, recordsLength, visitor);
+    }
+
+    /**
+     * Records recovered from a RECORDS chunk the file was cut inside (a writer killed mid-write):
+     * every whole record before the cut. They are unverified, as the chunk's checksum covers
+     * bytes that are not there; 0 when there is no such chunk.
+     */
+    public long unverifiedRecords() {
+        return tornRecords;
     }
 
     /** The clock mapping of {@code pid} (identity when it has no pairs); may take a pass over the file. */
@@ -441,6 +469,9 @@ public final class CaptureReader implements Closeable {
             if (next > limit) {
                 stop = "a chunk cut short (" + length + " bytes announced, " + (limit - pos - CHUNK_HEADER_SIZE)
                         + " present)";
+                if (kind == CaptureFormat.KIND_RECORDS) {
+                    recoverTorn(pos, Math.min(limit, pos + CHUNK_HEADER_SIZE + length));
+                }
                 break;
             }
             if (!crcMatches(pos, length)) {
@@ -462,10 +493,39 @@ public final class CaptureReader implements Closeable {
         if (stop != null) {
             warnings.add(path + " is damaged or cut short: read " + chunkCount + " whole chunks, then found " + stop
                     + " at byte " + pos + " of " + size + "; the rest was ignored");
+            if (tornRecords > 0) {
+                warnings.add(path + ": " + tornRecords + " whole records were recovered from the RECORDS chunk at byte "
+                        + tornOffset + ", which the file cuts short; they are unverified (the chunk's checksum"
+                        + " covers bytes that are missing)");
+            }
         } else if (!footerDamaged) {
             warnings.add(path + " was not closed by its writer (the capture was cut short?); read all "
                     + chunkCount + " whole chunks");
         }
+    }
+
+    /**
+     * Keeps the whole records at the start of the RECORDS chunk at {@code offset}, which the file
+     * cuts at {@code end}: the pid header, then records while each one's length is sane and it
+     * ends before the cut.
+     */
+    private void recoverTorn(long offset, long end) {
+        long at = offset + CHUNK_HEADER_SIZE + CaptureFormat.RECORDS_HEADER_SIZE;
+        long records = 0;
+        while (end - at >= VprofRing.RecordHeader.SIZE) {
+            int len = file.get(INT, at);
+            if (len < VprofRing.RecordHeader.SIZE || (len & 7) != 0 || len > VprofRing.RECORD_MAX || len > end - at) {
+                break;
+            }
+            at += len;
+            records++;
+        }
+        if (records == 0) {
+            return;
+        }
+        tornOffset = offset;
+        tornLength = at - offset - CHUNK_HEADER_SIZE;
+        tornRecords = records;
     }
 
     private void addChunk(long offset, int kind, int length) {

@@ -32,6 +32,11 @@ import java.util.zip.CRC32C;
 public final class CaptureWriter implements Closeable {
 
     private static final ValueLayout.OfInt RING_INT = ValueLayout.JAVA_INT_UNALIGNED;
+    /**
+     * How long a drained record may stay in memory before it is written: half the one second a
+     * killed front end may lose, leaving the other half for a drain loop held up by a loaded host.
+     */
+    public static final long FLUSH_AFTER_NS = 500_000_000L;
     private static final int RECORDS_BUFFER_SIZE =
             CHUNK_HEADER_SIZE + RECORDS_HEADER_SIZE + CaptureFormat.RECORDS_CHUNK_TARGET;
 
@@ -41,6 +46,9 @@ public final class CaptureWriter implements Closeable {
     private final ByteBuffer header = ByteBuffer.allocateDirect(CHUNK_HEADER_SIZE).order(CaptureFormat.ORDER);
     private final Map<Integer, RecordsBuffer> buffers = new HashMap<>();
     private RecordsBuffer lastBuffer;
+    /** System.nanoTime() when the oldest record not yet written was buffered; valid while {@link #pending}. */
+    private long pendingSinceNs;
+    private boolean pending;
     private long position;
     /** offset, kind, length per chunk written, for the INDEX. */
     private long[] index = new long[3 * 64];
@@ -113,6 +121,10 @@ public final class CaptureWriter implements Closeable {
                 throw new IllegalArgumentException("negative length " + length);
             }
             return;
+        }
+        if (!pending) {
+            pending = true;
+            pendingSinceNs = System.nanoTime();
         }
         RecordsBuffer b = lastBuffer;
         if (b == null || b.pid != pid) {
@@ -193,13 +205,28 @@ public final class CaptureWriter implements Closeable {
 
     /**
      * Writes every buffered RECORDS chunk now (to the OS, no fsync), so that a front end
-     * that dies later loses nothing drained before this call. The drain calls it about once
-     * a second; calling it often makes chunks small.
+     * that dies later loses nothing drained before this call. The drain goes through
+     * {@link #flushIfDue}; calling this often makes chunks small.
      */
     public void flush() throws IOException {
         ensureOpen();
         for (RecordsBuffer b : buffers.values()) {
             writeRecordsChunk(b);
+        }
+        pending = false;
+    }
+
+    /**
+     * Flushes when a drained record has waited {@link #FLUSH_AFTER_NS} or more in the buffers.
+     * The drain loop calls it every turn, so a front end killed with SIGKILL loses at most about
+     * that much of what it drained (docs/reliability.md), while a busy capture still writes
+     * full chunks: at its rate a buffer fills long before.
+     *
+     * @param nowNs System.nanoTime()
+     */
+    public void flushIfDue(long nowNs) throws IOException {
+        if (pending && nowNs - pendingSinceNs >= FLUSH_AFTER_NS) {
+            flush();
         }
     }
 

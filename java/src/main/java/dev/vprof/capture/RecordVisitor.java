@@ -42,8 +42,9 @@ public interface RecordVisitor {
 
     /**
      * The records that follow, up to the next call, come from the RECORDS chunk at position
-     * {@code chunkIndex} of {@link CaptureReader#chunks()}, a chunk of process {@code pid}. A
-     * streamed reader uses it to know when a chunk's records are all in.
+     * {@code chunkIndex} of {@link CaptureReader#chunks()}, a chunk of process {@code pid}; the
+     * whole records of a chunk the file cuts short (unverified) come last, as chunk
+     * {@code chunks().size()}. A streamed reader uses it to know when a chunk's records are all in.
      */
     default void chunk(int chunkIndex, int pid) {}
 }

@@ -25,6 +25,8 @@ import java.util.Optional;
 public record WindowChunk(long startEpochNs, long endEpochNs, Map<String, Long> counts) {
     public static final String START_KEY = "window_start_epoch_ns";
     public static final String END_KEY = "window_end_epoch_ns";
+    /** The count of {@code --trigger} POSTs that failed; absent when none did. */
+    public static final String TRIGGER_FAILURES_KEY = "trigger_failures";
 
     public WindowChunk {
         counts = Map.copyOf(counts);

@@ -94,7 +94,7 @@ final class AttachCommand implements Callable<Integer> {
         try {
             running = Capture.start(capture.plan(CapturePlan.Mode.ATTACH, pid, null, armSpec, file,
                     List.of("attach", "--pid", Integer.toString(pid)), feeds),
-                    new CaptureEnvironment(directory, err, System.console() != null));
+                    new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
         } catch (CaptureException.NoAgent e) {
             throw new CliException(e.getMessage() + (inject ? "; none of them has CUDA loaded (libcuda mapped) to "
                     + "inject into: has it initialized CUDA yet?" : injectHint(withoutAgent)), e);

@@ -8,6 +8,7 @@ import dev.vprof.export.Exporter;
 import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
+import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -107,7 +108,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
         }
-        boolean showProgress = System.console() != null;
+        boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
         List<Path> written;
         KinetoFiles.Result kineto = null;

@@ -83,7 +83,11 @@ final class RunCommand implements Callable<Integer> {
             throw e;
         }
         CaptureSummary s = running.awaitSummary();
-        if (s.processes() == 0) {
+        if (s.processes() == 0 && s.failedAgents() > 0) {
+            err.println("vprof: warning: the agent loaded in " + s.failedAgents() + " process"
+                    + (s.failedAgents() == 1 ? "" : "es") + " of " + cmd.getFirst() + " but FAILED (the reason is above);"
+                    + " the file holds no GPU activity");
+        } else if (s.processes() == 0) {
             err.println("vprof: warning: no process of " + cmd.getFirst() + " loaded the agent (no CUDA "
                     + "initialization seen); the file holds no GPU activity");
         }

@@ -22,17 +22,24 @@ import picocli.CommandLine.Spec;
             "Without --gpu: runs the synthetic GPU process on the CUPTI test double under",
             "'vprof run' and checks the exact kernel and range counts. Needs no GPU.",
             "",
-            "With --gpu: builds a small CUDA program with nvcc, runs it under vprof in each",
-            "capture-range mode (cudaProfilerApi, nvtx, none) and checks that exactly the",
-            "kernels (several names, two streams, a CUDA graph) and memcpys it launched were",
-            "recorded with zero drops; compares vprof with torch.profiler when PyTorch is",
-            "present; measures launch overhead with no, a dormant and an armed agent; and",
-            "captures a CUDA process started without vprof through 'attach --inject'.",
-            "Prints one table; exits 1 on any mismatch. Without a GPU it says so and exits 0."},
+            "With --gpu: builds a small CUDA program with nvcc and runs its cases under vprof,",
+            "each with an exact expectation: the capture-range modes (cudaProfilerApi, nvtx,",
+            "none); CUDA graphs instantiated while the agent is dormant and replayed in two",
+            "ranges (every node kernel with its ids, or none and vprof's loud warning: the",
+            "table says which this GPU gives); a long kernel still running at an",
+            "unsynchronized cudaProfilerStop; 32 launching threads; 10^6 graph kernels with",
+            "timestamp validation; launch cost with no, a dormant, an armed and a capturing",
+            "agent and after a capture; NVTX used before CUDA initializes; 'attach --inject'",
+            "into a process started without vprof; and, with PyTorch, torch.profiler against",
+            "vprof in two processes and in one. Prints each row as it is decided and the whole",
+            "table at the end; exits 1 on any mismatch (a failing case does not stop the",
+            "others). Without a GPU it says so and exits 0."},
         footer = {"", "Examples:",
             "  vprof selftest",
             "  vprof selftest --gpu",
-            "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are"})
+            "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are",
+            "  vprof selftest --gpu --out gpu-run --time-limit 7m",
+            "  vprof selftest --gpu --case graph-dormant --case unsync-stop --out again"})
 public final class SelftestCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -44,13 +51,31 @@ public final class SelftestCommand implements Callable<Integer> {
     boolean keep;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Work in DIR and keep it: the table as DIR/selftest.txt, next to every raw output "
-                    + "(programs' stdout and stderr, captures, reports). Created if missing")
+            description = "Work in DIR and keep it: the table as DIR/selftest.txt, every row and fact as "
+                    + "DIR/results.json, and per case DIR/cases/NAME/ (commands, the program's output and stderr, "
+                    + "vprof's stderr, the capture, report.json, facts.json). Created if missing")
     Path out;
+
+    @Option(names = "--case", paramLabel = "NAME", completionCandidates = CaseNames.class,
+            description = "With --gpu: run only this case (repeatable): ${COMPLETION-CANDIDATES}. Default: all")
+    java.util.List<String> cases = new java.util.ArrayList<>();
+
+    @Option(names = "--time-limit", paramLabel = "D", converter = TriageCommand.DurationConverter.class,
+            description = "With --gpu: stop starting cases once D (7m, 300s) has passed, and cut the running one "
+                    + "short, so that the table is written within D. Default: 1h")
+    java.time.Duration timeLimit = java.time.Duration.ofHours(1);
 
     @Override
     public Integer call() throws Exception {
         PrintWriter terminal = spec.commandLine().getOut();
+        for (String c : cases) {
+            if (!GpuSelftest.CASES.contains(c)) {
+                throw new CliException("--case " + c + ": no such case; the cases are " + GpuSelftest.caseNames());
+            }
+        }
+        if (timeLimit.isNegative() || timeLimit.isZero()) {
+            throw new CliException("--time-limit must be positive, not " + timeLimit);
+        }
         Path work;
         Writer table = null;
         PrintWriter print = terminal;
@@ -73,7 +98,8 @@ public final class SelftestCommand implements Callable<Integer> {
                     print.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
                     return 0;
                 }
-                return new GpuSelftest(print, work).run();
+                return new GpuSelftest(print, work, new GpuSelftest.Options(null, java.util.Map.of(),
+                        java.util.Set.copyOf(cases), timeLimit.toSeconds())).run();
             }
             return new DoubleSelftest(print, work).run();
         } finally {
@@ -88,6 +114,14 @@ public final class SelftestCommand implements Callable<Integer> {
                     files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
+        }
+    }
+
+    /** The GPU self-test's cases, for --case's help. */
+    static final class CaseNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return GpuSelftest.CASES.iterator();
         }
     }
 

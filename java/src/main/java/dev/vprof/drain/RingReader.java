@@ -70,6 +70,11 @@ public final class RingReader {
      */
     public long drain(RecordSink sink, long maxBytes) throws IOException, RingCorruptException {
         final long cap = mask + 1;
+        if ((head & 7) != 0) {
+            // The agent only ever moves head by whole records; a region that says otherwise is damaged.
+            throw new RingCorruptException("the ring of pid " + pid + " has its read position at byte " + head
+                    + ", not a multiple of 8; stopped reading that process");
+        }
         long consumed = 0;
         long runStart = head & mask; // start of the contiguous run not yet handed over
         long runLen = 0;

@@ -1,6 +1,7 @@
 package dev.vprof.engine;
 
 import dev.vprof.discovery.AgentDirectory;
+import dev.vprof.nativelib.Posix;
 import java.io.PrintWriter;
 
 /**
@@ -10,11 +11,12 @@ import java.io.PrintWriter;
  *
  * @param agents   the agent directory ({@code /dev/shm}) and the {@code /proc} it is checked against
  * @param log      progress, warnings and the closing summary, one line each ({@code vprof: ...})
- * @param progress redraw a live status line (only on a terminal)
+ * @param progress redraw a live status line (only when stderr is a terminal: isatty(2), not
+ *                 System.console(), which a JDK 22+ gives with stderr redirected to a file)
  */
 public record CaptureEnvironment(AgentDirectory agents, PrintWriter log, boolean progress) {
-    /** This machine's agents; the live line when {@code log} goes to a terminal. */
+    /** This machine's agents; the live line when stderr is a terminal. */
     public static CaptureEnvironment system(PrintWriter log) {
-        return new CaptureEnvironment(AgentDirectory.system(), log, System.console() != null);
+        return new CaptureEnvironment(AgentDirectory.system(), log, Posix.isatty(Posix.STDERR_FILENO));
     }
 }

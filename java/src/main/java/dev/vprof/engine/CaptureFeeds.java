@@ -58,8 +58,9 @@ public final class CaptureFeeds implements AutoCloseable {
 
     /** The counts of the closing summary (and of the WINDOW chunk). */
     public record Counts(long scrapes, long gaps, long scrapesDropped, long spansReceived, long spansRejected,
-                         long spansRefused, long spansImported, long importErrors, long spansOutsideWindow) {
-        static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
+                         long spansRefused, long spansImported, long importErrors, long spansOutsideWindow,
+                         long triggerFailures) {
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         Map<String, Long> asMap() {
             Map<String, Long> m = new LinkedHashMap<>();
@@ -72,6 +73,9 @@ public final class CaptureFeeds implements AutoCloseable {
             m.put("spans_imported", spansImported);
             m.put("import_errors", importErrors);
             m.put("spans_outside_window", spansOutsideWindow);
+            if (triggerFailures > 0) {
+                m.put(WindowChunk.TRIGGER_FAILURES_KEY, triggerFailures);
+            }
             return m;
         }
     }
@@ -93,6 +97,8 @@ public final class CaptureFeeds implements AutoCloseable {
     private MetricsScraper scraper;
     private Thread triggerThread;
     private volatile boolean triggerStarted;
+    /** What went wrong with {@code --trigger}, first failure first; the capture goes on, marked. */
+    private final List<String> triggerFailures = java.util.Collections.synchronizedList(new ArrayList<>());
     private volatile boolean stopping;
     private long windowStartNs;
     private long windowEndNs = -1;
@@ -250,12 +256,28 @@ public final class CaptureFeeds implements AutoCloseable {
             if (retryUntilUp) {
                 triggerThread = Thread.ofPlatform().daemon().name("vprof-trigger").start(() -> startWhenUp(err));
             } else {
-                trigger.start();
+                try {
+                    trigger.start();
+                } catch (CaptureException e) {
+                    // The attach ends here (CaptureSession.begin finishes the file): the file says why.
+                    triggerFailures.add(e.getMessage());
+                    throw e;
+                }
                 triggerStarted = true;
                 err.println("vprof: --trigger: POST " + trigger.startUri() + " ok");
             }
         }
         err.flush();
+    }
+
+    /**
+     * A POST of {@code --trigger} failed after the capture began (RUN's retries, /stop_profile):
+     * said now, counted in the WINDOW chunk (so that the file and its report say so), repeated
+     * loudly in the closing summary. The capture goes on.
+     */
+    private void triggerFailed(PrintWriter err, CaptureException e) {
+        triggerFailures.add(e.getMessage());
+        err.println("vprof: error: " + e.getMessage() + "; the capture goes on without it, marked as such");
     }
 
     /** RUN: the server comes up some time after its command starts; try every half second. */
@@ -272,7 +294,7 @@ public final class CaptureFeeds implements AutoCloseable {
             } catch (CaptureException e) {
                 if (!ProfilerTrigger.notListening(e)) {
                     synchronized (err) {
-                        err.println("vprof: error: " + e.getMessage() + "; the capture goes on without it");
+                        triggerFailed(err, e);
                         err.flush();
                     }
                     return;
@@ -310,12 +332,15 @@ public final class CaptureFeeds implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (trigger != null && !triggerStarted && triggerFailures.isEmpty()) {
+            triggerFailures.add("--trigger: " + trigger.startUri() + " never answered while the capture ran");
+        }
         if (trigger != null && triggerStarted && !serverGone) {
             try {
                 trigger.stop();
                 err.println("vprof: --trigger: POST " + trigger.stopUri() + " ok");
             } catch (CaptureException e) {
-                err.println("vprof: warning: " + e.getMessage());
+                triggerFailed(err, e);
             }
             err.flush();
         }
@@ -437,7 +462,7 @@ public final class CaptureFeeds implements AutoCloseable {
         return new Counts(scrapesOk, gaps, scrapesDropped.get(), spansReceived,
                 rs == null ? 0 : rs.spansRejected(), spansRefused.get(),
                 imported == null ? 0 : imported.spans().size(), imported == null ? 0 : imported.errorCount(),
-                receivedOutside + importedOutside);
+                receivedOutside + importedOutside, triggerFailures.size());
     }
 
     /** The summary's lines about the feeds; empty when there were none. */
@@ -458,6 +483,10 @@ public final class CaptureFeeds implements AutoCloseable {
         if (imported != null) {
             lines.add(String.format("vprof: spans: %d imported from %s (%s), %d error%s", c.spansImported(), importedFrom,
                     imported.format(), c.importErrors(), c.importErrors() == 1 ? "" : "s"));
+        }
+        if (!triggerFailures.isEmpty()) {
+            lines.add("vprof: WARNING: --trigger FAILED (" + triggerFailures.getFirst() + "): the server may never have"
+                    + " profiled this capture; the file records the failure and `vprof report` repeats it");
         }
         if ((receiver != null || imported != null) && c.spansOutsideWindow() > 0) {
             lines.add("vprof: spans: " + c.spansOutsideWindow() + " span(s) lie wholly outside the capture window "

@@ -27,6 +27,10 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
         return 0;
     }
 
+    /** Called every turn of the drain loop: write what has waited long enough ({@link CaptureWriter#flushIfDue}). */
+    default void flushIfDue(long nowNs) throws IOException {
+    }
+
     @Override
     void close() throws IOException;
 
@@ -39,6 +43,7 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
             @Override public void processEnd(int pid, AgentCounters c) throws IOException { w.processEnd(pid, c); }
             @Override public void chunk(int kind, byte[] payload) throws IOException { w.chunk(kind, payload); }
             @Override public long startEpochNs() { return startEpochNs; }
+            @Override public void flushIfDue(long nowNs) throws IOException { w.flushIfDue(nowNs); }
             @Override public void close() throws IOException { w.close(); }
         };
     }

@@ -87,6 +87,8 @@ final class CaptureSession {
     private RegionWatch watch;
 
     private volatile String stopRequest;
+    /** Agents found FAILED (their reason was printed as they were found). */
+    private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private long deadlineNs;          // 0: none
 
@@ -376,8 +378,16 @@ final class CaptureSession {
             return;
         }
         if (st == AgentState.FAILED) {
+            // An agent that failed in a process that has already exited kept its region for us (its
+            // VPROF_ARM named us): the reason is read here, then the region is ours to remove.
+            boolean gone = !proc.isAlive(r.pid());
+            seenPids.add(r.pid());
+            failedAgents++;
             err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
-                    + "; that process runs on without capture");
+                    + (gone ? "; that process has exited" : "; that process runs on without capture"));
+            if (gone && ours) {
+                r.unlink();
+            }
             r.close();
             return;
         }
@@ -506,6 +516,7 @@ final class CaptureSession {
                 relay.poll(attached, err);
             }
             feeds.pump(out, now, err);
+            out.flushIfDue(now);
             if (progress != null && now - nextProgress >= 0) {
                 progress.show(attached);
                 nextProgress = now + PROGRESS_EVERY_NS;
@@ -660,6 +671,26 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feeds.summaryLines(), agentWarnings);
+                stopReason, feeds.counts(), feeds.summaryLines(), agentWarnings, rangeHints(ranges), failedAgents);
+    }
+
+    /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */
+    private List<String> rangeHints(long ranges) {
+        if (ranges > 0 || attached.isEmpty() || spec.rangeMode() == VprofRing.RANGE_NONE) {
+            return List.of();
+        }
+        String waited = attached.size() == 1 ? "its process" : "any of its " + attached.size() + " processes";
+        if (spec.rangeMode() == VprofRing.RANGE_PROFILER) {
+            String why = plan.trigger() != null && feeds.counts().triggerFailures() == 0
+                    ? "--trigger POSTed /start_profile, but no process called cudaProfilerStart: was vLLM started"
+                            + " with --profiler-config '{\"profiler\":\"cuda\"}'?"
+                    : "did you pass --trigger, or start vLLM with --profiler-config '{\"profiler\":\"cuda\"}'?";
+            return List.of("vprof: WARNING: no capture range opened: --capture-range=cudaProfilerApi waited for "
+                    + "cudaProfilerStart in " + waited + " and it never came, so nothing was recorded; " + why);
+        }
+        String range = spec.rangeName() + (spec.rangeDomain().isEmpty() ? "" : "@" + spec.rangeDomain());
+        return List.of("vprof: WARNING: no capture range opened: no NVTX range '" + range + "' was pushed in "
+                + waited + ", so nothing was recorded; names are case-sensitive (the domain too), and a"
+                + " range pushed before the capture started does not count");
     }
 }

@@ -8,20 +8,24 @@ import java.util.List;
  *
  * @param stopReason why it stopped early ({@code duration}, {@code signal}, a caller's reason), or
  *                   null when it ended by itself (the command exited, every range ended)
+ * @param hints      loud lines about what the user likely missed (a capture range that never opened)
+ * @param failedAgents agents found FAILED, each named with its reason as it was found
  */
 public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
                              long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
-                             List<String> feedLines, List<String> agentWarnings) {
+                             List<String> feedLines, List<String> agentWarnings, List<String> hints,
+                             int failedAgents) {
     public CaptureSummary {
         feedLines = List.copyOf(feedLines);
         agentWarnings = List.copyOf(agentWarnings);
+        hints = List.copyOf(hints);
     }
 
-    /** A summary without agent warnings. */
+    /** A summary without agent warnings, hints or FAILED agents. */
     public CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops, long ringDropsKernels,
                           long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds, List<String> feedLines) {
         this(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason, feeds, feedLines,
-                List.of());
+                List.of(), List.of(), 0);
     }
 
     /** The closing lines; loud when anything was lost. */
@@ -30,6 +34,7 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
                 file, processes, processes == 1 ? "" : "es", ranges, ranges == 1 ? "" : "s",
                 kernels, records, ringDrops, cuptiDrops);
         feedLines.forEach(err::println);
+        hints.forEach(err::println);
         if (ringDrops > 0) {
             err.printf("vprof: WARNING: %d records (%d kernels) were DROPPED because a ring was full; "
                     + "use a larger --ring-size%n", ringDrops, ringDropsKernels);

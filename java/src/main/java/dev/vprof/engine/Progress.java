@@ -5,12 +5,23 @@ import java.util.List;
 
 /**
  * The one live line on a terminal: processes, ranges, records/s, drops, ring fill. Redrawn in
- * place with a carriage return; only used when a console is attached.
+ * place with a carriage return; only used when stderr is a terminal.
  */
 final class Progress {
+    /**
+     * The rate is taken over this much of the recent past. Records arrive in bursts (each agent
+     * hands over a CUPTI buffer every 150 ms to 1 s), so a rate over the last redraw alone swings
+     * between 0 and twice the true rate.
+     */
+    static final long RATE_WINDOW_NS = 5_000_000_000L;
+    private static final int SAMPLES = 64;
+
     private final PrintWriter err;
-    private long lastRecords;
-    private long lastNanos = System.nanoTime();
+    /** (time, records) of recent redraws, a ring: enough for RATE_WINDOW_NS at two redraws a second. */
+    private final long[] sampleNanos = new long[SAMPLES];
+    private final long[] sampleRecords = new long[SAMPLES];
+    private int samples;
+    private int next;
     private int lastWidth;
 
     Progress(PrintWriter err) {
@@ -31,10 +42,7 @@ final class Progress {
             var d = a.delta();
             drops += d.ringDrops() + d.cuptiDrops();
         }
-        long now = System.nanoTime();
-        double rate = (records - lastRecords) * 1e9 / Math.max(1, now - lastNanos);
-        lastRecords = records;
-        lastNanos = now;
+        double rate = rate(records, System.nanoTime());
         String line = String.format("vprof: %d process%s | %d range%s | %s records/s | %d drops%s | ring %d%%",
                 processes, processes == 1 ? "" : "es", ranges, ranges == 1 ? "" : "s", human(rate), drops,
                 drops > 0 ? " (!)" : "", fill);
@@ -42,6 +50,24 @@ final class Progress {
         err.print("\r" + line + " ".repeat(pad));
         err.flush();
         lastWidth = line.length();
+    }
+
+    /**
+     * Records per second over the last {@link #RATE_WINDOW_NS} (less at the start), given the
+     * records drained so far at {@code nowNs}.
+     */
+    double rate(long records, long nowNs) {
+        sampleNanos[next] = nowNs;
+        sampleRecords[next] = records;
+        next = (next + 1) % SAMPLES;
+        samples = Math.min(samples + 1, SAMPLES);
+        int oldest = (next - samples + SAMPLES) % SAMPLES;
+        // The oldest sample still inside the window (the newest is the one just added).
+        for (int k = 0; k < samples - 1 && nowNs - sampleNanos[oldest] > RATE_WINDOW_NS; k++) {
+            oldest = (oldest + 1) % SAMPLES;
+        }
+        long dt = nowNs - sampleNanos[oldest];
+        return dt <= 0 ? 0 : (records - sampleRecords[oldest]) * 1e9 / dt;
     }
 
     void clear() {

@@ -26,7 +26,13 @@ final class SpanCheck {
         if (allZero(spanId)) {
             return "span id is all zeroes (invalid per OTLP)";
         }
-        if (Long.compareUnsigned(end, start) < 0) {
+        if (start < 0 || end < 0) {
+            // fixed64 nanoseconds at or past 2^63 (the year 2262): no clock gives them, and every
+            // timeline compares times as signed longs, where they would sort before 1970.
+            return "time " + Long.toUnsignedString(start < 0 ? start : end)
+                    + " ns is past the year 2262; not a real timestamp";
+        }
+        if (end < start) {
             return "end time " + Long.toUnsignedString(end) + " is before start time " + Long.toUnsignedString(start);
         }
         return null;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +69,9 @@ public final class SpanImport {
         // Not one request per line: a pretty-printed document, or lines whose first is broken.
         JsonNode whole;
         try {
-            whole = OtlpJson.mapper().readTree(file.toFile());
+            try (BufferedReader in = lines(file)) {
+                whole = OtlpJson.mapper().readTree(in); // as UTF-8 text: no guessing of UTF-16 or UTF-32
+            }
         } catch (JsonProcessingException e) {
             if (first == null && lineCount(file) > 1) {
                 return readLines(file);
@@ -109,7 +113,7 @@ public final class SpanImport {
         List<Span> spans = new ArrayList<>();
         List<ExportRequest> requests = new ArrayList<>();
         Errors errors = new Errors();
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = lines(file)) {
             String line;
             int number = 0;
             while ((line = in.readLine()) != null) {
@@ -217,8 +221,13 @@ public final class SpanImport {
         if (durationUs < 0) {
             throw new OtlpJson.BadSpan("negative duration " + durationUs + " us");
         }
-        long start = Math.multiplyExact(startUs, 1000L);
-        long end = start + durationUs * 1000L;
+        // In ns, both must fit a signed long (the year 2262): anything later is not a real time.
+        if (startUs < 0 || startUs > Long.MAX_VALUE / 1000 || durationUs > Long.MAX_VALUE / 1000 - startUs) {
+            throw new OtlpJson.BadSpan("startTime " + startUs + " us + duration " + durationUs
+                    + " us is past the year 2262; not a real timestamp");
+        }
+        long start = startUs * 1000L;
+        long end = (startUs + durationUs) * 1000L;
         String problem = SpanCheck.problem(traceId, spanId, parent, start, end);
         if (problem != null) {
             throw new OtlpJson.BadSpan(problem);
@@ -323,7 +332,7 @@ public final class SpanImport {
     }
 
     private static String firstNonBlankLine(Path file) throws IOException {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = lines(file)) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (!line.isBlank()) {
@@ -335,9 +344,18 @@ public final class SpanImport {
     }
 
     private static long lineCount(Path file) throws IOException {
-        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
-            return lines.filter(l -> !l.isBlank()).limit(2).count();
+        try (BufferedReader in = lines(file)) {
+            return in.lines().filter(l -> !l.isBlank()).limit(2).count();
         }
+    }
+
+    /**
+     * The file's lines with bytes that are not UTF-8 replaced by U+FFFD: a stray byte in one
+     * attribute must not cost the spans around it, nor end the import with a decoder error.
+     */
+    private static BufferedReader lines(Path file) throws IOException {
+        return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
     }
 
     private static JsonNode tryParse(String line) {

@@ -12,9 +12,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -75,8 +77,8 @@ public final class Region implements AutoCloseable {
         checkOwnerAndMode(path, who, expectedUid);
         Arena arena = Arena.ofShared();
         try (FileChannel ch = writable
-                ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                : FileChannel.open(path, StandardOpenOption.READ)) {
+                ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)
+                : FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             long size = ch.size();
             if (size == 0) {
                 throw new RegionNotReadyException(who + " is still empty: its agent is starting");
@@ -112,8 +114,16 @@ public final class Region implements AutoCloseable {
         int uid;
         Set<PosixFilePermission> perms;
         try {
-            uid = (Integer) Files.getAttribute(path, "unix:uid");
-            perms = Files.getPosixFilePermissions(path);
+            // The link itself, not what it points to: a link another user planted must not pass
+            // for one of our files. And only a regular file: opening a FIFO would block.
+            PosixFileAttributes attrs = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!attrs.isRegularFile()) {
+                throw new RegionException(who + " is " + (attrs.isSymbolicLink() ? "a symbolic link"
+                        : attrs.isDirectory() ? "a directory" : "not a regular file")
+                        + "; a vprof agent makes regular files only, so it is refused");
+            }
+            uid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            perms = attrs.permissions();
         } catch (NoSuchFileException e) {
             throw new RegionException(who + " vanished (its process exited)");
         } catch (IOException e) {

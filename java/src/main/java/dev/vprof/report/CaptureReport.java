@@ -15,6 +15,7 @@ import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
+import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,6 +89,14 @@ public final class CaptureReport implements RecordVisitor {
         Report.VerdictSummary verdict = metrics == null || metrics.stats() == null ? null
                 : VerdictSection.of(latency.stats(), metrics.vllm(), reader.metadata().orElse(null));
         List<String> warnings = new ArrayList<>(base.warnings());
+        long triggerFailures = reader.window().map(w -> w.counts().getOrDefault(WindowChunk.TRIGGER_FAILURES_KEY, 0L))
+                .orElse(0L);
+        if (triggerFailures > 0) {
+            String url = reader.metadata().map(m -> m.options() == null ? null : m.options().get("trigger")).orElse(null);
+            warnings.add(0, "--trigger FAILED during this capture (" + triggerFailures + " POST"
+                    + (triggerFailures == 1 ? "" : "s") + (url == null ? "" : " to " + url)
+                    + " failed): the server may never have profiled it; the capture's log says why");
+        }
         warnings.addAll(notes);
         return new Report(base.file(), base.complete(), warnings, base.metadata(), verdict, base.processes(),
                 base.ranges(), base.totals(), base.topKernels(),
@@ -336,7 +345,8 @@ public final class CaptureReport implements RecordVisitor {
             zeroTs += pZero;
         }
         Report.Totals totals = new Report.Totals(processSummaries.size(), rangeCount, kernels, memcpys, memcpyBytes,
-                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, graphKernels, clipped, rejected);
+                memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, graphKernels, clipped, rejected,
+                reader.unverifiedRecords());
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
                 reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top, names));
     }

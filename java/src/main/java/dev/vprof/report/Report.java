@@ -216,6 +216,10 @@ public record Report(
             long maxNs,
             boolean percentilesExact) {}
 
+    /**
+     * Sums over processes. unverifiedRecords: records read from a RECORDS chunk the file was cut
+     * inside (a writer killed mid-write), whole but not covered by a checksum that could be checked.
+     */
     public record Totals(
             int processes,
             int ranges,
@@ -229,12 +233,13 @@ public record Report(
             long zeroTimestampKernels,
             long graphKernels,
             long clipped,
-            Map<String, Long> rejected) {
+            Map<String, Long> rejected,
+            long unverifiedRecords) {
 
         public Totals(int processes, int ranges, long kernels, long memcpys, long memcpyBytes, long memsets,
                       long ringDrops, long ringDropsKernels, long cuptiDrops, long zeroTimestampKernels) {
             this(processes, ranges, kernels, memcpys, memcpyBytes, memsets, ringDrops, ringDropsKernels, cuptiDrops,
-                    zeroTimestampKernels, 0, 0, Map.of());
+                    zeroTimestampKernels, 0, 0, Map.of(), 0);
         }
 
         /** Records kept off the timeline as invalid, all reasons. */

@@ -28,7 +28,12 @@ public final class TextReport {
         }
         out.append('\n');
         if (!report.complete()) {
-            out.append("NOTE: the file was not closed by its writer; this report covers what it holds\n");
+            out.append("NOTE: the file was not closed by its writer; this report covers what it holds");
+            if (report.totals().unverifiedRecords() > 0) {
+                out.append(", the last ").append(report.totals().unverifiedRecords())
+                        .append(" records unverified (from a chunk the file cuts short)");
+            }
+            out.append('\n');
         }
         if (report.verdict() != null) {
             out.append('\n');

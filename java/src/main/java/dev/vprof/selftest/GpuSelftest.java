@@ -1,47 +1,66 @@
 package dev.vprof.selftest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 
 /**
- * {@code vprof selftest --gpu}: on a machine with an NVIDIA GPU, builds a small CUDA
- * program with nvcc, runs it under vprof in each capture-range mode and checks that
- * vprof recorded exactly the kernels and memcpys it launched, with zero drops;
- * compares against torch.profiler when PyTorch is present; measures launch overhead
- * with no agent, a dormant agent and an armed agent; and captures a process that was
- * started without the agent through late injection. One table, non-zero exit on any
- * mismatch. Without a GPU it says so and runs nothing.
+ * {@code vprof selftest --gpu}: on a machine with an NVIDIA GPU, builds the self-test program
+ * (native/gpu: selftest.cu, selftest_cases.c) with nvcc and runs its cases under vprof, each with
+ * an exact expectation: the three capture-range modes; graphs instantiated while the agent is
+ * dormant, replayed in two ranges (R2: every node kernel with its ids, or none and the agent's loud
+ * warning, and the table says which); a long kernel at an unsynchronized cudaProfilerStop (R3); 32
+ * launching threads (R6); 10^6 graph kernels with timestamp validation (R4); launch cost with no,
+ * a dormant, an armed, a capturing agent and after a capture (R7); NVTX before CUDA initializes
+ * (R12); late injection; and, with PyTorch, torch.profiler against vprof in two processes and in
+ * one (R1). R numbers are cupti-field-facts' risks.
  *
- * <p>Facts this relies on (DESIGN §2): the driver loads CUDA_INJECTION64_PATH at
- * cuInit (here cudaFree(0)); cudaProfilerStart/Stop fire runtime cbids 171/172 and the
- * driver's 308/309; graph kernels are reported per node as kernel records; NVTX
- * reaches CUPTI only through NVTX_INJECTION64_PATH, which the agent sets.
+ * <p>One table, exit 1 on a mismatch; a failing case never stops the others. Everything needed to
+ * diagnose a mismatch without a second run is kept under the working folder: results.json (every
+ * row and fact), and per case (cases/NAME/) the commands, the program's own output and stderr,
+ * vprof's stderr, the capture (unless large), report.json (as `vprof report --json --top 1000`)
+ * and facts.json ({@link CaptureFacts}). Without a GPU, {@link #whyNoGpu} says so and nothing runs.
+ *
+ * <p>The same cases run on the CUPTI test double (native/test/selftest_double.c) through
+ * {@link Options#program}: GpuSelftestOnDoubleTest.
  */
 public final class GpuSelftest {
+    /** The cases, in the order they run: the field's unknowns first, in case time runs out. */
+    public static final List<String> CASES = List.of("graph-dormant", "unsync-stop", "profiler", "pytorch",
+            "threads", "graph-stress", "launch-cost", "nvtx-early", "nvtx", "none", "late");
+
+    /**
+     * How to run. {@code program}: a self-test program already built (null: build selftest.cu with
+     * nvcc); {@code programEnv}: added to its environment in every case; {@code cases}: which to run
+     * (empty: all); {@code limitSeconds}: the whole run's time limit.
+     */
+    public record Options(Path program, Map<String, String> programEnv, Set<String> cases, long limitSeconds) {
+        public static Options defaults() {
+            return new Options(null, Map.of(), Set.of(), 3600);
+        }
+    }
+
     private final PrintWriter out;
     private final Path work;
-    private final List<Row> rows = new ArrayList<>();
-
-    record Row(String check, String expected, String actual, boolean ok) {}
+    private final Options options;
 
     public GpuSelftest(PrintWriter out, Path work) {
+        this(out, work, Options.defaults());
+    }
+
+    public GpuSelftest(PrintWriter out, Path work, Options options) {
         this.out = out;
         this.work = work;
+        this.options = options;
     }
 
     /** Why this machine cannot run the GPU self-test, or null when it can. */
@@ -59,218 +78,170 @@ public final class GpuSelftest {
                 + (driver ? "" : "libcuda.so.1, the driver, cannot be loaded") + ")";
     }
 
-    /** Runs every check; returns the process exit code (0 all matched, 1 a mismatch). */
+    /** Runs the cases; returns the process exit code (0 nothing mismatched, 1 a mismatch). */
     public int run() throws IOException, InterruptedException {
-        Path nvcc = Toolchain.nvcc();
-        if (nvcc == null) {
-            rows.add(new Row("build selftest.cu", "nvcc", "nvcc not found (set CUDA_HOME or PATH)", false));
-        } else {
-            Path exe = build(nvcc);
-            if (exe != null) {
-                captureModes(exe);
-                overhead(exe);
-                lateInjection(exe);
+        SelftestTable table = new SelftestTable(out, work.resolve("results.json"));
+        SelftestRun run = new SelftestRun(table, work, options.limitSeconds());
+        run.programEnv.putAll(options.programEnv());
+        out.println("vprof GPU self-test: each row as it is decided; the whole table at the end. Working folder: " + work);
+        out.flush();
+        run.program = options.program() != null ? options.program() : build(run);
+        doctor(run);
+        if (run.program != null && info(run)) {
+            CaptureCases captures = new CaptureCases(run);
+            InteractiveCases interactive = new InteractiveCases(run);
+            Map<String, Step> steps = new LinkedHashMap<>();
+            steps.put("graph-dormant", interactive::graphDormant);
+            steps.put("unsync-stop", captures::unsyncStop);
+            steps.put("profiler", () -> captures.mode("profiler", "--capture-range=cudaProfilerApi"));
+            steps.put("pytorch", () -> new TorchCases(run).run());
+            steps.put("threads", captures::threads);
+            steps.put("graph-stress", captures::graphStress);
+            steps.put("launch-cost", interactive::launchCost);
+            steps.put("nvtx-early", captures::nvtxEarly);
+            steps.put("nvtx", () -> captures.mode("nvtx", "--capture-range=nvtx:vprof_selftest"));
+            steps.put("none", () -> captures.mode("none", "--capture-range=none"));
+            steps.put("late", interactive::lateInjection);
+            for (String name : CASES) {
+                runCase(run, name, steps.get(name));
             }
+        } else if (options.cases().isEmpty() || options.cases().contains("pytorch")) {
+            runCase(run, "pytorch", () -> new TorchCases(run).run()); // PyTorch needs no nvcc
         }
-        torch();
-        return printTable();
+        return table.finish(work);
     }
 
-    private Path build(Path nvcc) throws IOException, InterruptedException {
-        Path src = work.resolve("selftest.cu");
-        try (InputStream in = GpuSelftest.class.getResourceAsStream("/dev/vprof/selftest/selftest.cu")) {
-            if (in == null) throw new IOException("selftest.cu is missing from the vprof jar");
-            Files.copy(in, src, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    /** One case's work; may throw: the case then gets a MISMATCH row and the run goes on. */
+    @FunctionalInterface
+    interface Step {
+        void run() throws IOException, InterruptedException;
+    }
+
+    private void runCase(SelftestRun run, String name, Step step) throws InterruptedException {
+        if (!options.cases().isEmpty() && !options.cases().contains(name)) {
+            return;
         }
-        Path exe = work.resolve("vprof-selftest");
-        out.println("building " + src + " with " + nvcc + " ...");
-        SelfCli.Result r = SelfCli.run(List.of(nvcc.toString(), "-O2", "-lineinfo", "-o", exe.toString(), src.toString()),
-                Map.of(), 300, work);
+        if (run.secondsLeft() < 15) {
+            run.table.add(Row.skipped(name, "not run: the time limit is reached"));
+            return;
+        }
+        out.println("case " + name + " (" + run.secondsLeft() + " s left)");
+        out.flush();
+        long t0 = System.nanoTime();
+        try {
+            step.run();
+        } catch (IOException | RuntimeException e) {
+            run.table.add(Row.of(name + ": the case ran to its end", "no error", e.getClass().getSimpleName() + ": "
+                    + e.getMessage(), false));
+        }
+        run.table.fact("case " + name + " took", String.format(java.util.Locale.ROOT, "%.1f s",
+                (System.nanoTime() - t0) / 1e9));
+    }
+
+    /** nvcc selftest.cu selftest_cases.c into work/build; the program, or null with a failed row. */
+    private Path build(SelftestRun run) throws IOException, InterruptedException {
+        Path nvcc = Toolchain.nvcc();
+        if (nvcc == null) {
+            run.table.add(Row.of("build selftest.cu", "nvcc", "nvcc not found (set CUDA_HOME or PATH)", false));
+            return null;
+        }
+        Path dir = Files.createDirectories(work.resolve("build"));
+        for (String source : SOURCES) {
+            try (InputStream in = GpuSelftest.class.getResourceAsStream("/dev/vprof/selftest/" + source)) {
+                if (in == null) {
+                    throw new IOException(source + " is missing from the vprof jar");
+                }
+                Files.copy(in, dir.resolve(source), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Path exe = dir.resolve("vprof-selftest");
+        out.println("building " + dir.resolve("selftest.cu") + " with " + nvcc + " ...");
+        out.flush();
+        SelfCli.Result r = SelfCli.run(buildCommand(nvcc, dir, exe), Map.of(), run.timeout(300), dir, "nvcc");
         boolean ok = r.exitCode() == 0;
-        rows.add(new Row("build selftest.cu", "exit 0", ok ? "exit 0" : "exit " + r.exitCode() + ": " + tail(r.stderr()), ok));
+        run.table.add(Row.of("build selftest.cu", "exit 0", ok ? "exit 0" : "exit " + r.exitCode() + ": "
+                + SelftestRun.tail(r.stderr()), ok));
+        run.table.fact("nvcc", nvcc + " (" + firstLine(SelfCli.run(List.of(nvcc.toString(), "--version"), Map.of(),
+                run.timeout(30), dir, "nvcc-version").stdout(), "release") + ")");
+        cuptiFor(run, nvcc);
         return ok ? exe : null;
     }
 
-    private void captureModes(Path exe) throws IOException, InterruptedException {
-        String[][] modes = {
-            {"profiler", "--capture-range=cudaProfilerApi", "phase"},
-            {"nvtx", "--capture-range=nvtx:vprof_selftest", "phase"},
-            {"none", "--capture-range=none", "total"},
-        };
-        for (String[] m : modes) {
-            Path file = work.resolve("selftest-" + m[0] + ".vprof");
-            SelfCli.Result r = SelfCli.run(SelfCli.vprof("run", m[1], "-o", file.toString(), "--", exe.toString(), m[0]),
-                    Map.of(), 300, work);
-            JsonNode launched = r.lastJsonLine();
-            if (r.exitCode() != 0 || launched == null) {
-                rows.add(new Row(m[0] + ": vprof run", "exit 0", "exit " + r.exitCode() + ": " + tail(r.stderr()), false));
-                continue;
+    /** The files of the self-test program, as the jar (and the GPU bundle) carry them. */
+    static final List<String> SOURCES = List.of("selftest.cu", "selftest_cases.c", "selftest.h");
+
+    /** How the program is built: one command, nvcc compiling the CUDA part and the cases. */
+    static List<String> buildCommand(Path nvcc, Path dir, Path exe) {
+        return List.of(nvcc.toString(), "-O2", "-lineinfo", "-o", exe.toString(), dir.resolve("selftest.cu").toString(),
+                dir.resolve("selftest_cases.c").toString(), "-lpthread");
+    }
+
+    /**
+     * Which libcupti the agent in the program will load. The agent looks at VPROF_CUPTI_LIB, then
+     * CUDA_HOME, then the loader's default search, which does not cover the toolkit's
+     * extras/CUPTI/lib64: where neither variable is set, the program gets CUDA_HOME of the nvcc
+     * that built it, so that the agent finds the CUPTI of the toolkit the program was built with.
+     */
+    private void cuptiFor(SelftestRun run, Path nvcc) {
+        String explicit = System.getenv("VPROF_CUPTI_LIB");
+        String home = System.getenv("CUDA_HOME");
+        if (explicit != null && !explicit.isBlank()) {
+            run.table.fact("libcupti for the program", "VPROF_CUPTI_LIB=" + explicit + " (yours)");
+        } else if (home != null && !home.isBlank()) {
+            run.table.fact("libcupti for the program", "from CUDA_HOME=" + home + " (yours)");
+        } else {
+            Path toolkit = nvcc.toAbsolutePath().getParent().getParent();
+            run.programEnv.put("CUDA_HOME", toolkit.toString());
+            run.table.fact("libcupti for the program", "from CUDA_HOME=" + toolkit + " (set by the self-test: "
+                    + "the toolkit of the nvcc that built it)");
+        }
+    }
+
+    /**
+     * `vprof doctor` with the program's environment, kept as doctor.stdout (the libcupti the agent
+     * will find, the driver, ptrace); notes whether this machine allows attach --inject.
+     */
+    private void doctor(SelftestRun run) throws IOException, InterruptedException {
+        SelfCli.Result r = SelfCli.run(SelfCli.vprof("doctor"), run.programEnv, run.timeout(60), work, "doctor");
+        for (String line : (r.stdout() + "\n" + r.stderr()).split("\n")) {
+            String[] f = line.strip().split("\\s+", 3);
+            if (f.length == 3 && f[1].equals("injection") && !f[0].equals("OK")) {
+                run.injectionRefused = f[2];
             }
-            compare(m[0], launched.path(m[2]), report(file));
         }
     }
 
-    /** vprof report --json of a capture, or null with a failed row. */
-    private JsonNode report(Path file) throws IOException, InterruptedException {
-        SelfCli.Result r = SelfCli.run(SelfCli.vprof("report", "--json", "--top", "1000", file.toString()), Map.of(), 120, work);
-        if (r.exitCode() != 0) {
-            rows.add(new Row("report " + file.getFileName(), "exit 0", "exit " + r.exitCode() + ": " + tail(r.stderr()), false));
-            return null;
-        }
-        return SelfCli.parse(r.stdout());
-    }
-
-    private void compare(String mode, JsonNode expected, JsonNode report) {
-        if (report == null) return;
-        Map<String, Long> recorded = new HashMap<>();
-        for (JsonNode k : report.path("top_kernels")) recorded.put(k.path("name").asText(), k.path("count").asLong());
-        for (Iterator<Map.Entry<String, JsonNode>> it = expected.path("kernels").fields(); it.hasNext(); ) {
-            var e = it.next();
-            long want = e.getValue().asLong();
-            long got = recorded.getOrDefault(e.getKey(), 0L);
-            rows.add(new Row(mode + ": " + e.getKey(), Long.toString(want), Long.toString(got), want == got));
-        }
-        long wantCopies = expected.path("memcpys").asLong();
-        long gotCopies = report.path("totals").path("memcpys").asLong();
-        rows.add(new Row(mode + ": memcpys", Long.toString(wantCopies), Long.toString(gotCopies), wantCopies == gotCopies));
-        long drops = report.path("totals").path("ring_drops").asLong() + report.path("totals").path("cupti_drops").asLong();
-        rows.add(new Row(mode + ": drops", "0", Long.toString(drops), drops == 0));
-    }
-
-    private void overhead(Path exe) throws IOException, InterruptedException {
-        String n = "200000";
-        Double plain = nsPerLaunch(List.of(exe.toString(), "launches", n), Map.of());
-        Path agent = agentPath();
-        Double dormant = agent == null ? null
-                : nsPerLaunch(List.of(exe.toString(), "launches", n), Map.of("CUDA_INJECTION64_PATH", agent.toString()));
-        Double armed = nsPerLaunch(SelfCli.vprof("run", "-o", work.resolve("overhead.vprof").toString(), "--",
-                exe.toString(), "launches", n), Map.of());
-        rows.add(new Row("launch ns, no agent", "-", fmt(plain), plain != null));
-        rows.add(new Row("launch ns, dormant agent", "ratio <= 1.01", ratio(dormant, plain), dormant != null));
-        rows.add(new Row("launch ns, armed agent", "(informative)", ratio(armed, plain), armed != null));
-    }
-
-    private Double nsPerLaunch(List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
-        SelfCli.Result r = SelfCli.run(cmd, env, 300, work);
+    /** The program's info case: the device, driver, runtime, and the kernels' launch shapes. */
+    private boolean info(SelftestRun run) throws IOException, InterruptedException {
+        Path dir = run.caseDir("info");
+        SelfCli.Result r = SelfCli.run(List.of(run.program.toString(), "info"), run.programEnv, run.timeout(120), dir,
+                "program");
         JsonNode j = r.lastJsonLine();
-        return r.exitCode() == 0 && j != null && j.has("ns_per_launch") ? j.get("ns_per_launch").asDouble() : null;
+        if (r.exitCode() != 0 || j == null) {
+            run.table.add(Row.of("info: the program runs without vprof", "exit 0", "exit " + r.exitCode() + ": "
+                    + SelftestRun.tail(r.stderr()), false));
+            return false;
+        }
+        run.table.fact("device", j.path("device").asText());
+        run.table.fact("CUDA driver version (cudaDriverGetVersion)", j.path("driver").asInt());
+        run.table.fact("CUDA runtime version (cudaRuntimeGetVersion)", j.path("runtime").asInt());
+        for (var e : j.path("shapes").properties()) {
+            run.shapes.put(e.getKey(), e.getValue().path(0).asInt() + "x1x1/" + e.getValue().path(1).asInt() + "x1x1");
+        }
+        return true;
     }
 
-    private Path agentPath() throws IOException, InterruptedException {
-        SelfCli.Result r = SelfCli.run(SelfCli.vprof("agent-path"), Map.of(), 60, work);
-        return r.exitCode() == 0 ? Path.of(r.stdout().trim()) : null;
-    }
-
-    /** A CUDA process started WITHOUT the agent, captured through vprof attach --inject. */
-    private void lateInjection(Path exe) throws IOException, InterruptedException {
-        Process target = new ProcessBuilder(exe.toString(), "wait").redirectError(work.resolve("late.err").toFile()).start();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
-             OutputStream stdin = target.getOutputStream()) {
-            String ready = in.readLine();
-            if (!"ready".equals(ready)) {
-                rows.add(new Row("late injection: target ready", "ready", String.valueOf(ready), false));
-                return;
+    private static String firstLine(String text, String containing) {
+        for (String l : text.split("\n")) {
+            if (l.contains(containing)) {
+                return l.strip();
             }
-            Path file = work.resolve("late.vprof");
-            ProcessBuilder pb = new ProcessBuilder(SelfCli.vprof("attach", "--pid", Long.toString(target.pid()), "--inject",
-                    "--capture-range=cudaProfilerApi", "--capture-range-end=stop", "--duration=120s", "-o", file.toString()))
-                    .redirectOutput(work.resolve("late-attach.out").toFile())
-                    .redirectError(work.resolve("late-attach.err").toFile());
-            Process attach = pb.start();
-            // Let the attach inject and arm before the target reaches its profiler range.
-            waitForArmed(target.pid(), 30);
-            stdin.write("go\n".getBytes(StandardCharsets.UTF_8));
-            stdin.flush();
-            String json = in.readLine();
-            boolean attached = attach.waitFor(150, TimeUnit.SECONDS) && attach.exitValue() == 0;
-            target.waitFor(60, TimeUnit.SECONDS);
-            if (!attached || json == null) {
-                rows.add(new Row("late injection: attach --inject", "exit 0",
-                        "failed: " + tail(Files.readString(work.resolve("late-attach.err"))), false));
-                return;
-            }
-            compare("late", SelfCli.parse(json).path("phase"), report(file));
-        } finally {
-            target.destroyForcibly();
         }
+        return text.strip();
     }
 
-    private void waitForArmed(long pid, int seconds) throws IOException, InterruptedException {
-        for (int i = 0; i < seconds * 10; i++) {
-            SelfCli.Result r = SelfCli.run(SelfCli.vprof("list", "--json"), Map.of(), 30, work);
-            if (r.exitCode() == 0) {
-                for (JsonNode agent : SelfCli.parse(r.stdout())) {
-                    if (agent.path("pid").asLong() == pid && "ARMED".equals(agent.path("state").asText())) return;
-                }
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private void torch() throws IOException, InterruptedException {
-        Path script = work.resolve("torch_selftest.py");
-        try (InputStream in = GpuSelftest.class.getResourceAsStream("/dev/vprof/selftest/torch_selftest.py")) {
-            if (in == null) return;
-            Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        String python = Toolchain.pythonWithTorch(work);
-        if (python == null) {
-            rows.add(new Row("pytorch comparison", "torch with CUDA", "no python with torch.cuda here: skipped", true));
-            return;
-        }
-        Path file = work.resolve("torch.vprof");
-        SelfCli.Result ours = SelfCli.run(SelfCli.vprof("run", "--capture-range=cudaProfilerApi", "-o", file.toString(),
-                "--", python, script.toString(), "vprof"), Map.of(), 600, work);
-        SelfCli.Result theirs = SelfCli.run(List.of(python, script.toString(), "torch"), Map.of(), 600, work);
-        JsonNode report = ours.exitCode() == 0 ? report(file) : null;
-        JsonNode torch = theirs.exitCode() == 0 ? theirs.lastJsonLine() : null;
-        if (report == null || torch == null) {
-            rows.add(new Row("pytorch comparison", "both runs exit 0",
-                    "vprof exit " + ours.exitCode() + ", torch exit " + theirs.exitCode() + ": " + tail(ours.stderr() + theirs.stderr()), false));
-            return;
-        }
-        long want = 0;
-        for (JsonNode c : torch.path("kernels")) want += c.asLong();
-        long got = report.path("totals").path("kernels").asLong();
-        rows.add(new Row("pytorch: kernels (torch.profiler vs vprof)", Long.toString(want), Long.toString(got), want == got));
-        Map<String, Long> ourNames = new HashMap<>();
-        for (JsonNode k : report.path("top_kernels")) {
-            ourNames.merge(Toolchain.demangle(k.path("name").asText()), k.path("count").asLong(), Long::sum);
-        }
-        int mismatched = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = torch.path("kernels").fields(); it.hasNext(); ) {
-            var e = it.next();
-            if (!Long.valueOf(e.getValue().asLong()).equals(ourNames.get(e.getKey()))) mismatched++;
-        }
-        rows.add(new Row("pytorch: names with equal counts", "all " + torch.path("kernels").size(),
-                (torch.path("kernels").size() - mismatched) + " of " + torch.path("kernels").size(), mismatched == 0));
-    }
-
-    private int printTable() {
-        int w = rows.stream().mapToInt(r -> r.check().length()).max().orElse(10);
-        String fmt = "%-" + w + "s  %-18s  %-40s  %s%n";
-        out.printf(Locale.ROOT, fmt, "check", "expected", "vprof", "");
-        boolean allOk = true;
-        for (Row r : rows) {
-            out.printf(Locale.ROOT, fmt, r.check(), r.expected(), r.actual(), r.ok() ? "ok" : "MISMATCH");
-            allOk &= r.ok();
-        }
-        out.println(allOk ? "GPU self-test passed." : "GPU self-test FAILED: see the MISMATCH rows; logs in " + work);
-        return allOk ? 0 : 1;
-    }
-
-    private static String fmt(Double d) {
-        return d == null ? "failed" : String.format(Locale.ROOT, "%.1f", d);
-    }
-
-    private static String ratio(Double v, Double base) {
-        if (v == null || base == null) return "failed";
-        return String.format(Locale.ROOT, "%.1f (x%.3f)", v, v / base);
-    }
-
-    private static String tail(String s) {
-        String t = s.strip();
-        int nl = t.lastIndexOf('\n');
-        return nl < 0 ? t : t.substring(nl + 1);
+    /** The case names, for --case's help and errors. */
+    public static String caseNames() {
+        return String.join(", ", new ArrayList<>(CASES));
     }
 }

@@ -51,24 +51,56 @@ final class SelfCli {
 
     static Result run(List<String> command, Map<String, String> env, long timeoutSeconds, Path dir)
             throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-        pb.environment().putAll(env);
-        Path out = dir.resolve("stdout-" + System.nanoTime() + ".txt");
-        Path err = dir.resolve("stderr-" + System.nanoTime() + ".txt");
-        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-        Process p = pb.start();
+        return run(command, env, timeoutSeconds, dir, "run-" + System.nanoTime());
+    }
+
+    /**
+     * Runs {@code command} in {@code dir} with {@code env} added, its stdout and stderr kept there
+     * as NAME.stdout and NAME.stderr (and its command line as NAME.command); killed with its
+     * descendants after the timeout (exit 124).
+     */
+    static Result run(List<String> command, Map<String, String> env, long timeoutSeconds, Path dir, String name)
+            throws IOException, InterruptedException {
+        Process p = start(command, env, dir, name);
+        Path out = dir.resolve(name + ".stdout");
+        Path err = dir.resolve(name + ".stderr");
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            p.waitFor();
+            kill(p);
             return new Result(124, read(out), read(err) + "\n(timed out after " + timeoutSeconds + " s)");
         }
         return new Result(p.exitValue(), read(out), read(err));
     }
 
-    private static String read(Path p) throws IOException {
-        return java.nio.file.Files.readString(p, StandardCharsets.UTF_8);
+    /** Starts {@code command} as {@link #run(List, Map, long, Path, String)} does, without waiting. */
+    static Process start(List<String> command, Map<String, String> env, Path dir, String name) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+        pb.environment().putAll(env);
+        java.nio.file.Files.writeString(dir.resolve(name + ".command"), describe(command, env));
+        pb.redirectOutput(dir.resolve(name + ".stdout").toFile()).redirectError(dir.resolve(name + ".stderr").toFile());
+        return pb.start();
     }
+
+    /** The environment added and the command line, one shell-like line, for the record. */
+    static String describe(List<String> command, Map<String, String> env) {
+        StringBuilder b = new StringBuilder();
+        env.forEach((k, v) -> b.append(k).append('=').append(v).append(' '));
+        for (String c : command) {
+            b.append(c.isEmpty() || c.matches(".*[\\s'\"$].*") ? "'" + c.replace("'", "'\\''") + "'" : c).append(' ');
+        }
+        return b.toString().strip() + "\n";
+    }
+
+    /** Kills a process and everything it started, and waits for it. */
+    static void kill(Process p) throws InterruptedException {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor();
+    }
+
+    static String read(Path p) throws IOException {
+        return java.nio.file.Files.exists(p) ? java.nio.file.Files.readString(p, StandardCharsets.UTF_8) : "";
+    }
+
 
     static JsonNode parse(String json) throws IOException {
         return JSON.readTree(json);

@@ -50,8 +50,15 @@ class CaptureDamageTest {
         return v.kernels;
     }
 
+    /** A kernel record's length in the ring (header and payload, 8-aligned). */
+    private static final long KERNEL_RECORD = new RingRecords().kernel(0, 1, 0, 1).size();
+
+    /**
+     * A cut at a chunk boundary loses nothing; a cut inside a RECORDS chunk gives back every whole
+     * record before it, counted as unverified and said so in a warning.
+     */
     @Test
-    void aFileCutShortReadsUpToItsLastWholeChunkWithAWarning() throws IOException {
+    void aFileCutInsideAChunkGivesBackEveryWholeRecordBeforeTheCutMarkedUnverified() throws IOException {
         Path whole = fiveChunks();
         byte[] bytes = Files.readAllBytes(whole);
         List<ChunkInfo> records;
@@ -72,10 +79,19 @@ class CaptureDamageTest {
             Path file = dir.resolve("cut-" + cut + ".vprof");
             Files.write(file, Arrays.copyOf(bytes, (int) cut));
             long expected = 0;
+            long unverified = 0;
             for (int i = 0; i < records.size(); i++) {
                 ChunkInfo ch = records.get(i);
-                if (ch.offset() + CaptureFormat.CHUNK_HEADER_SIZE + ch.length() <= cut) {
+                long payload = ch.offset() + CaptureFormat.CHUNK_HEADER_SIZE;
+                if (payload + ch.length() <= cut) {
                     expected += 100L * (i + 1);
+                } else if (cut > payload + CaptureFormat.RECORDS_HEADER_SIZE) {
+                    // Cut inside this chunk's records: the string, the desc and the whole kernels before the cut.
+                    long present = (cut - payload - CaptureFormat.RECORDS_HEADER_SIZE) / 8 * 8;
+                    RingRecords head = new RingRecords().string(1, "k").kernelDesc(1, 1, 0, 0);
+                    long kernelBytes = Math.max(0, present - head.size());
+                    unverified = 2 + kernelBytes / KERNEL_RECORD;
+                    expected += kernelBytes / KERNEL_RECORD;
                 }
             }
             try (CaptureReader c = CaptureReader.open(file)) {
@@ -84,6 +100,11 @@ class CaptureDamageTest {
                 assertEquals(List.of(CaptureFileTest.PROC), c.processes(), "cut at " + cut);
                 assertFalse(c.warnings().isEmpty(), "cut at " + cut);
                 assertTrue(c.warnings().get(0).contains("cut short"), c.warnings().toString());
+                assertEquals(unverified, c.unverifiedRecords(), "cut at " + cut);
+                if (unverified > 0) {
+                    assertTrue(c.warnings().get(1).contains(unverified + " whole records were recovered")
+                            && c.warnings().get(1).contains("unverified"), c.warnings().toString());
+                }
             }
         }
     }

@@ -277,6 +277,31 @@ class CaptureFileTest {
         assertTrue(e.getMessage().contains("already closed"));
     }
 
+    /** What bounds the loss of a front end killed with SIGKILL (docs/reliability.md). */
+    @Test
+    void drainedRecordsReachTheFileOnceTheyHaveWaitedHalfASecond() throws IOException {
+        Path file = dir.resolve("open.vprof");
+        CaptureWriter w = CaptureWriter.create(file, META);
+        w.process(PROC);
+        long before = w.size();
+        new RingRecords().string(1, "k").kernelDesc(1, 1, 0, 0).kernel(1, 2, 3, 1).writeTo(w, PROC.pid());
+        long buffered = System.nanoTime();
+        w.flushIfDue(buffered);
+        assertEquals(before, w.size(), "a record just drained waits for more (chunks stay large)");
+        w.flushIfDue(buffered + CaptureWriter.FLUSH_AFTER_NS);
+        assertTrue(w.size() > before, "half a second later it is in the file");
+        long flushed = w.size();
+        w.flushIfDue(buffered + 10 * CaptureWriter.FLUSH_AFTER_NS);
+        assertEquals(flushed, w.size(), "nothing buffered: nothing written");
+        // The writer is never closed, as after SIGKILL: the file reads without its footer.
+        try (CaptureReader c = CaptureReader.open(file)) {
+            assertFalse(c.complete());
+            CollectingVisitor v = new CollectingVisitor();
+            c.forEachRecord(v);
+            assertEquals(1, v.kernels);
+        }
+    }
+
     @Test
     void anEmptyCaptureHasNoRecordsAndNoWarnings() throws IOException {
         Path file = dir.resolve("empty.vprof");

@@ -87,6 +87,27 @@ final class E2e {
         return l;
     }
 
+    /**
+     * {@code vprof ARGS} in a JVM of its own, from the test classpath: a front end that can be
+     * SIGKILLed, or run under a terminal, without touching the test's JVM.
+     */
+    List<String> vprofCommand(String... args) {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> l = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                "-Dvprof.native.dir=" + agent.getParent(), "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        l.addAll(List.of(args));
+        return l;
+    }
+
+    /** vprof-simgpu with these arguments and the agent (dormant: no VPROF_ARM), its output to {@code log}. */
+    Process startTarget(Path log, String... args) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(sim(args)).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("CUDA_INJECTION64_PATH", agent.toString());
+        pb.environment().remove("VPROF_ARM");
+        return pb.start();
+    }
+
     /** {@code vprof run OPTS -- CMD}, which must exit 0. */
     static Cli.Result run(List<String> opts, List<String> cmd) {
         List<String> a = new ArrayList<>(List.of("run"));

@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +98,36 @@ class FailedAgentEndToEndTest {
             assertEquals(0, target.exitValue(), Files.readString(dir.resolve("f.log")));
         } finally {
             E2e.stopTree(target.pid());
+        }
+    }
+
+    /**
+     * Issue 9, item 2: a process that lives a few milliseconds exits before `vprof run` has looked
+     * at its region. Its agent keeps the region for the front end its VPROF_ARM names, FAILED with
+     * CUPTI's reason, and the front end says so (then removes it); it used to say that no process
+     * loaded the agent. Five times, as the race went either way.
+     */
+    @Test
+    void theReasonOfAnAgentThatFailedInAProcessThatLivedAMillisecondReachesRun() throws Exception {
+        Assumptions.assumeFalse(Files.exists(Path.of("/proc/driver/nvidia/version")),
+                "an NVIDIA driver is present: the real CUPTI would not fail");
+        Path cupti = realCupti();
+        Pattern failed = Pattern.compile(
+                "the agent in pid (\\d+) is FAILED: [^\\n]*CUPTI_ERROR_[^\\n]*; that process has exited");
+        for (int i = 0; i < 5; i++) {
+            Path log = dir.resolve("run-" + i + ".log");
+            ProcessBuilder pb = new ProcessBuilder(e2e.vprofCommand("run", "-o", dir.resolve("run-" + i + ".vprof").toString(),
+                    "--", e2e.simgpu.toString(), "--steps", "50"))
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            pb.environment().put("VPROF_CUPTI_LIB", cupti.toString());
+            Process run = pb.start();
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "run ends with its command");
+            String out = Files.readString(log);
+            assertEquals(0, run.exitValue(), out);
+            Matcher m = failed.matcher(out);
+            assertTrue(m.find(), "run " + i + " names the FAILED agent and CUPTI's reason: " + out);
+            assertTrue(out.contains("but FAILED") && !out.contains("no process of"), out);
+            assertFalse(Files.exists(Path.of("/dev/shm/vprof." + m.group(1))), "the region is removed: " + out);
         }
     }
 }

@@ -1,12 +1,19 @@
 package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.nativelib.Posix;
 import dev.vprof.region.AgentState;
+import dev.vprof.region.Region;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,11 +40,7 @@ class KilledMidCaptureTest {
     }
 
     private Process startTarget(String... args) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(e2e.sim(args)).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("target.log").toFile());
-        pb.environment().put("CUDA_INJECTION64_PATH", e2e.agent.toString());
-        pb.environment().remove("VPROF_ARM");
-        return pb.start();
+        return e2e.startTarget(dir.resolve("target.log"), args);
     }
 
     @Test
@@ -45,11 +48,8 @@ class KilledMidCaptureTest {
         Process target = startTarget("--duration", "12s", "--step-us", "2000");
         try {
             Path region = E2e.awaitRegion(target.pid());
-            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-            Process fe = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED",
-                    "-Dvprof.native.dir=" + e2e.agent.getParent(), "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "attach", "--pid", Long.toString(target.pid()),
-                    "-o", dir.resolve("k.vprof").toString())
+            Process fe = new ProcessBuilder(e2e.vprofCommand("attach", "--pid", Long.toString(target.pid()),
+                    "-o", dir.resolve("k.vprof").toString()))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("fe.log").toFile()).start();
             E2e.await("the front end to arm the agent", 15_000, () -> {
                 AgentState s = E2e.stateOf(region);
@@ -67,6 +67,56 @@ class KilledMidCaptureTest {
             assertTrue(silent >= 5.0 && silent < 6.0, "disarmed after " + silent + " s of silence");
             assertTrue(target.waitFor(30, TimeUnit.SECONDS), "the target completes");
             assertEquals(0, target.exitValue(), "the target exits 0: " + Files.readString(dir.resolve("target.log")));
+        } finally {
+            E2e.stopTree(target.pid());
+        }
+    }
+
+    /**
+     * What the front end had drained is the ring's head (it publishes head as it hands records to
+     * the writer); what it kept is the records in the file. Sampling head every millisecond while
+     * the capture runs tells when the front end drained the first record the file lacks: the loss
+     * is the time from then to the SIGKILL. 4,000 kernels a second fill a 1 MiB chunk in 8 s, so
+     * without a timed flush the file would hold nothing of these 3 s.
+     */
+    @Test
+    void aFrontEndKilledWithSigkillLosesAtMostOneSecondOfWhatItDrained() throws Exception {
+        Process target = startTarget("--duration", "30s", "--step-us", "10000");
+        Path file = dir.resolve("killed.vprof");
+        try {
+            Path regionFile = E2e.awaitRegion(target.pid());
+            E2e.await("the agent to be ready", 10_000, () -> E2e.stateOf(regionFile) == AgentState.DORMANT);
+            List<long[]> heads = new ArrayList<>(); // {System.nanoTime(), head}
+            long killedAt;
+            try (Region region = Region.open(regionFile, Posix.getuid(), false)) {
+                assertEquals(0, region.head(), "a fresh target: nothing drained before this capture");
+                Process fe = new ProcessBuilder(e2e.vprofCommand("attach", "--pid", Long.toString(target.pid()),
+                        "-o", file.toString()))
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("fe.log").toFile()).start();
+                E2e.await("the front end to drain records", 15_000, () -> region.head() > 0);
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                while (System.nanoTime() - until < 0) {
+                    heads.add(new long[] {System.nanoTime(), region.head()});
+                    Thread.sleep(1);
+                }
+                killedAt = System.nanoTime();
+                fe.destroyForcibly().waitFor();
+                assertTrue(region.capacity() > region.head(), "the ring never wrapped: head counts record bytes only");
+            }
+            long kept;
+            try (CaptureReader c = CaptureReader.open(file)) {
+                assertFalse(c.complete(), "killed: no footer");
+                kept = c.recordsBytes() - (long) CaptureFormat.RECORDS_HEADER_SIZE * c.chunks(CaptureFormat.KIND_RECORDS).size();
+            }
+            // The first moment head passed what the file keeps: the oldest drained record it lacks.
+            long firstLostAt = heads.stream().filter(h -> h[1] > kept).mapToLong(h -> h[0]).findFirst().orElse(killedAt);
+            double lostSeconds = (killedAt - firstLostAt) / 1e9;
+            long drained = heads.getLast()[1];
+            System.out.printf("SIGKILL: drained %d bytes, the file keeps %d; what it lacks was drained in the last %.3f s%n",
+                    drained, kept, lostSeconds);
+            assertTrue(kept > 0, "the file keeps records drained before the kill");
+            assertTrue(lostSeconds <= 1.0, "lost the last " + lostSeconds + " s of what was drained (" + kept + " of "
+                    + drained + " bytes kept)");
         } finally {
             E2e.stopTree(target.pid());
         }

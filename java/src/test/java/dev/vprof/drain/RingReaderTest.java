@@ -230,6 +230,17 @@ class RingReaderTest {
         assertCorrupt(64, (int) VprofRing.REC_PADDING, -1);
     }
 
+    /** Found by RegionFuzzTest: an unaligned head made the reader throw IllegalArgumentException. */
+    @Test
+    void aReadPositionThatIsNotAMultipleOfEightIsRejected() {
+        MemorySegment[] cr = ring(4096);
+        cr[0].set(ValueLayout.JAVA_LONG, Control.HEAD, 57825);
+        cr[0].set(ValueLayout.JAVA_LONG, Control.TAIL, 57825 + 64);
+        RingReader r = new RingReader(1, cr[0], cr[1]);
+        RingCorruptException e = assertThrows(RingCorruptException.class, () -> r.drain(new Collector(), Long.MAX_VALUE));
+        assertTrue(e.getMessage().contains("read position at byte 57825"), e.getMessage());
+    }
+
     @Test
     void leftoversOfAnEarlierCaptureCanBeDiscarded() {
         MemorySegment[] cr = ring(4096);

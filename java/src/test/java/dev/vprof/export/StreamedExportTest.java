@@ -8,7 +8,9 @@ import com.google.protobuf.ByteString;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.adapt.DisorderlyCapture;
 import dev.vprof.adapt.SyntheticCapture;
+import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ChunkInfo;
 import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.TimelineSource;
 import java.io.ByteArrayOutputStream;
@@ -142,6 +144,29 @@ class StreamedExportTest {
         both(capture, (s, out) -> Files.write(out, perfetto(s, PerfettoWriter.Options.defaults())), "t.pftrace");
         Map<Long, List<ByteString>> memory = PerfettoTraceReader.packetsBySequence(Files.readAllBytes(dir.resolve("memory/t.pftrace")));
         assertEquals(memory, PerfettoTraceReader.packetsBySequence(Files.readAllBytes(dir.resolve("streamed/t.pftrace"))));
+    }
+
+    /**
+     * A file cut inside a RECORDS chunk: the whole records before the cut come back last, as a
+     * chunk after every other, and stream through the windows like any chunk's.
+     */
+    @Test
+    void aCaptureCutInsideAChunkStreamsItsRecoveredRecordsToo() throws IOException {
+        Path whole = DisorderlyCapture.write(dir.resolve("whole.vprof"), 11, 120, 40);
+        List<ChunkInfo> records;
+        try (CaptureReader reader = CaptureReader.open(whole)) {
+            records = reader.chunks(CaptureFormat.KIND_RECORDS);
+        }
+        ChunkInfo cut = records.get(records.size() * 3 / 5);
+        Path torn = dir.resolve("torn.vprof");
+        byte[] bytes = Files.readAllBytes(whole);
+        Files.write(torn, Arrays.copyOf(bytes, (int) (cut.offset() + CaptureFormat.CHUNK_HEADER_SIZE + cut.length() / 2)));
+        try (CaptureReader reader = CaptureReader.open(torn)) {
+            assertTrue(reader.unverifiedRecords() > 0, "records recovered from the cut chunk: " + reader.warnings());
+        }
+        assertSamePerfetto(torn, PerfettoWriter.Options.defaults().uncompressed());
+        both(torn, (s, out) -> Exporter.export(s, out, ExportFormat.CHROME), "t.json");
+        assertEquals(jsonEvents(dir.resolve("memory/t.json")), jsonEvents(dir.resolve("streamed/t.json")));
     }
 
     @Test

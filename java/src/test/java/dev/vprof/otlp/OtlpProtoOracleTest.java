@@ -55,13 +55,17 @@ class OtlpProtoOracleTest {
         return new Attribute(kv.getKey(), expected(kv.getValue()));
     }
 
-    /** The OTLP rules for a usable span: ids of the right length and not all zero, end not before start. */
+    /**
+     * The OTLP rules for a usable span: ids of the right length and not all zero, end not before
+     * start; and vprof's own: no time at or past 2^63 ns (the year 2262).
+     */
     private static boolean valid(io.opentelemetry.proto.trace.v1.Span s) {
         byte[] parent = s.getParentSpanId().toByteArray();
         return s.getTraceId().size() == 16 && !allZero(s.getTraceId().toByteArray())
                 && s.getSpanId().size() == 8 && !allZero(s.getSpanId().toByteArray())
                 && (parent.length == 0 || parent.length == 8)
-                && Long.compareUnsigned(s.getEndTimeUnixNano(), s.getStartTimeUnixNano()) >= 0;
+                && s.getStartTimeUnixNano() >= 0 && s.getEndTimeUnixNano() >= 0
+                && s.getEndTimeUnixNano() >= s.getStartTimeUnixNano();
     }
 
     private record Expectation(List<Span> spans, long rejected) {}

@@ -84,4 +84,60 @@ class SpanImportTest {
         Path text = Files.writeString(dir.resolve("notes.txt"), "just text");
         assertTrue(assertThrows(OtlpFormatException.class, () -> SpanImport.read(text)).getMessage().contains("not JSON"));
     }
+
+    /** Found by SpanImportFuzzTest: a byte that is not UTF-8 ended the import with "Input length = 1". */
+    @Test
+    void aByteThatIsNotUtf8CostsNoSpans(@TempDir Path dir) throws Exception {
+        byte[] line = OtlpJson.encodeRequest(TestSpans.mixed(1));
+        String text = new String(line, java.nio.charset.StandardCharsets.UTF_8);
+        byte[] damaged = line.clone();
+        damaged[text.indexOf("\"name\":\"") + 8] = (byte) 0xff; // the first letter of the first name
+        Path f = dir.resolve("spans.jsonl");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(line);
+        out.write('\n');
+        out.writeBytes(damaged);
+        out.write('\n');
+        Files.write(f, out.toByteArray());
+        SpanImport.Result r = SpanImport.read(f);
+        assertEquals(SpanImport.Format.OTLP_JSON_LINES, r.format());
+        assertEquals(0, r.errorCount(), r.errors().toString());
+        assertEquals(2 * TestSpans.mixed(1).size(), r.spans().size());
+        assertTrue(r.spans().stream().anyMatch(sp -> (sp.name() + sp.scopeName()).contains("\uFFFD")),
+                "the damaged name kept, marked as not decodable");
+    }
+
+    /** Found by SpanImportFuzzTest (long run): a startTime past 2^63 ns ended the import with "long overflow". */
+    @Test
+    void aJaegerTimePastTheYear2262IsOneBadSpanNotTheEndOfTheImport(@TempDir Path dir) throws Exception {
+        String good = "{\"traceID\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spanID\":\"00f067aa0ba902b7\","
+                + "\"operationName\":\"ok\",\"startTime\":1760000000000000,\"duration\":5}";
+        String late = good.replace("00f067aa0ba902b7", "00f067aa0ba902b8").replace("1760000000000000", "21760000000000000");
+        Path f = Files.writeString(dir.resolve("jaeger.json"),
+                "{\"data\":[{\"traceID\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spans\":[" + good + "," + late + "]}]}");
+        SpanImport.Result r = SpanImport.read(f);
+        assertEquals(1, r.spans().size(), r.errors().toString());
+        assertEquals(1, r.errorCount());
+        assertTrue(r.errors().get(0).contains("past the year 2262"), r.errors().get(0));
+    }
+
+    /**
+     * Found by SpanImportFuzzTest: bytes 01 00 00 00 before an OTLP line made Jackson guess UTF-32
+     * and end the import with a CharConversionException. The file is UTF-8 text: refused as neither
+     * format, or read line by line, never an exception of the wrong kind.
+     */
+    @Test
+    void aFileJacksonWouldTakeForUtf32IsReadAsUtf8(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("odd.jsonl");
+        try (java.io.InputStream in = SpanImportTest.class.getResourceAsStream("/dev/vprof/otlp/SpanImportFuzzTestInputs/"
+                + "importThrowsOnlyFormatErrorsAndKeepsOnlyValidSpans/crash-666f402cec798f4619961efc0e4d380790e103a8")) {
+            Files.write(f, in.readAllBytes());
+        }
+        try {
+            SpanImport.Result r = SpanImport.read(f);
+            assertTrue(r.errorCount() > 0, "the broken first line is an error: " + r);
+        } catch (OtlpFormatException e) {
+            assertTrue(e.getMessage().contains("not JSON") || e.getMessage().contains("neither"), e.getMessage());
+        }
+    }
 }

@@ -3,6 +3,7 @@ package dev.vprof.region;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
@@ -119,5 +120,33 @@ class RegionTest {
     void theArmEnvironmentCarriesEveryArgument() {
         ArmSpec s = new ArmSpec((int) VprofRing.RANGE_NVTX, 0, 15, 1 << 20, 9, "step", "vllm");
         assertEquals("mode=nvtx,repeat=0,kinds=15,buffer=1048576,frontend=77,capture=9,name=step,domain=vllm", s.toEnv(77));
+    }
+
+    @Test
+    void aSymbolicLinkNamedLikeARegionIsRefusedEvenWhenItPointsAtAGoodOne() throws Exception {
+        Path good = TestRegions.create(Files.createDirectory(dir.resolve("elsewhere")), pid, 65536, c -> { });
+        Path link = Files.createSymbolicLink(dir.resolve("vprof." + pid), good);
+        String m = openFails(link).getMessage();
+        assertTrue(m.contains("a symbolic link") && m.contains("refused"), m);
+    }
+
+    @Test
+    void aFifoNamedLikeARegionIsRefusedWithoutOpeningIt() throws Exception {
+        Path fifo = dir.resolve("vprof." + pid);
+        Process mk = new ProcessBuilder("mkfifo", "-m", "600", fifo.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor());
+        // Opening a FIFO for reading blocks until a writer comes: the refusal must come first.
+        String m = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> openFails(fifo)).getMessage();
+        assertTrue(m.contains("not a regular file"), m);
+    }
+
+    @Test
+    void aRegionWhoseControlBlockIsCutShortIsRefusedWithItsSize() throws Exception {
+        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        try (var ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(100);
+        }
+        String m = openFails(p).getMessage();
+        assertTrue(m.contains("is 100 bytes, too small"), m);
     }
 }

@@ -28,8 +28,23 @@ class GpuSelftestTest {
     }
 
     @Test
+    void anUnknownCaseIsAClearErrorBeforeAnythingRuns() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute("selftest", "--gpu", "--case", "graph-dromant");
+        assertEquals(2, code, out + "" + err);
+        assertTrue(err.toString().contains("--case graph-dromant: no such case; the cases are graph-dormant,"),
+                err.toString());
+    }
+
+    @Test
     void theCudaProgramAndTheTorchWorkloadShipInTheJar() {
-        assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/selftest.cu") != null);
+        for (String source : GpuSelftest.SOURCES) {
+            assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/" + source) != null, source);
+        }
         assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/torch_selftest.py") != null);
     }
 
@@ -38,12 +53,17 @@ class GpuSelftestTest {
             throws Exception {
         java.nio.file.Path nvcc = Toolchain.nvcc();
         org.junit.jupiter.api.Assumptions.assumeTrue(nvcc != null, "no nvcc on this machine");
-        java.nio.file.Path src = dir.resolve("selftest.cu");
-        try (var in = GpuSelftest.class.getResourceAsStream("/dev/vprof/selftest/selftest.cu")) {
-            java.nio.file.Files.copy(in, src);
+        for (String source : GpuSelftest.SOURCES) {
+            try (var in = GpuSelftest.class.getResourceAsStream("/dev/vprof/selftest/" + source)) {
+                java.nio.file.Files.copy(in, dir.resolve(source));
+            }
         }
-        SelfCli.Result r = SelfCli.run(java.util.List.of(nvcc.toString(), "-O2", "-o", dir.resolve("t").toString(),
-                src.toString()), java.util.Map.of(), 300, dir);
+        // Exactly the command the GPU self-test builds with, warnings shown (none expected).
+        java.util.List<String> cmd = new java.util.ArrayList<>(GpuSelftest.buildCommand(nvcc, dir, dir.resolve("t")));
+        cmd.addAll(java.util.List.of("-Xcompiler", "-Wall,-Wextra"));
+        SelfCli.Result r = SelfCli.run(cmd, java.util.Map.of(), 300, dir, "nvcc");
         assertEquals(0, r.exitCode(), r.stderr());
+        // Warnings about our sources (nvcc's own, about its default architecture, vary by release).
+        assertTrue(r.stderr().lines().noneMatch(l -> l.contains("selftest") && l.contains("warning")), r.stderr());
     }
 }
