@@ -337,6 +337,9 @@ public final class PerfettoWriter {
             Correlations corr = new Correlations(process, processIndex);
 
             for (GpuDevice device : process.devices()) {
+                if (device.streams().isEmpty()) {
+                    continue; // a DEVICE record of a GPU this process ran nothing on: no empty track
+                }
                 String deviceName = "GPU " + device.deviceId() + (device.name().isEmpty() ? "" : " (" + device.name() + ")");
                 long deviceUuid = track(processUuid, deviceName, null);
                 for (GpuStream stream : device.streams()) {
