@@ -10,9 +10,12 @@
 # fails, again with OTHER_HEAP (default 1g) to time it at all.
 # A CAPTURE that does not exist yet is made first and kept: `vprof run` around the CUPTI test
 # double's vprof-simgpu, STEPS steps (default 250000) of 40 kernels and 2 copies (250000 steps:
-# 10 M kernels, about 330 MiB). These are export figures on this machine, not GPU figures.
+# 10 M kernels, about 330 MiB), recording vprof run's default --kinds or KINDS (with runtime:
+# a launch call per kernel and its flow in the trace). These are export figures on this machine,
+# not GPU figures.
 #   bench/scripts/export-heap.sh CAPTURE [OTHER_VPROF]
-#   HEAP=256m OTHER_HEAP=1g FORMATS="pftrace json kineto" STEPS=250000 bench/scripts/export-heap.sh ...
+#   HEAP=256m OTHER_HEAP=1g FORMATS="pftrace json kineto" STEPS=250000 KINDS=kernel,memcpy,nvtx,runtime \
+#     bench/scripts/export-heap.sh ...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 capture=${1:?usage: export-heap.sh CAPTURE [OTHER_VPROF]}
@@ -26,8 +29,8 @@ trap 'rm -rf "$work"' EXIT
 "$root/vprof" --version >/dev/null # builds on first use
 [ -z "$other" ] || "$other" --version >/dev/null
 if [ ! -e "$capture" ]; then
-  echo "making $capture: vprof run around vprof-simgpu --steps ${STEPS:-250000} (the CUPTI test double)"
-  JAVA_TOOL_OPTIONS=-Xmx256m VPROF_NO_BUILD=1 "$root/vprof" run -o "$capture" -- \
+  echo "making $capture: vprof run ${KINDS:+--kinds $KINDS }around vprof-simgpu --steps ${STEPS:-250000} (the CUPTI test double)"
+  JAVA_TOOL_OPTIONS=-Xmx256m VPROF_NO_BUILD=1 "$root/vprof" run ${KINDS:+--kinds "$KINDS"} -o "$capture" -- \
       "$root/native/target/native/vprof-simgpu" --steps "${STEPS:-250000}" --kernels-per-step 40 --step-us 0 2>&1 | tail -n1
 fi
 kernels=$(VPROF_NO_BUILD=1 "$root/vprof" report --json "$capture" 2>/dev/null |
