@@ -47,6 +47,8 @@ static struct {
     int in_app;                         /* the test is inside an application callback */
     int disabled_in_app, forced_in_app;
     int64_t clock_offset;               /* added to CLOCK_REALTIME by GetTimestamp */
+    size_t device_buffer_size, device_buffer_pool_limit; /* as set, 0 if never */
+    int refuse_device_buffers;
     struct pending rec[MAX_RECORDS];
     int n;
     void (*after_first_record)(void);   /* runs once, while a buffer's conversion is under way */
@@ -165,6 +167,12 @@ static CUptiResult f_set_attribute(CUpti_ActivityAttribute attr, size_t *size, v
 {
     if (attr == CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER && *size == 1 && *(uint8_t *)value == 0)
         F.per_thread_off_before_register = 1;
+    if (attr == CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE || attr == CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT) {
+        if (F.refuse_device_buffers || *size != sizeof(size_t))
+            return CUPTI_ERROR_INVALID_PARAMETER;
+        *(attr == CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE ? &F.device_buffer_size : &F.device_buffer_pool_limit) =
+            *(size_t *)value;
+    }
     return CUPTI_SUCCESS;
 }
 
@@ -652,6 +660,41 @@ TEST(perThreadBuffersThatStayOnGetALargerPoolAndAWarning)
     ASSERT(vprof_agent.control->warning_flags & VPROF_WARN_PER_THREAD_BUFFERS);
 }
 
+/* Handling under test: CUPTI's device buffers are sized as the environment asks, or it says why not (R4). */
+TEST(deviceBufferSizeAndPoolLimitComeFromTheEnvironment)
+{
+    setup(130001);
+    vprof_agent.injection_called = 1;
+    setenv("VPROF_CUPTI_DEVICE_BUFFER_SIZE", "8m", 1);
+    setenv("VPROF_CUPTI_DEVICE_BUFFER_POOL_LIMIT", "16", 1);
+    vprof_set_device_buffers(&vprof_agent);
+    EXPECT_EQ(F.device_buffer_size, (size_t)8 << 20);
+    EXPECT_EQ(F.device_buffer_pool_limit, 16u);
+    EXPECT_EQ(vprof_agent.control->reason[0], '\0');
+
+    /* Not a number of buffers: CUPTI's default stays, and the reason says which variable. */
+    F.device_buffer_pool_limit = 0;
+    setenv("VPROF_CUPTI_DEVICE_BUFFER_POOL_LIMIT", "16k", 1);
+    vprof_set_device_buffers(&vprof_agent);
+    EXPECT_EQ(F.device_buffer_pool_limit, 0u);
+    EXPECT_CONTAINS(vprof_agent.control->reason, "VPROF_CUPTI_DEVICE_BUFFER_POOL_LIMIT=16k");
+
+    /* Refused by CUPTI: said, and the agent goes on. */
+    F.refuse_device_buffers = 1;
+    unsetenv("VPROF_CUPTI_DEVICE_BUFFER_POOL_LIMIT");
+    vprof_set_device_buffers(&vprof_agent);
+    EXPECT_CONTAINS(vprof_agent.control->reason, "cuptiActivitySetAttribute(VPROF_CUPTI_DEVICE_BUFFER_SIZE) failed");
+    EXPECT_CONTAINS(vprof_agent.control->reason, "default is kept");
+
+    /* CUPTI loaded after CUDA started (attach): only new contexts get it, and the person is told. */
+    F.refuse_device_buffers = 0;
+    vprof_agent.injection_called = 0;
+    vprof_set_device_buffers(&vprof_agent);
+    EXPECT_CONTAINS(vprof_agent.control->reason, "contexts created from now on");
+    unsetenv("VPROF_CUPTI_DEVICE_BUFFER_SIZE");
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+}
+
 /* Handling under test: CUPTI 13.0 GA never gets cuptiActivityDisable(CONCURRENT_KERNEL) (R9). */
 TEST(kernelTracingIsNeverDisabledOnCupti13GA)
 {
@@ -957,6 +1000,7 @@ int main(int argc, char **argv)
         FORKED(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange),
         FORKED(perThreadBuffersAreTurnedOffBeforeEveryRegistration),
         FORKED(perThreadBuffersThatStayOnGetALargerPoolAndAWarning),
+        FORKED(deviceBufferSizeAndPoolLimitComeFromTheEnvironment),
         FORKED(kernelTracingIsNeverDisabledOnCupti13GA),
         FORKED(unverifiedCuptiVersionIsSaidAndEveryRecordChecked),
         FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),

@@ -40,6 +40,25 @@ TEST(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange)
     cleanup(&r);
 }
 
+/* R4. Handling: vprof_set_device_buffers passes the environment's device buffer size and pool limit
+   to CUPTI as it loads. A pool of 2 buffers of 100 records runs dry after 200 graph records; the
+   double then tears one record's timestamps and drops the rest, as parcagpu#23 saw, and the agent
+   rejects them by reason instead of publishing them. */
+TEST(deviceBufferPoolFromTheEnvironmentReachesCupti)
+{
+    char *argv[] = { target_path, "graph-server", "50", "4", "12", NULL };
+    const char *env[] = { "VPROF_SIM_GRAPH_NODES=delivered", "VPROF_CUPTI_DEVICE_BUFFER_SIZE=3200",
+                          "VPROF_CUPTI_DEVICE_BUFFER_POOL_LIMIT=2", NULL };
+    static struct tally t;
+    struct run r;
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
+    ASSERT_GT(t.invalid, 0);
+    ASSERT_EQ(t.by_reason[VPROF_DROPS_END_BEFORE_START], 1u);
+    ASSERT_EQ(t.kernels_in_range + t.invalid, 50u * 13u);
+    ASSERT_EQ(t.bad_timestamps_published, 0);
+    cleanup(&r);
+}
+
 /* Acceptance 2, lost. Handling: graph launches counted by the driver callbacks; judge_range's loud warning. */
 TEST(graphServerWhoseNodesCuptiNeverDeliversSaysSo)
 {
@@ -231,6 +250,7 @@ int main(int argc, char **argv)
     test_after_each = frontend_after_each;
     static const struct test_case cases[] = {
         CASE(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange),
+        CASE(deviceBufferPoolFromTheEnvironmentReachesCupti),
         CASE(graphServerWhoseNodesCuptiNeverDeliversSaysSo),
         CASE(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt),
         CASE(invalidTimestampsAreCountedByReasonAndNeverPublished),

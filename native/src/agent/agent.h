@@ -163,6 +163,10 @@ void vprof_region_forget(struct vprof_agent *a);
 void vprof_region_close_at_exit(struct vprof_agent *a);
 /* VPROF_RING_SIZE: bytes with an optional k/m/g suffix, clamped and rounded up to 2^n. */
 uint64_t vprof_ring_size_parse(const char *text, char *why, size_t why_size);
+/* A whole number, with a k/m/g (binary) suffix and an optional b where suffixes is set; 0 or -1. */
+int vprof_parse_size(const char *text, int suffixes, uint64_t *out);
+/* device_buffers.c: CUPTI's device buffer size and pool limit from the environment (R4). */
+void vprof_set_device_buffers(struct vprof_agent *a);
 
 /* ---- capture.c (call with state_lock held unless said otherwise) ---------- */
 void vprof_set_state(struct vprof_agent *a, uint32_t state);

@@ -696,6 +696,7 @@ int vprof_cupti_start(struct vprof_agent *a)
         return -1;
     }
     learn_version(a);
+    vprof_set_device_buffers(a); /* before cuInit makes a context, when injected */
     /* NVTX reaches CUPTI only if NVTX_INJECTION64_PATH names it before NVTX initializes. */
     if (a->cupti.version == VPROF_CUPTI_NVTX_BROKEN_VERSION) {
         a->nvtx_injection_refused = 1;

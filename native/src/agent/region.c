@@ -27,31 +27,41 @@ static uint64_t round_up_pow2(uint64_t v)
     return p;
 }
 
-uint64_t vprof_ring_size_parse(const char *text, char *why, size_t why_size)
+int vprof_parse_size(const char *text, int suffixes, uint64_t *out)
 {
-    if (text == NULL || text[0] == '\0')
-        return VPROF_RING_DEFAULT;
+    if (text == NULL || text[0] < '0' || text[0] > '9')
+        return -1;
     char *end = NULL;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     uint64_t scale = 1;
-    if (end != NULL && *end != '\0') {
-        switch (*end) {
+    if (*end != '\0') {
+        switch (suffixes ? *end : '\0') {
         case 'k': case 'K': scale = 1024u; break;
         case 'm': case 'M': scale = 1024u * 1024u; break;
         case 'g': case 'G': scale = 1024u * 1024u * 1024u; break;
-        default: scale = 0; break;
+        default: return -1;
         }
-        if (scale != 0 && end[1] != '\0' && !((end[1] == 'b' || end[1] == 'B') && end[2] == '\0'))
-            scale = 0;
+        if (end[1] != '\0' && !((end[1] == 'b' || end[1] == 'B') && end[2] == '\0'))
+            return -1;
     }
-    if (errno != 0 || end == text || scale == 0 || v > UINT64_MAX / scale) {
+    if (errno != 0 || v > UINT64_MAX / scale)
+        return -1;
+    *out = v * scale;
+    return 0;
+}
+
+uint64_t vprof_ring_size_parse(const char *text, char *why, size_t why_size)
+{
+    if (text == NULL || text[0] == '\0')
+        return VPROF_RING_DEFAULT;
+    uint64_t bytes = 0;
+    if (vprof_parse_size(text, 1, &bytes) != 0) {
         snprintf(why, why_size,
                  "VPROF_RING_SIZE=%s is not a size such as 67108864, 64m or 512k; using %u bytes",
                  text, VPROF_RING_DEFAULT);
         return VPROF_RING_DEFAULT;
     }
-    uint64_t bytes = v * scale;
     if (bytes < VPROF_RING_MIN)
         bytes = VPROF_RING_MIN;
     if (bytes > VPROF_RING_MAX)

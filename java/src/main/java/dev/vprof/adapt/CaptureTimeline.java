@@ -7,7 +7,9 @@ import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -17,11 +19,12 @@ import java.util.function.LongConsumer;
  * kernels (CUPTI time through each process's clock pairs), metric samples (the scrape's epoch time)
  * and spans (their own epoch ns).
  *
- * <p>Two passes over the records: the first fits the clock mappings (the pairs are spread through
- * the file), the second maps each record as it streams by, so no record is held twice. The model
- * keeps 40 bytes per GPU op in columns ({@link dev.vprof.timeline.GpuStream}), plus up to half that
- * again while a column grows: 10 M kernels take about 400 MB, more than a 256 MiB heap holds; a
- * capture that large needs {@code -Xmx1g} (the exported file itself is about 12 bytes a kernel).
+ * <p>Passes over the records: the first fits the clock mappings (the pairs are spread through the
+ * file), the second maps each record as it streams by. {@link #read} keeps every slice: 40 bytes
+ * per GPU op in columns ({@link dev.vprof.timeline.GpuStream}), so 10 M kernels take about 400 MB,
+ * which is for tests and small captures. {@link #stream}, what {@code vprof export} uses, keeps
+ * only the layout and walks the file again for each trace, holding per track only what the file
+ * leaves out of order: a 10 M-kernel capture exports within a 256 MiB heap.
  */
 public final class CaptureTimeline {
     private CaptureTimeline() {}
@@ -34,9 +37,11 @@ public final class CaptureTimeline {
      * @param notes   what was changed, left out or could not be read, one sentence each
      * @param gpuOps  kernels, copies and sets on the timeline
      * @param records records read in the mapping pass
+     * @param source  what a trace is written from: the timeline itself, or the file streamed again
      */
     public record Result(Timeline timeline, CaptureWindow window, SpanWindow.Result spans, int requests,
-                         long metricScrapes, int metricGaps, List<String> notes, long gpuOps, long records) {
+                         long metricScrapes, int metricGaps, List<String> notes, long gpuOps, long records,
+                         TimelineSource source) {
         public Result {
             notes = List.copyOf(notes);
         }
@@ -48,20 +53,51 @@ public final class CaptureTimeline {
     }
 
     /**
-     * The capture as a timeline, with what was left out; kernel names shown as {@code names} says.
-     * {@code progress}, when not null, hears the number of records read so far every million records.
+     * The capture as a timeline in memory, with what was left out; kernel names shown as {@code
+     * names} says. {@code progress}, when not null, hears the number of records read so far every
+     * million records.
      */
     public static Result read(CaptureReader reader, KernelNames names, LongConsumer progress) {
         Timeline timeline = new Timeline();
         Notes notes = new Notes();
+        RecordAdapter records = mapRecords(reader, timeline, new ModelRecords(), names, new HashMap<>(), notes, progress);
+        return result(reader, timeline, timeline, records, notes);
+    }
+
+    /**
+     * The capture as a streamed source: one pass over the records builds its layout (a
+     * {@link Timeline#layoutOnly()} timeline, with every count and note {@link #read} gives), and
+     * each walk is one more pass that hands the slices out, holding only what the file leaves out
+     * of order ({@link StreamedCapture}). The reader must stay open while the source is walked.
+     * {@code progress} hears the records read during the layout pass.
+     */
+    public static Result stream(CaptureReader reader, KernelNames names, LongConsumer progress) {
+        Timeline timeline = Timeline.layoutOnly();
+        Notes notes = new Notes();
+        Map<String, Integer> kernelNameIds = new HashMap<>();
+        StreamedCapture.TrackTimes tracks = new StreamedCapture.TrackTimes();
+        RecordAdapter records = mapRecords(reader, timeline, tracks, names, kernelNameIds, notes, progress);
+        tracks.seal();
+        StreamedCapture source = new StreamedCapture(reader, timeline, reader.clocks(), names, kernelNameIds, tracks);
+        return result(reader, timeline, source, records, notes);
+    }
+
+    /** The fitting pass (the clocks), then the mapping pass into {@code out}. */
+    private static RecordAdapter mapRecords(CaptureReader reader, Timeline timeline, AdaptedRecords out, KernelNames names,
+                                            Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
         reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command())
                 .distributed(p.rank(), p.localRank(), p.worldSize()));
-
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
-        RecordAdapter records = new RecordAdapter(timeline, clocks, names, notes, progress);
+        RecordAdapter records = new RecordAdapter(timeline, out, clocks, names, kernelNameIds, notes, progress);
         reader.forEachRecord(records); // the mapping pass
+        out.chunk(StreamedCapture.AFTER_LAST_CHUNK);
         records.finish();
+        return records;
+    }
 
+    /** Window, metrics and spans onto the timeline, after the records. */
+    private static Result result(CaptureReader reader, Timeline timeline, TimelineSource source, RecordAdapter records,
+                                 Notes notes) {
         CaptureWindow window = CaptureWindow.choose(reader.window().orElse(null), records.rangesStart,
                 records.rangesEnd, records.dataStart, records.dataEnd);
 
@@ -86,7 +122,7 @@ public final class CaptureTimeline {
         }
         int requests = SpanTracks.add(timeline, placed.inside());
         return new Result(timeline, window, placed, requests, metrics.scrapes, metrics.gaps(), notes.list(),
-                records.gpuOps, records.records());
+                records.gpuOps, records.records(), source);
     }
 
     private static TimelineProcess describe(TimelineProcess p, String command) {

@@ -11,9 +11,10 @@ import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.names.KernelNames;
+import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
-import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -23,10 +24,12 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
- * One streaming pass of a capture's records into a {@link Timeline}: GPU ops onto stream tracks,
- * NVTX markers into thread ranges, API records into thread API calls, RANGE pairs into capture
- * ranges, every CUPTI time mapped to epoch ns through its process's clock mapping. Nothing is kept
- * per record beyond the model's own columns, except NVTX ranges whose END has not come yet.
+ * One streaming pass of a capture's records onto a {@link Timeline}'s tracks: GPU ops onto stream
+ * tracks, NVTX markers into thread ranges, API records into thread API calls, RANGE pairs into
+ * capture ranges, every CUPTI time mapped to epoch ns through its process's clock mapping. What it
+ * maps goes to an {@link AdaptedRecords}: into the model (kept, or counted for a layout), or into
+ * a streamed walk. The mapping is deterministic, so two passes over one file map alike. Nothing
+ * is kept per record, except NVTX ranges whose END has not come yet.
  */
 final class RecordAdapter implements RecordVisitor {
     /** NVTX start/end ranges left open at once; a real program has a handful, a broken one could leak. */
@@ -35,9 +38,17 @@ final class RecordAdapter implements RecordVisitor {
     static final long PROGRESS_EVERY = 1 << 20;
 
     private final Timeline timeline;
+    private final AdaptedRecords out;
     private final KernelNames names;
     /** A kernel's name as recorded to its id in the timeline's string table, shown as {@link #names} says. */
-    private final Map<String, Integer> kernelNameIds = new HashMap<>();
+    private final Map<String, Integer> kernelNameIds;
+    private final GpuOp op = new GpuOp();
+    private final ApiCall call = new ApiCall();
+    /** Numbers NVTX ranges (started or instant) in the order the pass meets them. */
+    private long nextSerial = 1;
+    /** The times {@link #timed} mapped last. */
+    private long startNs;
+    private long endNs;
     private final Map<Integer, ClockMapping> clocks;
     private final Notes notes;
     private final LongConsumer progress;
@@ -49,9 +60,11 @@ final class RecordAdapter implements RecordVisitor {
     private long markersOverflowed;
 
     // Kernel names repeat millions of times and the decoder hands out the same String for a name:
-    // remember the last one so most kernels skip the intern table.
-    private String lastKernelName;
-    private int lastKernelNameId;
+    // a small cache on the String's identity lets most kernels skip the intern table, also when
+    // kernels of a few names alternate (a layer's GEMM, norm and attention).
+    private static final int NAME_CACHE = 64;
+    private final String[] cachedNames = new String[NAME_CACHE];
+    private final int[] cachedNameIds = new int[NAME_CACHE];
 
     long rangesStart = Long.MAX_VALUE;
     long rangesEnd = Long.MIN_VALUE;
@@ -69,10 +82,13 @@ final class RecordAdapter implements RecordVisitor {
         long openRangeStartNs;
         long firstNs = Long.MAX_VALUE;
         long lastNs = Long.MIN_VALUE;
-        // The stream of the last GPU op: consecutive kernels mostly share it.
-        int lastDevice = Integer.MIN_VALUE;
-        long lastStreamId = Long.MIN_VALUE;
-        GpuStream lastStream;
+        // The streams of the last GPU ops: kernels mostly go to a few streams in turn (compute,
+        // communication, copies), so a few entries spare the lookup through device and stream maps.
+        static final int STREAM_CACHE = 4;
+        final int[] cachedDevice = new int[STREAM_CACHE];
+        final long[] cachedStreamId = new long[STREAM_CACHE];
+        final GpuStream[] cachedStream = new GpuStream[STREAM_CACHE];
+        int nextCacheSlot;
 
         Proc(int pid) {
             this.pid = pid;
@@ -90,12 +106,19 @@ final class RecordAdapter implements RecordVisitor {
         }
 
         GpuStream stream(int device, long streamId) {
-            if (device != lastDevice || streamId != lastStreamId) {
-                lastStream = process.device(device).stream(streamId);
-                lastDevice = device;
-                lastStreamId = streamId;
+            for (int i = 0; i < STREAM_CACHE; i++) {
+                GpuStream s = cachedStream[i];
+                if (s != null && cachedDevice[i] == device && cachedStreamId[i] == streamId) {
+                    return s;
+                }
             }
-            return lastStream;
+            GpuStream s = process.device(device).stream(streamId);
+            int i = nextCacheSlot;
+            nextCacheSlot = (i + 1) % STREAM_CACHE;
+            cachedDevice[i] = device;
+            cachedStreamId[i] = streamId;
+            cachedStream[i] = s;
+            return s;
         }
 
         /**
@@ -111,12 +134,17 @@ final class RecordAdapter implements RecordVisitor {
         }
     }
 
-    private record OpenMarker(long startNs, int nameId, int domainId, int tid) {}
+    private record OpenMarker(long startNs, int nameId, int domainId, int tid, long serial) {}
 
-    RecordAdapter(Timeline timeline, Map<Integer, ClockMapping> clocks, KernelNames names, Notes notes,
-                  LongConsumer progress) {
+    /**
+     * @param kernelNameIds shared by passes over one file, so each kernel name is demangled once
+     */
+    RecordAdapter(Timeline timeline, AdaptedRecords out, Map<Integer, ClockMapping> clocks, KernelNames names,
+                  Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
         this.names = names;
         this.timeline = timeline;
+        this.out = out;
+        this.kernelNameIds = kernelNameIds;
         this.clocks = clocks;
         this.notes = notes;
         this.progress = progress;
@@ -134,15 +162,32 @@ final class RecordAdapter implements RecordVisitor {
         return p;
     }
 
+    /**
+     * The process of a record with a start and an end, both mapped to epoch ns into
+     * {@link #startNs} and {@link #endNs} (an end before the start becomes the start, counted).
+     */
+    private Proc timed(int pid, long cuptiStart, long cuptiEnd) {
+        Proc p = proc(pid);
+        startNs = p.epoch(cuptiStart);
+        endNs = ordered(startNs, p.epoch(cuptiEnd));
+        p.touch(startNs, endNs);
+        return p;
+    }
+
+    @Override
+    public void chunk(int chunkIndex, int pid) {
+        out.chunk(chunkIndex);
+    }
+
     @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-        Proc p = proc(pid);
-        long s = p.epoch(start);
-        long e = ordered(s, p.epoch(end));
-        p.touch(s, e);
+        Proc p = timed(pid, start, end);
+        long s = startNs;
+        long e = endNs;
+        int slot = System.identityHashCode(name) & (NAME_CACHE - 1);
         int nameId;
-        if (name == lastKernelName) {
-            nameId = lastKernelNameId;
+        if (cachedNames[slot] == name) {
+            nameId = cachedNameIds[slot];
         } else {
             Integer id = kernelNameIds.get(name);
             if (id == null) {
@@ -150,67 +195,53 @@ final class RecordAdapter implements RecordVisitor {
                 kernelNameIds.put(name, id);
             }
             nameId = id;
-            lastKernelName = name;
-            lastKernelNameId = nameId;
+            cachedNames[slot] = name;
+            cachedNameIds[slot] = nameId;
         }
         long corr = Integer.toUnsignedLong(correlationId);
         if (desc == null) {
             // No KERNEL_DESC in the file: device and stream unknown, kept visible on a "GPU -1".
-            p.stream(-1, -1).addKernel(nameId, s, e, corr, 0, 0, 0, 0, 0, 0, 0, 0);
+            out.gpuOp(p.stream(-1, -1), op.kernel(nameId, s, e, corr, 0, 0, 0, 0, 0, 0, 0, 0));
         } else {
-            p.stream(desc.deviceId(), Integer.toUnsignedLong(desc.streamId())).addKernel(nameId, s, e, corr,
+            out.gpuOp(p.stream(desc.deviceId(), Integer.toUnsignedLong(desc.streamId())), op.kernel(nameId, s, e, corr,
                     clamp(desc.gridX(), 0x7fff_ffff), clamp(desc.gridY(), 0xffff), clamp(desc.gridZ(), 0xffff),
                     clamp(desc.blockX(), 0x7ff), clamp(desc.blockY(), 0x7ff), clamp(desc.blockZ(), 0x7f),
-                    clamp(desc.registers(), 0xff), clamp(desc.sharedMemory(), 0xff_ffff));
+                    clamp(desc.registers(), 0xff), clamp(desc.sharedMemory(), 0xff_ffff)));
         }
         gpuOps++;
     }
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
-        Proc p = proc(pid);
-        long s = p.epoch(m.start());
-        long e = ordered(s, p.epoch(m.end()));
-        p.touch(s, e);
+        Proc p = timed(pid, m.start(), m.end());
         // Name id 0: the writers name a copy by its kinds ("Memcpy HtoD (Pinned -> Device)").
-        p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
-                .addMemcpy(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
-                        m.copyKind(), m.srcKind(), m.dstKind());
+        out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())),
+                op.memcpy(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
+                        m.copyKind(), m.srcKind(), m.dstKind()));
         gpuOps++;
     }
 
     @Override
     public void memset(int pid, MemsetEvent m) {
-        Proc p = proc(pid);
-        long s = p.epoch(m.start());
-        long e = ordered(s, p.epoch(m.end()));
-        p.touch(s, e);
-        p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId()))
-                .addMemset(0, s, e, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value());
+        Proc p = timed(pid, m.start(), m.end());
+        out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())),
+                op.memset(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value()));
         gpuOps++;
     }
 
     /** A GPU's properties from its DEVICE record, onto the process's device of that id. */
     @Override
     public void device(int pid, DeviceProperties d) {
-        Proc p = proc(pid);
-        p.process.device(d.id())
-                .properties(d.name(), d.globalMemoryBytes(), d.computeMajor(), d.computeMinor(), d.smCount())
-                .limits(new GpuDevice.Limits(d.warpSize(), d.maxThreadsPerBlock(), d.maxThreadsPerSm(),
-                        d.maxRegistersPerBlock(), d.maxRegistersPerSm(), d.maxSharedMemoryPerBlock(),
-                        d.maxSharedMemoryPerSm()));
+        out.device(proc(pid).process, d);
     }
 
     @Override
     public void api(int pid, ApiEvent a) {
-        Proc p = proc(pid);
-        long s = p.epoch(a.start());
-        long e = ordered(s, p.epoch(a.end()));
-        p.touch(s, e);
+        Proc p = timed(pid, a.start(), a.end());
         ApiKind kind = ApiNames.isDriver(a.domain()) ? ApiKind.DRIVER : ApiKind.RUNTIME;
-        p.process.thread(Integer.toUnsignedLong(a.tid())).addApiCall(kind,
-                timeline.intern(ApiNames.name(a.domain(), a.cbid())), s, e,
-                Integer.toUnsignedLong(a.correlationId()), a.cbid());
+        out.apiCall(p.process.thread(Integer.toUnsignedLong(a.tid())), call.set(kind,
+                timeline.intern(ApiNames.name(a.domain(), a.cbid())), startNs, endNs,
+                Integer.toUnsignedLong(a.correlationId()), a.cbid()));
     }
 
     @Override
@@ -225,8 +256,8 @@ final class RecordAdapter implements RecordVisitor {
                 markersWithoutStart++;
                 return;
             }
-            p.process.thread(Integer.toUnsignedLong(open.tid()))
-                    .addRange(open.nameId(), open.startNs(), Math.max(open.startNs(), t), open.domainId());
+            out.range(p.process.thread(Integer.toUnsignedLong(open.tid())), open.serial(), true, open.nameId(),
+                    open.startNs(), Math.max(open.startNs(), t), open.domainId());
             return;
         }
         int nameId = timeline.intern(m.name() == null ? "(unnamed NVTX range)" : m.name());
@@ -236,10 +267,15 @@ final class RecordAdapter implements RecordVisitor {
                 markersOverflowed++;
                 return;
             }
-            p.openMarkers.put(m.id(), new OpenMarker(t, nameId, domainId, m.tid()));
+            long serial = nextSerial++;
+            OpenMarker replaced = p.openMarkers.put(m.id(), new OpenMarker(t, nameId, domainId, m.tid(), serial));
+            if (replaced != null) { // started again before its END: the first start never ends
+                out.rangeCancelled(replaced.serial());
+            }
+            out.rangeStarted(p.process, Integer.toUnsignedLong(m.tid()), serial, t, nameId, domainId);
         } else {
             // An instant mark: a zero-length range, which every viewer draws as a tick.
-            p.process.thread(Integer.toUnsignedLong(m.tid())).addRange(nameId, t, t, domainId);
+            out.range(p.process.thread(Integer.toUnsignedLong(m.tid())), nextSerial++, false, nameId, t, t, domainId);
         }
     }
 
@@ -274,7 +310,7 @@ final class RecordAdapter implements RecordVisitor {
             notes.add("pid " + p.pid + ": capture range " + begin.index() + " never ended (the agent or the capture "
                     + "stopped early); drawn up to its last record");
         }
-        p.process.addCaptureRange(new CaptureRange(begin.index(), start, end, begin.sourceName()));
+        out.captureRange(p.process, new CaptureRange(begin.index(), start, end, begin.sourceName()));
         rangesStart = Math.min(rangesStart, start);
         rangesEnd = Math.max(rangesEnd, end);
     }
@@ -290,12 +326,14 @@ final class RecordAdapter implements RecordVisitor {
                 notes.add("pid " + p.pid + ": " + p.openMarkers.size() + " NVTX range(s) never ended; drawn up to "
                         + "the process's last record");
                 long end = p.lastNs;
-                p.openMarkers.values().forEach(m -> p.process.thread(Integer.toUnsignedLong(m.tid()))
-                        .addRange(m.nameId(), m.startNs(), Math.max(m.startNs(), end), m.domainId()));
+                p.openMarkers.values().forEach(m -> out.range(p.process.thread(Integer.toUnsignedLong(m.tid())),
+                        m.serial(), true, m.nameId(), m.startNs(), Math.max(m.startNs(), end), m.domainId()));
                 p.openMarkers.clear();
             }
             dataStart = Math.min(dataStart, p.firstNs);
             dataEnd = Math.max(dataEnd, p.lastNs);
+        }
+        for (Proc p : procs.values()) {
             p.process.devices().forEach(d -> d.streams().forEach(GpuStream::trim));
         }
         if (markersWithoutStart > 0) {

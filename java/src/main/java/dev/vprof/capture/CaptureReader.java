@@ -237,6 +237,11 @@ public final class CaptureReader implements Closeable {
      * clock mappings. Exceptions thrown by the visitor end the pass and propagate.
      */
     public void forEachRecord(RecordVisitor visitor) {
+        pass(visitor, false);
+    }
+
+    /** A pass over every RECORDS chunk; {@code clocksOnly}: decode CLOCK_SYNC records alone. */
+    private void pass(RecordVisitor visitor, boolean clocksOnly) {
         RecordDecoder.Budget budget = new RecordDecoder.Budget();
         Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
         ClockPairs pairs = new ClockPairs();
@@ -252,14 +257,17 @@ public final class CaptureReader implements Closeable {
                 warnings.add("RECORDS chunk at byte " + chunkOffsets[i] + " of " + path + " is too short; skipped");
                 continue;
             }
-            decodeRecords(p, decoders, budget, pairs, visitor);
+            decodeRecords(i, p, decoders, budget, pairs, clocksOnly, visitor);
         }
         if (tornLength > 0) {
             // Last, as in the file: the whole records of the chunk the writer was cut off in.
-            decodeRecords(file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength), decoders, budget, pairs, visitor);
+            decodeRecords(chunkCount, file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength), decoders, budget,
+                    pairs, clocksOnly, visitor);
         }
-        for (RecordDecoder d : decoders.values()) {
-            d.finish();
+        if (!clocksOnly) { // what the decoders count is about records a clock pass skips
+            for (RecordDecoder d : decoders.values()) {
+                d.finish();
+            }
         }
         if (pairs.overflowed()) {
             warnings.add(path + " holds more than " + ClockPairs.MAX_PAIRS + " clock pairs; the fit used the first");
@@ -267,9 +275,12 @@ public final class CaptureReader implements Closeable {
         clocks = pairs.fit();
     }
 
-    /** One RECORDS payload (pid, reserved word, whole records) to the decoder of its process. */
-    private void decodeRecords(MemorySegment p, Map<Integer, RecordDecoder> decoders, RecordDecoder.Budget budget,
-                               ClockPairs pairs, RecordVisitor visitor) {
+    /**
+     * One RECORDS payload (pid, reserved word, whole records) to the decoder of its process;
+     * {@code chunkIndex} is its place in {@link #chunks()} ({@code chunkCount} for the torn tail).
+     */
+    private void decodeRecords(int chunkIndex, MemorySegment p, Map<Integer, RecordDecoder> decoders,
+                               RecordDecoder.Budget budget, ClockPairs pairs, boolean clocksOnly, RecordVisitor visitor) {
         int pid = p.get(INT, 0);
         RecordDecoder decoder = decoders.get(pid);
         if (decoder == null) {
@@ -280,9 +291,11 @@ public final class CaptureReader implements Closeable {
             }
             decoder = new RecordDecoder(pid, budget, warnings);
             decoder.clockPairs = pairs;
+            decoder.clocksOnly = clocksOnly;
             decoders.put(pid, decoder);
         }
         long recordsLength = p.byteSize() - CaptureFormat.RECORDS_HEADER_SIZE;
+        visitor.chunk(chunkIndex, pid);
         decoder.decode(p, CaptureFormat.RECORDS_HEADER_SIZE, recordsLength, visitor);
     }
 
@@ -300,10 +313,13 @@ public final class CaptureReader implements Closeable {
         return clocks().getOrDefault(pid, ClockMapping.identity());
     }
 
-    /** Clock mappings of the processes that have clock pairs; may take a pass over the file. */
+    /**
+     * Clock mappings of the processes that have clock pairs; may take a pass over the file, a quick
+     * one that decodes CLOCK_SYNC records alone.
+     */
     public Map<Integer, ClockMapping> clocks() {
         if (clocks == null) {
-            forEachRecord(new RecordVisitor() {});
+            pass(new RecordVisitor() {}, true);
         }
         return Collections.unmodifiableMap(clocks);
     }

@@ -12,7 +12,9 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -73,13 +75,20 @@ public final class CaptureWriter implements Closeable {
         this.channel = channel;
     }
 
-    /** Creates (truncates) the file and writes the header and the metadata chunk. */
+    /**
+     * Creates (replaces) the file with the header and the metadata chunk. They are written to a
+     * hidden sibling first and renamed into place, so the file never exists without them: a front
+     * end killed while it starts leaves either no file or one that reads (a hidden
+     * {@code .NAME.starting-PID} at worst, if killed between the two steps).
+     */
     public static CaptureWriter create(Path path, CaptureMetadata metadata) throws IOException {
         if (ByteOrder.nativeOrder() != CaptureFormat.ORDER) {
             // RECORDS chunks are the ring's native bytes; the format fixes them as little-endian.
             throw new IOException("vprof capture files can only be written on a little-endian machine");
         }
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        Path absolute = path.toAbsolutePath();
+        Path starting = absolute.resolveSibling("." + absolute.getFileName() + ".starting-" + ProcessHandle.current().pid());
+        FileChannel channel = FileChannel.open(starting, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         CaptureWriter writer = new CaptureWriter(path, channel);
         try {
@@ -87,8 +96,11 @@ public final class CaptureWriter implements Closeable {
             fileHeader.putLong(CaptureFormat.MAGIC).putInt(CaptureFormat.FORMAT_VERSION).putInt(0).flip();
             writer.writeFully(fileHeader);
             writer.chunk(CaptureFormat.KIND_METADATA, CaptureJson.MAPPER.writeValueAsBytes(metadata));
+            // The open channel keeps writing to the renamed file.
+            Files.move(starting, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             channel.close();
+            Files.deleteIfExists(starting);
             throw e;
         }
         return writer;

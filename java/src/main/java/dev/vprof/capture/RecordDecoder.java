@@ -60,6 +60,8 @@ public final class RecordDecoder {
     private KernelDesc lastDesc;
     /** Where a reader collects CLOCK_SYNC pairs for its clock fit; null if none. */
     ClockPairs clockPairs;
+    /** Only CLOCK_SYNC records are decoded (a clock fit's pass); the others are only walked past. */
+    boolean clocksOnly;
 
     private final long[] malformed = new long[TYPES];
     private long unknownTypes;
@@ -121,6 +123,10 @@ public final class RecordDecoder {
             if (len < VprofRing.RecordHeader.SIZE || (len & 7) != 0 || len > VprofRing.RECORD_MAX || len > end - pos) {
                 damaged(pos - offset, "a record length of " + len);
                 return false;
+            }
+            if (clocksOnly && type != (int) VprofRing.REC_CLOCK_SYNC) {
+                pos += len;
+                continue;
             }
             switch (type) {
                 case (int) VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
@@ -454,20 +460,18 @@ public final class RecordDecoder {
     }
 
     static String typeName(int type) {
-        return switch (type) {
-            case (int) VprofRing.REC_PADDING -> "PADDING";
-            case (int) VprofRing.REC_STRING -> "STRING";
-            case (int) VprofRing.REC_KERNEL_DESC -> "KERNEL_DESC";
-            case (int) VprofRing.REC_KERNEL -> "KERNEL";
-            case (int) VprofRing.REC_MEMCPY -> "MEMCPY";
-            case (int) VprofRing.REC_MEMSET -> "MEMSET";
-            case (int) VprofRing.REC_MARKER -> "MARKER";
-            case (int) VprofRing.REC_API -> "API";
-            case (int) VprofRing.REC_CLOCK_SYNC -> "CLOCK_SYNC";
-            case (int) VprofRing.REC_RANGE -> "RANGE";
-            case (int) VprofRing.REC_DROPS -> "DROPS";
-            case (int) VprofRing.REC_DEVICE -> "DEVICE";
-            default -> "type " + type;
-        };
+        // The generated bindings name every type (REC_KERNEL, ...): a new record type needs no
+        // entry here. Read only to word a warning, so reflection costs nothing per record.
+        for (java.lang.reflect.Field f : VprofRing.class.getFields()) {
+            try {
+                if (f.getName().startsWith("REC_") && !f.getName().equals("REC_TYPE_MAX")
+                        && f.getType() == long.class && f.getLong(null) == type) {
+                    return f.getName().substring(4);
+                }
+            } catch (IllegalAccessException e) {
+                break;
+            }
+        }
+        return "type " + type;
     }
 }

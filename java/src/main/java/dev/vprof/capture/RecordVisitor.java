@@ -39,4 +39,12 @@ public interface RecordVisitor {
 
     /** A KERNEL_DESC was interned (or replaced). */
     default void kernelDesc(int pid, KernelDesc desc) {}
+
+    /**
+     * The records that follow, up to the next call, come from the RECORDS chunk at position
+     * {@code chunkIndex} of {@link CaptureReader#chunks()}, a chunk of process {@code pid}; the
+     * whole records of a chunk the file cuts short (unverified) come last, as chunk
+     * {@code chunks().size()}. A streamed reader uses it to know when a chunk's records are all in.
+     */
+    default void chunk(int chunkIndex, int pid) {}
 }

@@ -14,6 +14,7 @@ import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
+import dev.vprof.names.KernelNames;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.OtlpOptions;
@@ -22,7 +23,7 @@ import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.TextReport;
-import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -272,13 +273,12 @@ final class DemoCommand implements Callable<Integer> {
 
     /** trace.pftrace (Perfetto) and trace.json (Chrome) from the capture, as {@code vprof export} writes them. */
     private List<Path> exportTraces(Path capture) throws IOException {
-        Timeline timeline;
-        try (CaptureReader reader = CaptureReader.open(capture)) {
-            timeline = CaptureTimeline.build(reader);
-        }
         List<Path> files = new ArrayList<>();
-        files.addAll(Exporter.export(timeline, dir.resolve("trace.pftrace"), ExportFormat.PERFETTO));
-        files.addAll(Exporter.export(timeline, dir.resolve("trace.json"), ExportFormat.CHROME));
+        try (CaptureReader reader = CaptureReader.open(capture)) {
+            TimelineSource source = CaptureTimeline.stream(reader, KernelNames.demangled(), null).source();
+            files.addAll(Exporter.export(source, dir.resolve("trace.pftrace"), ExportFormat.PERFETTO));
+            files.addAll(Exporter.export(source, dir.resolve("trace.json"), ExportFormat.CHROME));
+        }
         return files;
     }
 

@@ -114,7 +114,7 @@ public final class ExportCommand implements Callable<Integer> {
         KinetoFiles.Result kineto = null;
         try (CaptureReader reader = CaptureReader.open(file)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            result = CaptureTimeline.read(reader, KernelNames.of(mangled), large ? n -> {
+            result = CaptureTimeline.stream(reader, KernelNames.of(mangled), large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();
             } : null);
@@ -135,10 +135,10 @@ public final class ExportCommand implements Callable<Integer> {
                         + shown(result) + ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?");
             }
             if (fmt == ExportFormat.KINETO) {
-                kineto = KinetoFiles.write(result.timeline(), out, stepSpec);
+                kineto = KinetoFiles.write(result.source(), out, stepSpec);
                 written = kineto.paths();
             } else {
-                written = Exporter.export(result.timeline(), out, fmt);
+                written = Exporter.export(result.source(), out, fmt);
             }
             if (large) {
                 err.print("\r" + " ".repeat(60) + "\r");

@@ -39,7 +39,8 @@ final class OutputPath {
             throw new CliException("cannot write the capture file " + file + ": the folder " + parent
                     + " does not exist" + fix);
         }
-        if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(parent)) {
+        // The file is created beside itself and renamed into place, so its folder must be writable too.
+        if (!Files.isWritable(parent) || Files.exists(abs) && !Files.isWritable(abs)) {
             throw new CliException("cannot write the capture file " + file + ": permission denied" + fix);
         }
     }

@@ -17,11 +17,13 @@ import dev.vprof.region.RegionNotReadyException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -69,8 +71,12 @@ final class CaptureSession {
     private final PrintWriter err;
     private final int ourPid = (int) ProcessHandle.current().pid();
     private final int uid;
-    private final long startedRealtimeNs = ProcessHandle.current().info().startInstant()
-            .map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElse(0L);
+    /**
+     * When this capture began (epoch ns): an agent that carries this front end's pid but started
+     * before it was armed by another capture of this JVM (one after another, as tests and the demo
+     * run them) and is not this one's to adopt.
+     */
+    private final long startedRealtimeNs;
     private final List<Attached> attached = new ArrayList<>();
     private final Set<Integer> seenPids = new HashSet<>();
     /** Regions found before their agent was ready: path -> whether the process is in the tree. */
@@ -101,6 +107,27 @@ final class CaptureSession {
         this.uid = Posix.getuid();
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
+        this.startedRealtimeNs = captureStart(plan.command());
+    }
+
+    /**
+     * RUN: when the command started (its agents read VPROF_ARM, with this front end's pid, after
+     * that; /proc's start time is in clock ticks, rounded down, so never late); ATTACH: now, since
+     * the agents it arms get this pid only from this capture.
+     */
+    static long captureStart(Process command) {
+        Optional<Instant> started = command == null ? Optional.empty() : command.info().startInstant();
+        Instant at = started.orElseGet(Instant::now);
+        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
+    }
+
+    /**
+     * Whether the agent in {@code r} serves this capture: it records this front end's pid
+     * (VPROF_ARM's frontend=, or the ARM of this capture) and started since this capture began, so
+     * that neither pid reuse nor an earlier capture of the same JVM makes a stranger's agent ours.
+     */
+    boolean belongsToThisCapture(Region r) {
+        return r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
     }
 
     PrintWriter log() {
@@ -340,9 +367,7 @@ final class CaptureSession {
             return;
         }
         AgentState st = r.state();
-        // The agent records which front end it serves (VPROF_ARM's frontend=); an agent started
-        // before this front end cannot be ours, whatever pid reuse put in that field.
-        boolean ours = r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
+        boolean ours = belongsToThisCapture(r);
         if (st == AgentState.STARTING) {
             r.close();
             pending.put(path, new Pending(inTree, sinceNs));

@@ -1,27 +1,32 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.ApiCall;
+import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CounterTrack;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Lanes;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
 import dev.vprof.timeline.Span;
-import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a {@link Timeline} in the Chrome trace event format ({@code {"traceEvents":[...]}}), which
- * chrome://tracing and the Perfetto UI open: {@code X} slices, {@code C} counters, {@code M}
+ * Writes a {@link TimelineSource} in the Chrome trace event format ({@code {"traceEvents":[...]}}),
+ * which chrome://tracing and the Perfetto UI open: {@code X} slices, {@code C} counters, {@code M}
  * metadata naming processes and threads, and {@code s}/{@code f} flows from launch to kernel.
+ * The metadata and the small tracks come first, then the walk's events as it hands them out:
+ * viewers place events by their timestamps, not by their order in the file.
  *
  * <p>Times are microseconds with three decimals, relative to the earliest time on the timeline
  * (given in {@code otherData.vprof_base_time_ns}): epoch microseconds need 19 significant digits,
@@ -40,36 +45,47 @@ public final class ChromeJsonWriter {
     /** What a write produced. */
     public record Stats(long bytes, long events, long gpuSlices) {}
 
-    public Stats write(Timeline timeline, OutputStream out) throws IOException {
-        return new Run(timeline, out).write();
+    /** Writes {@code source}: metadata and the small tracks first, then the walk's events. */
+    public Stats write(TimelineSource source, OutputStream out) throws IOException {
+        Run run = new Run(source.layout(), out);
+        run.write(source);
+        return run.finish();
     }
 
-    private static final class Run {
-        final Timeline timeline;
+    /** Where a GPU stream's ops go: its process, synthetic thread and launches. */
+    private record StreamTrack(int pid, long tid, int device, long streamId, Correlations corr) {}
+
+    /** Where a host thread's ranges and API calls go. */
+    private record ThreadTrack(int pid, long tid, Correlations corr) {}
+
+    private static final byte[] DEVICE = JsonOut.ascii("\"device\":");
+    private static final byte[] STREAM = JsonOut.ascii(",\"stream\":");
+    private static final byte[] CORRELATION = JsonOut.ascii(",\"correlation\":");
+
+    private static final class Run extends TraceSink {
         final TraceEvents ev;
         final JsonOut json;
         final long base;
+        final TrackMap<GpuStream, StreamTrack> streams = new TrackMap<>("a GPU stream");
+        final TrackMap<CpuThread, ThreadTrack> threads = new TrackMap<>("a thread");
         long gpuSlices;
 
         Run(Timeline timeline, OutputStream out) {
-            this.timeline = timeline;
+            super(timeline);
             long earliest = timeline.earliestNs();
             this.ev = new TraceEvents(new JsonOut(out), earliest == Long.MAX_VALUE ? 0 : earliest, timeline, false, "launch");
             this.json = ev.json;
             this.base = ev.base;
         }
 
-        Stats write() throws IOException {
+        @Override
+        void begin() throws IOException {
             json.raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"vprof_base_time_ns\":\"");
             json.number(base);
             json.raw("\"},\"traceEvents\":[");
-            List<TimelineProcess> processes = timeline.processes();
-            for (int p = 0; p < processes.size(); p++) {
-                writeProcess(processes.get(p), p);
-            }
-            writeRequests();
-            writeSpans();
-            writeCounters();
+        }
+
+        Stats finish() throws IOException {
             json.raw("\n]}\n");
             json.flush();
             return new Stats(json.bytes(), ev.count, gpuSlices);
@@ -88,7 +104,9 @@ public final class ChromeJsonWriter {
             json.raw("}}");
         }
 
-        void writeProcess(TimelineProcess process, int processIndex) throws IOException {
+        /** A process's names and sort order, its tracks, and its capture ranges. */
+        @Override
+        void process(TimelineProcess process, int processIndex) throws IOException {
             int pid = process.pid();
             String label = process.name().isEmpty() ? "pid " + pid : process.name();
             ev.metadata("process_name", pid, 0, "name", label);
@@ -96,44 +114,20 @@ public final class ChromeJsonWriter {
             Correlations corr = new Correlations(process, processIndex);
             int gpuTrack = 0;
             for (GpuDevice device : process.devices()) {
-                List<GpuStream> streams = device.streams();
-                for (int si = 0; si < streams.size(); si++) {
-                    GpuStream stream = streams.get(si);
+                List<GpuStream> streamList = device.streams();
+                for (int si = 0; si < streamList.size(); si++) {
+                    GpuStream stream = streamList.get(si);
                     long tid = GPU_TID_BASE | ((long) device.deviceId() << 20) | si;
                     ev.metadata("thread_name", pid, tid, "name", "GPU " + device.deviceId() + " stream " + stream.streamId());
                     sortIndex("thread_sort_index", pid, tid, gpuTrack++);
-                    writeStream(stream, pid, tid, corr);
+                    streams.put(stream, new StreamTrack(pid, tid, device.deviceId(), stream.streamId(), corr));
                 }
             }
             for (CpuThread thread : process.threads()) {
                 long tid = thread.tid();
                 ev.metadata("thread_name", pid, tid, "name", thread.name().isEmpty() ? "thread " + tid : thread.name());
                 sortIndex("thread_sort_index", pid, tid, 1_000_000 + tid);
-                ThreadSlices ranges = thread.ranges();
-                for (int i = 0, n = ranges.size(); i < n; i++) {
-                    ev.complete(ev.name(ranges.nameId(i)), "nvtx", pid, tid, ranges.start(i), ranges.end(i));
-                    if (ranges.tag(i) != 0) {
-                        json.raw("\"domain\":");
-                        json.raw(ev.name(ranges.tag(i)));
-                    }
-                    json.raw("}}");
-                }
-                ThreadSlices calls = thread.apiCalls();
-                for (int i = 0, n = calls.size(); i < n; i++) {
-                    String cat = thread.apiKind(i) == dev.vprof.timeline.ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
-                    ev.complete(ev.name(calls.nameId(i)), cat, pid, tid, calls.start(i), calls.end(i));
-                    long c = calls.correlationId(i);
-                    json.raw("\"correlation\":");
-                    json.number(c);
-                    json.raw(",\"cbid\":");
-                    json.number(calls.tag(i));
-                    json.raw("}}");
-                    if (c != 0 && corr.apiCallHasGpuOp(c)) {
-                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
-                            ev.flow('s', corr.flowId(c, k), pid, tid, calls.start(i));
-                        }
-                    }
-                }
+                threads.put(thread, new ThreadTrack(pid, tid, corr));
             }
             if (!process.captureRanges().isEmpty()) {
                 ev.metadata("thread_name", pid, CAPTURE_TID, "name", "Capture ranges");
@@ -147,50 +141,68 @@ public final class ChromeJsonWriter {
             }
         }
 
-        void writeStream(GpuStream stream, int pid, long tid, Correlations corr) throws IOException {
-            int device = stream.device().deviceId();
-            for (int i = 0, n = stream.size(); i < n; i++) {
-                GpuOpKind kind = stream.kind(i);
-                byte[] opName = stream.nameId(i) != 0 ? ev.name(stream.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(stream, i));
-                String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
-                ev.complete(opName, cat, pid, tid, stream.start(i), stream.end(i));
-                json.raw("\"device\":");
-                json.number(device);
-                json.raw(",\"stream\":");
-                json.number(stream.streamId());
-                long c = stream.correlationId(i);
-                json.raw(",\"correlation\":");
-                json.number(c);
-                if (kind == GpuOpKind.KERNEL) {
-                    json.raw(",\"grid\":[");
-                    json.number(stream.gridX(i));
-                    json.raw(',');
-                    json.number(stream.gridY(i));
-                    json.raw(',');
-                    json.number(stream.gridZ(i));
-                    json.raw("],\"block\":[");
-                    json.number(stream.blockX(i));
-                    json.raw(',');
-                    json.number(stream.blockY(i));
-                    json.raw(',');
-                    json.number(stream.blockZ(i));
-                    json.raw("]}}");
-                } else {
-                    json.raw(",\"bytes\":");
-                    json.number(stream.bytes(i));
-                    json.raw("}}");
+        // ---- the walk's events ----
+
+        @Override
+        public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
+            ThreadTrack t = threads.get(thread);
+            ev.complete(ev.name(nameId), "nvtx", t.pid(), t.tid(), startNs, endNs);
+            if (domainId != 0) {
+                json.raw("\"domain\":");
+                json.raw(ev.name(domainId));
+            }
+            json.raw("}}");
+        }
+
+        @Override
+        public void apiCall(CpuThread thread, ApiCall call) throws IOException {
+            ThreadTrack t = threads.get(thread);
+            String cat = call.kind() == ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
+            ev.complete(ev.name(call.nameId()), cat, t.pid(), t.tid(), call.start(), call.end());
+            long c = call.correlationId();
+            json.raw("\"correlation\":");
+            json.number(c);
+            json.raw(",\"cbid\":");
+            json.number(call.callbackId());
+            json.raw("}}");
+            if (c != 0 && t.corr().apiCallHasGpuOp(c)) {
+                for (int k = 0, ops = t.corr().gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                    ev.flow('s', t.corr().flowId(c, k), t.pid(), t.tid(), call.start());
                 }
-                if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    long id = corr.nextFlowId(c);
-                    if (id >= 0) {
-                        ev.flow('f', id, pid, tid, stream.start(i));
-                    }
-                }
-                gpuSlices++;
             }
         }
 
-        void writeRequests() throws IOException {
+        @Override
+        public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
+            StreamTrack t = streams.get(stream);
+            GpuOpKind kind = op.kind();
+            ev.complete(ev.name(op), TraceEvents.category(kind), t.pid(), t.tid(), op.start(), op.end());
+            json.raw(DEVICE);
+            json.number(t.device());
+            json.raw(STREAM);
+            json.number(t.streamId());
+            long c = op.correlationId();
+            json.raw(CORRELATION);
+            json.number(c);
+            if (kind == GpuOpKind.KERNEL) {
+                ev.gridAndBlock(op);
+                json.raw("}}");
+            } else {
+                json.raw(",\"bytes\":");
+                json.number(op.bytes());
+                json.raw("}}");
+            }
+            if (c != 0 && t.corr().gpuOpHasLaunch(c)) {
+                long id = t.corr().nextFlowId(c);
+                if (id >= 0) {
+                    ev.flow('f', id, t.pid(), t.tid(), op.start());
+                }
+            }
+            gpuSlices++;
+        }
+
+        @Override
+        void requests() throws IOException {
             List<Request> requests = timeline.requests();
             if (requests.isEmpty()) {
                 return;
@@ -230,7 +242,8 @@ public final class ChromeJsonWriter {
             }
         }
 
-        void writeSpans() throws IOException {
+        @Override
+        void spans() throws IOException {
             Map<String, List<Span>> byService = timeline.spansByService();
             int serviceIndex = 0;
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
@@ -253,7 +266,8 @@ public final class ChromeJsonWriter {
             }
         }
 
-        void writeCounters() throws IOException {
+        @Override
+        void counters() throws IOException {
             List<CounterTrack> counters = timeline.counters();
             if (counters.isEmpty()) {
                 return;

@@ -1,6 +1,6 @@
 package dev.vprof.export;
 
-import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineSource;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,21 +19,22 @@ public final class Exporter {
     private Exporter() {}
 
     /**
-     * Writes {@code timeline} to {@code out} in {@code format} and returns the files written. Kineto
-     * traces hold one process each (HTA reads one file per rank): with several processes, each goes to
-     * {@code NAME-pidPID.json} next to {@code out} ({@link KinetoFiles}, which also takes steps).
+     * Writes {@code source} (a timeline in memory, or a capture streamed from its file) to {@code out}
+     * in {@code format} and returns the files written. Kineto traces hold one process each (HTA reads
+     * one file per rank): with several processes, each goes to {@code NAME-pidPID.json} next to
+     * {@code out} ({@link KinetoFiles}, which also takes steps).
      */
-    public static List<Path> export(Timeline timeline, Path out, ExportFormat format) throws IOException {
+    public static List<Path> export(TimelineSource source, Path out, ExportFormat format) throws IOException {
         return switch (format) {
             case PERFETTO -> {
-                writeAtomically(out, s -> new PerfettoWriter().write(timeline, s));
+                writeAtomically(out, s -> new PerfettoWriter().write(source, s));
                 yield List.of(out);
             }
             case CHROME -> {
-                writeAtomically(out, s -> new ChromeJsonWriter().write(timeline, s));
+                writeAtomically(out, s -> new ChromeJsonWriter().write(source, s));
                 yield List.of(out);
             }
-            case KINETO -> KinetoFiles.write(timeline, out, null).paths();
+            case KINETO -> KinetoFiles.write(source, out, null).paths();
         };
     }
 
@@ -60,21 +61,72 @@ public final class Exporter {
     }
 
     static void writeAtomically(Path out, Body body) throws IOException {
-        Path dir = out.toAbsolutePath().getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");
+        try (AtomicFile file = AtomicFile.create(out)) {
+            body.write(file.stream());
+            file.commit();
         }
-        Path tmp = out.resolveSibling(out.getFileName() + ".part");
-        try (OutputStream s = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-            body.write(s);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
+    }
+
+    /**
+     * A file written under a temporary name beside its destination and moved into place by
+     * {@link #commit}; closed without a commit (an error), the temporary file is deleted.
+     */
+    static final class AtomicFile implements AutoCloseable {
+        private final Path out;
+        private final Path tmp;
+        private final OutputStream stream;
+        private boolean streamClosed;
+        private boolean done;
+
+        /** Opens {@code OUT.part} beside {@code out}. */
+        static AtomicFile create(Path out) throws IOException {
+            return new AtomicFile(out);
         }
-        try {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
+
+        private AtomicFile(Path out) throws IOException {
+            Path dir = out.toAbsolutePath().getParent();
+            if (dir != null && !Files.isDirectory(dir)) {
+                throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");
+            }
+            this.out = out;
+            this.tmp = out.resolveSibling(out.getFileName() + ".part");
+            this.stream = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
+        }
+
+        OutputStream stream() {
+            return stream;
+        }
+
+        /** Closes the stream and keeps the temporary file, to commit later (frees its descriptor). */
+        void closeStream() throws IOException {
+            if (!streamClosed) {
+                streamClosed = true;
+                stream.close();
+            }
+        }
+
+        /** Moves the complete file into place. */
+        void commit() throws IOException {
+            closeStream();
+            try {
+                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
+            }
+            done = true;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (done) {
+                return;
+            }
+            done = true;
+            try {
+                closeStream();
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
         }
     }
 }

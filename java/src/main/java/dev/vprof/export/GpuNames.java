@@ -1,7 +1,7 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
-import dev.vprof.timeline.GpuStream;
 
 /**
  * Display names for GPU copies and sets when the capture recorded no name of its own, in the form
@@ -43,10 +43,10 @@ final class GpuNames {
         return "Memset (Device)";
     }
 
-    /** The name of op {@code i} of {@code s} when the capture gave it none. */
-    static String unnamed(GpuStream s, int i) {
-        GpuOpKind kind = s.kind(i);
-        return kind == GpuOpKind.MEMCPY ? memcpy(s.copyKind(i), s.srcMemoryKind(i), s.dstMemoryKind(i))
+    /** The name of {@code op} when the capture gave it none. */
+    static String unnamed(GpuOp op) {
+        GpuOpKind kind = op.kind();
+        return kind == GpuOpKind.MEMCPY ? memcpy(op.copyKind(), op.srcMemoryKind(), op.dstMemoryKind())
                 : kind == GpuOpKind.MEMSET ? memset() : "kernel";
     }
 }

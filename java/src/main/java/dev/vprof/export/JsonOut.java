@@ -62,6 +62,11 @@ final class JsonOut {
         }
     }
 
+    /** ASCII structure text as bytes, for a constant written once per event. */
+    static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
     void raw(byte[] bytes) throws IOException {
         ensure(bytes.length);
         System.arraycopy(bytes, 0, buf, size, bytes.length);
@@ -83,16 +88,44 @@ final class JsonOut {
             buf[size++] = '-';
             v = -v;
         }
-        int start = size;
-        do {
-            buf[size++] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
-        for (int i = start, j = size - 1; i < j; i++, j--) {
-            byte t = buf[i];
-            buf[i] = buf[j];
-            buf[j] = t;
+        // Two digits per division, written from the end: every event has a dozen numbers.
+        int end = size + digits(v);
+        int at = end;
+        while (v >= 100) {
+            int pair = (int) (v % 100);
+            v /= 100;
+            buf[--at] = DIGIT_ONES[pair];
+            buf[--at] = DIGIT_TENS[pair];
         }
+        if (v >= 10) {
+            buf[--at] = DIGIT_ONES[(int) v];
+            buf[--at] = DIGIT_TENS[(int) v];
+        } else {
+            buf[--at] = (byte) ('0' + v);
+        }
+        size = end;
+    }
+
+    private static final byte[] DIGIT_TENS = new byte[100];
+    private static final byte[] DIGIT_ONES = new byte[100];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_TENS[i] = (byte) ('0' + i / 10);
+            DIGIT_ONES[i] = (byte) ('0' + i % 10);
+        }
+    }
+
+    /** Decimal digits of {@code v} (not negative). */
+    private static int digits(long v) {
+        long bound = 10;
+        for (int n = 1; n < 19; n++) {
+            if (v < bound) {
+                return n;
+            }
+            bound *= 10;
+        }
+        return 19;
     }
 
     /** A finite double as JSON; NaN and infinities, which JSON cannot hold, become {@code null}. */

@@ -1,16 +1,20 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CpuThread;
-import dev.vprof.timeline.GpuDevice;
-import dev.vprof.timeline.ThreadSlices;
+import dev.vprof.timeline.GpuOp;
+import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
+import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,14 +48,19 @@ public final class KinetoFiles {
         }
     }
 
+    /** Processes whose files are written in one walk: each holds a file descriptor until the walk ends. */
+    static final int FILES_PER_WALK = 256;
+
     /**
-     * Writes the Kineto files of {@code timeline}. {@code steps}, when not null, names the NVTX range
-     * that marks a step. Throws IllegalArgumentException, writing nothing, when there is no process,
-     * when no process has that range, or when a process with steps has no CUDA API calls: HTA keeps
-     * only the GPU ops it can tie to a launch once a trace has steps, so that file would read as
-     * empty.
+     * Writes the Kineto files of {@code source}, all in one walk over it (or one per
+     * {@value #FILES_PER_WALK} processes). {@code steps}, when not null, names the NVTX range that
+     * marks a step. Throws IllegalArgumentException, leaving no file behind, when there is no
+     * process or when no process has that range. A process with steps but no CUDA API calls gets a
+     * note starting {@code WARNING: }: HTA keeps only the GPU ops it can tie to a launch once a trace
+     * has steps, so its step analyses of that file are empty.
      */
-    public static Result write(Timeline timeline, Path out, ProfilerSteps.Spec steps) throws IOException {
+    public static Result write(TimelineSource source, Path out, ProfilerSteps.Spec steps) throws IOException {
+        Timeline timeline = source.layout();
         List<TimelineProcess> processes = timeline.processes();
         if (processes.isEmpty()) {
             throw new IllegalArgumentException("nothing to export as Kineto JSON: the capture has no process with GPU or API records");
@@ -59,28 +68,102 @@ public final class KinetoFiles {
         List<String> notes = new ArrayList<>();
         KinetoRanks ranks = KinetoRanks.assign(processes);
         notes.addAll(ranks.notes());
-        Map<Integer, List<ProfilerSteps.Step>> stepsOf = new HashMap<>();
-        for (TimelineProcess p : processes) {
-            stepsOf.put(p.pid(), steps == null ? List.of() : ProfilerSteps.of(timeline, p, steps));
+        ProfilerSteps.Collector collector = steps == null ? null : new ProfilerSteps.Collector(timeline, steps);
+        Map<Integer, Integer> rangeNames = new HashMap<>();
+        Map<TimelineProcess, List<ProfilerSteps.Step>> stepsOf = new IdentityHashMap<>();
+        List<Exporter.AtomicFile> files = new ArrayList<>();
+        try {
+            for (int from = 0; from < processes.size(); from += FILES_PER_WALK) {
+                List<TimelineProcess> batch = processes.subList(from, Math.min(processes.size(), from + FILES_PER_WALK));
+                Map<TimelineProcess, KinetoJsonWriter.ProcessFile> open = new IdentityHashMap<>();
+                for (TimelineProcess p : batch) {
+                    Exporter.AtomicFile file = Exporter.AtomicFile.create(pathOf(out, p, processes.size()));
+                    files.add(file);
+                    open.put(p, new KinetoJsonWriter.ProcessFile(timeline, p, ranks.of(p.pid()), file.stream()));
+                }
+                source.walk(new Router(open, collector, rangeNames));
+                for (int k = 0; k < batch.size(); k++) {
+                    TimelineProcess p = batch.get(k);
+                    List<ProfilerSteps.Step> own = collector == null ? List.of() : collector.of(p);
+                    stepsOf.put(p, own);
+                    open.get(p).finish(own, pathOf(out, p, processes.size()).getFileName().toString());
+                    files.get(from + k).closeStream();
+                }
+            }
+            if (steps != null) {
+                checkSteps(timeline, processes, stepsOf, steps, rangeNames, notes);
+            }
+            List<File> written = new ArrayList<>();
+            for (int i = 0; i < processes.size(); i++) {
+                TimelineProcess p = processes.get(i);
+                files.get(i).commit();
+                written.add(new File(pathOf(out, p, processes.size()), p, ranks.of(p.pid()), stepsOf.get(p).size(),
+                        p.gpuOps()));
+            }
+            String strangers = otherTraces(out, written);
+            if (!strangers.isEmpty()) {
+                notes.add("HTA reads every .json and .gz file of a folder as a rank, and this folder also holds " + strangers
+                        + "; give the export a folder of its own");
+            }
+            return new Result(List.copyOf(written), List.copyOf(notes));
+        } finally {
+            for (Exporter.AtomicFile f : files) {
+                f.close(); // deletes what was not committed
+            }
         }
-        if (steps != null) {
-            checkSteps(timeline, processes, stepsOf, steps, notes);
+    }
+
+    /** {@code out} itself for a lone process, else {@code OUT-pidPID.json} beside it. */
+    private static Path pathOf(Path out, TimelineProcess p, int processes) {
+        return processes == 1 ? out : Exporter.perProcess(out, p.pid());
+    }
+
+    /** Hands each event to its process's file, and ranges to the step collector. */
+    private static final class Router implements TimelineVisitor {
+        private final TrackMap<TimelineProcess, KinetoJsonWriter.ProcessFile> files = new TrackMap<>("a process");
+        private final ProfilerSteps.Collector steps;
+        private final Map<Integer, Integer> rangeNames;
+
+        Router(Map<TimelineProcess, KinetoJsonWriter.ProcessFile> files, ProfilerSteps.Collector steps,
+               Map<Integer, Integer> rangeNames) {
+            files.forEach(this.files::put);
+            this.steps = steps;
+            this.rangeNames = rangeNames;
         }
-        List<File> written = new ArrayList<>();
-        for (TimelineProcess p : processes) {
-            Path file = processes.size() == 1 ? out : Exporter.perProcess(out, p.pid());
-            String traceName = file.getFileName().toString();
-            KinetoRanks.Rank rank = ranks.of(p.pid());
-            List<ProfilerSteps.Step> own = stepsOf.get(p.pid());
-            Exporter.writeAtomically(file, s -> new KinetoJsonWriter().write(timeline, p, rank, own, traceName, s));
-            written.add(new File(file, p, rank, own.size(), gpuOps(p)));
+
+        /** The file of {@code p}, or null for a process of another batch. */
+        private KinetoJsonWriter.ProcessFile fileOf(TimelineProcess p) {
+            return files.find(p);
         }
-        String strangers = otherTraces(out, written);
-        if (!strangers.isEmpty()) {
-            notes.add("HTA reads every .json and .gz file of a folder as a rank, and this folder also holds " + strangers
-                    + "; give the export a folder of its own");
+
+        @Override
+        public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
+            KinetoJsonWriter.ProcessFile f = fileOf(stream.device().process());
+            if (f != null) {
+                f.gpuOp(stream, op);
+            }
         }
-        return new Result(List.copyOf(written), List.copyOf(notes));
+
+        @Override
+        public void apiCall(CpuThread thread, ApiCall call) throws IOException {
+            KinetoJsonWriter.ProcessFile f = fileOf(thread.process());
+            if (f != null) {
+                f.apiCall(thread, call);
+            }
+        }
+
+        @Override
+        public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
+            KinetoJsonWriter.ProcessFile f = fileOf(thread.process());
+            if (f == null) {
+                return;
+            }
+            f.range(thread, nameId, startNs, endNs);
+            if (steps != null) {
+                steps.range(thread, nameId, startNs, endNs);
+                rangeNames.merge(nameId, 1, Integer::sum);
+            }
+        }
     }
 
     /** Files beside {@code out} that HTA would also read as traces (a few, by name), or "". */
@@ -101,17 +184,17 @@ public final class KinetoFiles {
     }
 
     private static void checkSteps(Timeline timeline, List<TimelineProcess> processes,
-                                   Map<Integer, List<ProfilerSteps.Step>> stepsOf, ProfilerSteps.Spec spec,
-                                   List<String> notes) {
+                                   Map<TimelineProcess, List<ProfilerSteps.Step>> stepsOf, ProfilerSteps.Spec spec,
+                                   Map<Integer, Integer> rangeNames, List<String> notes) {
         if (stepsOf.values().stream().allMatch(List::isEmpty)) {
-            String known = rangeNames(timeline, processes);
+            String known = rangeNames(timeline, rangeNames);
             throw new IllegalArgumentException("--steps " + spec + ": no NVTX range named '" + spec.rangeName()
                     + "' in the capture" + (known.isEmpty() ? " (it has none: the program pushed no NVTX range, or --kinds left out nvtx)"
                     : "; its ranges are " + known));
         }
         for (TimelineProcess p : processes) {
-            boolean hasSteps = !stepsOf.get(p.pid()).isEmpty();
-            if (hasSteps && gpuOps(p) > 0 && !p.hasApiCalls()) {
+            boolean hasSteps = !stepsOf.get(p).isEmpty();
+            if (hasSteps && p.gpuOps() > 0 && !p.hasApiCalls()) {
                 // Still written: Perfetto and TensorBoard show the steps; only HTA's step analyses need the launches.
                 notes.add("WARNING: pid " + p.pid() + " has no CUDA API calls in the capture, and once a trace has "
                         + "ProfilerSteps HTA drops every GPU op it cannot tie to its launch (here all of them), so HTA's "
@@ -125,29 +208,12 @@ public final class KinetoFiles {
         }
     }
 
-    /** The NVTX range names of these processes, most frequent first: "step (412), forward (12)". */
-    private static String rangeNames(Timeline timeline, List<TimelineProcess> processes) {
-        Map<Integer, Integer> counts = new HashMap<>();
-        for (TimelineProcess p : processes) {
-            for (CpuThread t : p.threads()) {
-                ThreadSlices r = t.ranges();
-                for (int i = 0, n = r.size(); i < n; i++) {
-                    counts.merge(r.nameId(i), 1, Integer::sum);
-                }
-            }
-        }
+    /** The NVTX range names seen, most frequent first: "step (412), forward (12)". */
+    private static String rangeNames(Timeline timeline, Map<Integer, Integer> counts) {
         return counts.entrySet().stream()
                 .sorted(Map.Entry.<Integer, Integer>comparingByValue().reversed())
                 .limit(8)
                 .map(e -> timeline.strings().get(e.getKey()) + " (" + e.getValue() + ")")
                 .collect(Collectors.joining(", "));
-    }
-
-    private static long gpuOps(TimelineProcess p) {
-        long n = 0;
-        for (GpuDevice d : p.devices()) {
-            n += d.opCount();
-        }
-        return n;
     }
 }

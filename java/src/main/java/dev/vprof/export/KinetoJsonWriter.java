@@ -1,13 +1,16 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
-import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
+import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -15,7 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Writes one process of a {@link Timeline} in the shape of the PyTorch profiler's (Kineto's) trace,
+ * Writes one process of a {@link TimelineSource} in the shape of the PyTorch profiler's (Kineto's) trace,
  * so that Holistic Trace Analysis and the PyTorch tooling read vprof captures:
  *
  * <ul>
@@ -44,142 +47,180 @@ import java.util.List;
  * {@code External id}; vprof records no operators, so it sets {@code External id} to the CUPTI
  * correlation id on both ends of a launch, which keeps HTA's launch/kernel pairing intact.
  *
- * <p>HTA reads one trace file per rank; {@link KinetoFiles} writes one file per process.
+ * <p>HTA reads one trace file per rank; {@link KinetoFiles} writes one file per process, all of
+ * them in one walk ({@code ProcessFile}: header and metadata first, the events as they come, the
+ * steps and the end last).
  */
 public final class KinetoJsonWriter {
 
     /** What a write produced. */
     public record Stats(long bytes, long events) {}
 
-    /** Writes {@code process} as the rank {@code rank}, with a ProfilerStep annotation per step. */
-    public Stats write(Timeline timeline, TimelineProcess process, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps,
+    /**
+     * Writes {@code process} of {@code source} as the rank {@code rank}, with a ProfilerStep annotation
+     * per step: a walk of its own (several processes at once: {@link KinetoFiles}).
+     */
+    public Stats write(TimelineSource source, TimelineProcess process, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps,
                        String traceName, OutputStream out) throws IOException {
-        JsonOut json = new JsonOut(out);
-        long earliest = timeline.earliestNs();
-        long base = earliest == Long.MAX_VALUE ? 0 : earliest;
-        json.raw("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"backend\": \"\", \"rank\": ");
-        json.number(rank.rank());
-        json.raw(", \"world_size\": ");
-        json.number(rank.worldSize());
-        json.raw("},\n  \"deviceProperties\": [");
-        List<GpuDevice> devices = new ArrayList<>(process.devices());
-        devices.sort(Comparator.comparingInt(GpuDevice::deviceId));
-        for (int i = 0; i < devices.size(); i++) {
-            json.raw(i == 0 ? "\n    " : ",\n    ");
-            writeDeviceProperties(json, devices.get(i));
-        }
-        json.raw("\n  ],\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ");
-        json.number(base);
-        json.raw(",\n  \"traceEvents\": [");
+        ProcessFile file = new ProcessFile(source.layout(), process, rank, out);
+        source.walk(new TimelineVisitor() {
+            @Override
+            public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
+                if (stream.device().process() == process) {
+                    file.gpuOp(stream, op);
+                }
+            }
 
-        TraceEvents ev = new TraceEvents(json, base, timeline, true, "ac2g");
-        int pid = process.pid();
-        ev.metadata("process_name", pid, 0, "name", process.name().isEmpty() ? "pid " + pid : process.name());
-        ev.metadata("process_labels", pid, 0, "labels", "CPU");
-        for (GpuDevice d : devices) {
-            if (d.streams().isEmpty()) {
-                continue; // a DEVICE record of a GPU this process ran nothing on: in deviceProperties only
-            }
-            ev.metadata("process_name", d.deviceId(), 0, "name", "GPU " + d.deviceId());
-            ev.metadata("process_labels", d.deviceId(), 0, "labels", "GPU " + d.deviceId() + (d.name().isEmpty() ? "" : " " + d.name()));
-        }
-        Correlations corr = new Correlations(process, 0);
-        for (GpuDevice d : process.devices()) {
-            for (GpuStream s : d.streams()) {
-                ev.metadata("thread_name", d.deviceId(), s.streamId(), "name", "stream " + s.streamId());
-                writeStream(ev, s, corr);
-            }
-        }
-        for (CpuThread t : process.threads()) {
-            ev.metadata("thread_name", pid, t.tid(), "name", t.name().isEmpty() ? "thread " + t.tid() : t.name());
-            ThreadSlices ranges = t.ranges();
-            for (int i = 0, n = ranges.size(); i < n; i++) {
-                ev.complete(ev.name(ranges.nameId(i)), "user_annotation", pid, t.tid(), ranges.start(i), ranges.end(i));
-                json.raw("}}");
-            }
-            ThreadSlices calls = t.apiCalls();
-            for (int i = 0, n = calls.size(); i < n; i++) {
-                String cat = t.apiKind(i) == ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
-                long c = calls.correlationId(i);
-                boolean linked = c != 0 && corr.apiCallHasGpuOp(c);
-                ev.complete(ev.name(calls.nameId(i)), cat, pid, t.tid(), calls.start(i), calls.end(i));
-                if (linked) {
-                    json.raw("\"External id\":");
-                    json.number(c);
-                    json.raw(',');
-                }
-                json.raw("\"cbid\":");
-                json.number(calls.tag(i));
-                json.raw(",\"correlation\":");
-                json.number(c);
-                json.raw("}}");
-                if (linked) {
-                    ev.flow('s', c, pid, t.tid(), calls.start(i));
+            @Override
+            public void apiCall(CpuThread thread, ApiCall call) throws IOException {
+                if (thread.process() == process) {
+                    file.apiCall(thread, call);
                 }
             }
-        }
-        for (ProfilerSteps.Step step : steps) {
-            ev.complete(JsonOut.quoted(step.name()), "user_annotation", pid, step.tid(), step.startNs(), step.endNs());
-            json.raw("}}");
-        }
-        json.raw("\n  ],\n  \"traceName\": ");
-        json.string(traceName);
-        json.raw("\n}\n");
-        json.flush();
-        return new Stats(json.bytes(), ev.count);
+
+            @Override
+            public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
+                if (thread.process() == process) {
+                    file.range(thread, nameId, startNs, endNs);
+                }
+            }
+        });
+        return file.finish(steps, traceName);
     }
 
-    private static void writeStream(TraceEvents ev, GpuStream s, Correlations corr) throws IOException {
-        JsonOut json = ev.json;
-        int device = s.device().deviceId();
-        for (int i = 0, n = s.size(); i < n; i++) {
-            GpuOpKind kind = s.kind(i);
-            long c = s.correlationId(i);
-            boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
-            byte[] name = s.nameId(i) != 0 ? ev.name(s.nameId(i)) : JsonOut.quoted(GpuNames.unnamed(s, i));
-            String cat = kind == GpuOpKind.KERNEL ? "kernel" : kind == GpuOpKind.MEMCPY ? "gpu_memcpy" : "gpu_memset";
-            ev.complete(name, cat, device, s.streamId(), s.start(i), s.end(i));
+    /**
+     * One process's file as a walk goes: the header and every metadata event when opened, events as
+     * they come, steps and the end when finished.
+     */
+    // Written once per GPU op: as bytes, not converted from text each time.
+    private static final byte[] EXTERNAL_ID = JsonOut.ascii("\"External id\":");
+    private static final byte[] DEVICE = JsonOut.ascii("\"device\":");
+    private static final byte[] STREAM = JsonOut.ascii(",\"stream\":");
+    private static final byte[] CORRELATION = JsonOut.ascii(",\"correlation\":");
+    private static final byte[] REGISTERS = JsonOut.ascii(",\"registers per thread\":");
+    private static final byte[] SHARED_MEMORY = JsonOut.ascii(",\"shared memory\":");
+
+    static final class ProcessFile {
+        private final JsonOut json;
+        private final TraceEvents ev;
+        private final Correlations corr;
+        private final int pid;
+
+        ProcessFile(Timeline timeline, TimelineProcess process, KinetoRanks.Rank rank, OutputStream out) throws IOException {
+            this.json = new JsonOut(out);
+            this.pid = process.pid();
+            long earliest = timeline.earliestNs();
+            long base = earliest == Long.MAX_VALUE ? 0 : earliest;
+            json.raw("{\n  \"schemaVersion\": 1,\n  \"distributedInfo\": {\"backend\": \"\", \"rank\": ");
+            json.number(rank.rank());
+            json.raw(", \"world_size\": ");
+            json.number(rank.worldSize());
+            json.raw("},\n  \"deviceProperties\": [");
+            List<GpuDevice> devices = new ArrayList<>(process.devices());
+            devices.sort(Comparator.comparingInt(GpuDevice::deviceId));
+            for (int i = 0; i < devices.size(); i++) {
+                json.raw(i == 0 ? "\n    " : ",\n    ");
+                writeDeviceProperties(json, devices.get(i));
+            }
+            json.raw("\n  ],\n  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ");
+            json.number(base);
+            json.raw(",\n  \"traceEvents\": [");
+
+            this.ev = new TraceEvents(json, base, timeline, true, "ac2g");
+            ev.metadata("process_name", pid, 0, "name", process.name().isEmpty() ? "pid " + pid : process.name());
+            ev.metadata("process_labels", pid, 0, "labels", "CPU");
+            for (GpuDevice d : devices) {
+                if (d.streams().isEmpty()) {
+                    continue; // a DEVICE record of a GPU this process ran nothing on: in deviceProperties only
+                }
+                ev.metadata("process_name", d.deviceId(), 0, "name", "GPU " + d.deviceId());
+                ev.metadata("process_labels", d.deviceId(), 0, "labels", "GPU " + d.deviceId() + (d.name().isEmpty() ? "" : " " + d.name()));
+            }
+            this.corr = new Correlations(process, 0);
+            for (GpuDevice d : process.devices()) {
+                for (GpuStream st : d.streams()) {
+                    ev.metadata("thread_name", d.deviceId(), st.streamId(), "name", "stream " + st.streamId());
+                }
+            }
+            for (CpuThread t : process.threads()) {
+                ev.metadata("thread_name", pid, t.tid(), "name", t.name().isEmpty() ? "thread " + t.tid() : t.name());
+            }
+        }
+
+        void range(CpuThread t, int nameId, long startNs, long endNs) throws IOException {
+            ev.complete(ev.name(nameId), "user_annotation", pid, t.tid(), startNs, endNs);
+            json.raw("}}");
+        }
+
+        void apiCall(CpuThread t, ApiCall call) throws IOException {
+            String cat = call.kind() == ApiKind.DRIVER ? "cuda_driver" : "cuda_runtime";
+            long c = call.correlationId();
+            boolean linked = c != 0 && corr.apiCallHasGpuOp(c);
+            ev.complete(ev.name(call.nameId()), cat, pid, t.tid(), call.start(), call.end());
             if (linked) {
                 json.raw("\"External id\":");
                 json.number(c);
                 json.raw(',');
             }
-            json.raw("\"device\":");
-            json.number(device);
-            json.raw(",\"stream\":");
-            json.number(s.streamId());
+            json.raw("\"cbid\":");
+            json.number(call.callbackId());
             json.raw(",\"correlation\":");
             json.number(c);
+            json.raw("}}");
+            if (linked) {
+                ev.flow('s', c, pid, t.tid(), call.start());
+            }
+        }
+
+        void gpuOp(GpuStream s, GpuOp op) throws IOException {
+            int device = s.device().deviceId();
+            GpuOpKind kind = op.kind();
+            long c = op.correlationId();
+            boolean linked = c != 0 && corr.gpuOpHasLaunch(c);
+            ev.complete(ev.name(op), TraceEvents.category(kind), device, s.streamId(), op.start(), op.end());
+            if (linked) {
+                json.raw(EXTERNAL_ID);
+                json.number(c);
+                json.raw(',');
+            }
+            json.raw(DEVICE);
+            json.number(device);
+            json.raw(STREAM);
+            json.number(s.streamId());
+            json.raw(CORRELATION);
+            json.number(c);
             if (kind == GpuOpKind.KERNEL) {
-                json.raw(",\"registers per thread\":");
-                json.number(s.registersPerThread(i));
-                json.raw(",\"shared memory\":");
-                json.number(s.sharedMemoryBytes(i));
-                json.raw(",\"grid\":[");
-                json.number(s.gridX(i));
-                json.raw(',');
-                json.number(s.gridY(i));
-                json.raw(',');
-                json.number(s.gridZ(i));
-                json.raw("],\"block\":[");
-                json.number(s.blockX(i));
-                json.raw(',');
-                json.number(s.blockY(i));
-                json.raw(',');
-                json.number(s.blockZ(i));
-                json.raw("]}}");
+                json.raw(REGISTERS);
+                json.number(op.registersPerThread());
+                json.raw(SHARED_MEMORY);
+                json.number(op.sharedMemoryBytes());
+                ev.gridAndBlock(op);
+                json.raw("}}");
             } else {
-                long dur = s.end(i) - s.start(i);
+                long dur = op.end() - op.start();
                 json.raw(",\"bytes\":");
-                json.number(s.bytes(i));
+                json.number(op.bytes());
                 json.raw(",\"memory bandwidth (GB/s)\":");
                 // bytes per ns is GB/s.
-                json.number(dur > 0 ? (double) s.bytes(i) / dur : 0.0);
+                json.number(dur > 0 ? (double) op.bytes() / dur : 0.0);
                 json.raw("}}");
             }
             if (linked) {
-                ev.flow('f', c, device, s.streamId(), s.start(i));
+                ev.flow('f', c, device, s.streamId(), op.start());
             }
+        }
+
+        /** The steps, then the end of the file (flushed, not closed). */
+        Stats finish(List<ProfilerSteps.Step> steps, String traceName) throws IOException {
+            for (ProfilerSteps.Step step : steps) {
+                ev.complete(JsonOut.quoted(step.name()), "user_annotation", pid, step.tid(), step.startNs(), step.endNs());
+                json.raw("}}");
+            }
+            json.raw("\n  ],\n  \"traceName\": ");
+            json.string(traceName);
+            json.raw("\n}\n");
+            json.flush();
+            return new Stats(json.bytes(), ev.count);
         }
     }
 

@@ -2,19 +2,21 @@ package dev.vprof.export;
 
 import static dev.vprof.export.PerfettoProto.*;
 
+import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CounterTrack;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Lanes;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
 import dev.vprof.timeline.Span;
-import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
 import dev.vprof.wire.WireType;
 import dev.vprof.wire.WireWriter;
 import java.io.IOException;
@@ -27,8 +29,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a {@link Timeline} as a Perfetto trace (the native protobuf format, {@code .pftrace}),
- * encoded by hand: no protobuf runtime, no intermediate objects per slice.
+ * Writes a {@link TimelineSource} (a timeline in memory, or a capture streamed from its file) as a
+ * Perfetto trace (the native protobuf format, {@code .pftrace}), encoded by hand: no protobuf
+ * runtime, no intermediate objects per slice.
+ *
+ * <p>Order: every track descriptor and every sequence's first packet come first (the order of
+ * {@link TraceSink}, which fixes the track and sequence ids), with the small tracks (capture
+ * ranges, requests, spans, counters) written whole; then the walk's events, each appended to its
+ * track's sequence as it comes, so packets of different sequences interleave in the file. Each
+ * sequence is read on its own (incremental timestamps and interned names are per sequence), so
+ * only the order within a sequence matters, and the walk gives each track its events in order.
+ * NVTX ranges come nested from the walk ({@link dev.vprof.timeline.RangeNesting}); GPU ops and
+ * API calls are nested here, a slice that outlives the one before it on its track clamped to it.
  *
  * <p>Layout: a track per process, a track per GPU under it and a track per stream under that (slices
  * on one track must nest, and kernels on different streams overlap); a thread track per host thread
@@ -110,14 +122,16 @@ public final class PerfettoWriter {
     }
 
     /**
-     * Writes the whole trace to {@code out} (not closed; writes come in 1 MiB chunks). Sorts the
-     * timeline's streams and thread slices in place by start time (a no-op when already sorted), so
-     * the timeline must not be written from two threads at once.
+     * Writes the whole trace of {@code source} to {@code out} (not closed; writes come in 1 MiB
+     * chunks): every track first, then the walk's events, each on its track's packet sequence. A
+     * {@link Timeline} in memory is sorted in place by the walk, so it must not be written from two
+     * threads at once.
      */
-    public Stats write(Timeline timeline, OutputStream out) throws IOException {
-        Run run = new Run(timeline, out);
+    public Stats write(TimelineSource source, OutputStream out) throws IOException {
+        Run run = new Run(source.layout(), out);
         try {
-            return run.write();
+            run.write(source);
+            return run.finish();
         } finally {
             if (run.compressor != null) {
                 run.compressor.shutdownNow(); // after an error: no compressor thread outlives the write
@@ -125,18 +139,24 @@ public final class PerfettoWriter {
         }
     }
 
+    /** The sequences of one GPU stream and where its launches come from. */
+    private record StreamTrack(Run.Sequence seq, Correlations corr) {}
+
+    /** The sequences of one host thread (null where it has no such slices). */
+    private record ThreadTrack(Run.Sequence ranges, Run.Sequence api, Correlations corr) {}
+
     /** State of one write; a writer instance can be reused across timelines and threads. */
-    private final class Run {
-        final Timeline timeline;
+    private final class Run extends TraceSink {
         final OutputStream sink;
         final WireWriter out = new WireWriter(FLUSH_AT + (64 << 10));
         final WireWriter scratch = new WireWriter(256);
         final WireWriter scratch2 = new WireWriter(256);
         final java.util.ArrayDeque<java.util.concurrent.Future<byte[]>> pending = new java.util.ArrayDeque<>();
         java.util.concurrent.ExecutorService compressor;
-        final int modelStrings;
-        final Map<String, Integer> extraNames = new HashMap<>();
-        final List<String> extraList = new ArrayList<>();
+        final TrackMap<GpuStream, StreamTrack> streams = new TrackMap<>("a GPU stream");
+        final TrackMap<CpuThread, ThreadTrack> threads = new TrackMap<>("a thread");
+        /** Every sequence, in the order made: finished in that order. */
+        final List<Sequence> sequences = new ArrayList<>();
         byte[][] nameBytes;
         final long base;
         long bytes;
@@ -148,38 +168,27 @@ public final class PerfettoWriter {
         int tracks;
 
         Run(Timeline timeline, OutputStream sink) {
-            this.timeline = timeline;
+            super(timeline);
             this.sink = sink;
-            this.modelStrings = timeline.strings().size();
-            this.nameBytes = new byte[modelStrings + 16][];
+            this.nameBytes = new byte[Math.max(16, timeline.strings().size() + 16)][];
             long earliest = timeline.earliestNs();
             this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
         }
 
-        Stats write() throws IOException {
-            writeTraceStart();
-            List<TimelineProcess> processes = timeline.processes();
-            for (int p = 0; p < processes.size(); p++) {
-                writeProcess(processes.get(p), p);
+        Stats finish() throws IOException {
+            for (Sequence seq : sequences) {
+                seq.finish();
             }
-            writeRequests();
-            writeSpans();
-            writeCounters();
-            finish();
+            flushAll();
             return new Stats(bytes, packets, gpuSlices, clamped, tracks, nextSequence - 1);
         }
 
         // ---- names ----
 
         int nameId(String s) {
-            // Names the model did not intern (request and span names) get ids after the model's.
-            Integer id = extraNames.get(s);
-            if (id == null) {
-                id = modelStrings + extraList.size();
-                extraList.add(s);
-                extraNames.put(s, id);
-            }
-            return id;
+            // Names of the writer's own (request, span, capture range and copy names) join the
+            // timeline's table: a streamed walk may add to the model's ids while the write goes on.
+            return timeline.intern(s);
         }
 
         byte[] nameBytes(int id) {
@@ -188,8 +197,7 @@ public final class PerfettoWriter {
             }
             byte[] b = nameBytes[id];
             if (b == null) {
-                String s = id < modelStrings ? timeline.strings().get(id) : extraList.get(id - modelStrings);
-                b = s.getBytes(StandardCharsets.UTF_8);
+                b = timeline.strings().get(id).getBytes(StandardCharsets.UTF_8);
                 nameBytes[id] = b;
             }
             return b;
@@ -224,7 +232,7 @@ public final class PerfettoWriter {
             }
         }
 
-        void finish() throws IOException {
+        void flushAll() throws IOException {
             flush();
             while (!pending.isEmpty()) {
                 writeOldest();
@@ -264,16 +272,11 @@ public final class PerfettoWriter {
         }
 
         /** The first packet: identity clock snapshot so the UI can show wall-clock (epoch) time. */
-        void writeTraceStart() throws IOException {
+        @Override
+        void begin() throws IOException {
             WireWriter snap = new WireWriter(32);
-            WireWriter clock = new WireWriter(16);
-            clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
-            clock.uint(CLOCK_TIMESTAMP, base);
-            snap.message(SNAPSHOT_CLOCKS, clock);
-            clock.reset();
-            clock.uint(CLOCK_ID, CLOCK_REALTIME);
-            clock.uint(CLOCK_TIMESTAMP, base);
-            snap.message(SNAPSHOT_CLOCKS, clock);
+            snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_BOOTTIME, base, false));
+            snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_REALTIME, base, false));
             snap.uint(SNAPSHOT_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
             WireWriter p = new WireWriter(64);
             p.uint(PACKET_TIMESTAMP, base);
@@ -281,6 +284,17 @@ public final class PerfettoWriter {
             p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
             p.uint(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
             packet(p);
+        }
+
+        /** A ClockSnapshot's clock: its id and reading (an incremental clock says so). */
+        static WireWriter clock(int clockId, long timestamp, boolean incremental) {
+            WireWriter clock = new WireWriter(16);
+            clock.uint(CLOCK_ID, clockId);
+            clock.uint(CLOCK_TIMESTAMP, timestamp);
+            if (incremental) {
+                clock.bool(CLOCK_IS_INCREMENTAL, true);
+            }
+            return clock;
         }
 
         /** Emits a TrackDescriptor on the descriptor sequence (1) and returns the new track's uuid. */
@@ -307,7 +321,8 @@ public final class PerfettoWriter {
 
         // ---- processes ----
 
-        void writeProcess(TimelineProcess process, int processIndex) throws IOException {
+        @Override
+        void process(TimelineProcess process, int processIndex) throws IOException {
             WireWriter desc = new WireWriter(64);
             WireWriter pd = new WireWriter(64);
             pd.uint(PROCESS_PID, process.pid());
@@ -322,11 +337,14 @@ public final class PerfettoWriter {
             Correlations corr = new Correlations(process, processIndex);
 
             for (GpuDevice device : process.devices()) {
+                if (device.streams().isEmpty()) {
+                    continue; // a DEVICE record of a GPU this process ran nothing on: no empty track
+                }
                 String deviceName = "GPU " + device.deviceId() + (device.name().isEmpty() ? "" : " (" + device.name() + ")");
                 long deviceUuid = track(processUuid, deviceName, null);
                 for (GpuStream stream : device.streams()) {
                     long streamUuid = track(deviceUuid, "Stream " + stream.streamId(), null);
-                    writeStream(stream, streamUuid, corr);
+                    streams.put(stream, new StreamTrack(sequence(streamUuid), corr));
                 }
             }
             for (CpuThread thread : process.threads()) {
@@ -339,11 +357,13 @@ public final class PerfettoWriter {
                 WireWriter tdesc = new WireWriter(48);
                 tdesc.message(TRACK_THREAD, td);
                 long threadUuid = track(0, null, tdesc);
-                writeRanges(thread.ranges(), threadUuid);
+                Sequence ranges = thread.ranges().size() > 0 ? sequence(threadUuid) : null;
+                Sequence api = null;
                 if (thread.apiCalls().size() > 0) {
                     long apiUuid = track(threadUuid, "CUDA API (" + thread.tid() + ")", null);
-                    writeApiCalls(thread, apiUuid, corr);
+                    api = sequence(apiUuid);
                 }
+                threads.put(thread, new ThreadTrack(ranges, api, corr));
             }
             if (!process.captureRanges().isEmpty()) {
                 long rangesUuid = track(processUuid, "Capture ranges", null);
@@ -360,83 +380,96 @@ public final class PerfettoWriter {
             }
         }
 
-        void writeStream(GpuStream stream, long uuid, Correlations corr) throws IOException {
-            stream.sortByStart();
-            Sequence seq = new Sequence(uuid);
-            boolean args = options.gpuArgs();
-            for (int i = 0, n = stream.size(); i < n; i++) {
-                GpuOpKind kind = stream.kind(i);
-                int name = stream.nameId(i);
-                if (name == 0) {
-                    name = nameId(GpuNames.unnamed(stream, i));
-                }
-                seq.open(stream.start(i), stream.end(i), name);
-                long c = stream.correlationId(i);
-                if (args) {
-                    if (kind == GpuOpKind.KERNEL) {
-                        seq.annotateDim("grid", stream.gridX(i), stream.gridY(i), stream.gridZ(i));
-                        seq.annotateDim("block", stream.blockX(i), stream.blockY(i), stream.blockZ(i));
-                    } else {
-                        seq.annotateUint("bytes", stream.bytes(i));
-                        if (kind == GpuOpKind.MEMCPY) {
-                            seq.annotateString("kind", GpuNames.memcpyKind(stream.copyKind(i)), true);
-                        }
-                    }
-                    if (c != 0) {
-                        seq.annotateUint("correlation", c);
-                    }
-                }
-                if (c != 0 && corr.gpuOpHasLaunch(c)) {
-                    long id = corr.nextFlowId(c);
-                    if (id >= 0) {
-                        seq.flow(id);
-                    }
-                }
-                seq.commit();
-                gpuSlices++;
-            }
-            seq.finish();
+        /** A sequence for events the walk will hand out; finished after the walk. */
+        Sequence sequence(long trackUuid) throws IOException {
+            Sequence seq = new Sequence(trackUuid);
+            sequences.add(seq);
+            return seq;
         }
 
-        void writeRanges(ThreadSlices ranges, long uuid) throws IOException {
-            if (ranges.size() == 0) {
-                return;
-            }
-            ranges.sortByStart();
-            Sequence seq = new Sequence(uuid);
-            for (int i = 0, n = ranges.size(); i < n; i++) {
-                seq.open(ranges.start(i), ranges.end(i), ranges.nameId(i));
-                if (ranges.tag(i) != 0) {
-                    seq.annotateString("domain", timeline.strings().get(ranges.tag(i)), true);
-                }
-                seq.commit();
-            }
-            seq.finish();
-        }
+        // ---- the walk's events ----
 
-        void writeApiCalls(CpuThread thread, long uuid, Correlations corr) throws IOException {
-            ThreadSlices calls = thread.apiCalls();
-            calls.sortByStart();
-            Sequence seq = new Sequence(uuid);
-            for (int i = 0, n = calls.size(); i < n; i++) {
-                seq.open(calls.start(i), calls.end(i), calls.nameId(i));
-                long c = calls.correlationId(i);
+        @Override
+        public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
+            StreamTrack t = streams.get(stream);
+            Sequence seq = t.seq();
+            GpuOpKind kind = op.kind();
+            int name = op.nameId();
+            if (name == 0) {
+                name = nameId(GpuNames.unnamed(op));
+            }
+            seq.open(op.start(), op.end(), name);
+            long c = op.correlationId();
+            if (options.gpuArgs()) {
+                if (kind == GpuOpKind.KERNEL) {
+                    seq.annotateDim("grid", op.gridX(), op.gridY(), op.gridZ());
+                    seq.annotateDim("block", op.blockX(), op.blockY(), op.blockZ());
+                } else {
+                    seq.annotateUint("bytes", op.bytes());
+                    if (kind == GpuOpKind.MEMCPY) {
+                        seq.annotateString("kind", GpuNames.memcpyKind(op.copyKind()), true);
+                    }
+                }
                 if (c != 0) {
                     seq.annotateUint("correlation", c);
-                    if (corr.apiCallHasGpuOp(c)) {
-                        for (int k = 0, ops = corr.gpuOps(c); k < ops; k++) { // a graph launch: one per node
-                            seq.flow(corr.flowId(c, k));
-                        }
+                }
+            }
+            if (c != 0 && t.corr().gpuOpHasLaunch(c)) {
+                long id = t.corr().nextFlowId(c);
+                if (id >= 0) {
+                    seq.flow(id);
+                }
+            }
+            seq.commit();
+            gpuSlices++;
+        }
+
+        @Override
+        public void apiCall(CpuThread thread, ApiCall call) throws IOException {
+            ThreadTrack t = threads.get(thread);
+            Sequence seq = t.api();
+            seq.open(call.start(), call.end(), call.nameId());
+            long c = call.correlationId();
+            if (c != 0) {
+                seq.annotateUint("correlation", c);
+                if (t.corr().apiCallHasGpuOp(c)) {
+                    for (int k = 0, ops = t.corr().gpuOps(c); k < ops; k++) { // a graph launch: one per node
+                        seq.flow(t.corr().flowId(c, k));
                     }
                 }
-                seq.commit();
             }
-            seq.finish();
+            seq.commit();
+        }
+
+        @Override
+        public boolean nestedRanges() {
+            return true;
+        }
+
+        @Override
+        public void rangeBegin(CpuThread thread, long ts, int nameId, int domainId) throws IOException {
+            Sequence seq = threads.get(thread).ranges();
+            seq.begin(nameId);
+            if (domainId != 0) {
+                seq.annotateString("domain", timeline.strings().get(domainId), true);
+            }
+            seq.emit(ts);
+        }
+
+        @Override
+        public void rangeEnd(CpuThread thread, long ts) throws IOException {
+            threads.get(thread).ranges().end(ts);
+        }
+
+        @Override
+        public void rangeClamped(CpuThread thread) {
+            clamped++;
         }
 
         // ---- requests and spans ----
 
-        void writeRequests() throws IOException {
+        @Override
+        void requests() throws IOException {
             List<Request> requests = timeline.requests();
             if (requests.isEmpty()) {
                 return;
@@ -478,7 +511,8 @@ public final class PerfettoWriter {
             }
         }
 
-        void writeSpans() throws IOException {
+        @Override
+        void spans() throws IOException {
             Map<String, List<Span>> byService = timeline.spansByService();
             for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
                 List<Span> spans = e.getValue();
@@ -520,7 +554,8 @@ public final class PerfettoWriter {
 
         // ---- counters ----
 
-        void writeCounters() throws IOException {
+        @Override
+        void counters() throws IOException {
             List<CounterTrack> counters = timeline.counters();
             if (counters.isEmpty()) {
                 return;
@@ -578,15 +613,8 @@ public final class PerfettoWriter {
                 defaults.uint(DEFAULTS_TIMESTAMP_CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
                 defaults.message(DEFAULTS_TRACK_EVENT_DEFAULTS, ted);
                 WireWriter snap = new WireWriter(32);
-                WireWriter clock = new WireWriter(16);
-                clock.uint(CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
-                clock.uint(CLOCK_TIMESTAMP, base);
-                clock.bool(CLOCK_IS_INCREMENTAL, true);
-                snap.message(SNAPSHOT_CLOCKS, clock);
-                clock.reset();
-                clock.uint(CLOCK_ID, CLOCK_BOOTTIME);
-                clock.uint(CLOCK_TIMESTAMP, base);
-                snap.message(SNAPSHOT_CLOCKS, clock);
+                snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_SEQUENCE_INCREMENTAL, base, true));
+                snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_BOOTTIME, base, false));
                 WireWriter p = new WireWriter(64);
                 // This packet's own time is absolute on the trace clock, not a delta.
                 p.uint(PACKET_TIMESTAMP, base);
@@ -611,6 +639,11 @@ public final class PerfettoWriter {
                 }
                 pendingStart = start;
                 pendingEnd = end;
+                begin(nameId);
+            }
+
+            /** Prepares a slice-begin event; add annotations, then {@link #emit} it at its time. */
+            void begin(int nameId) {
                 int iid = internName(nameId);
                 ev.reset();
                 ev.reserve(12);
@@ -631,13 +664,17 @@ public final class PerfettoWriter {
             /** Ends every open slice that ends at or before {@code t}, innermost first. */
             void closeUntil(long t) throws IOException {
                 while (depth > 0 && stack[depth - 1] <= t) {
-                    long endTs = stack[--depth];
-                    ev.reset();
-                    ev.reserve(2);
-                    ev.putByte(EVENT_TYPE << 3 | WireType.VARINT);
-                    ev.putByte(TYPE_SLICE_END);
-                    emit(endTs);
+                    end(stack[--depth]);
                 }
+            }
+
+            /** A slice-end event at {@code ts}: ends the innermost open slice of the track. */
+            void end(long ts) throws IOException {
+                ev.reset();
+                ev.reserve(2);
+                ev.putByte(EVENT_TYPE << 3 | WireType.VARINT);
+                ev.putByte(TYPE_SLICE_END);
+                emit(ts);
             }
 
             void finish() throws IOException {

@@ -7,7 +7,9 @@ import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The steps of a process as the PyTorch profiler marks them: one {@code ProfilerStep#N} annotation
@@ -55,32 +57,69 @@ public final class ProfilerSteps {
         }
     }
 
-    /** The steps of {@code process}, numbered from 0; empty when no range has the name. */
+    /** The steps of {@code process} (a timeline that keeps its ranges), numbered from 0; empty when no range has the name. */
     public static List<Step> of(Timeline timeline, TimelineProcess process, Spec spec) {
-        int nameId = idOf(timeline, spec.rangeName());
-        if (nameId < 0) {
-            return List.of();
-        }
-        List<long[]> ranges = new ArrayList<>();
+        Collector steps = new Collector(timeline, spec);
         for (CpuThread t : process.threads()) {
             ThreadSlices r = t.ranges();
             for (int i = 0, n = r.size(); i < n; i++) {
-                if (r.nameId(i) == nameId && r.end(i) > r.start(i) && inCapture(process, r.start(i), r.end(i))) {
-                    ranges.add(new long[] {t.tid(), r.start(i), r.end(i)});
+                steps.range(t, r.nameId(i), r.start(i), r.end(i));
+            }
+        }
+        return steps.of(process);
+    }
+
+    /**
+     * Gathers, as a walk hands out ranges in any order, those that can mark a step (the named ones,
+     * not instants, wholly inside a capture range where there are any); one entry per step, so it
+     * stays small next to the ranges themselves.
+     */
+    static final class Collector {
+        private final int nameId;
+        private final Map<TimelineProcess, List<long[]>> candidates = new IdentityHashMap<>();
+
+        Collector(Timeline layout, Spec spec) {
+            this.nameId = idOf(layout, spec.rangeName());
+        }
+
+        void range(CpuThread thread, int rangeNameId, long startNs, long endNs) {
+            if (rangeNameId == nameId && nameId >= 0 && endNs > startNs && inCapture(thread.process(), startNs, endNs)) {
+                candidates.computeIfAbsent(thread.process(), p -> new ArrayList<>())
+                        .add(new long[] {thread.tid(), startNs, endNs, threadOrder(thread)});
+            }
+        }
+
+        private final Map<CpuThread, Integer> threadOrder = new IdentityHashMap<>();
+
+        private int threadOrder(CpuThread thread) {
+            Integer i = threadOrder.get(thread);
+            if (i == null) {
+                List<CpuThread> all = thread.process().threads();
+                for (int k = 0; k < all.size(); k++) {
+                    threadOrder.put(all.get(k), k);
                 }
+                i = threadOrder.get(thread);
             }
+            return i;
         }
-        ranges.sort(Comparator.<long[]>comparingLong(a -> a[1]).thenComparingLong(a -> -a[2]));
-        List<Step> steps = new ArrayList<>();
-        long lastEnd = Long.MIN_VALUE;
-        for (long[] r : ranges) {
-            if (r[1] < lastEnd) {
-                continue;
+
+        /** The steps of {@code process}, numbered from 0, in order of start. */
+        List<Step> of(TimelineProcess process) {
+            List<long[]> ranges = new ArrayList<>(candidates.getOrDefault(process, List.of()));
+            // Ties: the longer first, then the thread that appeared first, whatever order the walk took.
+            ranges.sort(Comparator.<long[]>comparingLong(a -> a[1]).thenComparingLong(a -> -a[2])
+                    .thenComparingLong(a -> a[3]));
+            List<Step> steps = new ArrayList<>();
+            long lastEnd = Long.MIN_VALUE;
+            for (long[] r : ranges) {
+                if (r[1] < lastEnd) {
+                    continue;
+                }
+                steps.add(new Step(steps.size(), r[0], r[1], r[2]));
+                lastEnd = r[2];
             }
-            steps.add(new Step(steps.size(), r[0], r[1], r[2]));
-            lastEnd = r[2];
+            return steps;
         }
-        return steps;
     }
 
     private static boolean inCapture(TimelineProcess p, long start, long end) {

@@ -1,5 +1,7 @@
 package dev.vprof.export;
 
+import dev.vprof.timeline.GpuOp;
+import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.Timeline;
 import java.io.IOException;
 
@@ -11,7 +13,7 @@ final class TraceEvents {
     final JsonOut json;
     final long base;
     private final Timeline timeline;
-    private final byte[][] names;
+    private byte[][] names;
     private final boolean metadataTimestamp;
     private final String flowCategory;
     long count;
@@ -24,19 +26,52 @@ final class TraceEvents {
         this.json = json;
         this.base = base;
         this.timeline = timeline;
-        this.names = new byte[timeline.strings().size()][];
+        this.names = new byte[Math.max(16, timeline.strings().size())][];
         this.metadataTimestamp = metadataTimestamp;
         this.flowCategory = flowCategory;
     }
 
     /** The timeline string {@code id}, quoted for JSON (cached). */
     byte[] name(int id) {
+        if (id >= names.length) { // a streamed walk may intern names as it goes
+            names = java.util.Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
+        }
         byte[] b = names[id];
         if (b == null) {
             b = JsonOut.quoted(timeline.strings().get(id));
             names[id] = b;
         }
         return b;
+    }
+
+    /** A GPU op's name, quoted: its own, or for a copy or set Kineto's name of its kind. */
+    byte[] name(GpuOp op) {
+        return op.nameId() != 0 ? name(op.nameId()) : JsonOut.quoted(GpuNames.unnamed(op));
+    }
+
+    /** The category both JSON formats give a GPU op. */
+    static byte[] category(GpuOpKind kind) {
+        return kind == GpuOpKind.KERNEL ? KERNEL : kind == GpuOpKind.MEMCPY ? GPU_MEMCPY : GPU_MEMSET;
+    }
+
+    private static final byte[] GRID = JsonOut.ascii(",\"grid\":[");
+    private static final byte[] BLOCK = JsonOut.ascii("],\"block\":[");
+
+    /** A kernel's {@code ,"grid":[x,y,z],"block":[x,y,z]} args. */
+    void gridAndBlock(GpuOp op) throws IOException {
+        json.raw(GRID);
+        json.number(op.gridX());
+        json.raw(',');
+        json.number(op.gridY());
+        json.raw(',');
+        json.number(op.gridZ());
+        json.raw(BLOCK);
+        json.number(op.blockX());
+        json.raw(',');
+        json.number(op.blockY());
+        json.raw(',');
+        json.number(op.blockZ());
+        json.raw(']');
     }
 
     /** The separator before the next event. */
@@ -60,22 +95,45 @@ final class TraceEvents {
         json.raw("}}");
     }
 
+    private static final byte[] X_CAT = JsonOut.ascii("{\"ph\":\"X\",\"cat\":\"");
+    private static final byte[] NAME = JsonOut.ascii("\",\"name\":");
+    private static final byte[] PID = JsonOut.ascii(",\"pid\":");
+    private static final byte[] TID = JsonOut.ascii(",\"tid\":");
+    private static final byte[] TS = JsonOut.ascii(",\"ts\":");
+    private static final byte[] DUR = JsonOut.ascii(",\"dur\":");
+    private static final byte[] ARGS = JsonOut.ascii(",\"args\":{");
+    private static final byte[] KERNEL = JsonOut.ascii("kernel");
+    private static final byte[] GPU_MEMCPY = JsonOut.ascii("gpu_memcpy");
+    private static final byte[] GPU_MEMSET = JsonOut.ascii("gpu_memset");
+
     /** Opens an X event up to its args; the caller writes args (or none) and closes with "}}". */
     void complete(byte[] quotedName, String cat, long pid, long tid, long start, long end) throws IOException {
         next();
-        json.raw("{\"ph\":\"X\",\"cat\":\"");
+        json.raw(X_CAT);
         json.raw(cat);
-        json.raw("\",\"name\":");
+        completeAfterCategory(quotedName, pid, tid, start, end);
+    }
+
+    /** {@link #complete(byte[], String, long, long, long, long)} with the category as bytes. */
+    void complete(byte[] quotedName, byte[] cat, long pid, long tid, long start, long end) throws IOException {
+        next();
+        json.raw(X_CAT);
+        json.raw(cat);
+        completeAfterCategory(quotedName, pid, tid, start, end);
+    }
+
+    private void completeAfterCategory(byte[] quotedName, long pid, long tid, long start, long end) throws IOException {
+        json.raw(NAME);
         json.raw(quotedName);
-        json.raw(",\"pid\":");
+        json.raw(PID);
         json.number(pid);
-        json.raw(",\"tid\":");
+        json.raw(TID);
         json.number(tid);
-        json.raw(",\"ts\":");
+        json.raw(TS);
         json.micros(start - base);
-        json.raw(",\"dur\":");
+        json.raw(DUR);
         json.micros(end - start);
-        json.raw(",\"args\":{");
+        json.raw(ARGS);
     }
 
     /** One end of a launch-to-kernel flow: 's' at the API call, 'f' at the kernel. */

@@ -4,44 +4,44 @@ package dev.vprof.report;
  * Busy time of one device: the length of the union of its kernel intervals, so that
  * overlapping kernels (concurrent streams) count once.
  *
- * <p>A union needs intervals in start order, but records arrive in CUPTI buffer order,
- * which is only roughly sorted. Intervals wait in a min-heap on start (a reorder window
- * of {@link #WINDOW} intervals, 1 MiB) and leave it in start order into a running union.
- * An interval that arrives after a later-starting one has already left the window cannot
- * be placed exactly; it is counted in {@link #lateIntervals()} and its part before the
- * current union is added, which can only overstate busy time.
+ * <p>Records arrive in CUPTI buffer order, which is only roughly sorted: the union runs through a
+ * {@link RunningUnion} with a reorder window of {@link #WINDOW} intervals (1 MiB). An interval that
+ * arrives after a later-starting one has already left the window cannot be placed exactly; it is
+ * counted in {@link #lateIntervals()} and its part before the current union is added, which can
+ * only overstate busy time.
  */
 final class BusyTime {
     static final int WINDOW = 1 << 16;
 
-    private final ReorderWindow window = new ReorderWindow(WINDOW);
-
-    private boolean any;
-    private long unionStart;
-    private long unionEnd;
     private long busyNs;
-    private long lateIntervals;
     private long firstStart = Long.MAX_VALUE;
     private long lastEnd = Long.MIN_VALUE;
+    private boolean finished;
+    private final RunningUnion union = new RunningUnion(WINDOW, new RunningUnion.Segments() {
+        @Override
+        public void segment(long start, long end) {
+            busyNs += end - start;
+        }
+
+        @Override
+        public void late(long start, long end) {
+            busyNs += end - start;
+        }
+    });
 
     void add(long start, long end) {
-        if (end < start) {
-            end = start;
-        }
         firstStart = Math.min(firstStart, start);
-        lastEnd = Math.max(lastEnd, end);
-        if (window.isFull()) {
-            emitMin();
-        }
-        window.add(start, end);
+        lastEnd = Math.max(lastEnd, Math.max(start, end));
+        union.add(start, end);
     }
 
-    /** The busy ns of everything added (drains the window). */
+    /** The busy ns of everything added (ends the pass: add nothing after). */
     long busyNs() {
-        while (!window.isEmpty()) {
-            emitMin();
+        if (!finished) {
+            finished = true;
+            union.finish();
         }
-        return any ? busyNs + (unionEnd - unionStart) : 0;
+        return busyNs;
     }
 
     /** From the first kernel's start to the last kernel's end: what busy time is a share of. */
@@ -50,27 +50,6 @@ final class BusyTime {
     }
 
     long lateIntervals() {
-        return lateIntervals;
-    }
-
-    private void emitMin() {
-        long s = window.minStart();
-        long e = window.minEnd();
-        window.removeMin();
-        if (!any) {
-            any = true;
-            unionStart = s;
-            unionEnd = e;
-        } else if (s < unionStart) {
-            lateIntervals++;
-            busyNs += Math.min(e, unionStart) - s;
-            unionEnd = Math.max(unionEnd, e);
-        } else if (s > unionEnd) {
-            busyNs += unionEnd - unionStart;
-            unionStart = s;
-            unionEnd = e;
-        } else if (e > unionEnd) {
-            unionEnd = e;
-        }
+        return union.lateIntervals();
     }
 }

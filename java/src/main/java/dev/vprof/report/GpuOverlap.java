@@ -9,24 +9,17 @@ import java.util.Arrays;
  *
  * <p>With B(t) the busy time before t, the busy time inside [a, b] is B(b) - B(a). The interval
  * ends are known before the pass (the spans are read first), so B is evaluated only there: kernels
- * go through a min-heap on start (a reorder window, as in {@link BusyTime}) into a running union,
- * and each finished union segment advances a sweep over the sorted query points. A kernel that
- * arrives after the union has passed its start (further out of order than the window) loses the
- * part before the union's start; such kernels are counted in {@link #lateIntervals()}, and a
- * non-zero count marks the figures as approximate.
+ * go through a {@link RunningUnion}, and each finished union segment advances a sweep over the
+ * sorted query points. A kernel that arrives after the union has passed its start (further out of
+ * order than the window) loses the part before the union's start; such kernels are counted in
+ * {@link #lateIntervals()}, and a non-zero count marks the figures as approximate.
  */
 final class GpuOverlap {
     private final long[] queries;
     private final long[] busyBefore;
     private int nextQuery;
     private long busyTotal;
-
-    private final ReorderWindow window;
-
-    private boolean any;
-    private long unionStart;
-    private long unionEnd;
-    private long lateIntervals;
+    private final RunningUnion union;
     private boolean finished;
 
     /** @param points interval ends to evaluate at (any order, duplicates allowed); @param window reorder capacity */
@@ -41,17 +34,11 @@ final class GpuOverlap {
         }
         this.queries = Arrays.copyOf(q, n);
         this.busyBefore = new long[n];
-        this.window = new ReorderWindow(Math.max(16, window));
+        this.union = new RunningUnion(Math.max(16, window), this::segment);
     }
 
     void add(long start, long end) {
-        if (end < start) {
-            end = start;
-        }
-        if (window.isFull()) {
-            emitMin();
-        }
-        window.add(start, end);
+        union.add(start, end);
     }
 
     /** Busy ns inside [a, b]; a and b must be among the points given at construction. */
@@ -63,7 +50,7 @@ final class GpuOverlap {
     /** Kernels that came too far out of order to place exactly (settles the pass first). */
     long lateIntervals() {
         finish();
-        return lateIntervals;
+        return union.lateIntervals();
     }
 
     private long at(long t) {
@@ -78,36 +65,11 @@ final class GpuOverlap {
         if (finished) {
             return;
         }
-        while (!window.isEmpty()) {
-            emitMin();
-        }
-        if (any) {
-            segment(unionStart, unionEnd);
-        }
+        union.finish();
         while (nextQuery < queries.length) {
             busyBefore[nextQuery++] = busyTotal;
         }
         finished = true;
-    }
-
-    private void emitMin() {
-        long s = window.minStart();
-        long e = window.minEnd();
-        window.removeMin();
-        if (!any) {
-            any = true;
-            unionStart = s;
-            unionEnd = e;
-        } else if (s > unionEnd) {
-            segment(unionStart, unionEnd);
-            unionStart = s;
-            unionEnd = e;
-        } else {
-            if (s < unionStart) {
-                lateIntervals++;
-            }
-            unionEnd = Math.max(unionEnd, e);
-        }
     }
 
     /** One finished piece of the union: settle every query point up to its end. */

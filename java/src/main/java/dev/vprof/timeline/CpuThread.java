@@ -8,11 +8,11 @@ public final class CpuThread {
     private final ThreadSlices ranges;
     private final ThreadSlices apiCalls;
 
-    CpuThread(TimelineProcess process, long tid) {
+    CpuThread(TimelineProcess process, long tid, boolean keep) {
         this.process = process;
         this.tid = tid;
-        this.ranges = new ThreadSlices("NVTX range on thread " + tid + " of pid " + process.pid());
-        this.apiCalls = new ThreadSlices("CUDA API call on thread " + tid + " of pid " + process.pid());
+        this.ranges = new ThreadSlices("NVTX range on thread " + tid + " of pid " + process.pid(), keep);
+        this.apiCalls = new ThreadSlices("CUDA API call on thread " + tid + " of pid " + process.pid(), keep);
     }
 
     public TimelineProcess process() {
@@ -40,6 +40,7 @@ public final class CpuThread {
     /** Adds a CUDA runtime or driver call with its CUPTI correlation id and callback id. */
     public void addApiCall(ApiKind kind, int nameId, long startNs, long endNs, long correlationId, int callbackId) {
         apiCalls.add(nameId, kind.ordinal(), startNs, endNs, correlationId, callbackId);
+        process.launchLinks().apiCall(correlationId);
     }
 
     public ThreadSlices ranges() {
@@ -53,5 +54,11 @@ public final class CpuThread {
     /** The API kind of API call {@code i}. */
     public ApiKind apiKind(int i) {
         return ApiKind.of(apiCalls.kindOrdinal(i));
+    }
+
+    /** API call {@code i} (a kept one) into {@code into}. */
+    public ApiCall apiCall(int i, ApiCall into) {
+        return into.set(apiKind(i), apiCalls.nameId(i), apiCalls.start(i), apiCalls.end(i), apiCalls.correlationId(i),
+                apiCalls.tag(i));
     }
 }

@@ -1,30 +1,32 @@
 package dev.vprof.timeline;
 
 /**
- * The kernels, copies and sets of one CUDA stream, stored column by column (about 40 bytes a slice,
- * no object per slice) so that a 10 M-kernel capture fits in memory. Append in any order;
- * {@link #sortByStart()} puts slices in time order before a writer reads them.
+ * The kernels, copies and sets of one CUDA stream. In a timeline that keeps its events they are
+ * stored column by column (about 40 bytes a slice, no object per slice, packed as {@link GpuOp}
+ * describes); in a layout-only timeline ({@link Timeline#layoutOnly()}) they are only counted, and
+ * the slices themselves come from a walk over the capture.
  *
- * <p>Per-kind arguments share two packed columns: a kernel keeps grid x (31 bits), grid y and z
- * (16 bits each) in one and block x, y (11 bits), z (7 bits), registers per thread (8 bits) and
- * shared memory bytes (24 bits) in the other, which covers every limit CUDA documents; a copy keeps
- * its byte count in one and its copy kind and the memory kinds of its source and destination (8 bits
- * each) in the other; a set keeps its byte count and its value.
+ * <p>Append in any order; {@link #sortByStart()} puts the kept slices in time order.
  */
-public final class GpuStream {
+public final class GpuStream extends SliceColumns {
     private final GpuDevice device;
     private final long streamId;
-    private final IntColumn nameAndKind = new IntColumn(1024);
-    private final LongColumn start = new LongColumn(1024);
-    private final LongColumn end = new LongColumn(1024);
-    private final IntColumn correlation = new IntColumn(1024);
-    private final LongColumn aux0 = new LongColumn(1024);
-    private final LongColumn aux1 = new LongColumn(1024);
-    private boolean sorted = true;
+    private final LongColumn aux0;
+    private final LongColumn aux1;
+    private final GpuOp scratch = new GpuOp();
 
-    GpuStream(GpuDevice device, long streamId) {
+    GpuStream(GpuDevice device, long streamId, boolean keep) {
+        super(keep, 1024);
         this.device = device;
         this.streamId = streamId;
+        int capacity = keep ? 1024 : 0;
+        this.aux0 = new LongColumn(capacity);
+        this.aux1 = new LongColumn(capacity);
+    }
+
+    @Override
+    String what() {
+        return "stream " + streamId + " of GPU " + device.deviceId();
     }
 
     public GpuDevice device() {
@@ -42,18 +44,9 @@ public final class GpuStream {
     public void addKernel(int nameId, long startNs, long endNs, long correlationId,
                           int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
                           int registersPerThread, int sharedMemoryBytes) {
-        check("gridX", gridX, 0x7fff_ffffL);
-        check("gridY", gridY, 0xffff);
-        check("gridZ", gridZ, 0xffff);
-        check("blockX", blockX, 0x7ff);
-        check("blockY", blockY, 0x7ff);
-        check("blockZ", blockZ, 0x7f);
-        check("registersPerThread", registersPerThread, 0xff);
-        check("sharedMemoryBytes", sharedMemoryBytes, 0xff_ffff);
-        long grid = ((long) gridX << 32) | ((long) gridY << 16) | gridZ;
-        long block = blockX | ((long) blockY << 11) | ((long) blockZ << 22)
-                | ((long) registersPerThread << 29) | ((long) sharedMemoryBytes << 37);
-        append(GpuOpKind.KERNEL, nameId, startNs, endNs, correlationId, grid, block);
+        checkOrder(GpuOpKind.KERNEL, startNs, endNs);
+        add(scratch.kernel(nameId, startNs, endNs, correlationId, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                registersPerThread, sharedMemoryBytes));
     }
 
     /**
@@ -63,152 +56,120 @@ public final class GpuStream {
      */
     public void addMemcpy(int nameId, long startNs, long endNs, long correlationId, long bytes, int copyKind,
                           int srcKind, int dstKind) {
-        check("copyKind", copyKind, 0xff);
-        check("srcKind", srcKind, 0xff);
-        check("dstKind", dstKind, 0xff);
-        append(GpuOpKind.MEMCPY, nameId, startNs, endNs, correlationId, bytes, copyKind | srcKind << 8 | dstKind << 16);
+        checkOrder(GpuOpKind.MEMCPY, startNs, endNs);
+        add(scratch.memcpy(nameId, startNs, endNs, correlationId, bytes, copyKind, srcKind, dstKind));
     }
 
     /** Adds a memory set of {@code bytes} bytes to {@code value}. */
     public void addMemset(int nameId, long startNs, long endNs, long correlationId, long bytes, int value) {
-        append(GpuOpKind.MEMSET, nameId, startNs, endNs, correlationId, bytes, value);
+        checkOrder(GpuOpKind.MEMSET, startNs, endNs);
+        add(scratch.memset(nameId, startNs, endNs, correlationId, bytes, value));
     }
 
-    private void append(GpuOpKind kind, int nameId, long startNs, long endNs, long correlationId, long a0, long a1) {
+    private void checkOrder(GpuOpKind kind, long startNs, long endNs) {
         if (endNs < startNs) {
             throw new IllegalArgumentException("GPU " + kind + " on device " + device.deviceId() + " stream " + streamId
                     + " ends (" + endNs + " ns) before it starts (" + startNs + " ns)");
         }
-        if (nameId < 0 || nameId >= (1 << 29)) {
-            throw new IllegalArgumentException("name id " + nameId + " out of range");
-        }
-        if (correlationId < 0 || correlationId > 0xffff_ffffL) {
-            throw new IllegalArgumentException("correlation id " + correlationId + " is not a 32-bit CUPTI correlation id");
-        }
-        int n = start.size();
-        if (n > 0 && sorted) {
-            long prevStart = start.get(n - 1);
-            sorted = prevStart < startNs || (prevStart == startNs && end.get(n - 1) >= endNs);
-        }
-        nameAndKind.add(nameId << 2 | kind.ordinal());
-        start.add(startNs);
-        end.add(endNs);
-        correlation.add((int) correlationId);
-        aux0.add(a0);
-        aux1.add(a1);
     }
 
-    private static void check(String what, long v, long max) {
-        if (v < 0 || v > max) {
-            throw new IllegalArgumentException(what + " = " + v + " is outside 0.." + max);
+    /** Adds the op {@code op} holds (already checked when it was set); counts it in a layout-only timeline. */
+    public void add(GpuOp op) {
+        device.process().launchLinks().gpuOp(op.correlationId());
+        if (append(op.nameAndKind(), op.start(), op.end(), op.correlationId())) {
+            aux0.add(op.aux0());
+            aux1.add(op.aux1());
         }
     }
 
-    /** Puts the slices in order of start time (ties: longer first); cheap when already in order. */
-    public void sortByStart() {
-        if (sorted || SliceOrder.isSorted(start, end)) {
-            sorted = true;
-            return;
-        }
-        int[] order = SliceOrder.order(start, end);
-        nameAndKind.permute(order);
-        start.permute(order);
-        end.permute(order);
-        correlation.permute(order);
+    @Override
+    void permuteOwn(int[] order) {
         aux0.permute(order);
         aux1.permute(order);
-        sorted = true;
     }
 
     /** Releases the spare capacity of the columns once the stream is complete. */
     public void trim() {
-        nameAndKind.trim();
-        start.trim();
-        end.trim();
-        correlation.trim();
+        trimColumns();
         aux0.trim();
         aux1.trim();
     }
 
-    public int size() {
-        return start.size();
+    /** Slice {@code i} into {@code into} (a kept slice). */
+    public GpuOp op(int i, GpuOp into) {
+        kept();
+        into.load(rawNameAndKind(i), rawStart(i), rawEnd(i), rawCorrelation(i), aux0.get(i), aux1.get(i));
+        return into;
     }
 
     public GpuOpKind kind(int i) {
-        return GpuOpKind.of(nameAndKind.get(i) & 3);
-    }
-
-    public int nameId(int i) {
-        return nameAndKind.get(i) >>> 2;
-    }
-
-    public long start(int i) {
-        return start.get(i);
-    }
-
-    public long end(int i) {
-        return end.get(i);
-    }
-
-    /** The CUPTI correlation id, 0 when none was recorded. */
-    public long correlationId(int i) {
-        return Integer.toUnsignedLong(correlation.get(i));
+        return GpuOpKind.of(nameAndKind(i) & 3);
     }
 
     public int gridX(int i) {
-        return (int) (aux0.get(i) >>> 32);
+        return GpuOp.gridX(aux0(i));
     }
 
     public int gridY(int i) {
-        return (int) (aux0.get(i) >>> 16) & 0xffff;
+        return GpuOp.gridY(aux0(i));
     }
 
     public int gridZ(int i) {
-        return (int) aux0.get(i) & 0xffff;
+        return GpuOp.gridZ(aux0(i));
     }
 
     public int blockX(int i) {
-        return (int) aux1.get(i) & 0x7ff;
+        return GpuOp.blockX(aux1(i));
     }
 
     public int blockY(int i) {
-        return (int) (aux1.get(i) >>> 11) & 0x7ff;
+        return GpuOp.blockY(aux1(i));
     }
 
     public int blockZ(int i) {
-        return (int) (aux1.get(i) >>> 22) & 0x7f;
+        return GpuOp.blockZ(aux1(i));
     }
 
     public int registersPerThread(int i) {
-        return (int) (aux1.get(i) >>> 29) & 0xff;
+        return GpuOp.registersPerThread(aux1(i));
     }
 
     public int sharedMemoryBytes(int i) {
-        return (int) (aux1.get(i) >>> 37) & 0xff_ffff;
+        return GpuOp.sharedMemoryBytes(aux1(i));
     }
 
     /** Bytes copied or set (copies and sets only). */
     public long bytes(int i) {
-        return aux0.get(i);
+        return aux0(i);
     }
 
     /** CUpti_ActivityMemcpyKind of a copy (copies only). */
     public int copyKind(int i) {
-        return (int) aux1.get(i) & 0xff;
+        return GpuOp.copyKind(aux1(i));
     }
 
     /** CUpti_ActivityMemoryKind of a copy's source, 0 when not recorded (copies only). */
     public int srcMemoryKind(int i) {
-        return (int) (aux1.get(i) >>> 8) & 0xff;
+        return GpuOp.srcMemoryKind(aux1(i));
     }
 
     /** CUpti_ActivityMemoryKind of a copy's destination, 0 when not recorded (copies only). */
     public int dstMemoryKind(int i) {
-        return (int) (aux1.get(i) >>> 16) & 0xff;
+        return GpuOp.dstMemoryKind(aux1(i));
     }
 
     /** The value a set wrote (sets only). */
     public int memsetValue(int i) {
-        return (int) aux1.get(i);
+        return (int) aux1(i);
+    }
+
+    private long aux0(int i) {
+        kept();
+        return aux0.get(i);
+    }
+
+    private long aux1(int i) {
+        kept();
+        return aux1.get(i);
     }
 }

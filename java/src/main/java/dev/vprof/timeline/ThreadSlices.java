@@ -4,18 +4,21 @@ package dev.vprof.timeline;
  * Columnar slices of one host thread: NVTX ranges or CUDA API calls. Each slice has a name id, a
  * start and an end, a small kind (the {@link ApiKind} of an API call), a 32-bit correlation id
  * (API calls) and a 32-bit tag (the callback id of an API call, the interned domain of an NVTX range).
+ * A layout-only timeline counts slices instead of keeping them, as {@link GpuStream} does.
  */
-public final class ThreadSlices {
+public final class ThreadSlices extends SliceColumns {
     private final String what;
-    private final IntColumn nameAndKind = new IntColumn(64);
-    private final LongColumn start = new LongColumn(64);
-    private final LongColumn end = new LongColumn(64);
-    private final IntColumn correlation = new IntColumn(64);
-    private final IntColumn tag = new IntColumn(64);
-    private boolean sorted = true;
+    private final IntColumn tag;
 
-    ThreadSlices(String what) {
+    ThreadSlices(String what, boolean keep) {
+        super(keep, 64);
         this.what = what;
+        this.tag = new IntColumn(keep ? 64 : 0);
+    }
+
+    @Override
+    String what() {
+        return what;
     }
 
     void add(int nameId, int kind, long startNs, long endNs, long correlationId, int tagValue) {
@@ -28,58 +31,22 @@ public final class ThreadSlices {
         if (correlationId < 0 || correlationId > 0xffff_ffffL) {
             throw new IllegalArgumentException("correlation id " + correlationId + " is not a 32-bit CUPTI correlation id");
         }
-        int n = start.size();
-        if (n > 0 && sorted) {
-            long prevStart = start.get(n - 1);
-            sorted = prevStart < startNs || (prevStart == startNs && end.get(n - 1) >= endNs);
+        if (append(nameId << 2 | kind, startNs, endNs, correlationId)) {
+            tag.add(tagValue);
         }
-        nameAndKind.add(nameId << 2 | kind);
-        start.add(startNs);
-        end.add(endNs);
-        correlation.add((int) correlationId);
-        tag.add(tagValue);
     }
 
-    /** Puts the slices in order of start time (ties: longer, i.e. outer, first). */
-    public void sortByStart() {
-        if (sorted || SliceOrder.isSorted(start, end)) {
-            sorted = true;
-            return;
-        }
-        int[] order = SliceOrder.order(start, end);
-        nameAndKind.permute(order);
-        start.permute(order);
-        end.permute(order);
-        correlation.permute(order);
+    @Override
+    void permuteOwn(int[] order) {
         tag.permute(order);
-        sorted = true;
-    }
-
-    public int size() {
-        return start.size();
-    }
-
-    public int nameId(int i) {
-        return nameAndKind.get(i) >>> 2;
     }
 
     int kindOrdinal(int i) {
-        return nameAndKind.get(i) & 3;
-    }
-
-    public long start(int i) {
-        return start.get(i);
-    }
-
-    public long end(int i) {
-        return end.get(i);
-    }
-
-    public long correlationId(int i) {
-        return Integer.toUnsignedLong(correlation.get(i));
+        return nameAndKind(i) & 3;
     }
 
     public int tag(int i) {
+        kept();
         return tag.get(i);
     }
 }

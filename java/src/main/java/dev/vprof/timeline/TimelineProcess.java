@@ -17,9 +17,12 @@ public final class TimelineProcess {
     private Integer rank;
     private Integer localRank;
     private Integer worldSize;
+    private final boolean keep;
+    private final LaunchLinks launchLinks = new LaunchLinks();
 
-    TimelineProcess(int pid, String name, List<String> commandLine) {
+    TimelineProcess(int pid, String name, List<String> commandLine, boolean keep) {
         this.pid = pid;
+        this.keep = keep;
         this.name = name == null ? "" : name;
         this.commandLine = List.copyOf(commandLine == null ? List.of() : commandLine);
     }
@@ -77,7 +80,12 @@ public final class TimelineProcess {
 
     /** The host thread with this tid, created on first use. */
     public CpuThread thread(long tid) {
-        return threads.computeIfAbsent(tid, id -> new CpuThread(this, id));
+        return threads.computeIfAbsent(tid, id -> new CpuThread(this, id, keep));
+    }
+
+    /** The host thread with this tid, or null when the process has none (never creates one). */
+    public CpuThread existingThread(long tid) {
+        return threads.get(tid);
     }
 
     public List<CpuThread> threads() {
@@ -90,6 +98,25 @@ public final class TimelineProcess {
 
     public List<CaptureRange> captureRanges() {
         return Collections.unmodifiableList(captureRanges);
+    }
+
+    /** Whether slices are kept (a timeline in memory) or only counted (the layout of a streamed capture). */
+    boolean keepsEvents() {
+        return keep;
+    }
+
+    /** Which correlation ids are on API calls and which on GPU ops, for launch-to-op flows. */
+    public LaunchLinks launchLinks() {
+        return launchLinks;
+    }
+
+    /** The number of kernels, copies and sets on every device. */
+    public long gpuOps() {
+        long n = 0;
+        for (GpuDevice d : devices.values()) {
+            n += d.opCount();
+        }
+        return n;
     }
 
     /** True when any thread has CUDA API calls, i.e. when flows from launches to kernels can be drawn. */

@@ -164,11 +164,16 @@ public final class WireWriter {
 
     /** A varint into reserved space (see {@link #reserve}). */
     public void putVarint(long v) {
+        // The hottest code of a Perfetto export (a dozen varints per kernel, most of one byte):
+        // locals, so that the loop does not store the size field back on every byte.
+        byte[] b = buf;
+        int at = size;
         while ((v & ~0x7FL) != 0) {
-            buf[size++] = (byte) ((v & 0x7F) | 0x80);
+            b[at++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        buf[size++] = (byte) v;
+        b[at++] = (byte) v;
+        size = at;
     }
 
     /** A single byte into reserved space: a one-byte tag or a small varint. */

@@ -79,6 +79,22 @@ class CaptureFileTest {
     }
 
     @Test
+    void aCreatedFileReplacesTheOldOneReadsAtOnceAndLeavesNothingBesideIt() throws IOException {
+        Path file = dir.resolve("b.vprof");
+        Files.writeString(file, "an older capture's bytes");
+        try (CaptureWriter w = CaptureWriter.create(file, META)) {
+            // Before any chunk or close: a front end SIGKILLed now leaves a file that reads.
+            try (CaptureReader c = CaptureReader.open(file)) {
+                assertEquals(META, c.metadata().orElseThrow());
+                assertFalse(c.complete());
+            }
+            try (var siblings = Files.list(dir)) {
+                assertEquals(List.of(file), siblings.toList(), "only the capture file, no starting sibling");
+            }
+        }
+    }
+
+    @Test
     void recordsChunksHoldTheRingBytesVerbatim() throws IOException {
         Path file = dir.resolve("verbatim.vprof");
         RingRecords r = new RingRecords().string(1, "k").kernelDesc(1, 1, 0, 0);

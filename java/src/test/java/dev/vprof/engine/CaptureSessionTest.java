@@ -86,6 +86,40 @@ class CaptureSessionTest {
         }
     }
 
+    /** A region of the target whose agent started at {@code startEpochNs} and serves {@code frontendPid}. */
+    private Region regionServing(int frontendPid, long startEpochNs) throws Exception {
+        Path p = TestRegions.create(dir, (int) target.pid(), 65536, c -> {
+            c.set(java.lang.foreign.ValueLayout.JAVA_LONG, VprofRing.Control.START_REALTIME_NS, startEpochNs);
+            c.set(java.lang.foreign.ValueLayout.JAVA_INT, VprofRing.Control.FRONTEND_PID, frontendPid);
+        });
+        return open(p);
+    }
+
+    @Test
+    void anAgentOfThisFrontEndBelongsToACaptureOnlyIfItStartedSinceThatCaptureBegan() throws Exception {
+        int us = (int) ProcessHandle.current().pid();
+        long beforeCapture = CaptureSession.captureStart(null) - 1_000_000; // since this JVM started, before the capture
+        CaptureSession s = session(new RecordingOutput());
+        long since = CaptureSession.captureStart(null);
+        try (Region earlier = regionServing(us, beforeCapture)) {
+            assertTrue(!s.belongsToThisCapture(earlier),
+                    "an agent with our pid from before this capture (an earlier capture in this JVM missed it) is not adopted");
+        }
+        try (Region later = regionServing(us, since)) {
+            assertTrue(s.belongsToThisCapture(later), "one that started since the capture began is ours");
+        }
+        try (Region stranger = regionServing(us + 1, since)) {
+            assertTrue(!s.belongsToThisCapture(stranger), "another front end's agent is not");
+        }
+    }
+
+    @Test
+    void aRunCaptureBeginsWhenItsCommandStarted() throws Exception {
+        long started = target.info().startInstant().map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElseThrow();
+        assertEquals(started, CaptureSession.captureStart(target),
+                "agents in the command's tree start after the command: the command's start is the capture's");
+    }
+
     @Test
     void aSecondAttachCapturesAgain() throws Exception {
         int pid = (int) target.pid();

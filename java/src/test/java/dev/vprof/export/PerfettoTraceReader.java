@@ -20,9 +20,11 @@ final class PerfettoTraceReader {
     /** A decoded message: every field number with the raw values in order (Long or ByteString). */
     static final class Msg {
         final Map<Integer, List<Object>> fields = new LinkedHashMap<>();
+        ByteString bytes;
 
         static Msg parse(ByteString bytes) throws IOException {
             Msg m = new Msg();
+            m.bytes = bytes;
             CodedInputStream in = bytes.newCodedInput();
             while (!in.isAtEnd()) {
                 int tag = in.readTag();
@@ -123,6 +125,34 @@ final class PerfettoTraceReader {
             out.addAll(Msg.parse(ByteString.copyFrom(plain.toByteArray())).msgs(1));
         }
         return out;
+    }
+
+    /**
+     * Every packet's bytes, compressed batches expanded, by trusted_packet_sequence_id, each
+     * sequence's packets in file order: what a reader of one sequence sees.
+     */
+    static Map<Long, List<ByteString>> packetsBySequence(byte[] trace) throws IOException {
+        Map<Long, List<ByteString>> out = new LinkedHashMap<>();
+        bySequence(Msg.parse(ByteString.copyFrom(trace)), out);
+        return out;
+    }
+
+    private static void bySequence(Msg trace, Map<Long, List<ByteString>> out) throws IOException {
+        for (Object o : trace.fields.getOrDefault(1, List.of())) {
+            ByteString raw = (ByteString) o;
+            Msg p = Msg.parse(raw);
+            if (p.has(50)) {
+                PerfettoTraceReader scratch = new PerfettoTraceReader();
+                List<Msg> expanded = expandCompressed(List.of(p), scratch);
+                Msg inner = new Msg();
+                for (Msg m : expanded) {
+                    inner.fields.computeIfAbsent(1, k -> new ArrayList<>()).add(m.bytes);
+                }
+                bySequence(inner, out);
+                continue;
+            }
+            out.computeIfAbsent(p.has(10) ? p.num(10) : 0, k -> new ArrayList<>()).add(raw);
+        }
     }
 
     static PerfettoTraceReader read(byte[] trace) throws IOException {

@@ -40,6 +40,19 @@ class PerfettoWriterTest {
         assertEquals(List.of("Stream 7", "Stream 13"), r.children(gpu.uuid()).stream().map(Track::name).toList());
     }
 
+    /** The agent reports every GPU it sees; one this process ran nothing on gets no empty track. */
+    @Test
+    void aGpuWithoutWorkInAProcessGetsNoTrack() throws IOException {
+        Timeline t = new Timeline();
+        var process = t.process(1, "worker", List.of("worker"));
+        process.device(0).properties("NVIDIA H100 80GB HBM3", 80L << 30, 9, 0, 132)
+                .stream(7).addKernel(t.intern("gemm"), 1_000, 2_000, 1, 1, 1, 1, 1, 1, 1, 0, 0);
+        process.device(1).properties("NVIDIA H100 80GB HBM3", 80L << 30, 9, 0, 132);
+        PerfettoTraceReader r = roundTrip(t, PerfettoWriter.Options.defaults());
+        assertEquals(List.of("GPU 0 (NVIDIA H100 80GB HBM3)"),
+                r.tracks.values().stream().map(Track::name).filter(n -> n != null && n.startsWith("GPU ")).toList());
+    }
+
     @Test
     void gpuSlicesRoundTripWithExactNanosecondTimestampsAndNames() throws IOException {
         Timeline t = SampleTimelines.everything();

@@ -1,0 +1,30 @@
+package dev.vprof.timeline;
+
+/**
+ * One CUDA runtime or driver call as a walk hands it out: a reusable view, filled for each call
+ * and read by the sink before the next.
+ */
+public final class ApiCall extends SliceView {
+    private ApiKind kind = ApiKind.RUNTIME;
+    private int callbackId;
+
+    /** This view as the call described; {@code correlationId} is CUPTI's 32-bit id (0: none). */
+    public ApiCall set(ApiKind kind, int nameId, long startNs, long endNs, long correlationId, int callbackId) {
+        this.kind = kind;
+        this.nameId = nameId;
+        this.start = startNs;
+        this.end = endNs;
+        this.correlationId = correlationId;
+        this.callbackId = callbackId;
+        return this;
+    }
+
+    public ApiKind kind() {
+        return kind;
+    }
+
+    /** CUPTI's callback id of the API function. */
+    public int callbackId() {
+        return callbackId;
+    }
+}
