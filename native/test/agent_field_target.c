@@ -123,11 +123,19 @@ static int unsync_stop(void)
 
 /* torch.profiler's activity buffers: Kineto hands out malloc'ed buffers and counts what it gets. */
 static long kineto_records;
+/* The ones it handed out and has not had back: one that CUPTI completes to vprof after vprof took
+   the callbacks back stays here, reachable, as it stays allocated in a real process. */
+static uint8_t *kineto_buffers[64];
 static void CUPTIAPI kineto_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *size = 1u << 20;
-    *buffer = aligned_alloc(8, *size);
+    *buffer = NULL;
     *max_records = 0;
+    for (size_t i = 0; i < sizeof kineto_buffers / sizeof kineto_buffers[0]; i++)
+        if (kineto_buffers[i] == NULL) {
+            *buffer = kineto_buffers[i] = aligned_alloc(8, *size);
+            return;
+        }
 }
 static void CUPTIAPI kineto_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
 {
@@ -135,7 +143,12 @@ static void CUPTIAPI kineto_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     CUpti_Activity *r = NULL;
     while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS)
         kineto_records++;
-    /* Kineto frees only buffers it allocated; a buffer of another client it cannot tell apart. */
+    /* Kineto frees only buffers it allocated; one of another client's it leaves alone. */
+    for (size_t i = 0; i < sizeof kineto_buffers / sizeof kineto_buffers[0]; i++)
+        if (kineto_buffers[i] == buffer) {
+            kineto_buffers[i] = NULL;
+            free(buffer);
+        }
 }
 
 static void steps(simcuda_stream s, int n, const char *name)
