@@ -4,8 +4,9 @@
 # front end SIGKILLed at a random moment in a third of them. Fails unless targets harmed = 0,
 # every file reads and every whole range accounts exactly for its kernels. It is
 # java/src/test/java/dev/vprof/cli/ChaosDrillTest, which CI runs with 10 cycles.
-#   bench/scripts/chaos.sh [CYCLES] [SEED] [RING]   (default 100 cycles, a random seed, the agent's
-#                                                   default ring; RING=64k makes the rings overflow)
+#   bench/scripts/chaos.sh [CYCLES] [SEED] [RING]   (default 100 cycles, a random seed, 64 KiB rings
+#                                                   that this load overflows; RING=default: the agent's
+#                                                   64 MiB, where nothing overflows)
 # Prints the drill's summary line, the machine and the load average before and after.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

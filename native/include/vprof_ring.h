@@ -461,7 +461,11 @@ struct vprof_rec_clock_sync {
  * same arming (index) that arrive after the next range began: a range that
  * began while the previous one was still draining closes the previous one at
  * once (its END is already written) and its work that completes afterwards
- * comes between these two edges. Only edge, index and capture_id are set.
+ * comes between these two edges, with the DROPS records of what of it was
+ * rejected. Only edge, index and capture_id are set, and on a LATE_END
+ * ring_drops and ring_drops_kernels: that range's records the full ring
+ * refused in this run (agents before this rule leave them 0; the layout is
+ * format 2's, so the version stays).
  */
 #define VPROF_RANGE_LATE_BEGIN 3u
 #define VPROF_RANGE_LATE_END   4u
@@ -495,10 +499,23 @@ struct vprof_rec_range {
     uint32_t capture_id;    /* cmd_capture_id of the arming */
     uint64_t cupti_ns;      /* the edge: BEGIN when the range began, END at the stop */
     uint64_t realtime_ns;
-    /* on END: what this range lost, so the file accounts for itself */
-    uint64_t ring_drops;    /* records dropped by a full ring during the range */
+    /*
+     * on END: what this range lost, so the file accounts for itself. The ring
+     * drops are the range's own records that a full ring refused, one per
+     * record (kernels, memcpys, memsets launched in it; NVTX and API records
+     * delivered while it was open), counted as its kept records are, whenever
+     * they arrived; those that arrive after a cut-short range's END are
+     * counted by the LATE_END of their run. Drops of nobody's records (names
+     * and shapes the dropped records needed, control records, records between
+     * ranges) are only in control->ring_drops, which counts every refused
+     * record. So for a whole range: ring_drops_kernels <= the kernels of its
+     * launches that arrived, ring_drops >= ring_drops_kernels, and the sum
+     * over ranges and LATE_ENDs <= control->ring_drops(_kernels).
+     */
+    uint64_t ring_drops;
     uint64_t ring_drops_kernels;
-    uint64_t cupti_drops;
+    uint64_t cupti_drops;   /* cuptiActivityGetNumDroppedRecords reported while the range was open
+                               (CUPTI names no record: such kernels are also in kernels_missing) */
     /* format 2 */
     uint32_t correlation_id;   /* the edge's correlation id; 0 when it had none */
     uint32_t flags;            /* END: VPROF_WARN_* this range raised */
@@ -507,7 +524,10 @@ struct vprof_rec_range {
     uint64_t graph_launches;   /* END: graph launch calls in the range */
     uint64_t kernels;          /* END: kernel records kept */
     uint64_t graph_kernels;    /* END: of which launched by a graph */
-    uint64_t kernels_missing;  /* END: kernel launches with no record when the drain window closed */
+    /* END: kernel launches with no record when the drain window closed (CUPTI dropped them, or
+       they had not completed). A whole range without graph launches or rejected copies accounts
+       for every launch: kernel_launches = kernels + ring_drops_kernels + rejected_* + kernels_missing */
+    uint64_t kernels_missing;
     uint64_t clipped;          /* END: records of work launched outside the range (not a loss) */
     /* END: records rejected, by reason (VPROF_DROPS_*); never on the timeline */
     uint64_t rejected_zero_ts;

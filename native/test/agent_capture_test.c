@@ -20,6 +20,7 @@
 
 #include "agent/agent.h"
 #include "test.h"
+#include "agent_ring_fill.h"
 
 /* ---- the fake CUPTI -------------------------------------------------------- */
 
@@ -50,6 +51,7 @@ static struct {
     int refuse_device_buffers;
     struct pending rec[MAX_RECORDS];
     int n;
+    void (*after_first_record)(void);   /* runs once, while a buffer's conversion is under way */
 } F;
 
 static struct CUpti_Subscriber_st { int unused; } the_subscriber;
@@ -149,6 +151,11 @@ static CUptiResult f_next(uint8_t *buffer, size_t valid, CUpti_Activity **record
         offset = (size_t)((uint8_t *)*record - buffer) + ((size_of((*record)->kind) + 7u) & ~(size_t)7u);
     if (offset + sizeof(CUpti_ActivityKind) > valid)
         return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    if (offset != 0u && F.after_first_record != NULL) {
+        void (*hook)(void) = F.after_first_record;
+        F.after_first_record = NULL;
+        hook();
+    }
     *record = (CUpti_Activity *)(buffer + offset);
     return CUPTI_SUCCESS;
 }
@@ -186,11 +193,10 @@ static void CUPTIAPI foreign_completed(CUcontext c, uint32_t s, uint8_t *b, size
 
 /* ---- the agent over a private region ----------------------------------------- */
 
-static void setup(uint32_t version)
+static void setup_ring(uint32_t version, uint64_t capacity)
 {
     struct vprof_agent *a = &vprof_agent;
     memset(&F, 0, sizeof F);
-    const uint64_t capacity = 1u << 20;
     void *region = mmap(NULL, VPROF_CONTROL_SIZE + capacity, PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     a->region = region;
@@ -223,6 +229,11 @@ static void setup(uint32_t version)
     c->SetThreadIdType = f_thread_id_type;
     c->Finalize = f_finalize;
     c->ActivitySetAttribute = f_set_attribute;
+}
+
+static void setup(uint32_t version)
+{
+    setup_ring(version, 1u << 20);
 }
 
 static uint32_t arm(uint32_t mode, uint32_t repeat)
@@ -345,7 +356,10 @@ static int drain_until_closed(void)
 struct ring_view {
     int begins, ends;
     struct vprof_rec_range end[4];
+    int late_ends;
+    struct vprof_rec_range late_end[4];
     int kernels_between; /* KERNEL records between a BEGIN and its END */
+    int kernels_in[4];   /* of them, between the first, second, ... BEGIN and its END */
     int kernels_outside;
     int graph_descs;
     int in_range;
@@ -362,6 +376,9 @@ static void view(const struct vprof_record_header *h, void *arg)
             v->in_late = 1;
             v->late_index = r->index;
         } else if (r->edge == VPROF_RANGE_LATE_END) {
+            if (v->late_ends < 4)
+                v->late_end[v->late_ends] = *r;
+            v->late_ends++;
             v->in_late = 0;
         } else if (r->edge == VPROF_RANGE_BEGIN) {
             v->begins++;
@@ -375,8 +392,11 @@ static void view(const struct vprof_record_header *h, void *arg)
     } else if (h->type == VPROF_REC_KERNEL) {
         if (v->in_late)
             v->late_kernels++;
-        else if (v->in_range)
+        else if (v->in_range) {
             v->kernels_between++;
+            if (v->begins <= 4)
+                v->kernels_in[v->begins - 1]++;
+        }
         else
             v->kernels_outside++;
     } else if (h->type == VPROF_REC_KERNEL_DESC) {
@@ -811,6 +831,126 @@ TEST(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork)
     ASSERT_EQ(v.late_index, 1);
 }
 
+/*
+ * Handling under test: ring drops are charged to the range whose records they
+ * were (convert.c, per buffer, like the kept ones), not as the change of the
+ * process-wide counters while the range was open. Here the ring is full while
+ * range 2 drains and range 1's late work (cut short) arrives with range 2's:
+ * range 2's END counts its own 2 kernels, the LATE run range 1's 3, and the
+ * process counters all of them plus the names that could not be sent.
+ */
+TEST(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime)
+{
+    setup_ring(130001, VPROF_RING_MIN);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    profiler(1, 200);
+    launch(201);
+    launch(202);
+    launch(203);
+    profiler(0, 204);
+    profiler(1, 205); /* cuts range 1 short: its 3 kernels will come in a LATE run */
+    launch(206);
+    launch(207);
+    profiler(0, 208);
+    fill_data_room(&vprof_agent.ring);
+    for (uint32_t corr = 201; corr <= 207; corr++)
+        gpu_done(corr);
+    ASSERT(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    ASSERT_EQ(v.ends, 2);
+    ASSERT_EQ(v.kernels_between + v.late_kernels + v.kernels_outside, 0); /* nothing fitted */
+    const struct vprof_rec_range *e = &v.end[1];
+    ASSERT_EQ(e->index, 2);
+    ASSERT_EQ(e->kernel_launches, 2);
+    EXPECT_EQ(e->kernels, 0);
+    EXPECT_EQ(e->ring_drops_kernels, 2);
+    EXPECT_EQ(e->ring_drops, 2);
+    EXPECT_EQ(e->kernels_missing, 0);
+    /* the invariant of a whole range: every launch kept, dropped, rejected or missing */
+    EXPECT_EQ(e->kernels + e->ring_drops_kernels + e->cupti_drops + e->rejected_zero_ts + e->rejected_start_zero +
+                  e->rejected_end_zero + e->rejected_end_before_start + e->rejected_outside_range +
+                  e->rejected_bad_record + e->kernels_missing,
+              e->kernel_launches);
+    /* range 1's work that the full ring refused is named by its LATE run */
+    ASSERT_EQ(v.late_ends, 1);
+    EXPECT_EQ(v.late_end[0].index, 1);
+    EXPECT_EQ(v.late_end[0].ring_drops_kernels, 3);
+    EXPECT_EQ(v.late_end[0].ring_drops, 3);
+    EXPECT_EQ(v.end[0].ring_drops_kernels, 0);
+    /* the process counters keep everything: 5 kernels and the names they could not send */
+    const struct vprof_control *c = vprof_agent.control;
+    EXPECT_EQ(c->ring_drops_kernels, 5);
+    EXPECT_GE(c->ring_drops, e->ring_drops + v.late_end[0].ring_drops);
+}
+
+/* The application begins the next range on its own thread while a buffer is being converted. */
+static pthread_t app_thread;
+static int app_done;
+static pthread_mutex_t app_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t app_cv = PTHREAD_COND_INITIALIZER;
+
+static void *app_begins_range_2(void *arg)
+{
+    (void)arg;
+    profiler(1, 304);
+    pthread_mutex_lock(&app_mu);
+    app_done = 1;
+    pthread_cond_signal(&app_cv);
+    pthread_mutex_unlock(&app_mu);
+    return NULL;
+}
+
+/* Starts the begin and gives it 300 ms: an agent that lets it through mid-buffer has done it by then. */
+static void begin_while_converting(void)
+{
+    ASSERT_EQ(pthread_create(&app_thread, NULL, app_begins_range_2, NULL), 0);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 300000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&app_mu);
+    while (!app_done && pthread_cond_timedwait(&app_cv, &app_mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&app_mu);
+}
+
+/*
+ * Handling under test: a range edge waits for the buffer being converted
+ * (convert_lock in vprof_begin_range and convert_buffer). The buffer was
+ * judged against range 1's window, so its kernels are range 1's: they must
+ * lie before range 1's END in the ring and be in its counts, not land after
+ * range 2's BEGIN and in range 2's counts because the begin came mid-buffer.
+ */
+TEST(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor)
+{
+    setup(130001);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    profiler(1, 300);
+    launch(301);
+    launch(302);
+    profiler(0, 303);
+    gpu_done(301);
+    gpu_done(302);
+    F.after_first_record = begin_while_converting;
+    vprof_agent.cupti.ActivityFlushAll(0); /* the control thread's drain tick: one buffer, 301 and 302 */
+    ASSERT_EQ(pthread_join(app_thread, NULL), 0);
+    ASSERT(app_done);
+    profiler(0, 305);
+    ASSERT(drain_until_closed());
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    ASSERT_EQ(v.ends, 2);
+    EXPECT(v.end[0].flags & VPROF_WARN_CUT_SHORT);
+    EXPECT_EQ(v.end[0].kernels, 2);
+    EXPECT_EQ(v.end[1].kernels, 0);
+    EXPECT_EQ(v.end[1].kernel_launches, 0);
+    EXPECT_EQ(v.kernels_in[0], 2); /* both before range 1's END */
+    EXPECT_EQ(v.kernels_in[1], 0);
+    EXPECT_EQ(v.late_kernels, 0);
+}
+
 /* Handling under test: RANK, LOCAL_RANK and WORLD_SIZE read into the region at every ARM (env.c). */
 TEST(rankEnvironmentIsReadAtArm)
 {
@@ -866,6 +1006,8 @@ int main(int argc, char **argv)
         FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),
         FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
         FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
+        FORKED(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime),
+        FORKED(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor),
         FORKED(rankEnvironmentIsReadAtArm),
         FORKED(oldCuptiGetsAPoolThatNeverRefuses),
     };

@@ -9,6 +9,7 @@
 
 #include "agent/agent.h"
 #include "test.h"
+#include "agent_ring_fill.h"
 
 /* ---- a capture over a private ring --------------------------------------- */
 
@@ -545,6 +546,102 @@ TEST(memcpyMemsetMarkerAndApiRecordsKeepTheirFields)
     fixture_free(&f);
 }
 
+/*
+ * Handling under test: convert.c charges each record the full ring refused to
+ * the range it belongs to (the buffer's ring_dropped tallies) or, for the
+ * previous range's, to the LATE run whose LATE_END says so; the previous
+ * range's rejections go out inside a LATE run; a record with no range open is
+ * charged to none. The process counters keep every refusal.
+ */
+TEST(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere)
+{
+    struct fixture f;
+    fixture_init(&f, VPROF_RING_MIN);
+    struct seen s;
+    drain(&f, &s);
+    fill_data_room(&f.ring);
+    const struct vprof_control *ctl = f.ring.control;
+    const uint64_t drops0 = ctl->ring_drops;
+    struct vprof_window_snap w = { .state = VPROF_WINDOW_OPEN, .begin_corr = 100, .prev_begin_corr = 10,
+                                   .prev_end_corr = 20, .prev_index = 3, .capture_id = 9, .begin_ns = 1000,
+                                   .max_device = 64 };
+    next_buffer(&f, &w);
+    CUpti_ActivityKernel10 k = kernel("k", 1, 5000);
+    k.graphId = 0;
+    k.correlationId = 15; /* the previous range's */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 0);
+    k.correlationId = 101; /* this range's */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), 0);
+    k.correlationId = 16;
+    k.end = k.start - 1; /* the previous range's, invalid */
+    ASSERT_EQ(vprof_convert_kernel(&f.cap, &k), -1);
+    CUpti_ActivityMemcpy6 mc;
+    memset(&mc, 0, sizeof mc);
+    mc.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+    mc.bytes = 64; mc.start = 6000; mc.end = 6100; mc.correlationId = 102;
+    vprof_convert_activity(&f.cap, &mc);
+    mc.correlationId = 17;
+    vprof_convert_activity(&f.cap, &mc);
+    CUpti_ActivityMarker2 mk;
+    memset(&mk, 0, sizeof mk);
+    mk.kind = CUPTI_ACTIVITY_KIND_MARKER;
+    mk.flags = CUPTI_ACTIVITY_FLAG_MARKER_END; /* no name to send: the marker itself is refused */
+    mk.timestamp = 6200;
+    vprof_convert_activity(&f.cap, &mk);
+    CUpti_ActivityAPI api;
+    memset(&api, 0, sizeof api);
+    api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+    api.start = 6300; api.end = 6400; api.correlationId = 103;
+    vprof_convert_activity(&f.cap, &api);
+    vprof_convert_end_buffer(&f.cap);
+    /* this range's: a kernel, a memcpy, a marker, an API record */
+    EXPECT_EQ(f.cap.ring_dropped, 4);
+    EXPECT_EQ(f.cap.ring_dropped_kernels, 1);
+    EXPECT_EQ(f.cap.rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_END_BEFORE_START], 0);
+    EXPECT_EQ(f.cap.late_rejected[VPROF_TALLY_KERNEL][VPROF_DROPS_END_BEFORE_START], 1);
+    EXPECT_EQ(f.cap.arrived_plain_kernels, 1); /* arrived, and dropped: not missing */
+    /* every refusal in the process counters: 2 kernels with the STRING each needed, memcpys, marker, API */
+    EXPECT_EQ(ctl->ring_drops_kernels, 2);
+    EXPECT_EQ(ctl->ring_drops - drops0, 8);
+    drain(&f, &s);
+    uint64_t late_drops = 0, late_kernel_drops = 0;
+    int in_late = 0, late_runs = 0, rejections_in_late = 0, rejections_outside = 0;
+    for (int i = 0; i < s.n && i < MAX_SEEN; i++) {
+        if (s.type[i] == VPROF_REC_RANGE) {
+            const struct vprof_rec_range *r = (const void *)s.bytes[i];
+            ASSERT_EQ(r->index, 3);
+            in_late = r->edge == VPROF_RANGE_LATE_BEGIN;
+            if (r->edge == VPROF_RANGE_LATE_END) {
+                late_runs++;
+                late_drops += r->ring_drops;
+                late_kernel_drops += r->ring_drops_kernels;
+            }
+        } else if (s.type[i] == VPROF_REC_DROPS) {
+            const struct vprof_rec_drops *d = (const void *)s.bytes[i];
+            if (d->reason == VPROF_DROPS_END_BEFORE_START && in_late)
+                rejections_in_late++;
+            else if (d->reason == VPROF_DROPS_END_BEFORE_START)
+                rejections_outside++;
+        }
+    }
+    EXPECT(!in_late);
+    EXPECT_GE(late_runs, 1);
+    EXPECT_EQ(late_drops, 2); /* the previous range's kernel and memcpy */
+    EXPECT_EQ(late_kernel_drops, 1);
+    EXPECT_EQ(rejections_in_late, 1);
+    EXPECT_EQ(rejections_outside, 0);
+    /* with no range open a refused record is the process's only */
+    fill_data_room(&f.ring);
+    struct vprof_window_snap none = { .state = VPROF_WINDOW_NONE, .max_device = 64 };
+    next_buffer(&f, &none);
+    const uint64_t drops1 = ctl->ring_drops;
+    vprof_convert_activity(&f.cap, &mk);
+    vprof_convert_end_buffer(&f.cap);
+    EXPECT_EQ(f.cap.ring_dropped, 0);
+    EXPECT_EQ(ctl->ring_drops, drops1 + 1);
+    fixture_free(&f);
+}
+
 /* ---- parsers -------------------------------------------------------------- */
 
 TEST(vprofArmAcceptsEveryKey)
@@ -677,6 +774,7 @@ int main(int argc, char **argv)
         CASE(longNamesAreCutAtStringMax),
         CASE(resetRestartsIdsAtOne),
         CASE(memcpyMemsetMarkerAndApiRecordsKeepTheirFields),
+        CASE(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere),
         CASE(vprofArmAcceptsEveryKey),
         CASE(vprofArmRejectsMalformedTextWithAReason),
         CASE(ringSizeAcceptsSuffixesClampsAndRoundsUp),

@@ -10,9 +10,12 @@
  *                  Application callbacks holding it make no CUPTI call that
  *                  flushes or disables: they stamp, count and enable only.
  *   convert_lock : the intern tables and the capture's per-buffer tallies; held
- *                  by buffer-completed while it converts one buffer, and at ARM
- *                  while the tables are reset. Never held across a CUPTI call
- *                  that can complete buffers (a flush).
+ *                  by buffer-completed while it converts one buffer and adds its
+ *                  tallies to the range's counts, at ARM while the tables are
+ *                  reset, and (inside state_lock) while a range begins or its END
+ *                  is written, so that a buffer is wholly the range it was judged
+ *                  against. Never held across a CUPTI call that can complete
+ *                  buffers (a flush).
  *   pool.lock    : a spinlock for one push or pop of a CUPTI buffer.
  *   window       : no lock; a seqlock whose writers hold state_lock (window.h).
  *
@@ -94,7 +97,7 @@ struct vprof_agent {
     uint32_t range_index;
     int range_open;
     uint32_t enabled_kinds;           /* VPROF_KIND_* currently enabled in CUPTI */
-    uint64_t range_ring_drops0, range_ring_drops_kernels0, range_cupti_drops0;
+    uint64_t range_cupti_drops0;
     int hot_mode;                     /* atomic: the armed mode, or -1 when not armed */
     int hot_range_open;               /* atomic: a range is open (or draining) */
 

@@ -9,7 +9,8 @@
  *                     driver API call (ids and launch counts)
  *
  * LOCK RULES: buffer completed takes convert_lock and the pool spinlock, never
- * state_lock (a forced flush holding state_lock may wait for it). The edge
+ * state_lock (a forced flush holding state_lock may wait for it). A range's
+ * begin and end take convert_lock inside state_lock, without flushing. The edge
  * callbacks take state_lock and make no CUPTI call that flushes or disables.
  * The counting callback takes no lock.
  */
@@ -35,67 +36,54 @@ void CUPTIAPI vprof_buffer_requested(uint8_t **buffer, size_t *size, size_t *max
         __atomic_fetch_add(&a->window.counts.buffers, 1u, __ATOMIC_RELAXED);
 }
 
-static void write_drops(struct vprof_agent *a, uint32_t reason, uint32_t record_type, uint32_t stream_id,
-                        uint64_t count)
-{
-    struct vprof_rec_drops r;
-    memset(&r, 0, sizeof r);
-    r.reason = reason;
-    r.record_type = record_type;
-    r.stream_id = stream_id;
-    r.count = count;
-    vprof_ring_write(&a->ring, VPROF_REC_DROPS, &r, sizeof r, VPROF_RING_CONTROL);
-}
-
-static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0 };
-
-/* One buffer's records, judged against the range window as it stood when the buffer came. */
+/*
+ * One buffer's records, judged against the range window as it stood when its
+ * conversion began; its tallies (kept, arrived, dropped by the full ring,
+ * rejected) are that range's, added once per buffer. The DROPS records of its
+ * rejections are written by vprof_convert_end_buffer.
+ */
 static void convert_buffer(struct vprof_agent *a, uint8_t *buffer, size_t valid_size)
 {
     struct vprof_window_snap w;
-    vprof_window_read(&a->window, &w);
     uint64_t now = 0;
     a->cupti.GetTimestamp(&now);
     struct vprof_capture *c = &a->capture;
     struct vprof_range_counts *n = &a->window.counts;
-    uint64_t rejected[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1];
-    uint64_t kept_kernels, kept_graph, kept_records, last_graph_seen, arrived_plain, arrived_graph, kept_late;
 
+    /*
+     * Judged and added up under the lock: a range edge takes it too
+     * (vprof_begin_range, vprof_finish_range), so a buffer is wholly the range
+     * it was judged against, in the ring and in the counts its END writes.
+     */
     pthread_mutex_lock(&a->convert_lock);
+    vprof_window_read(&a->window, &w);
     vprof_convert_begin_buffer(c, &w, now, __atomic_load_n(&n->last_graph_corr, __ATOMIC_RELAXED));
     CUpti_Activity *record = NULL;
     while (a->cupti.ActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
         vprof_convert_activity(c, record);
     vprof_convert_end_buffer(c);
-    memcpy(rejected, c->rejected, sizeof rejected);
-    kept_kernels = c->kept_kernels;
-    kept_graph = c->kept_graph_kernels;
-    kept_records = c->kept_records;
-    last_graph_seen = c->last_graph_seen;
-    arrived_plain = c->arrived_plain_kernels;
-    arrived_graph = c->arrived_graph_kernels;
-    kept_late = c->kept_late;
-    pthread_mutex_unlock(&a->convert_lock);
-
-    __atomic_fetch_add(&n->kernels, kept_kernels, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&n->graph_kernels, kept_graph, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&n->records, kept_records, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&n->last_graph_seen, last_graph_seen, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&n->plain_kernels_arrived, arrived_plain, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&n->graph_kernels_arrived, arrived_graph, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&n->late, kept_late, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->kernels, c->kept_kernels, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->graph_kernels, c->kept_graph_kernels, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->records, c->kept_records, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->last_graph_seen, c->last_graph_seen, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->plain_kernels_arrived, c->arrived_plain_kernels, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->graph_kernels_arrived, c->arrived_graph_kernels, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->late, c->kept_late, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->ring_drops, c->ring_dropped, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n->ring_drops_kernels, c->ring_dropped_kernels, __ATOMIC_RELAXED);
     uint64_t invalid = 0;
     for (uint32_t k = 0; k < VPROF_TALLY_KINDS; k++) {
         for (uint32_t why = 1; why <= VPROF_DROPS_REASON_MAX; why++) {
-            if (rejected[k][why] == 0u)
+            const uint64_t count = c->rejected[k][why];
+            if (count == 0u)
                 continue;
-            __atomic_fetch_add(&n->rejected[why], rejected[k][why], __ATOMIC_RELAXED);
+            __atomic_fetch_add(&n->rejected[why], count, __ATOMIC_RELAXED);
             if (why != VPROF_DROPS_CLIPPED)
-                invalid += rejected[k][why];
-            write_drops(a, why, TALLY_TYPE[k], 0, rejected[k][why]);
+                invalid += count;
         }
     }
     __atomic_fetch_add(&n->arrived_rejected, invalid, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&a->convert_lock);
 }
 
 void CUPTIAPI vprof_buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t *buffer, size_t size,
@@ -113,7 +101,7 @@ void CUPTIAPI vprof_buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t 
     if (a->cupti.ActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS &&
         dropped != 0u) {
         __atomic_fetch_add(&a->control->cupti_drops, (uint64_t)dropped, __ATOMIC_RELAXED);
-        write_drops(a, VPROF_DROPS_CUPTI, 0, stream_id, dropped);
+        vprof_write_drops(&a->ring, VPROF_DROPS_CUPTI, 0, stream_id, dropped);
     }
     vprof_pool_give(&a->pool, buffer);
     /* The pool's tallies, for the front end (cold: once per buffer). */

@@ -146,9 +146,10 @@ static void write_end(struct vprof_agent *a, uint64_t drained_cupti_ns)
     r.capture_id = a->arm.capture_id;
     r.cupti_ns = a->end_cupti_ns;
     r.realtime_ns = a->end_realtime_ns;
-    r.ring_drops = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED) - a->range_ring_drops0;
-    r.ring_drops_kernels =
-        __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED) - a->range_ring_drops_kernels0;
+    /* Its own records the full ring refused, not the process's drops while it was open (convert.h). */
+    r.ring_drops = n.ring_drops;
+    r.ring_drops_kernels = n.ring_drops_kernels;
+    /* CUPTI's drops name no record: those it reported while the range was open. */
     r.cupti_drops = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED) - a->range_cupti_drops0;
     r.correlation_id = a->end_corr;
     r.flags = a->range_flags;
@@ -335,6 +336,14 @@ void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
         return;
     if (a->arm.repeat != 0u && a->range_index >= a->arm.repeat)
         return; /* the last range is still draining; after it the agent goes DORMANT */
+    /*
+     * The edge waits for a buffer being converted (at most one buffer's work,
+     * and only then): that buffer was judged against the old window, so its
+     * records and tallies are the old range's and must reach the ring and the
+     * counts before its END and this BEGIN; buffers after it see the new window.
+     * LOCK RULE: state_lock, then convert_lock; no CUPTI call that flushes.
+     */
+    pthread_mutex_lock(&a->convert_lock);
     if (a->stopping)
         cut_short(a);
     else {
@@ -344,8 +353,6 @@ void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
         vprof_window_publish(&a->window, &w);
     }
     struct vprof_control *c = a->control;
-    a->range_ring_drops0 = __atomic_load_n(&c->ring_drops, __ATOMIC_RELAXED);
-    a->range_ring_drops_kernels0 = __atomic_load_n(&c->ring_drops_kernels, __ATOMIC_RELAXED);
     a->range_cupti_drops0 = __atomic_load_n(&c->cupti_drops, __ATOMIC_RELAXED);
     a->range_index++;
     a->range_flags = 0;
@@ -370,6 +377,7 @@ void vprof_begin_range(struct vprof_agent *a, uint32_t source, uint32_t corr)
     w.max_device = 64;
     vprof_window_publish(&a->window, &w);
     write_begin(a, source, now, corr);
+    pthread_mutex_unlock(&a->convert_lock);
     /* Another client (torch.profiler) may have taken the buffer callbacks since the last range (R1). */
     if (vprof_register_buffers(a) != 0)
         return;
@@ -491,12 +499,15 @@ void vprof_finish_range(struct vprof_agent *a)
     vprof_counting(a, 0);
     disable_all_kinds(a);
     a->cupti.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    /* A buffer CUPTI's worker still converts is the range's: its counts and records first (see vprof_begin_range). */
+    pthread_mutex_lock(&a->convert_lock);
     judge_range(a);
     vprof_write_clock_sync(a);
     write_end(a, cupti_now(a));
     struct vprof_window_snap w = a->window.snap;
     w.state = VPROF_WINDOW_NONE;
     vprof_window_publish(&a->window, &w);
+    pthread_mutex_unlock(&a->convert_lock);
     a->range_open = 0;
     a->stopping = 0;
     set_hot(a);

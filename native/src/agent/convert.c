@@ -43,7 +43,10 @@ _Static_assert(offsetof(CUpti_ActivityMemcpy6, correlationId) ==
 
 #define READ(type, rec, off) ({ type v_; memcpy(&v_, (const uint8_t *)(rec) + (off), sizeof v_); v_; })
 
-/* A record not even attempted because the STRING or KERNEL_DESC it needs was refused. */
+/*
+ * A record not even attempted because the STRING or KERNEL_DESC it needs was
+ * refused: the process counters (ring.c counts the claims it refuses itself).
+ */
 static void count_drop(struct vprof_capture *c)
 {
     __atomic_fetch_add(&c->ring->control->ring_drops, 1u, __ATOMIC_RELAXED);
@@ -55,6 +58,34 @@ static void count_kernel_drop(struct vprof_capture *c)
     __atomic_fetch_add(&c->ring->control->ring_drops_kernels, 1u, __ATOMIC_RELAXED);
 }
 
+/*
+ * A record the full ring refused, charged where it belongs (see convert.h):
+ * the previous range's to the open LATE run, the range's to the buffer's
+ * tallies; a record that arrived with no range open to no range.
+ */
+static void charge_drop(struct vprof_capture *c, int late, int kernel)
+{
+    if (late) {
+        c->late_ring_dropped++;
+        c->late_ring_dropped_kernels += (uint64_t)kernel;
+    } else if (c->window.state != VPROF_WINDOW_NONE) {
+        c->ring_dropped++;
+        c->ring_dropped_kernels += (uint64_t)kernel;
+    }
+}
+
+void vprof_write_drops(struct vprof_ring *ring, uint32_t reason, uint32_t record_type, uint32_t stream_id,
+                       uint64_t count)
+{
+    struct vprof_rec_drops r;
+    memset(&r, 0, sizeof r);
+    r.reason = reason;
+    r.record_type = record_type;
+    r.stream_id = stream_id;
+    r.count = count;
+    vprof_ring_write(ring, VPROF_REC_DROPS, &r, sizeof r, VPROF_RING_CONTROL);
+}
+
 void vprof_convert_begin_buffer(struct vprof_capture *c, const struct vprof_window_snap *w,
                                 uint64_t now_ns, uint32_t last_graph_corr)
 {
@@ -64,11 +95,16 @@ void vprof_convert_begin_buffer(struct vprof_capture *c, const struct vprof_wind
     c->kept_kernels = c->kept_graph_kernels = c->kept_records = c->last_graph_seen = 0;
     c->arrived_plain_kernels = c->arrived_graph_kernels = 0;
     c->kept_late = 0;
+    c->ring_dropped = c->ring_dropped_kernels = 0;
     memset(c->rejected, 0, sizeof c->rejected);
+    memset(c->late_rejected, 0, sizeof c->late_rejected);
     c->intern.generation++; /* names are compared again once in this buffer */
 }
 
-/* A LATE_BEGIN or LATE_END edge naming the range that was cut short (a control record). */
+/*
+ * A LATE_BEGIN or LATE_END edge naming the range that was cut short (a control
+ * record); a LATE_END carries the ring drops of the run it closes.
+ */
 static void late_edge(struct vprof_capture *c, int begin)
 {
     struct vprof_rec_range r;
@@ -76,8 +112,13 @@ static void late_edge(struct vprof_capture *c, int begin)
     r.edge = begin ? VPROF_RANGE_LATE_BEGIN : VPROF_RANGE_LATE_END;
     r.index = c->window.prev_index;
     r.capture_id = c->window.capture_id;
+    if (!begin) {
+        r.ring_drops = c->late_ring_dropped;
+        r.ring_drops_kernels = c->late_ring_dropped_kernels;
+    }
     vprof_ring_write(c->ring, VPROF_REC_RANGE, &r, sizeof r, VPROF_RING_CONTROL);
     c->late_run = begin;
+    c->late_ring_dropped = c->late_ring_dropped_kernels = 0;
 }
 
 /* Records of the current range go outside a LATE run, the previous range's inside one. */
@@ -87,9 +128,34 @@ static inline void settle(struct vprof_capture *c, int late)
         late_edge(c, late);
 }
 
+static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0 };
+
+static int any_tally(const uint64_t t[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1])
+{
+    for (uint32_t k = 0; k < VPROF_TALLY_KINDS; k++)
+        for (uint32_t why = 1; why <= VPROF_DROPS_REASON_MAX; why++)
+            if (t[k][why] != 0u)
+                return 1;
+    return 0;
+}
+
+static void write_tallies(struct vprof_capture *c, const uint64_t t[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1])
+{
+    for (uint32_t k = 0; k < VPROF_TALLY_KINDS; k++)
+        for (uint32_t why = 1; why <= VPROF_DROPS_REASON_MAX; why++)
+            if (t[k][why] != 0u)
+                vprof_write_drops(c->ring, why, TALLY_TYPE[k], 0, t[k][why]);
+}
+
 void vprof_convert_end_buffer(struct vprof_capture *c)
 {
+    /* The previous range's rejections inside a LATE run naming it, so they are counted there. */
+    if (any_tally(c->late_rejected)) {
+        settle(c, 1);
+        write_tallies(c, c->late_rejected);
+    }
     settle(c, 0);
+    write_tallies(c, c->rejected);
 }
 
 /*
@@ -243,7 +309,7 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
             c->arrived_plain_kernels++;
     }
     if (why != 0u) {
-        c->rejected[VPROF_TALLY_KERNEL][why]++;
+        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_KERNEL][why]++;
         return -1;
     }
     key.graph_node_id = READ(uint64_t, rec, K_OFF(graphNodeId));
@@ -260,6 +326,7 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
     key.registers = READ(uint16_t, rec, K_OFF(registersPerThread));
     key.zero = 0;
 
+    settle(c, late); /* before its STRING and KERNEL_DESC: a drop of them is charged to the run too */
     struct vprof_desc_slot scratch;
     struct vprof_desc_slot *d = vprof_intern_desc(&c->intern, &key, &scratch);
     if (__builtin_expect(d->checked != c->intern.generation, 0)) {
@@ -269,12 +336,14 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
     }
     if (__builtin_expect(!d->sent, 0) && !send_desc(c, d)) {
         count_kernel_drop(c); /* its name or shape could not be sent, so neither can it */
+        charge_drop(c, late, 1);
         return 0;
     }
-    settle(c, late);
     struct vprof_rec_kernel *k = vprof_ring_claim(c->ring, VPROF_REC_KERNEL, sizeof *k, VPROF_RING_DATA);
-    if (k == NULL)
-        return 0; /* counted by the ring, as a kernel */
+    if (k == NULL) {
+        charge_drop(c, late, 1); /* the process counters have it from the ring */
+        return 0;
+    }
     k->start = start;
     k->end = end;
     k->correlation_id = corr;
@@ -299,13 +368,15 @@ static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, m->deviceId, NULL, 0);
     if (why != 0u) {
-        c->rejected[VPROF_TALLY_MEMCPY][why]++;
+        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_MEMCPY][why]++;
         return;
     }
     settle(c, late);
     struct vprof_rec_memcpy *r = vprof_ring_claim(c->ring, VPROF_REC_MEMCPY, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL)
+    if (r == NULL) {
+        charge_drop(c, late, 0);
         return;
+    }
     r->start = m->start;
     r->end = m->end;
     r->bytes = m->bytes;
@@ -332,13 +403,15 @@ static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, m->deviceId, NULL, 0);
     if (why != 0u) {
-        c->rejected[VPROF_TALLY_MEMSET][why]++;
+        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_MEMSET][why]++;
         return;
     }
     settle(c, late);
     struct vprof_rec_memset *r = vprof_ring_claim(c->ring, VPROF_REC_MEMSET, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL)
+    if (r == NULL) {
+        charge_drop(c, late, 0);
         return;
+    }
     r->start = m->start;
     r->end = m->end;
     r->bytes = m->bytes;
@@ -370,18 +443,22 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
         name_id = vprof_convert_string(c, m->name);
         if (name_id == 0u && m->name != NULL && m->name[0] != '\0') {
             count_drop(c);
+            charge_drop(c, 0, 0);
             return;
         }
     }
     domain_id = vprof_convert_string(c, m->domain);
     if (domain_id == 0u && m->domain != NULL && m->domain[0] != '\0') {
         count_drop(c);
+        charge_drop(c, 0, 0);
         return;
     }
     settle(c, 0);
     struct vprof_rec_marker *r = vprof_ring_claim(c->ring, VPROF_REC_MARKER, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL)
+    if (r == NULL) {
+        charge_drop(c, 0, 0);
         return;
+    }
     r->timestamp = m->timestamp;
     r->id = m->id;
     r->flags = flags;
@@ -396,8 +473,10 @@ static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uin
 {
     settle(c, 0);
     struct vprof_rec_api *r = vprof_ring_claim(c->ring, VPROF_REC_API, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL)
+    if (r == NULL) {
+        charge_drop(c, 0, 0);
         return;
+    }
     r->start = a->start;
     r->end = a->end;
     r->correlation_id = a->correlationId;

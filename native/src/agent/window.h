@@ -1,6 +1,6 @@
 /*
  * window.h: which records belong to the capture range, and what the range
- * counted, shared by three kinds of threads without a common lock:
+ * counted, shared by three kinds of threads (the launch counters take no lock):
  *
  *   edges      the application's profiler and NVTX callbacks and the control
  *              thread (under state_lock) open a range, stamp its end and close it;
@@ -8,7 +8,9 @@
  *              is open or draining: they count kernel and graph launches and
  *              remember the highest correlation id they saw;
  *   records    buffer-completed (under convert_lock) reads a snapshot once per
- *              buffer, decides each record, and adds its tallies once per buffer.
+ *              buffer, decides each record, and adds its tallies once per buffer;
+ *              an edge that opens a range or writes an END takes convert_lock
+ *              too, so no buffer straddles it.
  *
  * Membership is by launch order (DESIGN §4): a record belongs to the range
  * when its correlation id lies above the BEGIN's and below the END's (a graph
@@ -71,6 +73,8 @@ struct vprof_range_counts {
     uint64_t graph_kernels_arrived;
     uint64_t arrived_rejected; /* of all kinds, rejected as invalid */
     uint64_t late;             /* records of the previous range kept in LATE runs */
+    uint64_t ring_drops;       /* the range's records the full ring refused (convert.h says which) */
+    uint64_t ring_drops_kernels; /* of which kernels */
     uint64_t rejected[VPROF_DROPS_REASON_MAX + 1]; /* by VPROF_DROPS_* (CUPTI's own drops not here) */
 };
 

@@ -220,6 +220,13 @@ public final class CaptureReport implements RecordVisitor {
             return;
         }
         if (e.isLateEnd()) {
+            // The run's records that a full ring refused are that range's losses (agents before
+            // this rule write 0 here and counted them in the range open at the time).
+            RangeAgg named = p.find(e.index(), e.captureId());
+            if (named != null) {
+                named.ringDrops += e.ringDrops();
+                named.ringDropsKernels += e.ringDropsKernels();
+            }
             p.late = null;
             return;
         }
@@ -249,8 +256,8 @@ public final class CaptureReport implements RecordVisitor {
         r.endSource = e.sourceName();
         r.endRealtimeNs = e.realtimeNs();
         r.endCuptiNs = e.cuptiNs();
-        r.ringDrops = e.ringDrops();
-        r.ringDropsKernels = e.ringDropsKernels();
+        r.ringDrops += e.ringDrops();
+        r.ringDropsKernels += e.ringDropsKernels();
         r.cuptiDropsAtEnd = e.cuptiDrops();
         r.flags = e.flags();
         r.kernelLaunches = e.kernelLaunches();

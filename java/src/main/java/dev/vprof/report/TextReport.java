@@ -119,8 +119,15 @@ public final class TextReport {
         List<String> lines = new ArrayList<>();
         Report.Totals t = report.totals();
         if (report.lostRecords()) {
+            // The agent charges each range its own records' drops; its process counters count every
+            // refused record (the names and launch shapes dropped records needed, records between
+            // ranges), which the totals take: the rest belongs to no range.
+            long inRanges = 0;
+            for (Report.RangeSummary r : report.ranges()) {
+                inRanges += r.ringDrops();
+            }
             lines.add("WARNING: " + lossSentence("this capture", t.kernels(), t.ringDrops(), t.ringDropsKernels(),
-                    t.cuptiDrops(), t.zeroTimestampKernels()));
+                    t.cuptiDrops(), t.zeroTimestampKernels(), Math.max(0, t.ringDrops() - inRanges)));
         }
         for (Report.ProcessSummary p : report.processes()) {
             for (String w : RangeWarnings.processSentences(p)) {
@@ -196,18 +203,25 @@ public final class TextReport {
         if (r.ringDrops() > 0 || r.cuptiDrops() > 0 || r.zeroTimestampKernels() > 0) {
             out.append(indent).append("WARNING: ")
                     .append(lossSentence("this range", r.kernels(), r.ringDrops(), r.ringDropsKernels(), r.cuptiDrops(),
-                            r.zeroTimestampKernels()))
+                            r.zeroTimestampKernels(), 0))
                     .append('\n');
         }
     }
 
-    /** One sentence: what was recorded, what was lost where, and what to do about it. */
+    /**
+     * One sentence: what was recorded, what was lost where, and what to do about it;
+     * {@code outsideRanges} of the ring drops belong to no range.
+     */
     static String lossSentence(String what, long kernels, long ringDrops, long ringDropsKernels, long cuptiDrops,
-            long zeroTs) {
+            long zeroTs, long outsideRanges) {
         StringBuilder s = new StringBuilder(what).append(" lost records: ").append(kernels).append(" kernels recorded + ")
                 .append(ringDropsKernels).append(" kernels dropped by a full ring");
-        if (ringDrops != ringDropsKernels) {
-            s.append(" (").append(ringDrops).append(" records in all)");
+        if (ringDrops != ringDropsKernels || outsideRanges > 0) {
+            s.append(" (").append(ringDrops).append(" records in all");
+            if (outsideRanges > 0) {
+                s.append(", ").append(outsideRanges).append(" of them outside any range");
+            }
+            s.append(')');
         }
         s.append(" + ").append(cuptiDrops).append(" records dropped by CUPTI");
         if (zeroTs > 0) {

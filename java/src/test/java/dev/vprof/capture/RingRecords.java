@@ -182,6 +182,17 @@ public final class RingRecords {
         return this;
     }
 
+    /**
+     * Sets the ring drops of the RANGE record just written: an END's own records, or a LATE_END's
+     * of the range it names, that the full ring refused.
+     */
+    public RingRecords ringDrops(long ringDrops, long ringDropsKernels) {
+        long at = pos - RangeRecord.SIZE;
+        seg.set(LONG, at + RangeRecord.RING_DROPS, ringDrops);
+        seg.set(LONG, at + RangeRecord.RING_DROPS_KERNELS, ringDropsKernels);
+        return this;
+    }
+
     /** A range edge as ring format 1 wrote it: it ends after cupti_drops. */
     public RingRecords rangeV1(long edge, long source, int index, long cuptiNs, long cuptiDrops) {
         long at = begin(RangeRecord.CORRELATION_ID, VprofRing.REC_RANGE);
