@@ -349,9 +349,7 @@ class AttachInjectTest {
         assertEquals(1, questions.size(), "one question for the tree: " + questions);
         String q = questions.getFirst();
         assertTrue(q.startsWith("2 processes use CUDA but have no vprof agent:"), q);
-        String command = simgpu + " --workers 2 --serve";
-        // Prompts cut a long command line to 80 characters (a checkout in a deep folder).
-        String shown = command.length() > 80 ? command.substring(0, 77) + "..." : command;
+        String shown = asPrompted(simgpu + " --workers 2 --serve");
         for (long w : workers) {
             assertTrue(q.contains("  pid " + w + " (" + shown + ")"), q);
         }
@@ -420,6 +418,11 @@ class AttachInjectTest {
         assertFalse(mapsAgent(p.pid()), "nothing was injected");
     }
 
+    /** A command line as the prompts show it: cut to 80 characters (a checkout in a deep folder). */
+    private static String asPrompted(String command) {
+        return command.length() > 80 ? command.substring(0, 77) + "..." : command;
+    }
+
     @Test
     void onATerminalTheUserIsAskedAndNoMeansNoInjection() throws Exception {
         Process p = startPlain("asked.log", "--serve");
@@ -429,7 +432,7 @@ class AttachInjectTest {
             questions.add(q);
             return false;
         }, "--pid", Long.toString(p.pid()), "-o", dir.resolve("a.vprof").toString());
-        assertEquals(List.of("pid " + p.pid() + " (" + simgpu + " --serve) uses CUDA but has no vprof agent; "
+        assertEquals(List.of("pid " + p.pid() + " (" + asPrompted(simgpu + " --serve") + ") uses CUDA but has no vprof agent; "
                 + "inject it now? [y/N] "), questions);
         assertEquals(2, r.code());
         assertFalse(mapsAgent(p.pid()));
