@@ -553,6 +553,62 @@ TEST(memcpyMemsetMarkerAndApiRecordsKeepTheirFields)
  * range's rejections go out inside a LATE run; a record with no range open is
  * charged to none. The process counters keep every refusal.
  */
+/* Handling under test: convert_api judges membership as for kernels (the API kinds stay on through the drain). */
+TEST(apiRecordsOfCallsAfterTheStopAreClippedAndCountedLikeTheirKernels)
+{
+    struct fixture f;
+    fixture_init(&f, VPROF_RING_MIN);
+    struct seen s;
+    drain(&f, &s);
+    struct vprof_window_snap w = { .state = VPROF_WINDOW_STOPPING, .begin_corr = 100, .end_corr = 200,
+                                   .prev_begin_corr = 10, .prev_end_corr = 20, .prev_index = 3, .capture_id = 9,
+                                   .begin_ns = 1000, .end_ns = 9000, .max_device = 64 };
+    next_buffer(&f, &w);
+    CUpti_ActivityAPI api;
+    memset(&api, 0, sizeof api);
+    api.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+    const uint32_t ids[] = { 150, 250, 15, 90, 199 }; /* in, after the stop, the previous range's, before, in */
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        api.correlationId = ids[i];
+        api.start = 5000 + 100 * i;
+        api.end = api.start + 50;
+        vprof_convert_activity(&f.cap, &api);
+    }
+    EXPECT_EQ(f.cap.rejected[VPROF_TALLY_API][VPROF_DROPS_CLIPPED], 2);
+    vprof_convert_end_buffer(&f.cap);
+    drain(&f, &s);
+    int in_late = 0, clipped_drops = 0;
+    uint32_t kept[8], n = 0, late_id = 0;
+    for (int i = 0; i < s.n && i < MAX_SEEN; i++) {
+        if (s.type[i] == VPROF_REC_RANGE) {
+            in_late = ((const struct vprof_rec_range *)s.bytes[i])->edge == VPROF_RANGE_LATE_BEGIN;
+        } else if (s.type[i] == VPROF_REC_API && n < 8) {
+            const struct vprof_rec_api *r = (const void *)s.bytes[i];
+            kept[n++] = r->correlation_id;
+            if (in_late)
+                late_id = r->correlation_id;
+        } else if (s.type[i] == VPROF_REC_DROPS) {
+            const struct vprof_rec_drops *d = (const void *)s.bytes[i];
+            if (d->reason == VPROF_DROPS_CLIPPED && d->record_type == VPROF_REC_API)
+                clipped_drops += (int)d->count;
+        }
+    }
+    ASSERT_EQ(n, 3);
+    EXPECT_EQ(kept[0], 150);
+    EXPECT_EQ(kept[1], 15);
+    EXPECT_EQ(kept[2], 199);
+    EXPECT_EQ(late_id, 15); /* in a LATE run naming the range it was launched in */
+    EXPECT_EQ(clipped_drops, 2);
+
+    /* No range: nothing is kept. */
+    w.state = VPROF_WINDOW_NONE;
+    next_buffer(&f, &w);
+    api.correlationId = 300;
+    vprof_convert_activity(&f.cap, &api);
+    EXPECT_EQ(f.cap.rejected[VPROF_TALLY_API][VPROF_DROPS_CLIPPED], 1);
+    fixture_free(&f);
+}
+
 TEST(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere)
 {
     struct fixture f;
@@ -774,6 +830,7 @@ int main(int argc, char **argv)
         CASE(longNamesAreCutAtStringMax),
         CASE(resetRestartsIdsAtOne),
         CASE(memcpyMemsetMarkerAndApiRecordsKeepTheirFields),
+        CASE(apiRecordsOfCallsAfterTheStopAreClippedAndCountedLikeTheirKernels),
         CASE(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere),
         CASE(vprofArmAcceptsEveryKey),
         CASE(vprofArmRejectsMalformedTextWithAReason),

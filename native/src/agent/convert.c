@@ -128,7 +128,8 @@ static inline void settle(struct vprof_capture *c, int late)
         late_edge(c, late);
 }
 
-static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0 };
+static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0,
+                                                          VPROF_REC_API };
 
 static int any_tally(const uint64_t t[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1])
 {
@@ -471,10 +472,20 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
 
 static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uint32_t domain)
 {
-    settle(c, 0);
+    /*
+     * A call belongs where the work it launched does: the API kinds stay on through the drain
+     * after a stop, and a call made then is clipped and counted as its kernels are. Only
+     * membership is judged; a call's CPU timestamps are not checked as GPU ones are.
+     */
+    int late;
+    if (judge(c, a->correlationId, a->start, a->end, &late) == VPROF_DROPS_CLIPPED) {
+        c->rejected[VPROF_TALLY_API][VPROF_DROPS_CLIPPED]++;
+        return;
+    }
+    settle(c, late);
     struct vprof_rec_api *r = vprof_ring_claim(c->ring, VPROF_REC_API, sizeof *r, VPROF_RING_DATA);
     if (r == NULL) {
-        charge_drop(c, 0, 0);
+        charge_drop(c, late, 0);
         return;
     }
     r->start = a->start;

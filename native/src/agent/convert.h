@@ -53,7 +53,8 @@
 /* Tallies of one record type in one buffer. */
 enum vprof_tally_kind {
     VPROF_TALLY_KERNEL = 0, VPROF_TALLY_MEMCPY = 1, VPROF_TALLY_MEMSET = 2, VPROF_TALLY_OTHER = 3,
-    VPROF_TALLY_KINDS = 4
+    VPROF_TALLY_API = 4, /* only ever clipped */
+    VPROF_TALLY_KINDS = 5
 };
 
 struct vprof_capture {
