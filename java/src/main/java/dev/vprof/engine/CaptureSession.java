@@ -112,11 +112,15 @@ final class CaptureSession {
 
     /**
      * RUN: when the command started (its agents read VPROF_ARM, with this front end's pid, after
-     * that; /proc's start time is in clock ticks, rounded down, so never late); ATTACH: now, since
-     * the agents it arms get this pid only from this capture.
+     * that; /proc's start time is in clock ticks, rounded down, so never late). A command that has
+     * already exited has no start time to read: then when this JVM started, which is before it
+     * and its agents too ("now" would disown the agent of a process that lived a millisecond, and
+     * leave its region behind). ATTACH: now, since the agents it arms get this pid only from this
+     * capture.
      */
     static long captureStart(Process command) {
-        Optional<Instant> started = command == null ? Optional.empty() : command.info().startInstant();
+        Optional<Instant> started = command == null ? Optional.empty()
+                : command.info().startInstant().or(() -> ProcessHandle.current().info().startInstant());
         Instant at = started.orElseGet(Instant::now);
         return at.getEpochSecond() * 1_000_000_000L + at.getNano();
     }

@@ -121,6 +121,16 @@ class CaptureSessionTest {
     }
 
     @Test
+    void aRunWhoseCommandHasAlreadyExitedBeginsNoLaterThanItsCommand() throws Exception {
+        long before = CaptureSession.captureStart(null);
+        Process gone = new ProcessBuilder("true").start();
+        assertEquals(0, gone.waitFor());
+        assertTrue(gone.info().startInstant().isEmpty(), "an exited, reaped process has no start time to read");
+        assertTrue(CaptureSession.captureStart(gone) <= before,
+                "the agent of a command that lived a millisecond still belongs to the capture");
+    }
+
+    @Test
     void aSecondAttachCapturesAgain() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
