@@ -18,7 +18,6 @@
  */
 #include "agent/agent.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -51,8 +50,8 @@ static void set_one(struct vprof_agent *a, const char *name, CUpti_ActivityAttri
     }
     if (!a->injection_called) {
         snprintf(why, sizeof why,
-                 "%s applies only to CUDA contexts created from now on: CUPTI was loaded after CUDA "
-                 "started; set it with `vprof run` or CUDA_INJECTION64_PATH for the whole process",
+                 "%s applies only to CUDA contexts created from now on: CUPTI was not loaded by "
+                 "CUDA's initialization (CUDA_INJECTION64_PATH, which `vprof run` and `launch` set)",
                  name);
         vprof_warn(a, why);
     }
