@@ -8,6 +8,7 @@ import dev.vprof.export.Exporter;
 import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
+import dev.vprof.source.CaptureSources;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -112,7 +113,7 @@ public final class ExportCommand implements Callable<Integer> {
         CaptureTimeline.Result result;
         List<Path> written;
         KinetoFiles.Result kineto = null;
-        try (CaptureReader reader = CaptureReader.open(file)) {
+        try (CaptureReader reader = CaptureSources.open(file)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
             result = CaptureTimeline.stream(reader, KernelNames.of(mangled), large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));

@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
+import dev.vprof.source.CaptureSources;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -64,7 +65,7 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
-        try (CaptureReader reader = CaptureReader.open(file)) {
+        try (CaptureReader reader = CaptureSources.open(file)) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled));
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
