@@ -5,8 +5,11 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
-/** Expands {@code -o} patterns and checks, before anything starts, that the file can be written. */
-final class OutputPath {
+/**
+ * Expands {@code -o} patterns and checks, before anything starts, that the file can be written,
+ * and that no existing file is replaced unless the person asked for it ({@code --force}).
+ */
+public final class OutputPath {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private OutputPath() {}
@@ -25,6 +28,18 @@ final class OutputPath {
             sb.append(c);
         }
         return Path.of(sb.toString());
+    }
+
+    /**
+     * The one rule for every output file (captures, exports, HTML, SQLite, diffs): an existing
+     * file is never replaced without {@code --force}, since a capture overwritten by mistake is
+     * lost for good. {@code what} names the file in the sentence ("capture file", "trace").
+     */
+    public static void refuseExisting(Path file, boolean force, String what) {
+        if (!force && Files.exists(file)) {
+            throw new CliException(what + " " + file + " already exists; pass --force to replace it, "
+                    + "or choose another path with -o");
+        }
     }
 
     /** Throws a {@link CliException} naming the reason when {@code file} cannot be created or replaced. */
