@@ -1,7 +1,7 @@
 /*
  * agent_field_test.c: the agent inside agent_field_target, programs over the
  * CUPTI test double that do what real servers do to a CUPTI agent
- * (cupti-field-facts), with this test as the front end. These are issue 7's
+ * (docs/cupti-field-facts.md), with this test as the front end. These are issue 7's
  * acceptance scenarios at the agent's level; each test names the handling
  * whose removal would make it fail.
  */

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A running capture: one drain thread that discovers agents, heartbeats them, drains every ring
- * into the file and decides when the capture is over (DESIGN §5).
+ * into the file and decides when the capture is over (docs/design.md §5).
  *
  * <pre>{@code
  * CaptureFeeds feeds = CaptureFeeds.open(otlp, spansFile, log);   // ports and files first

@@ -30,7 +30,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The loop behind a {@link Capture}: the single reader thread that discovers regions, heartbeats,
- * drains every attached ring into the output and decides when the capture is over (DESIGN §5).
+ * drains every attached ring into the output and decides when the capture is over (docs/design.md §5).
  *
  * <p>{@link CapturePlan.Mode#RUN}: the agents armed themselves from {@code VPROF_ARM}; the session
  * picks up every region in the command's process tree, or whose frontend_pid and capture id are

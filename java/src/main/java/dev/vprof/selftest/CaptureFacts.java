@@ -110,7 +110,7 @@ final class CaptureFacts implements RecordVisitor {
         final Map<String, Long> api = new TreeMap<>();
         final Set<Integer> runtimeGraphLaunchIds = new HashSet<>();
         final Set<Integer> driverGraphLaunchIds = new HashSet<>();
-        /** API records in order: ids must grow with the calls' start times (DESIGN §4). */
+        /** API records in order: ids must grow with the calls' start times (docs/design.md §4). */
         long apiRecords;
         long apiIdsOutOfOrder;
         private long lastApiStart = Long.MIN_VALUE;
