@@ -373,7 +373,7 @@ TEST(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck)
     fixture_free(&f);
 }
 
-/* Handling under test: DEVICE records from CUPTI's device records, once per device (issue 11). */
+/* Handling under test: DEVICE records from CUPTI's device records, once per device. */
 TEST(deviceRecordCarriesThePropertiesOncePerDevice)
 {
     struct fixture f;

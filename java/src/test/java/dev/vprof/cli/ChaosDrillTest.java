@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chaos drill (issue 9, item 4; docs/reliability.md): attach/detach cycles against a two-worker
+ * The chaos drill (docs/reliability.md): attach/detach cycles against a two-worker
  * synthetic server under load, the front end SIGKILLed at a random moment in a third of them.
  *
  * <p>The server is {@code vprof-simgpu --workers 2 --serve}, fed steps as fast as it takes them,

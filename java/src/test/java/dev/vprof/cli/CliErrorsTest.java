@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every error of issue 2 that the capture commands own: exit code 2 and one clear sentence. */
+/** Every error that the capture commands own (bad options, no agent, unwritable file, ...): exit code 2 and one clear sentence. */
 class CliErrorsTest {
     @TempDir
     Path dir;
