@@ -299,7 +299,7 @@ class AttachInjectTest {
      * and the ring counts what it drops (the paced test above asserts none).
      */
     @Test
-    void issue4sAcceptanceCommandInjectsBothUnpacedWorkers() throws Exception {
+    void documentedWalkthroughInjectsBothUnpacedWorkers() throws Exception {
         Process p = startPlain("acceptance.log", "--workers", "2", "--duration", "60s");
         List<Long> workers = awaitWorkersWithCuda(p, 2);
         assumeInjectionPossible(workers.getFirst());
