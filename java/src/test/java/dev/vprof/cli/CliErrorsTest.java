@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
@@ -189,7 +190,7 @@ class CliErrorsTest {
         for (String cmd : new String[] {"run", "attach", "launch"}) {
             String help = Cli.run(cmd, "--help").out();
             assertTrue(help.contains("%p is"), cmd + ": " + help);
-            assertTrue(!help.contains("%%"), cmd + " help shows a doubled %: " + help);
+            assertFalse(help.contains("%%"), cmd + " help shows a doubled %: " + help);
         }
         assertTrue(Cli.run("run", "--help").out().contains("Default: vprof-%p-%t.vprof"));
     }
