@@ -667,7 +667,7 @@ final class CaptureSession {
                         + String.join(", ", dev.vprof.capture.RangeEvent.flagNames(raised)) + "]");
             }
             ranges += a.reader.rangesBegun();
-            kernels += a.reader.records((int) VprofRing.REC_KERNEL);
+            kernels += a.reader.records(VprofRing.REC_KERNEL);
             records += a.reader.records();
             AgentCounters d = a.delta();
             ringDrops += d.ringDrops();
