@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds vprof's native parts from a copy of the sources with no CUDA toolkit visible, then runs
 # `vprof demo` (the simulated server, its dormant agents, one capture, the exports) on what that
-# build produced (issue 12, acceptance 1); the Java bindings are generated there too. "No toolkit
+# build produced; the Java bindings are generated there too. "No toolkit
 # visible": CUDA_HOME is empty, CUDA_PATH unset, and, in a private user and mount namespace, an
 # empty tmpfs over /usr/local/cuda, /usr/local/cuda-*, /opt/cuda and the toolkit find-cuda.sh
 # would pick, and /dev/null over every nvcc; nothing changes for the rest of the machine.

@@ -6,7 +6,7 @@
 #     different sequences in the file is reported, not required (each sequence is read on its own).
 #   Chrome JSON and Kineto: the text around the event list exactly, the events as a sorted list
 #     of lines (a viewer orders events by their timestamps, not by their place in the file).
-# Anything else that differs fails the run. Builds from before issue 11 name copies differently
+# Anything else that differs fails the run. Builds from before the Kineto export work name copies differently
 # ("Memcpy HtoD" for "Memcpy HtoD (Pinned -> Device)"): compare builds on the same side of it.
 # OTHER_VPROF is the other build's launcher (e.g. an unpacked `git archive` of main: OTHER/vprof);
 # CAPTURE a .vprof file (vprof demo writes one to ./vprof-demo/capture.vprof). JAVA_TOOL_OPTIONS

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU bundle on a machine without a GPU (issue 7, acceptance 8), run by `mvn verify` (bench
+# The GPU bundle on a machine without a GPU, run by `mvn verify` (bench
 # module, after the jar is built): builds target/gpu-bundle from that jar, runs its gpu-check.sh
 # with `env -i PATH=/usr/bin:/bin`, and checks that the bundled runtime started (doctor names it),
 # that the check said there is no GPU and exited 0, and that it wrote its outputs.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8, acceptance 1: issue 4's acceptance command, exactly as written,
+# The late-injection acceptance: the documented inject walkthrough, exactly as written,
 #     ./vprof simulate --workers 2 --duration 60s &
 #     ./vprof attach --pid $! --inject --duration 3s -o x.vprof
 # RUNS times in a row on the machine as it is, then RUNS times beside two busy loops

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Does a finished capture leave a cost on every kernel launch? (cupti-field-facts R7.) Runs
+# Does a finished capture leave a cost on every kernel launch? (docs/cupti-field-facts.md R7.) Runs
 # native/test/agent_field_target launch-cost, which times launches before a cudaProfilerApi
 # range and again after it ended, in one process, three ways, alternating:
 #   no agent                    the double alone (its launch cost does not change)

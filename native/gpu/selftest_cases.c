@@ -542,7 +542,7 @@ static int graph_stress(void)
     r.graphs[0] = (struct st_graph_expect){ ST_STRESS, STRESS_NODES, 0, 0, STRESS_REPLAYS };
     print_head("graph-stress");
     print_ranges(&r, 1);
-    /* CUPTI's device buffers grow with graph records (facts §2): free device memory before and after. */
+    /* CUPTI's device buffers grow with graph records (docs/cupti-field-facts.md §2): free device memory before and after. */
     printf(",\"device_free_before\":%llu,\"device_free_after\":%llu,\"device_total\":%llu", free0, free1, total);
     print_end();
     st_graph_destroy(g);

@@ -5,7 +5,7 @@ both record, for `vprof selftest --gpu` to compare.
                                           (cudaProfilerStart/Stop), for vprof --capture-range=cudaProfilerApi
   python torch_selftest.py torch          record the same workload with torch.profiler and print
                                           its kernel names and counts as JSON
-  python torch_selftest.py same-process   torch.profiler and vprof in ONE process (cupti-field-facts R1),
+  python torch_selftest.py same-process   torch.profiler and vprof in ONE process (docs/cupti-field-facts.md R1),
                                           under vprof --capture-range=cudaProfilerApi --capture-range-end=repeat:2:
                                           1. a torch.profiler run before any vprof range;
                                           2. vprof range 1 around the workload (vprof must count it exactly:

@@ -153,10 +153,16 @@
     V(CUPTI_FUNC_SHMEM_LIMIT_DEFAULT, 0)
 
 #define VPROF_ENUM_CUpti_driver_api_trace_cbid(V) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, 17) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, 126) \
     V(CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, 216) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, 220) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 243) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, 245) \
     V(CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, 277) \
     V(CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, 279) \
     V(CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2, 281) \
+    V(CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, 306) \
     V(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 307) \
     V(CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, 308) \
     V(CUPTI_DRIVER_TRACE_CBID_cuProfilerStop, 309) \
@@ -179,14 +185,26 @@
     V(CUPTI_DRIVER_TRACE_CBID_SIZE, 807)
 
 #define VPROF_ENUM_CUpti_runtime_api_trace_cbid(V) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 20) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, 22) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, 31) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 41) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020, 49) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, 51) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 131) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, 135) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020, 137) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020, 147) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 165) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000, 171) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000, 172) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 211) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, 214) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 311) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, 312) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000, 315) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000, 319) \
+    V(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, 430) \
     V(CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000, 443) \
     V(CUPTI_RUNTIME_TRACE_CBID_SIZE, 523)
 

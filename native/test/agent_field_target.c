@@ -1,6 +1,6 @@
 /*
  * agent_field_target.c: small CUDA programs over the CUPTI test double that do
- * what real inference servers do to a CUPTI agent (cupti-field-facts), for the
+ * what real inference servers do to a CUPTI agent (docs/cupti-field-facts.md), for the
  * agent's tests (agent_field_test.c) and the front end's end-to-end tests.
  * Each prints one summary line on stderr:
  *   agent_field_target: scenario=NAME pid=P in_range=N after_stop=M graph_kernels_in_range=G

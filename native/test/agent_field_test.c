@@ -1,7 +1,7 @@
 /*
  * agent_field_test.c: the agent inside agent_field_target, programs over the
  * CUPTI test double that do what real servers do to a CUPTI agent
- * (cupti-field-facts), with this test as the front end. These are issue 7's
+ * (docs/cupti-field-facts.md), with this test as the front end. These are the field scenarios of docs/cupti.md
  * acceptance scenarios at the agent's level; each test names the handling
  * whose removal would make it fail.
  */
@@ -15,7 +15,7 @@ static long field(const struct run *r, const char *key)
     return stat_of(r, key);
 }
 
-/* Acceptance 2, delivered. Handling: membership of node kernels by their launch's id, graph ids in KERNEL_DESC. */
+/* Graph nodes delivered. Handling: membership of node kernels by their launch's id, graph ids in KERNEL_DESC. */
 TEST(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange)
 {
     char *argv[] = { target_path, "graph-server", "50", "4", "12", NULL };
@@ -59,7 +59,7 @@ TEST(deviceBufferPoolFromTheEnvironmentReachesCupti)
     cleanup(&r);
 }
 
-/* Acceptance 2, lost. Handling: graph launches counted by the driver callbacks; judge_range's loud warning. */
+/* Graph nodes lost. Handling: graph launches counted by the driver callbacks; judge_range's loud warning. */
 TEST(graphServerWhoseNodesCuptiNeverDeliversSaysSo)
 {
     char *argv[] = { target_path, "graph-server", "20", "2", "8", NULL };
@@ -77,7 +77,7 @@ TEST(graphServerWhoseNodesCuptiNeverDeliversSaysSo)
     cleanup(&r);
 }
 
-/* Acceptance 3. Handling: the drain on the control thread (kinds stay on after the stop) and
+/* Work in flight at the stop. Handling: the drain on the control thread (kinds stay on after the stop) and
    membership by launch order (work launched after the stop is clipped). */
 TEST(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt)
 {
@@ -100,7 +100,7 @@ TEST(stopWithoutSynchronizeRecordsEveryKernelLaunchedBeforeIt)
     cleanup(&r);
 }
 
-/* Acceptance 4 at the agent. Handling: timestamp validation by reason (convert.c judge). */
+/* Invalid timestamps, at the agent. Handling: timestamp validation by reason (convert.c judge). */
 TEST(invalidTimestampsAreCountedByReasonAndNeverPublished)
 {
     char *argv[] = { target_path, "invalid-ts", NULL };
@@ -122,7 +122,7 @@ TEST(invalidTimestampsAreCountedByReasonAndNeverPublished)
     cleanup(&r);
 }
 
-/* Acceptance 5. Handling: re-registering the buffer callbacks at range begin and judge_range naming
+/* A second CUPTI client. Handling: re-registering the buffer callbacks at range begin and judge_range naming
    the other client; the target runs on. */
 TEST(kinetoLikeClientIsNamedAndTheTargetRunsOn)
 {

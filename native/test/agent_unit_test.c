@@ -373,7 +373,7 @@ TEST(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck)
     fixture_free(&f);
 }
 
-/* Handling under test: DEVICE records from CUPTI's device records, once per device (issue 11). */
+/* Handling under test: DEVICE records from CUPTI's device records, once per device. */
 TEST(deviceRecordCarriesThePropertiesOncePerDevice)
 {
     struct fixture f;
@@ -730,7 +730,9 @@ TEST(vprofArmRejectsMalformedTextWithAReason)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why[0] = '\0';
-        if (vprof_parse_arm(bad[i], &a, why, sizeof why) != -1 || strstr(why, "VPROF_ARM") == NULL)
+        EXPECT_EQ(vprof_parse_arm(bad[i], &a, why, sizeof why), -1);
+        EXPECT_CONTAINS(why, "VPROF_ARM");
+        if (test_case_has_failed())
             FAIL("accepted or unexplained: '%s' -> '%s'", bad[i], why);
     }
 }

@@ -16,6 +16,11 @@
  *       in a process the case forked it ends that process with status 1.
  *   SKIP(fmt, ...)              the case stops and counts as skipped, saying why
  *
+ * A case that ends without having checked anything (no EXPECT, ASSERT or FAIL
+ * reached, on any of its threads) fails: "made no assertion", since a test that
+ * cannot fail shows nothing. Checks made in a process the case forked count
+ * there, not here: the case asserts on that process's exit status instead.
+ *
  * A failure names the place, the case, the expression and both values:
  *   test/ring_test.c:74: recordsSurviveManyWrapsInOrder: EXPECT_EQ(oc.count, seq) failed:
  *       oc.count is 9999, seq is 10000
@@ -85,6 +90,7 @@ static struct {
     pthread_t thread;
     int failed;  /* atomic: an EXPECT may fail on another thread */
     int skipped;
+    long checks; /* atomic: EXPECTs, ASSERTs and FAILs reached in this case */
     jmp_buf stop;
 } test_now;
 
@@ -121,6 +127,9 @@ TEST_HELPER_ void test_skip_(const char *fmt, ...)
     test_now.skipped = 1;
     longjmp(test_now.stop, 1);
 }
+
+/* Every check counts, whether it holds or not; see "made no assertion". */
+#define TEST_CHECKED_() __atomic_add_fetch(&test_now.checks, 1, __ATOMIC_RELAXED)
 
 /* Whether the running case has failed so far (to print what it was looking at). */
 TEST_HELPER_ int test_case_has_failed(void)
@@ -191,6 +200,7 @@ TEST_HELPER_ test_value_ test_pointer_(const volatile void *v)
  * of 1 is not one any more.
  */
 #define TEST_COMPARE_(fatal, macro, a, op, b) do {                                        \
+    TEST_CHECKED_();                                                                      \
     _Pragma("GCC diagnostic push")                                                        \
     _Pragma("GCC diagnostic ignored \"-Wsign-compare\"")                                  \
     __auto_type test_a_ = (a);                                                            \
@@ -214,6 +224,7 @@ TEST_HELPER_ test_quoted_ test_quote_(const char *s)
 }
 
 #define TEST_STREQ_(fatal, macro, a, b) do {                                              \
+    TEST_CHECKED_();                                                                      \
     const char *test_a_ = (a), *test_b_ = (b);                                            \
     if (test_a_ == NULL || test_b_ == NULL || strcmp(test_a_, test_b_) != 0)              \
         test_report_(__FILE__, __LINE__, fatal, "%s(%s, %s) failed: %s is %s, %s is %s",   \
@@ -221,6 +232,7 @@ TEST_HELPER_ test_quoted_ test_quote_(const char *s)
 } while (0)
 
 #define TEST_CONTAINS_(fatal, macro, hay, part) do {                                      \
+    TEST_CHECKED_();                                                                      \
     const char *test_a_ = (hay), *test_b_ = (part);                                      \
     if (test_a_ == NULL || test_b_ == NULL || strstr(test_a_, test_b_) == NULL)           \
         test_report_(__FILE__, __LINE__, fatal, "%s(%s, %s) failed: %s has no %s", macro, #hay,  \
@@ -228,6 +240,7 @@ TEST_HELPER_ test_quoted_ test_quote_(const char *s)
 } while (0)
 
 #define TEST_TRUE_(fatal, macro, cond) do {                                               \
+    TEST_CHECKED_();                                                                      \
     if (!(cond))                                                                          \
         test_report_(__FILE__, __LINE__, fatal, "%s(%s) failed", macro, #cond);           \
 } while (0)
@@ -252,7 +265,7 @@ TEST_HELPER_ test_quoted_ test_quote_(const char *s)
 #define ASSERT_STREQ(a, b)          TEST_STREQ_(1, "ASSERT_STREQ", a, b)
 #define ASSERT_CONTAINS(text, part) TEST_CONTAINS_(1, "ASSERT_CONTAINS", text, part)
 
-#define FAIL(...)                   test_report_(__FILE__, __LINE__, 1, __VA_ARGS__)
+#define FAIL(...)                   (TEST_CHECKED_(), test_report_(__FILE__, __LINE__, 1, __VA_ARGS__))
 #define SKIP(...)                   test_skip_(__VA_ARGS__)
 
 /* ---- the runner ---- */
@@ -267,9 +280,15 @@ TEST_HELPER_ enum test_verdict test_run_here_(const struct test_case *c)
     test_now.thread = pthread_self();
     test_now.failed = 0;
     test_now.skipped = 0;
+    test_now.checks = 0;
     if (setjmp(test_now.stop) == 0)
         c->fn();
     fflush(stdout);
+    if (!test_now.skipped && __atomic_load_n(&test_now.checks, __ATOMIC_RELAXED) == 0) {
+        fprintf(stderr, "  %s: made no assertion (a case must check something: EXPECT, ASSERT or FAIL)\n",
+                c->name);
+        __atomic_store_n(&test_now.failed, 1, __ATOMIC_RELAXED);
+    }
     fflush(stderr);
     if (__atomic_load_n(&test_now.failed, __ATOMIC_RELAXED))
         return TEST_FAILED;

@@ -420,7 +420,7 @@ void vprof_stamp_end(struct vprof_agent *a, uint32_t source, uint32_t corr)
     w.end_corr = bound;
     w.end_ns = a->end_cupti_ns;
     if (bound != 0u && bound <= w.begin_corr) {
-        /* Ids that do not grow cannot order launches: fall back to timestamps (DESIGN §4). */
+        /* Ids that do not grow cannot order launches: fall back to timestamps (docs/design.md §4). */
         w.ts_membership = 1;
         a->range_flags |= VPROF_WARN_TS_MEMBERSHIP;
     }

@@ -1,6 +1,6 @@
 /*
  * device_buffers.c: the size and number of CUPTI's device buffers, where the
- * user asks (R4, cupti-field-facts §2).
+ * user asks (R4, docs/cupti-field-facts.md §2).
  *
  * CUPTI keeps each GPU record's timestamps in device buffers: 3.2 MB each, at
  * most 250 per context by default. Long graph captures were seen to pin them

@@ -5,7 +5,7 @@
  * cudaProfilerStop does not synchronize and servers (vLLM) stop without a
  * sync, so at the stamp the range's last kernels may still be queued or
  * running. Disabling kernel tracing then, or forcing a flush, loses them or
- * returns them with zero timestamps (cupti-field-facts R3). So the kinds stay
+ * returns them with zero timestamps (docs/cupti-field-facts.md R3). So the kinds stay
  * on and, every tick, the control thread asks CUPTI for the buffers whose
  * records are all complete (cuptiActivityFlushAll(0), which does not force
  * anything) until the range is accounted for:

@@ -2,7 +2,7 @@
  * env.c: the process's place in a distributed job, from the environment
  * PyTorch's launchers set (torchrun, vLLM and SGLang workers): RANK,
  * LOCAL_RANK, WORLD_SIZE, into the control block for the front end (the
- * Kineto export's distributedInfo, issue 11).
+ * Kineto export's distributedInfo).
  *
  * Read when the region is made, when CUDA initializes, and at every ARM: a
  * worker forked before it knows its rank sets the variables afterwards.

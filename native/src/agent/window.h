@@ -12,7 +12,7 @@
  *              an edge that opens a range or writes an END takes convert_lock
  *              too, so no buffer straddles it.
  *
- * Membership is by launch order (DESIGN §4): a record belongs to the range
+ * Membership is by launch order (docs/design.md §4): a record belongs to the range
  * when its correlation id lies above the BEGIN's and below the END's (a graph
  * launch's node kernels share the launch's id). An edge without an id of its
  * own (NVTX, a command, TREE) takes the highest id the launch callbacks saw;

@@ -13,7 +13,7 @@
  * complete only then (VPROF_SIM_COMPLETION; docs/simulator.md lists every
  * VPROF_SIM_* switch and what the field reports behind its default).
  *
- * Nothing here is a GPU figure: the GPU is simulated (DESIGN §6).
+ * Nothing here is a GPU figure: the GPU is simulated (docs/design.md §6).
  *
  * Thread safety: every function may be called from any thread, concurrently.
  */

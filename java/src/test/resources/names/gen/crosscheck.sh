@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 python3 "$here/random_names.py" "$here/../demangle-corpus.tsv" "$seed" "$count" > "$tmp/names"
 c++filt --no-recurse-limit < "$tmp/names" > "$tmp/expected"
-java -cp "$classes" "$here/CrossCheck.java" < "$tmp/names" > "$tmp/actual"
+"${JAVA:-java}" -cp "$classes" "$here/CrossCheck.java" < "$tmp/names" > "$tmp/actual"
 paste "$tmp/names" "$tmp/expected" "$tmp/actual" | awk -F'\t' '
     $3 == $2 { same++; next }
     $3 == $1 { unchanged++; next }

@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Parsing a 5,000-line exposition shaped like vLLM's /metrics (many engines: gauges, counters
  * with {@code _created}, and histograms with vLLM's bucket bounds and labels), in both wire
- * formats. Target (issue 3): at most 5 ms per parse.
+ * formats. Target: at most 5 ms per parse.
  *
  * <pre>
  * mvn -B -q -pl bench -am package -DskipTests

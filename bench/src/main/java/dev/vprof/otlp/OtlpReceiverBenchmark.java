@@ -53,7 +53,7 @@ public class OtlpReceiverBenchmark {
     public boolean encodeChunk;
 
     /**
-     * Whether a front end drains a ring flat out on another thread meanwhile (issue 3 asks for the
+     * Whether a front end drains a ring flat out on another thread meanwhile (the target asks for the
      * receiver's rate "with the front end draining a ring at the same time"); on a 2-core machine
      * that thread takes a whole core, so this is the pessimistic case.
      */

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -16,16 +18,27 @@ class BindingsAreCurrentTest {
 
     @Test
     void committedBindingsMatchTheHeader() throws IOException, InterruptedException {
+        assertCurrent("VprofRing.java");
+    }
+
+    @Test
+    void committedCallbackIdNamesMatchTheCuptiLists() throws IOException, InterruptedException {
+        assertCurrent("CuptiCallbackIds.java", "cupti");
+        assertEquals("cudaLaunchKernel", CuptiCallbackIds.runtimeName(211));
+        assertEquals("cuMemAlloc_v2", CuptiCallbackIds.driverName(243), "the driver's _v2 is the call's own name");
+        assertEquals(null, CuptiCallbackIds.runtimeName(523), "SIZE names no call");
+    }
+
+    private static void assertCurrent(String file, String... mode) throws IOException, InterruptedException {
         Path script = ROOT.resolve("jextract/generate.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), "--stdout")
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString(), "--stdout"));
+        cmd.addAll(List.of(mode));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String generated = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "generator timed out");
         assertEquals(0, p.exitValue(), "generator failed");
-        String committed = Files.readString(
-                ROOT.resolve("bindings/src/main/java/dev/vprof/bindings/VprofRing.java"));
-        assertEquals(committed, generated,
-                "bindings are stale: run jextract/generate.sh and commit the result");
+        String committed = Files.readString(ROOT.resolve("bindings/src/main/java/dev/vprof/bindings/" + file));
+        assertEquals(committed, generated, file + " is stale: run jextract/generate.sh and commit the result");
     }
 
     @Test

@@ -1,37 +1,16 @@
 package dev.vprof.adapt;
 
+import dev.vprof.bindings.CuptiCallbackIds;
 import dev.vprof.bindings.VprofRing;
-import java.util.Map;
 
 /**
- * Names of the CUDA calls an API record carries only as a CUPTI callback id. The ids are those of
- * cupti_runtime_cbid.h and cupti_driver_cbid.h (stable across CUDA 12 and 13: CUPTI only appends);
- * the table holds the calls an inference server makes on its hot path, and any other id is named by
- * its number so it still shows, and can be looked up.
+ * Names of the CUDA calls an API record carries only as a CUPTI callback id. The names come from
+ * the generated {@link CuptiCallbackIds}, made from the lists of native/src/cupti_abi.h that the
+ * CUPTI ABI check compares with CUDA's own headers (the calls an inference server makes on its hot
+ * path); any other id is named by its number so it still shows, and can be looked up.
  */
 final class ApiNames {
     private ApiNames() {}
-
-    private static final Map<Integer, String> RUNTIME = Map.ofEntries(
-            Map.entry(20, "cudaMalloc"), Map.entry(22, "cudaFree"),
-            Map.entry(31, "cudaMemcpy"), Map.entry(41, "cudaMemcpyAsync"),
-            Map.entry(49, "cudaMemset"), Map.entry(51, "cudaMemsetAsync"),
-            Map.entry(131, "cudaStreamSynchronize"), Map.entry(135, "cudaEventRecord"),
-            Map.entry(137, "cudaEventSynchronize"), Map.entry(147, "cudaStreamWaitEvent"),
-            Map.entry(165, "cudaDeviceSynchronize"), Map.entry(171, "cudaProfilerStart"),
-            Map.entry(172, "cudaProfilerStop"), Map.entry(211, "cudaLaunchKernel"),
-            Map.entry(214, "cudaLaunchKernel_ptsz"), Map.entry(311, "cudaGraphLaunch"),
-            Map.entry(430, "cudaLaunchKernelExC"));
-
-    private static final Map<Integer, String> DRIVER = Map.ofEntries(
-            Map.entry(17, "cuCtxSynchronize"), Map.entry(126, "cuStreamSynchronize"),
-            Map.entry(216, "cuMemsetD8Async"), Map.entry(220, "cuMemsetD32Async"),
-            Map.entry(243, "cuMemAlloc_v2"), Map.entry(245, "cuMemFree_v2"),
-            Map.entry(277, "cuMemcpyHtoDAsync_v2"), Map.entry(279, "cuMemcpyDtoHAsync_v2"),
-            Map.entry(281, "cuMemcpyDtoDAsync_v2"), Map.entry(306, "cuMemcpyAsync"),
-            Map.entry(307, "cuLaunchKernel"), Map.entry(308, "cuProfilerStart"),
-            Map.entry(309, "cuProfilerStop"), Map.entry(514, "cuGraphLaunch"),
-            Map.entry(652, "cuLaunchKernelEx"));
 
     static boolean isDriver(int domain) {
         return domain == VprofRing.API_DRIVER;
@@ -39,10 +18,10 @@ final class ApiNames {
 
     static String name(int domain, int cbid) {
         if (isDriver(domain)) {
-            String n = DRIVER.get(cbid);
+            String n = CuptiCallbackIds.driverName(cbid);
             return n != null ? n : "driver API cbid " + cbid;
         }
-        String n = RUNTIME.get(cbid);
+        String n = CuptiCallbackIds.runtimeName(cbid);
         return n != null ? n : "runtime API cbid " + cbid;
     }
 }

@@ -4,7 +4,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The .vprof capture file layout (DESIGN §5). All integers are little-endian, as
+ * The .vprof capture file layout (docs/design.md §5). All integers are little-endian, as
  * the ring records are: RECORDS chunks hold the ring's bytes verbatim.
  *
  * <pre>

@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
- * Writes a .vprof capture file (DESIGN §5; the layout is drawn in {@link CaptureFormat}).
+ * Writes a .vprof capture file (docs/design.md §5; the layout is drawn in {@link CaptureFormat}).
  * Confined to the one thread that drains the rings.
  *
  * <p>Each process gets its own ~1 MiB direct buffer that {@link #records} copies ring

@@ -17,14 +17,14 @@ public record DropsEvent(int reason, int contextId, int streamId, int recordType
 
     public static String reasonName(int reason) {
         return switch (reason) {
-            case (int) VprofRing.DROPS_CUPTI -> "cupti";
-            case (int) VprofRing.DROPS_ZERO_TS -> "zero_timestamps";
-            case (int) VprofRing.DROPS_START_ZERO -> "start_zero";
-            case (int) VprofRing.DROPS_END_ZERO -> "end_zero";
-            case (int) VprofRing.DROPS_END_BEFORE_START -> "end_before_start";
-            case (int) VprofRing.DROPS_OUTSIDE_RANGE -> "outside_range";
-            case (int) VprofRing.DROPS_BAD_RECORD -> "bad_record";
-            case (int) VprofRing.DROPS_CLIPPED -> "clipped";
+            case VprofRing.DROPS_CUPTI -> "cupti";
+            case VprofRing.DROPS_ZERO_TS -> "zero_timestamps";
+            case VprofRing.DROPS_START_ZERO -> "start_zero";
+            case VprofRing.DROPS_END_ZERO -> "end_zero";
+            case VprofRing.DROPS_END_BEFORE_START -> "end_before_start";
+            case VprofRing.DROPS_OUTSIDE_RANGE -> "outside_range";
+            case VprofRing.DROPS_BAD_RECORD -> "bad_record";
+            case VprofRing.DROPS_CLIPPED -> "clipped";
             default -> "reason_" + Integer.toUnsignedString(reason);
         };
     }

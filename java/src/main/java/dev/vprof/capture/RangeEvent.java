@@ -70,12 +70,12 @@ public record RangeEvent(
 
     public static String sourceName(int source) {
         return switch (source) {
-            case (int) VprofRing.SOURCE_COMMAND -> "command";
-            case (int) VprofRing.SOURCE_PROFILER -> "profiler";
-            case (int) VprofRing.SOURCE_NVTX -> "nvtx";
-            case (int) VprofRing.SOURCE_HEARTBEAT -> "heartbeat";
-            case (int) VprofRing.SOURCE_EXIT -> "exit";
-            case (int) VprofRing.SOURCE_TREE -> "tree";
+            case VprofRing.SOURCE_COMMAND -> "command";
+            case VprofRing.SOURCE_PROFILER -> "profiler";
+            case VprofRing.SOURCE_NVTX -> "nvtx";
+            case VprofRing.SOURCE_HEARTBEAT -> "heartbeat";
+            case VprofRing.SOURCE_EXIT -> "exit";
+            case VprofRing.SOURCE_TREE -> "tree";
             default -> "source " + source;
         };
     }

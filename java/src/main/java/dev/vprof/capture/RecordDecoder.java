@@ -39,7 +39,7 @@ public final class RecordDecoder {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-    private static final int TYPES = (int) VprofRing.REC_TYPE_MAX + 1;
+    private static final int TYPES = VprofRing.REC_TYPE_MAX + 1;
     /** Format 1 ended these records where format 2's first new field begins. */
     static final long KERNEL_DESC_V1_SIZE = KernelDescRecord.GRAPH_NODE_ID;
     static final long RANGE_V1_SIZE = RangeRecord.CORRELATION_ID;
@@ -124,23 +124,23 @@ public final class RecordDecoder {
                 damaged(pos - offset, "a record length of " + len);
                 return false;
             }
-            if (clocksOnly && type != (int) VprofRing.REC_CLOCK_SYNC) {
+            if (clocksOnly && type != VprofRing.REC_CLOCK_SYNC) {
                 pos += len;
                 continue;
             }
             switch (type) {
-                case (int) VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
-                case (int) VprofRing.REC_KERNEL_DESC -> kernelDesc(seg, pos, len, v);
-                case (int) VprofRing.REC_STRING -> string(seg, pos, len, v);
-                case (int) VprofRing.REC_MEMCPY -> memcpy(seg, pos, len, v);
-                case (int) VprofRing.REC_MEMSET -> memset(seg, pos, len, v);
-                case (int) VprofRing.REC_MARKER -> marker(seg, pos, len, v);
-                case (int) VprofRing.REC_API -> api(seg, pos, len, v);
-                case (int) VprofRing.REC_CLOCK_SYNC -> clockSync(seg, pos, len, v);
-                case (int) VprofRing.REC_RANGE -> range(seg, pos, len, v);
-                case (int) VprofRing.REC_DROPS -> drops(seg, pos, len, v);
-                case (int) VprofRing.REC_DEVICE -> device(seg, pos, len, v);
-                case (int) VprofRing.REC_PADDING -> { }
+                case VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
+                case VprofRing.REC_KERNEL_DESC -> kernelDesc(seg, pos, len, v);
+                case VprofRing.REC_STRING -> string(seg, pos, len, v);
+                case VprofRing.REC_MEMCPY -> memcpy(seg, pos, len, v);
+                case VprofRing.REC_MEMSET -> memset(seg, pos, len, v);
+                case VprofRing.REC_MARKER -> marker(seg, pos, len, v);
+                case VprofRing.REC_API -> api(seg, pos, len, v);
+                case VprofRing.REC_CLOCK_SYNC -> clockSync(seg, pos, len, v);
+                case VprofRing.REC_RANGE -> range(seg, pos, len, v);
+                case VprofRing.REC_DROPS -> drops(seg, pos, len, v);
+                case VprofRing.REC_DEVICE -> device(seg, pos, len, v);
+                case VprofRing.REC_PADDING -> { }
                 default -> {
                     unknownTypes++;
                     lastUnknownType = type;
@@ -185,7 +185,7 @@ public final class RecordDecoder {
 
     private void kernel(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < KernelRecord.SIZE) {
-            malformed[(int) VprofRing.REC_KERNEL]++;
+            malformed[VprofRing.REC_KERNEL]++;
             return;
         }
         long start = seg.get(LONG, pos + KernelRecord.START);
@@ -222,7 +222,7 @@ public final class RecordDecoder {
 
     private void kernelDesc(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < KERNEL_DESC_V1_SIZE) {
-            malformed[(int) VprofRing.REC_KERNEL_DESC]++;
+            malformed[VprofRing.REC_KERNEL_DESC]++;
             return;
         }
         int id = seg.get(INT, pos + KernelDescRecord.ID);
@@ -256,13 +256,13 @@ public final class RecordDecoder {
 
     private void string(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < StringRecord.SIZE) {
-            malformed[(int) VprofRing.REC_STRING]++;
+            malformed[VprofRing.REC_STRING]++;
             return;
         }
         int id = seg.get(INT, pos + StringRecord.ID);
         long byteCount = Integer.toUnsignedLong(seg.get(INT, pos + StringRecord.LEN));
         if (id == 0 || byteCount > VprofRing.STRING_MAX || byteCount > len - StringRecord.SIZE) {
-            malformed[(int) VprofRing.REC_STRING]++;
+            malformed[VprofRing.REC_STRING]++;
             return;
         }
         String old = strings.get(id);
@@ -286,7 +286,7 @@ public final class RecordDecoder {
 
     private void memcpy(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < MemcpyRecord.SIZE) {
-            malformed[(int) VprofRing.REC_MEMCPY]++;
+            malformed[VprofRing.REC_MEMCPY]++;
             return;
         }
         v.memcpy(pid, new MemcpyEvent(
@@ -305,7 +305,7 @@ public final class RecordDecoder {
 
     private void memset(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < MemsetRecord.SIZE) {
-            malformed[(int) VprofRing.REC_MEMSET]++;
+            malformed[VprofRing.REC_MEMSET]++;
             return;
         }
         v.memset(pid, new MemsetEvent(
@@ -321,7 +321,7 @@ public final class RecordDecoder {
 
     private void marker(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < MarkerRecord.SIZE) {
-            malformed[(int) VprofRing.REC_MARKER]++;
+            malformed[VprofRing.REC_MARKER]++;
             return;
         }
         int nameId = seg.get(INT, pos + MarkerRecord.NAME_ID);
@@ -337,7 +337,7 @@ public final class RecordDecoder {
 
     private void api(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < ApiRecord.SIZE) {
-            malformed[(int) VprofRing.REC_API]++;
+            malformed[VprofRing.REC_API]++;
             return;
         }
         v.api(pid, new ApiEvent(
@@ -351,7 +351,7 @@ public final class RecordDecoder {
 
     private void clockSync(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < ClockSyncRecord.SIZE) {
-            malformed[(int) VprofRing.REC_CLOCK_SYNC]++;
+            malformed[VprofRing.REC_CLOCK_SYNC]++;
             return;
         }
         long cupti = seg.get(LONG, pos + ClockSyncRecord.CUPTI_NS);
@@ -365,7 +365,7 @@ public final class RecordDecoder {
     private void range(MemorySegment seg, long pos, int len, RecordVisitor v) {
         int edge = len < RANGE_V1_SIZE ? 0 : seg.get(INT, pos + RangeRecord.EDGE);
         if (edge < VprofRing.RANGE_BEGIN || edge > VprofRing.RANGE_LATE_END) {
-            malformed[(int) VprofRing.REC_RANGE]++;
+            malformed[VprofRing.REC_RANGE]++;
             return;
         }
         int source = seg.get(INT, pos + RangeRecord.SOURCE);
@@ -403,7 +403,7 @@ public final class RecordDecoder {
 
     private void drops(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < DropsRecord.SIZE) {
-            malformed[(int) VprofRing.REC_DROPS]++;
+            malformed[VprofRing.REC_DROPS]++;
             return;
         }
         v.drops(pid, new DropsEvent(
@@ -416,7 +416,7 @@ public final class RecordDecoder {
 
     private void device(MemorySegment seg, long pos, int len, RecordVisitor v) {
         if (len < DeviceRecord.SIZE) {
-            malformed[(int) VprofRing.REC_DEVICE]++;
+            malformed[VprofRing.REC_DEVICE]++;
             return;
         }
         int nameId = seg.get(INT, pos + DeviceRecord.NAME_ID);
@@ -460,18 +460,8 @@ public final class RecordDecoder {
     }
 
     static String typeName(int type) {
-        // The generated bindings name every type (REC_KERNEL, ...): a new record type needs no
-        // entry here. Read only to word a warning, so reflection costs nothing per record.
-        for (java.lang.reflect.Field f : VprofRing.class.getFields()) {
-            try {
-                if (f.getName().startsWith("REC_") && !f.getName().equals("REC_TYPE_MAX")
-                        && f.getType() == long.class && f.getLong(null) == type) {
-                    return f.getName().substring(4);
-                }
-            } catch (IllegalAccessException e) {
-                break;
-            }
-        }
-        return "type " + type;
+        // Named by the generated bindings: a new record type needs no entry here.
+        String name = VprofRing.recordName(type);
+        return name != null ? name : "type " + type;
     }
 }

@@ -92,11 +92,11 @@ final class CaptureOptions {
         String domain = "";
         String range = captureRange.trim();
         if (range.equalsIgnoreCase("none")) {
-            mode = (int) VprofRing.RANGE_NONE;
+            mode = VprofRing.RANGE_NONE;
         } else if (range.equalsIgnoreCase("cudaProfilerApi")) {
-            mode = (int) VprofRing.RANGE_PROFILER;
+            mode = VprofRing.RANGE_PROFILER;
         } else if (range.regionMatches(true, 0, "nvtx:", 0, 5)) {
-            mode = (int) VprofRing.RANGE_NVTX;
+            mode = VprofRing.RANGE_NVTX;
             String rest = range.substring(5);
             int at = rest.lastIndexOf('@');
             name = at >= 0 ? rest.substring(0, at) : rest;
@@ -157,12 +157,12 @@ final class CaptureOptions {
         int mask = 0;
         for (String k : kinds.split(",")) {
             switch (k.trim().toLowerCase(Locale.ROOT)) {
-                case "kernel" -> mask |= (int) VprofRing.KIND_KERNEL;
-                case "memcpy" -> mask |= (int) VprofRing.KIND_MEMCPY;
-                case "memset" -> mask |= (int) VprofRing.KIND_MEMSET;
-                case "nvtx" -> mask |= (int) VprofRing.KIND_NVTX;
-                case "runtime" -> mask |= (int) VprofRing.KIND_RUNTIME;
-                case "driver" -> mask |= (int) VprofRing.KIND_DRIVER;
+                case "kernel" -> mask |= VprofRing.KIND_KERNEL;
+                case "memcpy" -> mask |= VprofRing.KIND_MEMCPY;
+                case "memset" -> mask |= VprofRing.KIND_MEMSET;
+                case "nvtx" -> mask |= VprofRing.KIND_NVTX;
+                case "runtime" -> mask |= VprofRing.KIND_RUNTIME;
+                case "driver" -> mask |= VprofRing.KIND_DRIVER;
                 case "" -> { }
                 default -> throw new CliException("--kinds: '" + k.trim()
                         + "' is not one of kernel, memcpy, memset, nvtx, runtime, driver");

@@ -1,13 +1,14 @@
 package dev.vprof.cli;
 
+import dev.vprof.VprofVersion;
 import dev.vprof.engine.CaptureException;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The vprof command line. */
-@Command(name = "vprof", mixinStandardHelpOptions = true, version = "vprof 0.1.0",
+@Command(name = "vprof", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {"Low-overhead GPU profiling for LLM inference servers: an agent inside each CUDA "
                 + "process records kernels, memcpys and NVTX ranges, only inside the capture range you choose."},
         subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, ListCommand.class,
@@ -56,6 +57,14 @@ public final class Main implements Runnable {
             return EXIT_ERROR;
         });
         return cl;
+    }
+
+    /** {@code vprof --version}: the POM's version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"vprof " + VprofVersion.get()};
+        }
     }
 
     public static void main(String[] args) {

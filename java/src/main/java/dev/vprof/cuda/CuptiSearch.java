@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The libcupti files that could serve a target, in the order the agent tries them (DESIGN §2):
+ * The libcupti files that could serve a target, in the order the agent tries them (docs/design.md §2):
  * {@code VPROF_CUPTI_LIB}; a libcupti the process already loaded; {@code $CUDA_HOME}; the pip
  * wheel next to the process's libcudart; the default library search. Outside the process, the
  * site-packages of a Python (the target's, from its maps, or {@code python3}'s) stand in for its

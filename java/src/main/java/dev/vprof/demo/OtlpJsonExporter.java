@@ -117,9 +117,14 @@ final class OtlpJsonExporter implements AutoCloseable {
         }
     }
 
+    /** Stops the exporter, waiting up to 5 s for the spans in flight; an interrupt ends the wait and stays set. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
-        thread.join(5_000);
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

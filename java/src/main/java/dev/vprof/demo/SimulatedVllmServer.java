@@ -404,11 +404,7 @@ public final class SimulatedVllmServer implements AutoCloseable {
         httpThreads.shutdownNow();
         workers.close();
         if (spans != null) {
-            try {
-                spans.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            spans.close();
         }
     }
 

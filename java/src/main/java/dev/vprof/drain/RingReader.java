@@ -28,10 +28,10 @@ public final class RingReader {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final int HEADER = 8;
     private static final long RECORD_MAX = VprofRing.RECORD_MAX;
-    private static final int TYPE_MAX = (int) VprofRing.REC_TYPE_MAX;
-    private static final int PADDING = (int) VprofRing.REC_PADDING;
-    private static final int RANGE = (int) VprofRing.REC_RANGE;
-    private static final int RANGE_BEGIN = (int) VprofRing.RANGE_BEGIN;
+    private static final int TYPE_MAX = VprofRing.REC_TYPE_MAX;
+    private static final int PADDING = VprofRing.REC_PADDING;
+    private static final int RANGE = VprofRing.REC_RANGE;
+    private static final int RANGE_BEGIN = VprofRing.RANGE_BEGIN;
     /** Zeroing source: copying from zeros avoids a slice allocation per run. */
     private static final MemorySegment ZEROS = Arena.global().allocate(64 * 1024, 8);
 

@@ -17,7 +17,7 @@ public final class AgentEnvironment {
         env.put("CUDA_INJECTION64_PATH", agent.toString());
         // NVTX used before CUDA initializes (a module-level nvtx range, a tokenizer thread) reaches
         // only the library NVTX_INJECTION64_PATH names when NVTX first runs; the agent's own
-        // setting at cuInit comes too late for it (cupti-field-facts R12). The agent is that
+        // setting at cuInit comes too late for it (docs/cupti-field-facts.md R12). The agent is that
         // library: it loads the libcupti it will use itself and hands NVTX to it. A value the user
         // set is kept.
         env.putIfAbsent("NVTX_INJECTION64_PATH", agent.toString());

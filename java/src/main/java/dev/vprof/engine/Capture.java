@@ -1,5 +1,6 @@
 package dev.vprof.engine;
 
+import dev.vprof.VprofVersion;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.WindowChunk;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A running capture: one drain thread that discovers agents, heartbeats them, drains every ring
- * into the file and decides when the capture is over (DESIGN §5).
+ * into the file and decides when the capture is over (docs/design.md §5).
  *
  * <pre>{@code
  * CaptureFeeds feeds = CaptureFeeds.open(otlp, spansFile, log);   // ports and files first
@@ -172,7 +173,7 @@ public final class Capture {
         Map<String, String> opts = new LinkedHashMap<>(plan.options());
         // The window's start is known now; its end is written at the end, in a WINDOW chunk.
         opts.put(WindowChunk.START_KEY, Long.toString(start));
-        CaptureMetadata md = new CaptureMetadata(hostName(), start, "0.1.0", plan.commandLine(), opts);
+        CaptureMetadata md = new CaptureMetadata(hostName(), start, VprofVersion.get(), plan.commandLine(), opts);
         try {
             return CaptureOutput.of(CaptureWriter.create(plan.output(), md), start);
         } catch (IOException e) {

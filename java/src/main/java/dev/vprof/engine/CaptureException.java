@@ -5,6 +5,8 @@ package dev.vprof.engine;
  * sentence that says what to do. The command line prints it and exits with code 2.
  */
 public class CaptureException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public CaptureException(String message) {
         super(message);
     }
@@ -15,6 +17,8 @@ public class CaptureException extends RuntimeException {
 
     /** No agent in the tree of the pid to attach to; a command may add what it knows (injection). */
     public static final class NoAgent extends CaptureException {
+        private static final long serialVersionUID = 1L;
+
         public NoAgent(String message) {
             super(message);
         }

@@ -30,7 +30,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The loop behind a {@link Capture}: the single reader thread that discovers regions, heartbeats,
- * drains every attached ring into the output and decides when the capture is over (DESIGN §5).
+ * drains every attached ring into the output and decides when the capture is over (docs/design.md §5).
  *
  * <p>{@link CapturePlan.Mode#RUN}: the agents armed themselves from {@code VPROF_ARM}; the session
  * picks up every region in the command's process tree, or whose frontend_pid and capture id are
@@ -667,7 +667,7 @@ final class CaptureSession {
                         + String.join(", ", dev.vprof.capture.RangeEvent.flagNames(raised)) + "]");
             }
             ranges += a.reader.rangesBegun();
-            kernels += a.reader.records((int) VprofRing.REC_KERNEL);
+            kernels += a.reader.records(VprofRing.REC_KERNEL);
             records += a.reader.records();
             AgentCounters d = a.delta();
             ringDrops += d.ringDrops();

@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * {@code --range-scope tree}: a cudaProfilerApi range begun in any process of the tree opens a
  * range in every agent of the tree, and closes when no process has its own range open any more.
- * SGLang calls cudaProfilerStart in one rank only (cupti-field-facts R10); without this the other
+ * SGLang calls cudaProfilerStart in one rank only (docs/cupti-field-facts.md R10); without this the other
  * ranks record nothing.
  *
  * <p>Each agent counts the range edges its own process made (local_range_begins/_ends in its

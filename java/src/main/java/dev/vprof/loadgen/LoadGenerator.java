@@ -57,6 +57,8 @@ public final class LoadGenerator {
      * message is the reason in words, as triage gives it.
      */
     public static final class UnreachableException extends IOException {
+        private static final long serialVersionUID = 1L;
+
         private final URI url;
         private final int completed;
 

@@ -308,6 +308,8 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     static final class BodyTooLargeException extends IOException {
+        private static final long serialVersionUID = 1L;
+
         BodyTooLargeException(int limit) {
             super("response body is larger than " + limit + " bytes; refusing it (is this a /metrics endpoint?)");
         }

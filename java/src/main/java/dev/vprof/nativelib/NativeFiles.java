@@ -1,5 +1,6 @@
 package dev.vprof.nativelib;
 
+import dev.vprof.VprofVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -43,7 +44,7 @@ public final class NativeFiles {
     public static final String CUPTI_SIM_SONAME = "libcupti.so.13";
     private static final List<String> ALL = List.of(AGENT, CUPTI_SIM, CUPTI_SIM_SONAME, SIMGPU, INJECT);
     private static final String RESOURCE_ROOT = "/dev/vprof/native/";
-    private static final String VERSION = "0.1.0";
+    private static final String VERSION = VprofVersion.get();
 
     private static volatile Path dir;
 

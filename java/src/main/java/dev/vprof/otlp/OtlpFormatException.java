@@ -6,6 +6,8 @@ package dev.vprof.otlp;
  * find the sender's bug; receivers answer it with HTTP 400 or gRPC INVALID_ARGUMENT.
  */
 public final class OtlpFormatException extends Exception {
+    private static final long serialVersionUID = 1L;
+
     public OtlpFormatException(String message) {
         super(message);
     }

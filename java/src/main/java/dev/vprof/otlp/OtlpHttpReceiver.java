@@ -185,6 +185,8 @@ public final class OtlpHttpReceiver implements AutoCloseable {
 
     /** Thrown when a body or its decompressed form passes the limit. */
     private static final class TooLarge extends Exception {
+        private static final long serialVersionUID = 1L;
+
         TooLarge(String message) {
             super(message, null, false, false);
         }

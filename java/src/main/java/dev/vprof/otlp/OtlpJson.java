@@ -106,6 +106,8 @@ public final class OtlpJson {
 
     /** Why one span is rejected (caught per span: the rest of the request is kept). */
     static final class BadSpan extends Exception {
+        private static final long serialVersionUID = 1L;
+
         BadSpan(String message) {
             super(message, null, false, false);
         }

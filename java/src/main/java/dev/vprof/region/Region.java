@@ -274,7 +274,7 @@ public final class Region implements AutoCloseable {
         putCString(Control.CMD_RANGE_NAME, Control.CMD_RANGE_NAME_SIZE, spec.rangeName());
         putCString(Control.CMD_RANGE_DOMAIN, Control.CMD_RANGE_DOMAIN_SIZE, spec.rangeDomain());
         setFrontendPid(frontendPid);
-        return command((int) VprofRing.CMD_ARM, timeoutNanos);
+        return command(VprofRing.CMD_ARM, timeoutNanos);
     }
 
     /**
@@ -284,12 +284,12 @@ public final class Region implements AutoCloseable {
      * @return the agent's cmd_result; BAD_COMMAND when it is not armed for such ranges
      */
     public int relayRange(boolean begin, long timeoutNanos) throws RegionException {
-        return command((int) (begin ? VprofRing.CMD_RANGE_BEGIN : VprofRing.CMD_RANGE_END), timeoutNanos);
+        return command((begin ? VprofRing.CMD_RANGE_BEGIN : VprofRing.CMD_RANGE_END), timeoutNanos);
     }
 
     /** Sends DISARM and waits for the ack: the agent ends any open range, drains it, goes DORMANT. */
     public int disarm(long timeoutNanos) throws RegionException {
-        return command((int) VprofRing.CMD_DISARM, timeoutNanos, null);
+        return command(VprofRing.CMD_DISARM, timeoutNanos, null);
     }
 
     /**
@@ -298,7 +298,7 @@ public final class Region implements AutoCloseable {
      * makes it drop what does not fit. {@code whileWaiting} returns true when it did some work.
      */
     public int disarm(long timeoutNanos, BooleanSupplier whileWaiting) throws RegionException {
-        return command((int) VprofRing.CMD_DISARM, timeoutNanos, whileWaiting);
+        return command(VprofRing.CMD_DISARM, timeoutNanos, whileWaiting);
     }
 
     private int command(int cmd, long timeoutNanos) throws RegionException {

@@ -5,6 +5,8 @@ package dev.vprof.region;
  * still empty or its magic still zero). Discovery retries these instead of rejecting them.
  */
 public final class RegionNotReadyException extends RegionException {
+    private static final long serialVersionUID = 1L;
+
     public RegionNotReadyException(String message) {
         super(message);
     }

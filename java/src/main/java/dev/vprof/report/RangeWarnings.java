@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The sentences a person reads about what CUPTI did to a capture (cupti-field-facts R1-R12), from
+ * The sentences a person reads about what CUPTI did to a capture (docs/cupti-field-facts.md R1-R12), from
  * the warning codes and counts the agent put in each range's END record and its counters: what
  * happened, the likely cause, what to do. Never a silent zero.
  */

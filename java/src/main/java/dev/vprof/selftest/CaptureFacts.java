@@ -1,5 +1,6 @@
 package dev.vprof.selftest;
 
+import dev.vprof.bindings.CuptiCallbackIds;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
@@ -31,9 +32,12 @@ final class CaptureFacts implements RecordVisitor {
     /** At most this many correlation ids are grouped per range. */
     static final int GROUP_LIMIT = 200_000;
 
-    // CUPTI callback ids of a graph launch (cupti_runtime_cbid.h, cupti_driver_cbid.h, CUDA 12 and 13).
-    private static final Set<Integer> RUNTIME_GRAPH_LAUNCH = Set.of(311, 312);
-    private static final Set<Integer> DRIVER_GRAPH_LAUNCH = Set.of(514, 515);
+    /** Whether a runtime or driver callback id is a graph launch, by the generated names of cupti_abi.h's ids. */
+    private static boolean graphLaunch(boolean runtime, int cbid) {
+        String name = runtime ? CuptiCallbackIds.runtimeName(cbid) : CuptiCallbackIds.driverName(cbid);
+        return name != null && (name.equals(runtime ? "cudaGraphLaunch" : "cuGraphLaunch")
+                || name.equals(runtime ? "cudaGraphLaunch_ptsz" : "cuGraphLaunch_ptsz"));
+    }
 
     /** One kernel name's facts within a range. */
     static final class Kernel {
@@ -110,7 +114,7 @@ final class CaptureFacts implements RecordVisitor {
         final Map<String, Long> api = new TreeMap<>();
         final Set<Integer> runtimeGraphLaunchIds = new HashSet<>();
         final Set<Integer> driverGraphLaunchIds = new HashSet<>();
-        /** API records in order: ids must grow with the calls' start times (DESIGN §4). */
+        /** API records in order: ids must grow with the calls' start times (docs/design.md §4). */
         long apiRecords;
         long apiIdsOutOfOrder;
         private long lastApiStart = Long.MIN_VALUE;
@@ -207,10 +211,10 @@ final class CaptureFacts implements RecordVisitor {
         Range r = current(pid);
         boolean runtime = a.domain() == dev.vprof.bindings.VprofRing.API_RUNTIME;
         r.api.merge((runtime ? "runtime:" : "driver:") + a.cbid(), 1L, Long::sum);
-        if (runtime && RUNTIME_GRAPH_LAUNCH.contains(a.cbid()) && r.runtimeGraphLaunchIds.size() < GROUP_LIMIT) {
+        if (runtime && graphLaunch(true, a.cbid()) && r.runtimeGraphLaunchIds.size() < GROUP_LIMIT) {
             r.runtimeGraphLaunchIds.add(a.correlationId());
         }
-        if (!runtime && DRIVER_GRAPH_LAUNCH.contains(a.cbid()) && r.driverGraphLaunchIds.size() < GROUP_LIMIT) {
+        if (!runtime && graphLaunch(false, a.cbid()) && r.driverGraphLaunchIds.size() < GROUP_LIMIT) {
             r.driverGraphLaunchIds.add(a.correlationId());
         }
         // Records come in buffer order, not call order: judge ids only where the starts are in order.

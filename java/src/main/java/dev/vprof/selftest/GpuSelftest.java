@@ -22,7 +22,7 @@ import java.util.Set;
  * launching threads (R6); 10^6 graph kernels with timestamp validation (R4); launch cost with no,
  * a dormant, an armed, a capturing agent and after a capture (R7); NVTX before CUDA initializes
  * (R12); late injection; and, with PyTorch, torch.profiler against vprof in two processes and in
- * one (R1). R numbers are cupti-field-facts' risks.
+ * one (R1). R numbers are the risks of docs/cupti-field-facts.md.
  *
  * <p>One table, exit 1 on a mismatch; a failing case never stops the others. Everything needed to
  * diagnose a mismatch without a second run is kept under the working folder: results.json (every

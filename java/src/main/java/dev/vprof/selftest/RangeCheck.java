@@ -107,7 +107,7 @@ final class RangeCheck {
         }
         boolean anyDelivered = graphs(graphs);
         if (facts.apiRecords > 0) {
-            // DESIGN §4: range membership by launch order needs ids that grow with the calls.
+            // docs/design.md §4: range membership by launch order needs ids that grow with the calls.
             rows.add(Row.count(label + ": API records whose correlation id is below an earlier call's", 0,
                     facts.apiIdsOutOfOrder));
         }

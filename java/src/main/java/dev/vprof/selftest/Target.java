@@ -140,15 +140,20 @@ final class Target implements AutoCloseable {
         }
     }
 
+    /** Ends the target (and its children); an interrupt ends the wait for them and stays set. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         try {
             stdin.close();
         } catch (IOException ignored) {
             // already gone
         }
         if (process.isAlive()) {
-            SelfCli.kill(process);
+            try {
+                SelfCli.kill(process);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -7,6 +7,8 @@ import java.io.IOException;
  * bytes left cannot hold. The message names what was being read and the byte offset.
  */
 public final class WireFormatException extends IOException {
+    private static final long serialVersionUID = 1L;
+
     public WireFormatException(String message) {
         super(message);
     }

@@ -19,7 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 11's native half on the timeline: device properties from DEVICE records, ranks from the agent. */
+/** The agent's half of the Kineto export on the timeline: device properties from DEVICE records, ranks from the agent. */
 class DeviceAndRankTimelineTest {
 
     @TempDir

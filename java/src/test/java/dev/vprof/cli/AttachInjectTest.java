@@ -291,7 +291,7 @@ class AttachInjectTest {
     }
 
     /**
-     * Issue 4's acceptance command exactly, {@code vprof simulate --workers 2 --duration 60s} with
+     * The documented inject walkthrough exactly, {@code vprof simulate --workers 2 --duration 60s} with
      * its defaults: unpaced forked workers that never block in a waiting system call and keep a
      * dead return address into fork on their stacks (refused every time by the old stack scan),
      * plus libcuda's helper threads. Both are injected and captured. Drops are not asserted:
@@ -299,7 +299,7 @@ class AttachInjectTest {
      * and the ring counts what it drops (the paced test above asserts none).
      */
     @Test
-    void issue4sAcceptanceCommandInjectsBothUnpacedWorkers() throws Exception {
+    void documentedWalkthroughInjectsBothUnpacedWorkers() throws Exception {
         Process p = startPlain("acceptance.log", "--workers", "2", "--duration", "60s");
         List<Long> workers = awaitWorkersWithCuda(p, 2);
         assumeInjectionPossible(workers.getFirst());

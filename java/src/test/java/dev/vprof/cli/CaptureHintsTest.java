@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 2: a capture that recorded nothing because its range never opened, or whose
+ * A capture that recorded nothing because its range never opened, or whose
  * {@code --trigger} failed, must not pass for a good one.
  */
 @Timeout(120)

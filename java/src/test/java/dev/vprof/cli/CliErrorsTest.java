@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every error of issue 2 that the capture commands own: exit code 2 and one clear sentence. */
+/** Every error that the capture commands own (bad options, no agent, unwritable file, ...): exit code 2 and one clear sentence. */
 class CliErrorsTest {
     @TempDir
     Path dir;
@@ -189,7 +190,7 @@ class CliErrorsTest {
         for (String cmd : new String[] {"run", "attach", "launch"}) {
             String help = Cli.run(cmd, "--help").out();
             assertTrue(help.contains("%p is"), cmd + ": " + help);
-            assertTrue(!help.contains("%%"), cmd + " help shows a doubled %: " + help);
+            assertFalse(help.contains("%%"), cmd + " help shows a doubled %: " + help);
         }
         assertTrue(Cli.run("run", "--help").out().contains("Default: vprof-%p-%t.vprof"));
     }

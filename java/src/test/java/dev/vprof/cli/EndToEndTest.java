@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 2, acceptance 2 and 4: `vprof run` around the synthetic GPU process (the real agent behind
+ * `vprof run` around the synthetic GPU process (the real agent behind
  * the CUPTI test double), each result checked in the capture file through `vprof report`.
  */
 @Timeout(120)

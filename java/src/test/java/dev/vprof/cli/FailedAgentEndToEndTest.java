@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 2, acceptance 6: the agent given the real libcupti on a machine without an NVIDIA driver.
+ * The agent given the real libcupti on a machine without an NVIDIA driver.
  * CUPTI refuses to subscribe; the agent must go FAILED with CUPTI's own error string, `vprof list`
  * must show it, and the target must run on to exit 0.
  */
@@ -70,7 +70,7 @@ class FailedAgentEndToEndTest {
     void withTheRealCuptiAndNoDriverTheAgentIsFailedWithCuptisErrorAndTheTargetExitsZero() throws Exception {
         // On a machine with a driver the real CUPTI subscribes, and the GPU checks are `vprof selftest --gpu`'s.
         Assumptions.assumeFalse(Files.exists(Path.of("/proc/driver/nvidia/version")),
-                "an NVIDIA driver is present: acceptance 6 is about a machine without one");
+                "an NVIDIA driver is present: this test is about a machine without one");
         Path cupti = realCupti();
         ProcessBuilder pb = new ProcessBuilder(e2e.sim("--steps", "200", "--step-us", "10000",
                 "--profiler-range", "1:2")).redirectErrorStream(true).redirectOutput(dir.resolve("f.log").toFile());
@@ -102,7 +102,7 @@ class FailedAgentEndToEndTest {
     }
 
     /**
-     * Issue 9, item 2: a process that lives a few milliseconds exits before `vprof run` has looked
+     * A process that lives a few milliseconds exits before `vprof run` has looked
      * at its region. Its agent keeps the region for the front end its VPROF_ARM names, FAILED with
      * CUPTI's reason, and the front end says so (then removes it); it used to say that no process
      * loaded the agent. Five times, as the race went either way.

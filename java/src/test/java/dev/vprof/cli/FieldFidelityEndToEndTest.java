@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 7's acceptance as a user meets it: {@code vprof run} around programs over the CUPTI test
+ * What real servers do to a CUPTI agent (docs/cupti.md), as a user meets it: {@code vprof run} around programs over the CUPTI test
  * double that do what real servers do to a CUPTI agent, then {@code vprof report}. Each test names
  * the handling whose removal makes it fail. The figures are the double's, never a GPU's.
  */
@@ -41,7 +41,7 @@ class FieldFidelityEndToEndTest {
         return out;
     }
 
-    /** Acceptance 2 (delivered). Handling: node kernels kept by their launch's id; graph ids in KERNEL_DESC. */
+    /** Graph nodes delivered. Handling: node kernels kept by their launch's id; graph ids in KERNEL_DESC. */
     @Test
     void graphServerCaptureHoldsExactlyTheReplayedNodeKernelsEachWithItsGraph() throws Exception {
         Path log = dir.resolve("t.log");
@@ -61,7 +61,7 @@ class FieldFidelityEndToEndTest {
         assertTrue(text.contains("650 kernels (600 from CUDA graphs, 50 not)"), text);
     }
 
-    /** Acceptance 2 (lost). Handling: graph launches counted in the range, judged when it closes; loud report. */
+    /** Graph nodes lost. Handling: graph launches counted in the range, judged when it closes; loud report. */
     @Test
     void graphServerWhoseNodeKernelsCuptiNeverDeliversIsReportedLoudlyWithTheReason() throws Exception {
         Path log = dir.resolve("t.log");
@@ -80,7 +80,7 @@ class FieldFidelityEndToEndTest {
                 + "the graphs were captured and instantiated while vprof was dormant"), text.out());
     }
 
-    /** Acceptance 3. Handling: the drain window (kinds on after the stop) and clipping by launch order. */
+    /** Work in flight at the stop. Handling: the drain window (kinds on after the stop) and clipping by launch order. */
     @Test
     void stopWithoutSynchronizeKeepsEveryKernelLaunchedBeforeItAndNoneAfter() throws Exception {
         Path log = dir.resolve("t.log");
@@ -97,7 +97,7 @@ class FieldFidelityEndToEndTest {
         assertTrue(range.at("/fidelity/clipped").asLong() <= 50);
     }
 
-    /** Acceptance 4. Handling: timestamp validation by reason; rejects never on the timeline. */
+    /** Invalid timestamps. Handling: timestamp validation by reason; rejects never on the timeline. */
     @Test
     void invalidTimestampsAreCountedByReasonInReportAndJsonAndKeptOffTheTimeline() throws Exception {
         Path log = dir.resolve("t.log");
@@ -124,7 +124,7 @@ class FieldFidelityEndToEndTest {
         assertEquals(E2e.kernels(report), Pattern.compile("\"name\":\"step_kernel\"").matcher(json).results().count());
     }
 
-    /** Acceptance 5. Handling: buffer callbacks re-registered at each range begin; the other client named. */
+    /** A second CUPTI client (torch.profiler). Handling: buffer callbacks re-registered at each range begin; the other client named. */
     @Test
     void kinetoLikeClientInTheSameProcessIsNamedLoudlyAndTheTargetExitsZero() throws Exception {
         Path log = dir.resolve("t.log");
@@ -143,7 +143,7 @@ class FieldFidelityEndToEndTest {
         assertTrue(text.out().contains("another CUPTI client in this process (torch.profiler / Kineto)"), text.out());
     }
 
-    /** Acceptance 6. Handling: --range-scope tree relays a range begun in one worker to every agent. */
+    /** A range begun in one rank only. Handling: --range-scope tree relays a range begun in one worker to every agent. */
     @Test
     void treeScopeRecordsBothWorkersKernelsOfARangeBegunInOne() throws Exception {
         Path log = dir.resolve("t.log");

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 2, acceptance 5: either side of a capture killed with SIGKILL in the middle of it. */
+/** Either side of a capture killed with SIGKILL in the middle of it. */
 @Timeout(120)
 class KilledMidCaptureTest {
     private static final Pattern SUMMARY_KERNELS = Pattern.compile("vprof: wrote .*?, (\\d+) kernels, ");

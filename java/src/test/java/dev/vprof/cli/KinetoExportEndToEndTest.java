@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11's acceptance as a user meets it: a two-worker capture through {@code vprof run} over the
+ * The Kineto export as a user meets it: a two-worker capture through {@code vprof run} over the
  * CUPTI test double, {@code vprof export --format kineto}, and the folder read the way Holistic
  * Trace Analysis reads it ({@link HtaLoader}). The figures are the double's, never a GPU's.
  */
@@ -53,7 +53,7 @@ class KinetoExportEndToEndTest {
         return Files.createDirectories(dir.resolve("traces"));
     }
 
-    /** Acceptance 1 and 3. */
+    /** One file per rank with its rank, world size and device properties; HTA loads them. */
     @Test
     void everyRankOfATwoWorkerCaptureIsFoundOnceTheWayHtaLoadsTheFolder() throws Exception {
         Path file = capture(List.of(), List.of());
@@ -107,7 +107,7 @@ class KinetoExportEndToEndTest {
         assertEquals(Set.of(0, 1), ids, f + ": the double's node has two GPUs");
     }
 
-    /** Acceptance 2. */
+    /** NVTX step ranges exported as ProfilerStep#N. */
     @Test
     void theSimulatorsStepRangesBecomeOneProfilerStepPerStepInTheRangeAndHtaAssignsEveryKernel() throws Exception {
         Path file = capture(List.of("--kinds", "kernel,memcpy,memset,nvtx,runtime"), List.of("--nvtx"));

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 2, acceptance 3: `vprof launch` a two-worker target with dormant agents, `vprof attach`
+ * `vprof launch` a two-worker target with dormant agents, `vprof attach`
  * to it twice, and check each capture through `vprof report --json`.
  */
 @Timeout(120)

@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ class LaunchCommandTest {
         assertTrue(r.err().contains("exited with status 3"), r.err());
         assertTrue(r.err().contains("  | loading the model\n") && r.err().contains("  | ImportError: no module named vllm"),
                 "the log's tail, stdout and stderr: " + r.err());
-        assertTrue(!r.out().contains("launched pid"), "no success line: " + r.out());
+        assertFalse(r.out().contains("launched pid"), "no success line: " + r.out());
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 6: `vprof attach` run from a terminal (script(1) gives it one) draws its live line
+ * `vprof attach` run from a terminal (script(1) gives it one) draws its live line
  * only when stderr is that terminal; with {@code 2> log} the log gets no progress lines and no
  * carriage returns. A JDK 22+ System.console() is not null there, which is what went wrong.
  */

@@ -158,7 +158,7 @@ class DemoTest {
         }
     }
 
-    // ---- acceptance 1 of issue 9: honest quantiles, over the demo's own output ----
+    // ---- honest quantiles, over the demo's own output ----
 
     private static final String[] LATENCIES = {"ttft", "queue", "prefill", "decode", "e2e", "inter_token"};
     /** A value as the report writes it: "1.31 s", "29.8 ms". */

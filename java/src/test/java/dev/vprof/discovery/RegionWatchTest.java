@@ -1,6 +1,7 @@
 package dev.vprof.discovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -85,7 +86,7 @@ class RegionWatchTest {
     @Test
     void withoutAWatchTheListingFindsNewRegions() throws Exception {
         try (RegionWatch w = RegionWatch.open(agents(), false, 0)) {
-            assertTrue(!w.watching());
+            assertFalse(w.watching());
             assertEquals(List.of(), w.appeared(false));
             Files.createFile(dir.resolve("vprof.4245"));
             assertEquals(List.of(dir.resolve("vprof.4245")), w.appeared(false));

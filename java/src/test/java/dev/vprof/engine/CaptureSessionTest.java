@@ -1,6 +1,7 @@
 package dev.vprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
@@ -102,14 +103,14 @@ class CaptureSessionTest {
         CaptureSession s = session(new RecordingOutput());
         long since = CaptureSession.captureStart(null);
         try (Region earlier = regionServing(us, beforeCapture)) {
-            assertTrue(!s.belongsToThisCapture(earlier),
+            assertFalse(s.belongsToThisCapture(earlier),
                     "an agent with our pid from before this capture (an earlier capture in this JVM missed it) is not adopted");
         }
         try (Region later = regionServing(us, since)) {
             assertTrue(s.belongsToThisCapture(later), "one that started since the capture began is ours");
         }
         try (Region stranger = regionServing(us + 1, since)) {
-            assertTrue(!s.belongsToThisCapture(stranger), "another front end's agent is not");
+            assertFalse(s.belongsToThisCapture(stranger), "another front end's agent is not");
         }
     }
 
@@ -176,7 +177,7 @@ class CaptureSessionTest {
             s.requestStop("signal");
             CaptureSummary sum = run(s);
             assertEquals(3000, sum.kernels(), err.toString());
-            assertTrue(!err.toString().contains("did not answer"), err.toString());
+            assertFalse(err.toString().contains("did not answer"), err.toString());
         }
     }
 

@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
-/** Issue 9, item 6: a live rate that holds still (TerminalProgressTest: only on a terminal). */
+/** The live progress line: a rate that holds still (TerminalProgressTest: only on a terminal). */
 class ProgressTest {
     private static final long MS = 1_000_000L;
 

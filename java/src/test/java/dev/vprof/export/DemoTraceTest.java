@@ -19,7 +19,7 @@ import picocli.CommandLine;
 
 /**
  * The Perfetto trace that {@code vprof demo} writes, read back with a protobuf decoder: the
- * tracks a person opens it for are there, with the right parents (issue 3, acceptance 1).
+ * tracks a person opens it for are there, with the right parents.
  */
 @Timeout(180)
 class DemoTraceTest {

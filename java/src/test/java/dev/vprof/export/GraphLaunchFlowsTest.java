@@ -1,6 +1,7 @@
 package dev.vprof.export;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -67,6 +68,6 @@ class GraphLaunchFlowsTest {
         }
         assertEquals(new HashSet<>(api.getFirst().flows()), nodes);
         assertEquals(api.get(1).flows(), stream.get(3).flows(), "the plain launch keeps its one flow");
-        assertTrue(!nodes.containsAll(api.get(1).flows()));
+        assertFalse(nodes.containsAll(api.get(1).flows()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.vprof.inject;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -65,7 +66,7 @@ class InjectorExitTest {
         String s = InjectorExit.STUCK.explain(7, "/a", "no thread of process 7 was at a safe point within 5000 ms",
                 java.time.Duration.ofSeconds(5));
         assertTrue(s.contains("waiting longer will not help"), s);
-        assertTrue(!s.contains("--inject-timeout"), s);
+        assertFalse(s.contains("--inject-timeout"), s);
         assertTrue(s.contains("vprof-inject --pid 7 --explain"), s);
     }
 

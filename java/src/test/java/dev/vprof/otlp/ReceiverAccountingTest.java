@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every OTLP request, over either transport, is answered without a stack trace on stderr and
- * counted in exactly one outcome (issue 9, case 5: an oversized gRPC message printed grpc-java's
+ * counted in exactly one outcome (an oversized gRPC message once printed grpc-java's
  * 17-line trace and was not counted).
  */
 class ReceiverAccountingTest {

@@ -1,6 +1,7 @@
 package dev.vprof.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
@@ -73,7 +74,7 @@ class ReportLayoutTest {
     void tablesThatDifferAreAllShown() throws IOException {
         String text = report(0, 1, 5_000);
         assertEquals(3, text.lines().filter(l -> l.strip().startsWith("total ") && l.contains("count")).count(), text);
-        assertTrue(!text.contains("identical to"), text);
+        assertFalse(text.contains("identical to"), text);
     }
 
     @Test
@@ -89,7 +90,7 @@ class ReportLayoutTest {
                 }
             }
         }
-        assertTrue(!text.contains("(~p50/p99)"), "no marks glued to kernel names");
+        assertFalse(text.contains("(~p50/p99)"), "no marks glued to kernel names");
     }
 
     @Test
