@@ -5,6 +5,7 @@ import dev.vprof.capture.ClockMapping;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
+import dev.vprof.time.CaptureWindow;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;

@@ -11,6 +11,7 @@ import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.names.KernelNames;
+import dev.vprof.time.RangeEdges;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
@@ -121,16 +122,9 @@ final class RecordAdapter implements RecordVisitor {
             return s;
         }
 
-        /**
-         * A range edge in epoch ns. With clock pairs, the CUPTI time goes through the same mapping as
-         * the kernels, so ranges and kernels agree to the ns; without pairs the agent's own
-         * CLOCK_REALTIME reading is the better epoch time.
-         */
+        /** A range edge in epoch ns, by the time layer's one rule. */
         long rangeEdge(RangeEvent e) {
-            if (clock.pairs() > 0 || e.realtimeNs() == 0) {
-                return epoch(e.cuptiNs());
-            }
-            return e.realtimeNs();
+            return RangeEdges.epochNs(e, clock);
         }
     }
 

@@ -13,3 +13,5 @@
  * ({@code SpanTracks}), both placed against the capture window ({@code CaptureWindow}).
  */
 package dev.vprof.adapt;
+
+import dev.vprof.time.CaptureWindow;

@@ -1,6 +1,5 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureWindow;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ApiEvent;
@@ -17,6 +16,8 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
+import dev.vprof.time.CaptureWindow;
+import dev.vprof.time.RangeEdges;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -502,9 +503,9 @@ public final class CaptureReport implements RecordVisitor {
                             dev.vprof.capture.RangeEvent.flagNames(Integer.toUnsignedLong(flags))));
         }
 
-        /** The agent's CLOCK_REALTIME reading of a range edge, or its CUPTI time mapped. */
+        /** A range edge in epoch ns, by the time layer's one rule (the exports use the same). */
         private static long epoch(long realtimeNs, long cuptiNs, ClockMapping clock) {
-            return realtimeNs != 0 ? realtimeNs : clock.toEpochNs(cuptiNs);
+            return RangeEdges.epochNs(realtimeNs, cuptiNs, clock);
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.CaptureWindow;
+import dev.vprof.time.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricFamily;
 import dev.vprof.metrics.MetricsSnapshot;

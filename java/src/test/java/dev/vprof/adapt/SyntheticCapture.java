@@ -99,6 +99,11 @@ public final class SyntheticCapture {
 
     /** A RANGE record whose realtime reading is right and whose CUPTI time carries the skew. */
     private static MemorySegment range(long edge, long realtimeNs) {
+        return range(edge, realtimeNs, cupti(realtimeNs));
+    }
+
+    /** A RANGE record with the two readings of its edge as given (an agent's CLOCK_REALTIME may disagree). */
+    public static MemorySegment range(long edge, long realtimeNs, long cuptiNs) {
         MemorySegment seg = Arena.ofAuto().allocate(RangeRecord.SIZE + 7 & ~7, 8);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.LENGTH, (int) (RangeRecord.SIZE + 7 & ~7));
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.TYPE, (int) VprofRing.REC_RANGE);
@@ -106,7 +111,7 @@ public final class SyntheticCapture {
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.SOURCE, (int) VprofRing.SOURCE_PROFILER);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.INDEX, 1);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.CAPTURE_ID, 1);
-        seg.set(ValueLayout.JAVA_LONG_UNALIGNED, RangeRecord.CUPTI_NS, cupti(realtimeNs));
+        seg.set(ValueLayout.JAVA_LONG_UNALIGNED, RangeRecord.CUPTI_NS, cuptiNs);
         seg.set(ValueLayout.JAVA_LONG_UNALIGNED, RangeRecord.REALTIME_NS, realtimeNs);
         return seg;
     }
@@ -190,7 +195,7 @@ public final class SyntheticCapture {
                 span(4, 5, -1, "api-server", "late", 22_000, 23_000, List.of()));
     }
 
-    private static Span request(int trace, int id, int parent, String requestId, long startMs, long endMs,
+    public static Span request(int trace, int id, int parent, String requestId, long startMs, long endMs,
                                 double queue, double prefill, double decode) {
         return span(trace, id, parent, "vllm", "llm_request", startMs, endMs, List.of(
                 Attribute.of("gen_ai.request.id", requestId),

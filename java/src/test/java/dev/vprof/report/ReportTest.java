@@ -103,7 +103,9 @@ class ReportTest {
         assertEquals("profiler", first.source());
         assertEquals(105, first.kernels());
         assertEquals(0, first.memcpys());
-        assertEquals(T0 + 100, first.startNs()); // the RANGE's own realtime_ns
+        // The edge is on the kernels' clock: its CUPTI time mapped through the clock pair (+1000 ns),
+        // as the exports place it (time.RangeEdges), not the agent's own CLOCK_REALTIME reading.
+        assertEquals(T0 + 100 + 1_000, first.startNs());
         assertEquals(200_000_000L, first.durationNs());
         Report.RangeSummary second = ranges.get(2);
         assertEquals(5, second.kernels());
@@ -190,8 +192,8 @@ class ReportTest {
         assertEquals(4, json.at("/ranges").size());
         JsonNode range = json.at("/ranges/1");
         assertEquals(100, range.get("pid").asInt());
-        assertEquals(T0 + 100, range.get("start_ns").asLong());
-        assertEquals(T0 + 200_000_100L, range.get("end_ns").asLong());
+        assertEquals(T0 + 100 + 1_000, range.get("start_ns").asLong()); // mapped as the kernels are
+        assertEquals(T0 + 200_000_100L + 1_000, range.get("end_ns").asLong());
         assertEquals("profiler", range.get("source").asText());
         assertEquals(105, range.get("kernels").asLong());
         assertEquals(112, json.at("/totals/kernels").asLong());

@@ -1,4 +1,4 @@
-package dev.vprof.adapt;
+package dev.vprof.time;
 
 import dev.vprof.capture.WindowChunk;
 
