@@ -88,4 +88,20 @@ class TorchTraceReportTest {
         assertTrue(again.err().contains("already exists") && again.err().contains("--force"), again.err());
         assertFalse(again.err().contains("Exception"), again.err());
     }
+
+    @Test
+    void aBadTraceIsOneSentenceAndExitTwoInEveryCommand(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("bad.pt.trace.json");
+        Files.writeString(bad, "{\"traceEvents\": [{\"ph\": \"X\",, }]}");
+        for (String[] args : List.of(new String[] {"report", bad.toString()},
+                new String[] {"export", bad.toString(), "-o", dir.resolve("x.pftrace").toString()},
+                new String[] {"import", bad.toString(), "-o", dir.resolve("x.vprof").toString()})) {
+            Cli.Result r = Cli.run(args);
+            assertEquals(2, r.code(), args[0] + ": " + r.err());
+            assertTrue(r.err().contains("is not valid JSON"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("x.vprof")));
+    }
 }
