@@ -2,6 +2,8 @@ package dev.vprof.adapt;
 
 import dev.vprof.bindings.CuptiCallbackIds;
 import dev.vprof.bindings.VprofRing;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Names of the CUDA calls an API record carries only as a CUPTI callback id. The names come from
@@ -9,8 +11,34 @@ import dev.vprof.bindings.VprofRing;
  * CUPTI ABI check compares with CUDA's own headers (the calls an inference server makes on its hot
  * path); any other id is named by its number so it still shows, and can be looked up.
  */
-final class ApiNames {
+public final class ApiNames {
     private ApiNames() {}
+
+    /** Above every callback id CUDA 13 defines (the driver's domain ends near 810). */
+    private static final int MAX_CBID = 4096;
+    private static final Map<String, Integer> RUNTIME_IDS = ids(true);
+    private static final Map<String, Integer> DRIVER_IDS = ids(false);
+
+    private static Map<String, Integer> ids(boolean runtime) {
+        Map<String, Integer> ids = new HashMap<>();
+        for (int cbid = 0; cbid < MAX_CBID; cbid++) {
+            String n = runtime ? CuptiCallbackIds.runtimeName(cbid) : CuptiCallbackIds.driverName(cbid);
+            if (n != null) {
+                ids.putIfAbsent(n, cbid);
+            }
+        }
+        return Map.copyOf(ids);
+    }
+
+    /**
+     * The callback id of the call named {@code name} in {@code domain} (VPROF_API_*), or -1 when the
+     * table does not hold it: for sources that name calls rather than number them (PyTorch
+     * profiler traces without {@code cbid}).
+     */
+    public static int cbid(int domain, String name) {
+        Integer id = (isDriver(domain) ? DRIVER_IDS : RUNTIME_IDS).get(name);
+        return id != null ? id : -1;
+    }
 
     static boolean isDriver(int domain) {
         return domain == VprofRing.API_DRIVER;

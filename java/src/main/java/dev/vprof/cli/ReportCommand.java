@@ -4,6 +4,7 @@ import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.source.CaptureSources;
+import dev.vprof.trace.TorchTraceOptions;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Spec;
                 + "the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable or not a vprof capture file"},
+                "2:the file is missing, unreadable, or neither a vprof capture nor a PyTorch profiler trace"},
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
@@ -41,7 +42,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file")
+    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;
 
     @Option(names = "--json", description = "write JSON instead of text")
@@ -50,6 +51,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--top", paramLabel = "N", defaultValue = "10",
             description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
     int top;
+
+    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
+            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
+    String maxBytes;
 
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
@@ -65,7 +70,8 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
-        try (CaptureReader reader = CaptureSources.open(file)) {
+        try (CaptureReader reader = CaptureSources.open(file,
+                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled));
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
