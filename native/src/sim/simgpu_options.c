@@ -66,6 +66,16 @@ static const char HELP[] =
 "                          FACTOR times as long, e.g. gemm:1.3; repeatable, the\n"
 "                          factors of all matching rules multiply (a planted\n"
 "                          regression for vprof diff)\n"
+"  --replay SCRIPT         play a recorded trace's GPU work instead of the synthetic\n"
+"                          schedule: a replay script, which `vprof simulate --replay\n"
+"                          TRACE` writes from a .vprof, a PyTorch profiler trace or a\n"
+"                          folder of rank traces (docs/simulator.md). The same kernel\n"
+"                          names, durations, gaps, streams, devices, grid and block,\n"
+"                          copies and sets with their sizes and kinds; a process per\n"
+"                          traced process (workers, as --workers makes them, with\n"
+"                          the trace's RANK and WORLD_SIZE). A step is one pass over\n"
+"                          the trace, so the range options count passes\n"
+"  --loop N                passes of --replay (default 1); or --duration D\n"
 "  --seed S                seed of the schedule's random durations (default 1);\n"
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
@@ -209,7 +219,7 @@ static int by_start_then_longest(const void *x, const void *y) {
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
            THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE,
-           SLOW };
+           SLOW, REPLAY, LOOP };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -230,6 +240,8 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "nvtx-before-init", required_argument, NULL, NVTX_BEFORE_INIT },
         { "stop-kernel-us", required_argument, NULL, STOP_KERNEL_US },
         { "slow", required_argument, NULL, SLOW },
+        { "replay", required_argument, NULL, REPLAY },
+        { "loop", required_argument, NULL, LOOP },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -240,6 +252,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     o->seed = 1;
     o->threads = 1;
     int steps_given = 0;
+    long loop = -1;
     long v;
     opterr = 0; /* our own messages */
     int c;
@@ -300,6 +313,10 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         }
         case BARE: o->bare = 1; break;
+        case REPLAY: o->replay = optarg; break;
+        case LOOP:
+            if ((loop = parse_count(optarg, 1000000000L)) < 1) return usage_error("--loop expects a number of passes from 1, not '%s'", optarg);
+            break;
         case SLOW:
             if (o->slow_count == SIMGPU_MAX_SLOW) return usage_error("at most 16 --slow options%s", "");
             if (parse_slow(optarg, &o->slow[o->slow_count]) != 0)
@@ -346,7 +363,17 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     if (o->stop_kernel_us && o->profiler_range_count == 0) return usage_error("--stop-kernel-us needs a --profiler-range to stop%s", "");
     if (o->threads > 1 && o->kernels_per_step < o->threads)
         return usage_error("--threads needs at least one kernel per thread: raise --kernels-per-step%s", "");
-    if (!steps_given && !o->duration_ns) o->steps = 100;
+    if (o->replay == NULL && loop > 0) return usage_error("--loop repeats a --replay; give --steps to the synthetic schedule%s", "");
+    if (o->replay != NULL) {
+        /* a step is one pass over the script; the rest of a step's shape comes from the trace */
+        if (steps_given) return usage_error("--replay counts passes with --loop N, not --steps%s", "");
+        if (o->serve || o->threads > 1 || o->cuda_graph || o->workers || o->kernels_per_step != 40 || o->memcpys_per_step != 2)
+            return usage_error("--replay takes its work, streams and processes from the trace; drop --serve, --threads, "
+                               "--cuda-graph, --workers, --kernels-per-step and --memcpy-per-step%s", "");
+        if (loop > 0 && o->duration_ns) return usage_error("give --loop or --duration, not both%s", "");
+        if (!o->duration_ns) o->steps = loop > 0 ? loop : 1;
+    }
+    if (!steps_given && !o->duration_ns && o->replay == NULL) o->steps = 100;
 
     qsort(o->profiler_ranges, (size_t)o->profiler_range_count, sizeof o->profiler_ranges[0], by_start_then_longest);
     for (int i = 1; i < o->profiler_range_count; i++) {

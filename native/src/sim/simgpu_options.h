@@ -40,6 +40,7 @@ struct simgpu_options {
     uint64_t stop_kernel_us; /* a kernel this long just before each cudaProfilerStop */
     struct simgpu_slow slow[SIMGPU_MAX_SLOW]; /* --slow SUBSTRING:FACTOR, in the order given */
     int slow_count;
+    const char *replay;      /* --replay SCRIPT: NULL for the synthetic schedule */
 };
 
 /* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a
