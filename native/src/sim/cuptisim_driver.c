@@ -90,6 +90,10 @@ void simcuda_stream_hold_until(simcuda_stream stream, uint64_t t_ns) {
     }
 }
 
+uint64_t simcuda_stream_done_at(simcuda_stream stream) {
+    return atomic_load_explicit(&streams[sim_stream_slot(stream)].busy_until, memory_order_relaxed);
+}
+
 /* Places `duration` of work on the stream: it starts when both the host has
  * issued it and the stream's earlier work is done. */
 void sim_schedule(unsigned slot, uint64_t duration, uint64_t *start, uint64_t *end) {

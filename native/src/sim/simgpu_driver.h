@@ -67,6 +67,10 @@ SIMCUDA_API simcuda_stream simcuda_stream_create_with_id(uint32_t cupti_id);
  * moves the stream's clock back. */
 SIMCUDA_API void simcuda_stream_hold_until(simcuda_stream stream, uint64_t t_ns);
 
+/* When the work issued to the stream so far ends on the double's clock
+ * (CLOCK_REALTIME ns; 0 before any): where a replay's next pass may begin. */
+SIMCUDA_API uint64_t simcuda_stream_done_at(simcuda_stream stream);
+
 /* Like cudaLaunchKernel: the kernel runs on the stream's virtual clock,
  * start = max(now, stream busy-until), end = start + duration_ns, so work on
  * different streams overlaps; the call returns before the kernel has run.

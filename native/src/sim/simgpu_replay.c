@@ -133,6 +133,7 @@ int simgpu_replay_prepare(struct simgpu_replay *r, const struct simgpu_replay_sc
             if (streams == MAX_STREAMS + 1) FAIL("the trace's process %u uses more than %d streams; the test double has %d", index, MAX_STREAMS + 1, MAX_STREAMS + 1);
             stream_ids[h] = id;
             handles[h] = simcuda_stream_create_with_id(id);
+            r->streams[h] = handles[h];
             streams++;
         }
         o->stream = handles[h];
@@ -162,6 +163,7 @@ int simgpu_replay_prepare(struct simgpu_replay *r, const struct simgpu_replay_sc
         if (o->offset + o->duration > last_end - first) last_end = first + o->offset + o->duration;
     }
     r->count = n;
+    r->stream_count = streams;
     r->span = last_end - first;
     r->device = UINT32_MAX;
     free(keys);
@@ -207,7 +209,13 @@ struct simgpu_step_result simgpu_replay_pass(struct simgpu_replay *r) {
         }
         if (realtime_ns() > t) r->late++; /* launched after its planned start: its gap grew */
     }
-    r->next_base = base + r->span + PASS_GAP_NS;
+    /* after the pass's last work, which slowed kernels (--slow) or a late launch may have pushed back */
+    uint64_t end = base + r->span;
+    for (int i = 0; i < r->stream_count; i++) {
+        uint64_t done = simcuda_stream_done_at(r->streams[i]);
+        if (done > end) end = done;
+    }
+    r->next_base = end + PASS_GAP_NS;
     res.kernels = r->kernels;
     res.memcpys = r->memcpys;
     return res;

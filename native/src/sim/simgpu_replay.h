@@ -79,6 +79,8 @@ struct simgpu_replay {
     uint64_t next_base;                 /* the earliest start of the next pass (the double's clock) */
     uint64_t late;                      /* operations that started after their planned time */
     uint32_t device;                    /* the device set last */
+    simcuda_stream streams[63];         /* the streams its operations use */
+    int stream_count;
     char **names;                       /* NUL-terminated copies, by script index (NULL: unused) */
     uint32_t name_count;
 };
