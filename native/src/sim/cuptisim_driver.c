@@ -264,7 +264,7 @@ static void device_buffer_timestamps(int graph_node, uint64_t *start, uint64_t *
 void sim_emit_kernel(CUpti_ActivityKind kind, const struct sim_work *w, unsigned slot, uint64_t start, uint64_t end,
                      uint32_t corr) {
     const char *name = sim_kernel_name(w->name ? w->name : "<unnamed>");
-    uint64_t h = sim_hash(name);
+    uint64_t h = sim_name_hash(name);
     uint64_t due = sim_due(end);
     device_buffer_timestamps(w->graph_id != 0, &start, &end);
     CUpti_ActivityKernel10 k;

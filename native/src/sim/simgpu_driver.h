@@ -71,6 +71,12 @@ SIMCUDA_API void simcuda_stream_hold_until(simcuda_stream stream, uint64_t t_ns)
  * (CLOCK_REALTIME ns; 0 before any): where a replay's next pass may begin. */
 SIMCUDA_API uint64_t simcuda_stream_done_at(simcuda_stream stream);
 
+/* The double's own copy of a kernel name, kept for the life of the process. A
+ * launch given this pointer finds its name without reading it, as a real launch
+ * passes a function handle rather than a name; any other pointer still works
+ * (and is read and copied at each launch). */
+SIMCUDA_API const char *simcuda_intern_name(const char *name);
+
 /* Like cudaLaunchKernel: the kernel runs on the stream's virtual clock,
  * start = max(now, stream busy-until), end = start + duration_ns, so work on
  * different streams overlaps; the call returns before the kernel has run.

@@ -154,7 +154,7 @@ int simgpu_replay_prepare(struct simgpu_replay *r, const struct simgpu_replay_sc
                 memcpy(r->names[name], s->names[name] + 4, len);
                 r->names[name][len] = '\0';
             }
-            o->name = r->names[name];
+            o->name = simcuda_intern_name(r->names[name]); /* a handle, as a real launch passes */
             o->duration = simgpu_slow_duration(slow, slow_count, o->name, o->duration);
             r->kernels++;
         } else if (o->kind == SIMGPU_REPLAY_MEMCPY) {
