@@ -117,12 +117,6 @@ class SimulateReplayTest {
         return E2e.simCount(Path.of(file + ".log"), "replay_late");
     }
 
-    /** Offsets from the process's first operation: the gaps. */
-    private static List<Long> offsets(List<Op> ops) {
-        long first = ops.getFirst().start();
-        return ops.stream().map(o -> o.start() - first).toList();
-    }
-
     private static Op withoutStart(Op o) {
         return new Op(o.kind(), o.name(), 0, o.duration(), o.stream(), o.device(), o.shape(), o.bytes(), o.copyKind());
     }
@@ -145,18 +139,28 @@ class SimulateReplayTest {
             List<Op> w = wantByRank.get(rank).ops();
             List<Op> g = gotByRank.get(rank).ops();
             assertEquals(20 * 40 + 20 * 2, w.size());
-            assertEquals(w.stream().map(SimulateReplayTest::withoutStart).toList(),
-                    g.stream().map(SimulateReplayTest::withoutStart).toList(), "rank " + rank);
-            assertTrue(w.stream().map(Op::stream).distinct().count() >= 2, "several streams: " + w.getFirst());
-            List<Long> wo = offsets(w);
-            List<Long> go = offsets(g);
-            if (late == 0) {
-                assertEquals(wo, go, "the gaps of rank " + rank);
-            } else { // the launching thread fell behind: work may start later, never earlier
-                for (int i = 0; i < wo.size(); i++) {
-                    assertTrue(go.get(i) >= wo.get(i), "op " + i + " of rank " + rank);
+            assertEquals(w.size(), g.size(), "rank " + rank);
+            long first = w.getFirst().start();
+            long firstReplayed = g.getFirst().start();
+            // on each stream the same work in the same order (across streams a late launch may reorder)
+            Map<Integer, List<Op>> ws = byStream(w);
+            Map<Integer, List<Op>> gs = byStream(g);
+            assertTrue(ws.size() >= 2, "several streams: " + ws.keySet());
+            assertEquals(ws.keySet(), gs.keySet(), "the same stream ids, rank " + rank);
+            ws.forEach((stream, wl) -> {
+                List<Op> gl = gs.get(stream);
+                assertEquals(wl.stream().map(SimulateReplayTest::withoutStart).toList(),
+                        gl.stream().map(SimulateReplayTest::withoutStart).toList(), "rank " + rank + " stream " + stream);
+                for (int i = 0; i < wl.size(); i++) {
+                    long wantGap = wl.get(i).start() - first;
+                    long gotGap = gl.get(i).start() - firstReplayed;
+                    if (late == 0) {
+                        assertEquals(wantGap, gotGap, "the gap before op " + i + " of stream " + stream + ", rank " + rank);
+                    } else { // the launching thread fell behind: work may start later, never earlier
+                        assertTrue(gotGap >= wantGap, "op " + i + " of stream " + stream + ", rank " + rank);
+                    }
                 }
-            }
+            });
         }
     }
 
