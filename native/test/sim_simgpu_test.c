@@ -387,6 +387,52 @@ TEST(replayPlaysAScriptAndRefusesABadOne) {
     unlink(script);
 }
 
+/* Every byte of a script is from a file: a damaged one is refused (exit 2) or played (exit 0),
+ * never a crash, whatever is changed or cut (the sanitizer builds check the reads too). */
+TEST(aDamagedReplayScriptIsRefusedOrPlayedNeverACrash) {
+    char cmd[4096], script[600], damaged[640];
+    snprintf(script, sizeof script, "%s/replay-good.script", fixture_dir);
+    snprintf(damaged, sizeof damaged, "%s/replay-damaged.script", fixture_dir);
+    EXPECT_EQ(write_script(script, 0), 0);
+    FILE *f = fopen(script, "rb");
+    unsigned char good[1024];
+    size_t n = f ? fread(good, 1, sizeof good, f) : 0;
+    if (f) fclose(f);
+    EXPECT_GT((long long)n, 100);
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    int refused = 0, played = 0;
+    for (int round = 0; round < 80; round++) {
+        unsigned char bad[1024];
+        memcpy(bad, good, n);
+        size_t len = n;
+        rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+        if (round % 4 == 3) {
+            len = (size_t)(rng % n); /* cut short */
+        } else {
+            for (int k = 0; k <= round % 3; k++) {
+                rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+                bad[rng % n] = (unsigned char)(rng >> 32);
+            }
+        }
+        FILE *o = fopen(damaged, "wb");
+        if (o == NULL) break;
+        fwrite(bad, 1, len, o);
+        fclose(o);
+        snprintf(cmd, sizeof cmd, "%s --replay %s", simgpu, damaged);
+        int rc = run(cmd, out, sizeof out);
+        if (rc != 0 && rc != 2) {
+            fprintf(stderr, "round %d: exit %d\n%s\n", round, rc, out);
+            EXPECT_EQ(rc, 2);
+        }
+        if (rc == 2) refused++;
+        else played++;
+    }
+    EXPECT_GT(refused, 10);
+    unlink(script);
+    unlink(damaged);
+    (void)played;
+}
+
 int main(int argc, char **argv) {
     char self[480];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -409,6 +455,7 @@ int main(int argc, char **argv) {
         CASE(usageErrorsExit2WithAMessage),
         CASE(slowRefusesMalformedRules),
         CASE(replayPlaysAScriptAndRefusesABadOne),
+        CASE(aDamagedReplayScriptIsRefusedOrPlayedNeverACrash),
         CASE(aMissingInjectionLibraryIsReportedAndTheRunGoesOn),
         CASE(sigtermFinishesTheStepAndClosesOpenRanges),
         CASE(workersGetTheirRankBeforeCudaAndADeviceEach),
