@@ -199,6 +199,20 @@ class SimulateReplayTest {
         return m;
     }
 
+    @Test
+    void aFolderOfRankTracesReplaysAsOneWorkerPerRankWithTheTracesRanks() throws IOException {
+        Path folder = TraceOracle.REAL.resolve("hta/trace_filter");
+        JsonNode got = E2e.report(replay("ranks.vprof", List.of(), "--replay", folder.toString()));
+        assertEquals(2, got.get("processes").size(), got.toPrettyString());
+        Map<Integer, Long> kernelsByRank = new TreeMap<>();
+        for (JsonNode p : got.get("processes")) {
+            assertEquals(128, p.get("world_size").asInt(), "the traces' world size");
+            kernelsByRank.put(p.get("rank").asInt(), p.get("kernels").asLong());
+        }
+        assertEquals(Map.of(0, TraceOracle.kernels(folder.resolve("sampled_rank-0.json.gz")).count(),
+                1, TraceOracle.kernels(folder.resolve("sampled_rank-1.json.gz")).count()), kernelsByRank);
+    }
+
     private static JsonNode reportTop(Path file) {
         Cli.Result r = E2e.ok(Cli.run("report", "--json", "--top", "1000", file.toString()));
         try {
