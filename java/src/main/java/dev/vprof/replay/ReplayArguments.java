@@ -19,6 +19,8 @@ import java.util.List;
 public final class ReplayArguments implements AutoCloseable {
     /** One sentence for the user. */
     public static final class ReplayException extends Exception {
+        private static final long serialVersionUID = 1L;
+
         ReplayException(String message, Throwable cause) {
             super(message, cause);
         }
