@@ -15,6 +15,9 @@
 #   bench/scripts/e2e-throughput.sh [DURATION|STEPS] [KERNELS_PER_STEP] [STEP_US]
 # DURATION is 10s, 500ms, ...; a plain number is a step count instead (250000 steps of 40
 # kernels = a 10 M-kernel capture, whatever rate the machine reaches).
+# REPLAY=TRACE replays a recorded trace instead of the synthetic schedule
+# (`vprof simulate --replay TRACE --loop N`, N the first argument, default 1000 passes): the
+# same figures on a real trace's names, streams and shapes, still on the test double.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 native="$root/native/target/native"
@@ -22,6 +25,10 @@ length=${1:-10s}
 if [[ $length =~ ^[0-9]+$ ]]; then how=(--steps "$length"); else how=(--duration "$length"); fi
 kps=${2:-40}
 step_us=${3:-0}
+sim=("$native/vprof-simgpu" "${how[@]}" --kernels-per-step "$kps" --step-us "$step_us")
+if [ -n "${REPLAY:-}" ]; then
+  sim=("$root/vprof" simulate --replay "$REPLAY" --loop "${1:-1000}")
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/vprof-e2e-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -53,8 +60,7 @@ PY
 
 read -r fe_user fe_sys fe_wall fe_exit < <(
   JAVA_TOOL_OPTIONS="-Xmx256m -Xlog:gc*:file=$work/gc-run.log" \
-  VPROF_NO_BUILD=1 cpu_of "$work/run.err" "$root/vprof" run -o "$file" -- \
-      "$native/vprof-simgpu" "${how[@]}" --kernels-per-step "$kps" --step-us "$step_us")
+  VPROF_NO_BUILD=1 cpu_of "$work/run.err" "$root/vprof" run -o "$file" -- "${sim[@]}")
 echo "load average after run: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$fe_exit" = 0 ] || { echo "vprof run exited $fe_exit:" >&2; cat "$work/run.err" >&2; exit 1; }
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,122 @@ TEST(fieldOptionsRefuseWhatCannotWork) {
     EXPECT_CONTAINS(out, "--kineto-at A:B");
 }
 
+TEST(slowRefusesMalformedRules) {
+    char cmd[4096];
+    const char *bad[] = { "gemm", ":1.5", "gemm:", "gemm:0", "gemm:-2", "gemm:abc", "gemm:1.5x", "gemm:5000" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s --steps 1 --slow '%s'", simgpu, bad[i]);
+        EXPECT_EQ(run(cmd, out, sizeof out), 2);
+        EXPECT_CONTAINS(out, "--slow expects SUBSTRING:FACTOR");
+    }
+    /* the last colon splits: a C++ name's "::" stays in the substring */
+    snprintf(cmd, sizeof cmd, "%s --steps 1 --slow 'vllm::rms_norm:1.5' --slow gemm:1.3", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "%s --help", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "--slow SUBSTRING:FACTOR");
+}
+
+/* A replay script written by hand, byte by byte (the layout of simgpu_replay.h). */
+static void put32(FILE *f, uint32_t v) { for (int i = 0; i < 4; i++) fputc((int)(v >> (8 * i)) & 0xff, f); }
+static void put64(FILE *f, uint64_t v) { put32(f, (uint32_t)v); put32(f, (uint32_t)(v >> 32)); }
+static void put_op(FILE *f, uint64_t start, uint64_t end, uint64_t bytes, uint32_t name, uint32_t stream, uint32_t device,
+                   uint8_t kind, uint8_t copy_kind) {
+    put64(f, start); put64(f, end); put64(f, bytes);
+    put32(f, name); put32(f, 0); put32(f, stream); put32(f, device);
+    put32(f, 132); put32(f, 1); put32(f, 1); put32(f, 256); put32(f, 1); put32(f, 1);
+    fputc(kind, f); fputc(copy_kind, f); fputc(0, f); fputc(0, f); put32(f, 0);
+}
+static int write_script(const char *path, int cut) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) return -1;
+    fwrite("VPRFRPL1", 1, 8, f);
+    put32(f, 1); put32(f, 1); put32(f, 2); put32(f, 0); put64(f, 4);
+    put32(f, (uint32_t)-1); put32(f, (uint32_t)-1); put32(f, 1234); put32(f, 0);
+    put32(f, 4); fwrite("gemm", 1, 4, f);
+    put32(f, 9); fwrite("void a<1>", 1, 9, f);  /* 8 + 4 + 8 + 4 + 9 = ... padded below */
+    long at = ftell(f);
+    while (at % 8 != 0) { fputc(0, f); at++; }
+    put_op(f, 1000, 3000, 0, 0, 20, 0, 1, 0);
+    put_op(f, 1500, 2500, 0, 1, 24, 0, 1, 0);
+    put_op(f, 3000, 4000, 4096, 0, 20, 0, 2, 1);
+    if (!cut) put_op(f, 4000, 4100, 512, 0, 7, 0, 3, 0);
+    return fclose(f);
+}
+
+TEST(replayPlaysAScriptAndRefusesABadOne) {
+    char cmd[4096], script[600];
+    snprintf(script, sizeof script, "%s/replay-test.script", fixture_dir);
+    EXPECT_EQ(write_script(script, 0), 0);
+    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --replay %s --loop 4", fixture, simgpu, script);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(field(out, "role=single", "kernels"), 8);
+    EXPECT_EQ(field(out, "role=single", "memcpys"), 4);
+    EXPECT_EQ(field(out, "role=single", "steps"), 4);
+    EXPECT_EQ(field(out, "fixture-report", "kernels"), 8);
+    if (test_case_has_failed()) fputs(out, stderr);
+    EXPECT_EQ(write_script(script, 1), 0); /* the header names 4 operations, the file holds 3 */
+    snprintf(cmd, sizeof cmd, "%s --replay %s", simgpu, script);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "does not hold the 4 operations");
+    snprintf(cmd, sizeof cmd, "%s --replay %s", simgpu, simgpu); /* not a script */
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "is not a replay script");
+    snprintf(cmd, sizeof cmd, "%s --replay %s --steps 3", simgpu, script);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "--loop N, not --steps");
+    snprintf(cmd, sizeof cmd, "%s --loop 3", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT_CONTAINS(out, "--loop repeats a --replay");
+    unlink(script);
+}
+
+/* Every byte of a script is from a file: a damaged one is refused (exit 2) or played (exit 0),
+ * never a crash, whatever is changed or cut (the sanitizer builds check the reads too). */
+TEST(aDamagedReplayScriptIsRefusedOrPlayedNeverACrash) {
+    char cmd[4096], script[600], damaged[640];
+    snprintf(script, sizeof script, "%s/replay-good.script", fixture_dir);
+    snprintf(damaged, sizeof damaged, "%s/replay-damaged.script", fixture_dir);
+    EXPECT_EQ(write_script(script, 0), 0);
+    FILE *f = fopen(script, "rb");
+    unsigned char good[1024];
+    size_t n = f ? fread(good, 1, sizeof good, f) : 0;
+    if (f) fclose(f);
+    EXPECT_GT((long long)n, 100);
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    int refused = 0, played = 0;
+    for (int round = 0; round < 80; round++) {
+        unsigned char bad[1024];
+        memcpy(bad, good, n);
+        size_t len = n;
+        rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+        if (round % 4 == 3) {
+            len = (size_t)(rng % n); /* cut short */
+        } else {
+            for (int k = 0; k <= round % 3; k++) {
+                rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+                bad[rng % n] = (unsigned char)(rng >> 32);
+            }
+        }
+        FILE *o = fopen(damaged, "wb");
+        if (o == NULL) break;
+        fwrite(bad, 1, len, o);
+        fclose(o);
+        snprintf(cmd, sizeof cmd, "%s --replay %s", simgpu, damaged);
+        int rc = run(cmd, out, sizeof out);
+        if (rc != 0 && rc != 2) {
+            fprintf(stderr, "round %d: exit %d\n%s\n", round, rc, out);
+            EXPECT_EQ(rc, 2);
+        }
+        if (rc == 2) refused++;
+        else played++;
+    }
+    EXPECT_GT(refused, 10);
+    unlink(script);
+    unlink(damaged);
+    (void)played;
+}
+
 int main(int argc, char **argv) {
     char self[480];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -336,6 +453,9 @@ int main(int argc, char **argv) {
         CASE(theSameArgumentsGiveTheSameSchedule),
         CASE(serveModeAnswersEachCommand),
         CASE(usageErrorsExit2WithAMessage),
+        CASE(slowRefusesMalformedRules),
+        CASE(replayPlaysAScriptAndRefusesABadOne),
+        CASE(aDamagedReplayScriptIsRefusedOrPlayedNeverACrash),
         CASE(aMissingInjectionLibraryIsReportedAndTheRunGoesOn),
         CASE(sigtermFinishesTheStepAndClosesOpenRanges),
         CASE(workersGetTheirRankBeforeCudaAndADeviceEach),

@@ -37,6 +37,8 @@ struct sim_stream {
     _Atomic(struct sim_graph *) capture; /* non-NULL while capturing */
 };
 static struct sim_stream streams[SIM_MAX_STREAMS];
+/* A stream made by simcuda_stream_create_with_id: the CUPTI streamId its records carry; 0: numbered. */
+static _Atomic uint32_t stream_ids[SIM_MAX_STREAMS];
 static _Atomic uint32_t streams_created;
 static _Atomic uint32_t next_correlation = 1;
 static _Atomic int64_t next_grid_id = 1;
@@ -50,7 +52,9 @@ unsigned sim_stream_slot(uint32_t s) {
 }
 
 uint32_t sim_cupti_stream_id(unsigned slot) {
-    return slot == 0 ? SIM_DEFAULT_STREAM_CUPTI_ID : SIM_FIRST_STREAM_HANDLE + slot - 1;
+    if (slot == 0) return SIM_DEFAULT_STREAM_CUPTI_ID;
+    uint32_t id = atomic_load_explicit(&stream_ids[slot], memory_order_relaxed);
+    return id != 0 ? id : SIM_FIRST_STREAM_HANDLE + slot - 1;
 }
 
 struct sim_graph *sim_stream_capture(unsigned slot) {
@@ -70,6 +74,24 @@ simcuda_stream simcuda_stream_create(void) {
         if (n + 1 >= SIM_MAX_STREAMS) return 0;
     } while (!atomic_compare_exchange_weak(&streams_created, &n, n + 1));
     return SIM_FIRST_STREAM_HANDLE + n;
+}
+
+simcuda_stream simcuda_stream_create_with_id(uint32_t cupti_id) {
+    if (cupti_id == SIM_DEFAULT_STREAM_CUPTI_ID) return 0;
+    simcuda_stream s = simcuda_stream_create();
+    if (s != 0 && cupti_id != 0) atomic_store(&stream_ids[s - SIM_FIRST_STREAM_HANDLE + 1], cupti_id);
+    return s;
+}
+
+void simcuda_stream_hold_until(simcuda_stream stream, uint64_t t_ns) {
+    _Atomic uint64_t *busy = &streams[sim_stream_slot(stream)].busy_until;
+    uint64_t b = atomic_load_explicit(busy, memory_order_relaxed);
+    while (b < t_ns && !atomic_compare_exchange_weak_explicit(busy, &b, t_ns, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
+uint64_t simcuda_stream_done_at(simcuda_stream stream) {
+    return atomic_load_explicit(&streams[sim_stream_slot(stream)].busy_until, memory_order_relaxed);
 }
 
 /* Places `duration` of work on the stream: it starts when both the host has
@@ -242,7 +264,7 @@ static void device_buffer_timestamps(int graph_node, uint64_t *start, uint64_t *
 void sim_emit_kernel(CUpti_ActivityKind kind, const struct sim_work *w, unsigned slot, uint64_t start, uint64_t end,
                      uint32_t corr) {
     const char *name = sim_kernel_name(w->name ? w->name : "<unnamed>");
-    uint64_t h = sim_hash(name);
+    uint64_t h = sim_name_hash(name);
     uint64_t due = sim_due(end);
     device_buffer_timestamps(w->graph_id != 0, &start, &end);
     CUpti_ActivityKernel10 k;
@@ -281,8 +303,11 @@ void sim_emit_memcpy(const struct sim_work *w, unsigned slot, uint64_t start, ui
     memset(&m, 0, sizeof m);
     m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
     m.copyKind = (uint8_t)kind;
-    m.srcKind = kind == SIMCUDA_MEMCPY_HTOD ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.dstKind = kind == SIMCUDA_MEMCPY_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    /* host memory (pinned) on the host side of HtoD, HtoA, HtoH (1, 3, 9) and DtoH, AtoH, HtoH (2, 4, 9) */
+    int host_src = kind == SIMCUDA_MEMCPY_HTOD || (int)kind == 3 || (int)kind == 9;
+    int host_dst = kind == SIMCUDA_MEMCPY_DTOH || (int)kind == 4 || (int)kind == 9;
+    m.srcKind = host_src ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    m.dstKind = host_dst ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
     m.flags = CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC;
     m.bytes = w->bytes;
     FILL_GPU_FIELDS(m, w, slot, start, end, corr);
@@ -355,6 +380,10 @@ static void issue(unsigned slot, const struct sim_work *w, CUpti_ActivityKind ki
 }
 
 void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_stream stream) {
+    simcuda_memcpy_timed(kind, bytes, stream, sim_copy_duration((int)kind, bytes));
+}
+
+void simcuda_memcpy_timed(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_stream stream, uint64_t duration_ns) {
     uint32_t corr = sim_new_correlation();
     unsigned slot = sim_stream_slot(stream);
     CUpti_CallbackId drv_cbid = kind == SIMCUDA_MEMCPY_HTOD   ? CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2
@@ -365,19 +394,22 @@ void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_strea
     struct sim_api_frame api[2];
     sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, "cudaMemcpyAsync", drv_cbid, drv_name,
                        NULL, corr);
-    struct sim_work w = { .type = SIM_WORK_MEMCPY, .copy_kind = (int)kind, .bytes = bytes,
-                          .duration = sim_copy_duration((int)kind, bytes) };
+    struct sim_work w = { .type = SIM_WORK_MEMCPY, .copy_kind = (int)kind, .bytes = bytes, .duration = duration_ns };
     issue(slot, &w, CUPTI_ACTIVITY_KIND_MEMCPY, corr, sim_emit_memcpy);
     sim_api_pair_exit(api);
 }
 
 void simcuda_memset(uint64_t bytes, uint32_t value, simcuda_stream stream) {
+    simcuda_memset_timed(bytes, value, stream, sim_set_duration(bytes));
+}
+
+void simcuda_memset_timed(uint64_t bytes, uint32_t value, simcuda_stream stream, uint64_t duration_ns) {
     uint32_t corr = sim_new_correlation();
     unsigned slot = sim_stream_slot(stream);
     struct sim_api_frame api[2];
     sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, "cudaMemsetAsync",
                        CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, "cuMemsetD8Async", NULL, corr);
-    struct sim_work w = { .type = SIM_WORK_MEMSET, .bytes = bytes, .value = value, .duration = sim_set_duration(bytes) };
+    struct sim_work w = { .type = SIM_WORK_MEMSET, .bytes = bytes, .value = value, .duration = duration_ns };
     issue(slot, &w, CUPTI_ACTIVITY_KIND_MEMSET, corr, sim_emit_memset);
     sim_api_pair_exit(api);
 }

@@ -232,6 +232,8 @@ const char *sim_intern(const char *s);
  * in a slot whose address later holds another kernel's name. */
 const char *sim_kernel_name(const char *s);
 uint64_t sim_hash(const char *s);
+/* sim_hash(s), without reading the name when s is an interned copy. */
+uint64_t sim_name_hash(const char *s);
 
 /* ---- cuptisim_device.c ---- */
 uint32_t sim_device(void); /* the current device */

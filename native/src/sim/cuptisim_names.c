@@ -13,6 +13,7 @@
 #include "sim/cuptisim_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,14 @@ struct intern_entry { uint64_t hash; const char *str; };
 static pthread_mutex_t intern_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct intern_entry *intern_tab;
 static size_t intern_cap, intern_len;
+/* The interned copies by address (the same count, twice the room): a caller that
+ * passes back a pointer the double interned (simcuda_intern_name, as a real
+ * launch passes a function handle, not a name) is found without reading the
+ * name, and without the lock. Interned copies are never freed, so an address in
+ * here is always its own string; a set outgrown is left in place (not freed)
+ * for readers that still probe it, which costs less than twice the last set. */
+struct own_set { size_t cap; _Atomic(const char *) slot[]; };
+static _Atomic(struct own_set *) own_set;
 
 uint64_t sim_hash(const char *s) { /* FNV-1a */
     uint64_t h = 1469598103934665603ull;
@@ -27,24 +36,64 @@ uint64_t sim_hash(const char *s) { /* FNV-1a */
     return h;
 }
 
+static size_t own_slot(const char *p, size_t cap) {
+    return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+}
+
+static void own_add(struct own_set *set, const char *p) { /* under intern_mu */
+    size_t k = own_slot(p, set->cap);
+    while (atomic_load_explicit(&set->slot[k], memory_order_relaxed) != NULL) k = (k + 1) & (set->cap - 1);
+    atomic_store_explicit(&set->slot[k], p, memory_order_release);
+}
+
 static int intern_grow(void) { /* under intern_mu */
     size_t cap = intern_cap ? intern_cap * 2 : 1024;
     struct intern_entry *tab = calloc(cap, sizeof *tab);
-    if (tab == NULL) return -1;
+    struct own_set *own = calloc(1, sizeof *own + cap * sizeof own->slot[0]);
+    if (tab == NULL || own == NULL) {
+        free(tab);
+        free(own);
+        return -1;
+    }
+    own->cap = cap;
     for (size_t i = 0; i < intern_cap; i++) {
         if (intern_tab[i].str == NULL) continue;
         size_t j = intern_tab[i].hash & (cap - 1);
         while (tab[j].str != NULL) j = (j + 1) & (cap - 1);
         tab[j] = intern_tab[i];
+        own_add(own, intern_tab[i].str);
     }
     free(intern_tab);
     intern_tab = tab;
     intern_cap = cap;
+    atomic_store_explicit(&own_set, own, memory_order_release);
     return 0;
 }
 
+/* Whether `s` is one of the interned copies; any thread, no lock. */
+static int is_own(const char *s) {
+    struct own_set *set = atomic_load_explicit(&own_set, memory_order_acquire);
+    if (set == NULL) return 0;
+    const char *p;
+    for (size_t k = own_slot(s, set->cap); (p = atomic_load_explicit(&set->slot[k], memory_order_acquire)) != NULL;
+         k = (k + 1) & (set->cap - 1))
+        if (p == s) return 1;
+    return 0;
+}
+
+/* sim_hash(s), read from the 8 bytes before an interned copy instead of from the name. */
+uint64_t sim_name_hash(const char *s) {
+    if (!is_own(s)) return sim_hash(s);
+    uint64_t h;
+    memcpy(&h, s - sizeof h, sizeof h);
+    return h;
+}
+
+const char *simcuda_intern_name(const char *name) { return sim_intern(name); }
+
 const char *sim_intern(const char *s) {
     if (s == NULL) return NULL;
+    if (is_own(s)) return s;
     uint64_t h = sim_hash(s);
     const char *out = "<out of memory>";
     pthread_mutex_lock(&intern_mu);
@@ -57,11 +106,16 @@ const char *sim_intern(const char *s) {
         }
         j = (j + 1) & (intern_cap - 1);
     }
-    char *copy = strdup(s);
-    if (copy == NULL) goto done;
+    size_t len = strlen(s);
+    char *block = malloc(sizeof h + len + 1); /* the hash, then the string */
+    if (block == NULL) goto done;
+    memcpy(block, &h, sizeof h);
+    char *copy = block + sizeof h;
+    memcpy(copy, s, len + 1);
     intern_tab[j].hash = h;
     intern_tab[j].str = copy;
     intern_len++;
+    own_add(atomic_load_explicit(&own_set, memory_order_relaxed), copy);
     out = copy;
 done:
     pthread_mutex_unlock(&intern_mu);

@@ -56,6 +56,27 @@ SIMCUDA_API int simcuda_init(void);
  * returns 0 (the default stream) when none are left. */
 SIMCUDA_API simcuda_stream simcuda_stream_create(void);
 
+/* A stream whose records carry CUPTI streamId `cupti_id` instead of the next
+ * number (a replayed trace's streams keep their ids); 7, the legacy default
+ * stream's id, gives the default stream (0). Otherwise as simcuda_stream_create. */
+SIMCUDA_API simcuda_stream simcuda_stream_create_with_id(uint32_t cupti_id);
+
+/* The stream's next work starts no earlier than `t_ns` (the double's clock:
+ * CLOCK_REALTIME ns), as if the host had issued it then or the stream waited on
+ * an event recorded then: what a replayed trace uses to keep its gaps. Never
+ * moves the stream's clock back. */
+SIMCUDA_API void simcuda_stream_hold_until(simcuda_stream stream, uint64_t t_ns);
+
+/* When the work issued to the stream so far ends on the double's clock
+ * (CLOCK_REALTIME ns; 0 before any): where a replay's next pass may begin. */
+SIMCUDA_API uint64_t simcuda_stream_done_at(simcuda_stream stream);
+
+/* The double's own copy of a kernel name, kept for the life of the process. A
+ * launch given this pointer finds its name without reading it, as a real launch
+ * passes a function handle rather than a name; any other pointer still works
+ * (and is read and copied at each launch). */
+SIMCUDA_API const char *simcuda_intern_name(const char *name);
+
 /* Like cudaLaunchKernel: the kernel runs on the stream's virtual clock,
  * start = max(now, stream busy-until), end = start + duration_ns, so work on
  * different streams overlaps; the call returns before the kernel has run.
@@ -74,6 +95,13 @@ SIMCUDA_API void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes,
 
 /* Like cudaMemsetAsync of `bytes` device bytes to `value`. Captured like a kernel. */
 SIMCUDA_API void simcuda_memset(uint64_t bytes, uint32_t value, simcuda_stream stream);
+
+/* The same, taking `duration_ns` on the GPU instead of the bandwidth model's
+ * (a replayed trace's copies and sets keep their durations). `kind` may be any
+ * CUpti_ActivityMemcpyKind (1..10). */
+SIMCUDA_API void simcuda_memcpy_timed(enum simcuda_memcpy_kind kind, uint64_t bytes, simcuda_stream stream,
+                                      uint64_t duration_ns);
+SIMCUDA_API void simcuda_memset_timed(uint64_t bytes, uint32_t value, simcuda_stream stream, uint64_t duration_ns);
 
 /* cudaProfilerStart / cudaProfilerStop along the runtime's own path: runtime
  * callback (171/172) ENTER, the nested driver call cuProfilerStart/Stop

@@ -20,9 +20,10 @@
 #include "sim/simgpu_kineto.h"
 #include "sim/simgpu_model.h"
 #include "sim/simgpu_options.h"
+#include "sim/simgpu_replay.h"
 
 struct counts {
-    uint64_t kernels, in_profiler, in_nvtx, memcpys, steps, graph_launches;
+    uint64_t kernels, in_profiler, in_nvtx, memcpys, steps, graph_launches, replay_late;
     uint64_t loop_ns;     /* time in the step loop: what a dormant agent must not slow down */
     uint64_t loop_cpu_ns; /* CPU time of this thread in that loop: immune to other processes' load */
     int device;
@@ -31,6 +32,7 @@ struct counts {
 static volatile sig_atomic_t stop_requested;
 static pid_t workers[SIMGPU_MAX_WORKERS];
 static volatile sig_atomic_t worker_count;
+static struct simgpu_replay_script replay_script; /* --replay: loaded before any process starts */
 
 /* Finish the current step, then leave: SIGTERM and SIGINT end the run cleanly
  * (status 0), so a profiler sees open ranges closed and buffers flushed. A
@@ -64,6 +66,7 @@ static void print_summary(const struct simgpu_options *o, const char *role, cons
            (unsigned long long)c->in_nvtx, (unsigned long long)c->memcpys, (unsigned long long)c->steps,
            (unsigned long long)c->loop_ns, (unsigned long long)c->loop_cpu_ns, c->device);
     if (o->cuda_graph) APPEND(" graph_launches=%llu", (unsigned long long)c->graph_launches);
+    if (o->replay != NULL) APPEND(" replay_late=%llu", (unsigned long long)c->replay_late);
     if (o->kineto_range_count > 0 && strcmp(role, "parent") != 0) {
         struct simgpu_kineto_stats k;
         simgpu_kineto_stats(&k);
@@ -155,7 +158,8 @@ static int ends_after(const struct simgpu_range *r, int n, long step) {
 static void profiler_stop(const struct simgpu_options *o, struct simgpu_crew *crew, struct counts *c) {
     if (o->stop_kernel_us > 0) {
         simcuda_dim3 grid = { 132, 1, 1 }, block = { 256, 1, 1 };
-        simcuda_launch_kernel(crew->models[0].compute, "_Z21long_kernel_at_stopv", grid, block, o->stop_kernel_us * 1000u);
+        simcuda_launch_kernel(crew->models[0].compute, "_Z21long_kernel_at_stopv", grid, block,
+                              simgpu_slow_duration(o->slow, o->slow_count, "_Z21long_kernel_at_stopv", o->stop_kernel_us * 1000u));
         c->kernels++;
         c->in_profiler++;
     }
@@ -166,8 +170,20 @@ static void profiler_stop(const struct simgpu_options *o, struct simgpu_crew *cr
  * a range A:B opens before step A and closes after step B-1. */
 static void run_schedule(const struct simgpu_options *o, int worker_index, struct counts *c) {
     static struct simgpu_crew crew;
+    static struct simgpu_replay replay;
     start_gpu(o, worker_index, c);
-    simgpu_crew_start(&crew, o, seed_of(o, worker_index)); /* graphs are captured here, while dormant */
+    if (o->replay != NULL) {
+        char err[512];
+        uint32_t index = worker_index > 0 ? (uint32_t)worker_index - 1 : 0;
+        if (simgpu_replay_prepare(&replay, &replay_script, index, o->slow, o->slow_count, err, sizeof err) != 0) {
+            fprintf(stderr, "vprof-simgpu: %s\n", err);
+            simcuda_shutdown();
+            exit(1);
+        }
+        if (replay.count > 0) c->device = (int)replay.ops[0].device;
+    } else {
+        simgpu_crew_start(&crew, o, seed_of(o, worker_index)); /* graphs are captured here, while dormant */
+    }
     int profiler_open = 0, kineto_open = 0;
     int nvtx_stack[SIMGPU_MAX_RANGES], nvtx_depth = 0;
     uint64_t t0 = monotonic_ns();
@@ -188,7 +204,7 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
         /* every 8th step carries a prompt (prefill); the rest decode */
         int prefill = step % 8 == 0 ? 512 : 0;
         int decode = 16 + (int)(step % 48);
-        struct simgpu_step_result res = simgpu_crew_step(&crew, prefill, decode, 1);
+        struct simgpu_step_result res = o->replay != NULL ? simgpu_replay_pass(&replay) : simgpu_crew_step(&crew, prefill, decode, 1);
         c->kernels += res.kernels;
         c->memcpys += res.memcpys;
         c->graph_launches += res.graph_launches;
@@ -215,7 +231,8 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
     if (kineto_open) simgpu_kineto_stop(o->step_us > 0);
     c->loop_ns = monotonic_ns() - t0;
     c->loop_cpu_ns = thread_cpu_ns() - cpu0;
-    simgpu_crew_stop(&crew);
+    c->replay_late = replay.late;
+    if (o->replay == NULL) simgpu_crew_stop(&crew);
     simcuda_shutdown();
 }
 
@@ -224,6 +241,8 @@ static void run_serve(const struct simgpu_options *o, int worker_index, struct c
     struct simgpu_model m;
     start_gpu(o, worker_index, c);
     simgpu_model_init(&m, seed_of(o, worker_index), o->kernels_per_step, o->memcpys_per_step);
+    m.slow = o->slow;
+    m.slow_count = o->slow_count;
     int profiler_open = 0;
     char line[256];
     while (!stop_requested && fgets(line, sizeof line, stdin) != NULL) {
@@ -355,7 +374,11 @@ static int run_parent(const struct simgpu_options *o) {
         }
         if (pid == 0) {
             worker_count = 0; /* a worker forwards signals to nobody */
-            export_rank(i, o->workers);
+            if (o->replay != NULL && replay_script.processes[i].rank >= 0) /* the trace's own rank */
+                export_rank(replay_script.processes[i].rank,
+                            replay_script.processes[i].world_size > 0 ? replay_script.processes[i].world_size : o->workers);
+            else
+                export_rank(i, o->workers);
             if (o->serve) {
                 dup2(down[0], STDIN_FILENO);
                 dup2(up[1], STDOUT_FILENO);
@@ -395,6 +418,37 @@ static int run_parent(const struct simgpu_options *o) {
     return failed ? 1 : 0;
 }
 
+/* --replay: the script is read once, before any worker forks; a process per
+ * traced process, on a node with every device the trace uses. */
+static int start_replay(struct simgpu_options *o) {
+    char err[512];
+    if (simgpu_replay_load(o->replay, &replay_script, err, sizeof err) != 0) {
+        fprintf(stderr, "vprof-simgpu: %s\n", err);
+        return -1;
+    }
+    uint32_t devices = replay_script.process_count; /* worker i starts on device i, as --workers does */
+    for (uint32_t i = 0; i < replay_script.process_count; i++)
+        if (replay_script.processes[i].max_device + 1 > devices) devices = replay_script.processes[i].max_device + 1;
+    const char *have = getenv("VPROF_SIM_DEVICE_COUNT");
+    if (have == NULL || atol(have) < (long)devices) {
+        char v[16];
+        snprintf(v, sizeof v, "%u", devices);
+        setenv("VPROF_SIM_DEVICE_COUNT", v, 1);
+    }
+    if (replay_script.process_count > 1) {
+        o->workers = (int)replay_script.process_count;
+    } else if (replay_script.processes[0].rank >= 0) { /* what the traced process had in its environment */
+        char v[16];
+        snprintf(v, sizeof v, "%d", replay_script.processes[0].rank);
+        setenv("RANK", v, 0);
+        if (replay_script.processes[0].world_size > 0) {
+            snprintf(v, sizeof v, "%d", replay_script.processes[0].world_size);
+            setenv("WORLD_SIZE", v, 0);
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     struct simgpu_options o;
     int rc = simgpu_parse_options(argc, argv, &o);
@@ -405,6 +459,7 @@ int main(int argc, char **argv) {
      * run or --serve waits for each step and keeps CUPTI's asynchronous
      * completion. An explicit VPROF_SIM_COMPLETION wins. */
     if (!o.serve && o.step_us == 0) setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
+    if (o.replay != NULL && start_replay(&o) != 0) return 2;
     if (o.workers > 0) return run_parent(&o);
     return run_single(&o, "single", 0);
 }

@@ -61,6 +61,21 @@ static const char HELP[] =
 "  --bare                  start no driver helper threads: each GPU process stays\n"
 "                          single-threaded (by default \"CUDA\" init starts libcuda's\n"
 "                          two: cuda-EvtHandlr in poll, a worker in a condition wait)\n"
+"  --slow SUBSTRING:FACTOR kernels whose names contain SUBSTRING (case-sensitive,\n"
+"                          the name as launched: mangled for C++ kernels) take\n"
+"                          FACTOR times as long, e.g. gemm:1.3; repeatable, the\n"
+"                          factors of all matching rules multiply (a planted\n"
+"                          regression for vprof diff)\n"
+"  --replay SCRIPT         play a recorded trace's GPU work instead of the synthetic\n"
+"                          schedule: a replay script, which `vprof simulate --replay\n"
+"                          TRACE` writes from a .vprof, a PyTorch profiler trace or a\n"
+"                          folder of rank traces (docs/simulator.md). The same kernel\n"
+"                          names, durations, gaps, streams, devices, grid and block,\n"
+"                          copies and sets with their sizes and kinds; a process per\n"
+"                          traced process (workers, as --workers makes them, with\n"
+"                          the trace's RANK and WORLD_SIZE). A step is one pass over\n"
+"                          the trace, so the range options count passes\n"
+"  --loop N                passes of --replay (default 1); or --duration D\n"
 "  --seed S                seed of the schedule's random durations (default 1);\n"
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
@@ -115,13 +130,13 @@ static const char HELP[] =
 "On exit every process prints one line on stderr:\n"
 "  vprof-simgpu: pid=P role=parent|worker|single kernels=N kernels_in_profiler_ranges=N\n"
 "                kernels_in_nvtx_ranges=N memcpys=N steps=N loop_ns=N loop_cpu_ns=N\n"
-"                device=D [graph_launches=N] [kineto_records=N kineto_kernels=N\n"
+"                device=D [graph_launches=N] [replay_late=N] [kineto_records=N kineto_kernels=N\n"
 "                kineto_foreign_buffers=N kineto_teardowns=N kineto_teardowns_skipped=N]\n"
 "                [invalid_end_before_start=N invalid_start_zero=N invalid_end_zero=N\n"
 "                invalid_both_zero=N] [device_timestamps_torn=N\n"
 "                device_timestamps_dropped=N]\n"
 "(kernels_in_nvtx_ranges counts --nvtx-range ranges, not --nvtx; the bracketed\n"
-"fields come with --cuda-graph, --kineto-at, VPROF_SIM_INVALID_TS_RATE, and when\n"
+"fields come with --cuda-graph, --replay, --kineto-at, VPROF_SIM_INVALID_TS_RATE, and when\n"
 "CUPTI's device buffers ran out.) SIGTERM or SIGINT finishes the current step, closes\n"
 "open ranges, flushes, and exits with status 0.\n"
 "\n"
@@ -180,6 +195,21 @@ static int parse_steps_range(const char *s, struct simgpu_range *r) {
     return r->start >= 0 && r->end > r->start ? 0 : -1;
 }
 
+/* "SUBSTRING:FACTOR"; the last colon splits, so a substring may hold colons
+ * (C++ names do: "vllm::rms_norm:1.5"). */
+static int parse_slow(const char *s, struct simgpu_slow *r) {
+    const char *colon = strrchr(s, ':');
+    if (colon == NULL || colon == s || (size_t)(colon - s) >= sizeof r->substring) return -1;
+    char *end;
+    errno = 0;
+    double f = strtod(colon + 1, &end);
+    if (errno != 0 || end == colon + 1 || *end != '\0' || !(f >= 0.001 && f <= 1000)) return -1;
+    memcpy(r->substring, s, (size_t)(colon - s));
+    r->substring[colon - s] = '\0';
+    r->factor = f;
+    return 0;
+}
+
 static int by_start_then_longest(const void *x, const void *y) {
     const struct simgpu_range *a = x, *b = y;
     if (a->start != b->start) return a->start < b->start ? -1 : 1;
@@ -188,7 +218,8 @@ static int by_start_then_longest(const void *x, const void *y) {
 
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
-           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE };
+           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE,
+           SLOW, REPLAY, LOOP };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -208,6 +239,9 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "kineto-tsc", no_argument, NULL, KINETO_TSC },
         { "nvtx-before-init", required_argument, NULL, NVTX_BEFORE_INIT },
         { "stop-kernel-us", required_argument, NULL, STOP_KERNEL_US },
+        { "slow", required_argument, NULL, SLOW },
+        { "replay", required_argument, NULL, REPLAY },
+        { "loop", required_argument, NULL, LOOP },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -218,6 +252,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     o->seed = 1;
     o->threads = 1;
     int steps_given = 0;
+    long loop = -1;
     long v;
     opterr = 0; /* our own messages */
     int c;
@@ -278,6 +313,17 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         }
         case BARE: o->bare = 1; break;
+        case REPLAY: o->replay = optarg; break;
+        case LOOP:
+            if ((loop = parse_count(optarg, 1000000000L)) < 1) return usage_error("--loop expects a number of passes from 1, not '%s'", optarg);
+            break;
+        case SLOW:
+            if (o->slow_count == SIMGPU_MAX_SLOW) return usage_error("at most 16 --slow options%s", "");
+            if (parse_slow(optarg, &o->slow[o->slow_count]) != 0)
+                return usage_error("--slow expects SUBSTRING:FACTOR with a substring of 1 to 127 characters and a factor "
+                                   "from 0.001 to 1000 (1.3: 30%% slower), not '%s'", optarg);
+            o->slow_count++;
+            break;
         case PROFILER_RANGE: {
             if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
             struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];
@@ -317,7 +363,17 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     if (o->stop_kernel_us && o->profiler_range_count == 0) return usage_error("--stop-kernel-us needs a --profiler-range to stop%s", "");
     if (o->threads > 1 && o->kernels_per_step < o->threads)
         return usage_error("--threads needs at least one kernel per thread: raise --kernels-per-step%s", "");
-    if (!steps_given && !o->duration_ns) o->steps = 100;
+    if (o->replay == NULL && loop > 0) return usage_error("--loop repeats a --replay; give --steps to the synthetic schedule%s", "");
+    if (o->replay != NULL) {
+        /* a step is one pass over the script; the rest of a step's shape comes from the trace */
+        if (steps_given) return usage_error("--replay counts passes with --loop N, not --steps%s", "");
+        if (o->serve || o->threads > 1 || o->cuda_graph || o->workers || o->kernels_per_step != 40 || o->memcpys_per_step != 2)
+            return usage_error("--replay takes its work, streams and processes from the trace; drop --serve, --threads, "
+                               "--cuda-graph, --workers, --kernels-per-step and --memcpy-per-step%s", "");
+        if (loop > 0 && o->duration_ns) return usage_error("give --loop or --duration, not both%s", "");
+        if (!o->duration_ns) o->steps = loop > 0 ? loop : 1;
+    }
+    if (!steps_given && !o->duration_ns && o->replay == NULL) o->steps = 100;
 
     qsort(o->profiler_ranges, (size_t)o->profiler_range_count, sizeof o->profiler_ranges[0], by_start_then_longest);
     for (int i = 1; i < o->profiler_range_count; i++) {

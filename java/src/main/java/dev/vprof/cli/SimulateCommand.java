@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.nativelib.NativeFiles;
+import dev.vprof.replay.ReplayArguments;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Parameters;
         description = {"Run the synthetic GPU process (no GPU needed): it launches realistic LLM kernels "
                 + "through a CUPTI test double, so every vprof command can be tried anywhere.",
                 "Its options: --steps N | --duration D, --kernels-per-step K, --step-us U, "
-                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --threads N, --serve, --bare; "
+                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --threads N, --serve, --bare, "
+                + "--slow SUBSTRING:FACTOR, --replay TRACE [--loop N]; "
                 + "what real servers do to a CUPTI tool: --cuda-graph, --stop-kernel-us U, --kineto-at A:B, "
                 + "--kineto-tsc, --nvtx-before-init NAME; the test double's VPROF_SIM_* switches "
                 + "(see: vprof simulate --help, docs/simulator.md)."},
@@ -20,9 +22,11 @@ import picocli.CommandLine.Parameters;
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- vprof simulate --steps 300 "
                         + "--profiler-range 50:100",
                 "  vprof run --capture-range=cudaProfilerApi -o g.vprof -- vprof simulate --cuda-graph "
-                        + "--steps 300 --step-us 2000 --profiler-range 100:200"})
+                        + "--steps 300 --step-us 2000 --profiler-range 100:200",
+                "  vprof run -o r.vprof -- vprof simulate --replay rank-0.pt.trace.json.gz --loop 10"})
 final class SimulateCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "ARGS", description = "Passed to vprof-simgpu as they are.")
+    @Parameters(paramLabel = "ARGS", description = "Passed to vprof-simgpu as they are, except --replay TRACE, "
+            + "whose trace (a .vprof, a PyTorch profiler trace or a folder of rank traces) becomes a replay script.")
     List<String> args = new ArrayList<>();
 
     @Override
@@ -33,11 +37,15 @@ final class SimulateCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException(e.getMessage(), e);
         }
-        cmd.addAll(args);
-        try {
-            return new ProcessBuilder(cmd).inheritIO().start().waitFor();
-        } catch (IOException e) {
-            throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage(), e);
+        try (ReplayArguments replay = ReplayArguments.prepare(args, System.err)) {
+            cmd.addAll(replay.arguments());
+            try {
+                return new ProcessBuilder(cmd).inheritIO().start().waitFor();
+            } catch (IOException e) {
+                throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage(), e);
+            }
+        } catch (ReplayArguments.ReplayException e) {
+            throw new CliException(e.getMessage(), e);
         }
     }
 }
