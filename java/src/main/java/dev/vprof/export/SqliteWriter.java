@@ -92,6 +92,14 @@ public final class SqliteWriter {
 
     /** Writes {@code source} to {@code out} (replacing it: the caller decides whether it may). */
     public static Stats write(TimelineSource source, Path out, Facts facts) throws IOException {
+        return write(source, out, facts, 0);
+    }
+
+    /**
+     * As {@link #write(TimelineSource, Path, Facts)}; {@code maxPages} &gt; 0 caps the database's size
+     * in pages (SQLite then fails as on a full disk: how tests reach that path).
+     */
+    static Stats write(TimelineSource source, Path out, Facts facts, long maxPages) throws IOException {
         Path dir = out.toAbsolutePath().getParent();
         if (dir != null && !Files.isDirectory(dir)) {
             throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");
@@ -108,6 +116,9 @@ public final class SqliteWriter {
                     st.execute("PRAGMA synchronous=OFF");
                     st.execute("PRAGMA locking_mode=EXCLUSIVE");
                     st.execute("PRAGMA cache_size=-16384");
+                    if (maxPages > 0) {
+                        st.execute("PRAGMA max_page_count=" + maxPages);
+                    }
                 }
                 db.setAutoCommit(false);
                 try (Statement st = db.createStatement()) {
