@@ -116,6 +116,7 @@ public final class SqliteWriter {
                     st.execute("PRAGMA synchronous=OFF");
                     st.execute("PRAGMA locking_mode=EXCLUSIVE");
                     st.execute("PRAGMA cache_size=-16384");
+                    st.execute("PRAGMA temp_store=MEMORY");
                     if (maxPages > 0) {
                         st.execute("PRAGMA max_page_count=" + maxPages);
                     }
@@ -180,45 +181,106 @@ public final class SqliteWriter {
         }
     }
 
-    /** A prepared INSERT sent every {@link #BATCH} rows. */
+    /** Rows bound per statement: one step of SQLite inserts this many, in one pass of its cursor. */
+    static final int ROWS_PER_STATEMENT = 64;
+
+    /**
+     * A prepared INSERT of integer rows, sent as statements of {@link #ROWS_PER_STATEMENT} rows in
+     * batches of {@link #BATCH} rows; the rows left at the end go one by one. SQLite's cost is per
+     * statement step as much as per row, so many rows per step is what makes the load fast.
+     */
     private static final class Batch {
-        final PreparedStatement st;
+        final PreparedStatement multi;
+        final PreparedStatement single;
+        final int cols;
+        final long[] values;
+        final boolean[] nulls;
+        int row;
         int pending;
         long rows;
 
-        Batch(Connection db, String sql) throws SQLException {
-            this.st = db.prepareStatement(sql);
+        /** {@code prefix}: {@code INSERT INTO T (a, b) VALUES }; {@code tuple}: {@code (?, ?)}, constants allowed. */
+        Batch(Connection db, String prefix, String tuple) throws SQLException {
+            this(db, prefix, tuple, "");
         }
 
+        /** As above, with {@code suffix} after the rows (the VALUES as a subquery, joined). */
+        Batch(Connection db, String prefix, String tuple, String suffix) throws SQLException {
+            this.cols = (int) tuple.chars().filter(c -> c == '?').count();
+            StringBuilder sql = new StringBuilder(prefix);
+            for (int r = 0; r < ROWS_PER_STATEMENT; r++) {
+                sql.append(r == 0 ? "" : ", ").append(tuple);
+            }
+            this.multi = db.prepareStatement(sql.append(suffix).toString());
+            this.single = db.prepareStatement(prefix + tuple + suffix);
+            this.values = new long[ROWS_PER_STATEMENT * cols];
+            this.nulls = new boolean[ROWS_PER_STATEMENT * cols];
+        }
+
+        /** Column {@code i} (1-based) of the row being filled. */
+        void setLong(int i, long v) {
+            int at = row * cols + i - 1;
+            values[at] = v;
+            nulls[at] = false;
+        }
+
+        void setInt(int i, int v) {
+            setLong(i, v);
+        }
+
+        void setNullable(int i, long v, boolean isNull) {
+            setLong(i, v);
+            nulls[row * cols + i - 1] = isNull;
+        }
+
+        void setNullable(int i, Integer v) {
+            setNullable(i, v == null ? 0 : v, v == null);
+        }
+
+        /** The row is complete. */
         void add() throws SQLException {
-            st.addBatch();
             rows++;
-            if (++pending == BATCH) {
-                flush();
+            if (++row == ROWS_PER_STATEMENT) {
+                bind(multi, 0, ROWS_PER_STATEMENT);
+                multi.addBatch();
+                row = 0;
+                if (++pending * ROWS_PER_STATEMENT >= BATCH) {
+                    multi.executeBatch();
+                    pending = 0;
+                }
             }
         }
 
+        private void bind(PreparedStatement st, int from, int n) throws SQLException {
+            for (int r = 0; r < n; r++) {
+                for (int c = 0; c < cols; c++) {
+                    int at = (from + r) * cols + c;
+                    int param = r * cols + c + 1;
+                    if (nulls[at]) {
+                        st.setNull(param, Types.INTEGER);
+                    } else {
+                        st.setLong(param, values[at]);
+                    }
+                }
+            }
+        }
+
+        /** Sends every row added. */
         void flush() throws SQLException {
             if (pending > 0) {
-                st.executeBatch();
+                multi.executeBatch();
                 pending = 0;
             }
+            for (int r = 0; r < row; r++) {
+                bind(single, r, 1);
+                single.executeUpdate();
+            }
+            row = 0;
         }
 
-        void setNullable(int i, long v, boolean isNull) throws SQLException {
-            if (isNull) {
-                st.setNull(i, Types.INTEGER);
-            } else {
-                st.setLong(i, v);
-            }
-        }
-
-        void setNullable(int i, Integer v) throws SQLException {
-            if (v == null) {
-                st.setNull(i, Types.INTEGER);
-            } else {
-                st.setInt(i, v);
-            }
+        void close() throws SQLException {
+            multi.close();
+            single.close();
         }
     }
 
@@ -240,6 +302,14 @@ public final class SqliteWriter {
         int[] shortIds = new int[0];
         /** NVTX domains used, with the thread that first used each (for the domain's create row). */
         final Map<Integer, Long> domains = new LinkedHashMap<>();
+        final PreparedStatement shape;
+        /** Kernel shapes by what makes them (stream, name, launch configuration) to their ids. */
+        final Map<KernelShape, Integer> shapes = new HashMap<>();
+        GpuStream lastShapeStream;
+        int lastShapeName = -1;
+        long lastShapeGrid;
+        long lastShapeBlock;
+        int lastShapeId;
         final Batch kernel;
         final Batch memcpy;
         final Batch memset;
@@ -263,20 +333,34 @@ public final class SqliteWriter {
                     ? facts.metadata().startEpochNs() : Long.MAX_VALUE;
             long b = Math.min(start, earliest);
             this.base = b == Long.MAX_VALUE ? 0 : b;
+            // What stays the same between launches of a kernel on a stream (its shape) goes once into a
+            // table of the temporary database, not into the file; each kernel binds only its own five
+            // values and joins its shape: binding a value costs more than SQLite's lookup.
+            try (Statement st = db.createStatement()) {
+                st.execute("CREATE TEMP TABLE vprof_kernel_shape (id INTEGER PRIMARY KEY, deviceId INTEGER, "
+                        + "contextId INTEGER, streamId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER, "
+                        + "mangledName INTEGER, registersPerThread INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, "
+                        + "blockX INTEGER, blockY INTEGER, blockZ INTEGER, staticSharedMemory INTEGER)");
+            }
+            shape = db.prepareStatement("INSERT INTO temp.vprof_kernel_shape VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    + "?, ?, ?)");
             // Columns vprof has no value for and that are NOT NULL take the documented defaults inline.
             kernel = new Batch(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, "
                     + "correlationId, globalPid, demangledName, shortName, mangledName, registersPerThread, gridX, gridY, "
                     + "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, "
                     + "localMemoryTotal, gridId, graphNodeId) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?)");
+                    + "SELECT v.column1, v.column2, s.deviceId, s.contextId, s.streamId, v.column3, s.globalPid, "
+                    + "s.demangledName, s.shortName, s.mangledName, s.registersPerThread, s.gridX, s.gridY, s.gridZ, "
+                    + "s.blockX, s.blockY, s.blockZ, s.staticSharedMemory, 0, 0, 0, 0, v.column4 FROM (VALUES ",
+                    "(?, ?, ?, ?, ?)", ") AS v JOIN temp.vprof_kernel_shape AS s ON s.id = v.column5");
             memcpy = new Batch(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId, "
-                    + "correlationId, globalPid, bytes, copyKind, srcKind, dstKind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    + "correlationId, globalPid, bytes, copyKind, srcKind, dstKind) VALUES ", "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
             memset = new Batch(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, streamId, "
-                    + "correlationId, globalPid, value, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    + "correlationId, globalPid, value, bytes) VALUES ", "(?, ?, ?, ?, ?, ?, ?, ?, ?)");
             runtime = new Batch(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
-                    + "correlationId, nameId, returnValue) VALUES (?, ?, ?, ?, ?, ?, 0)");
-            nvtxRange = new Batch(db, "INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, textId, domainId) "
-                    + "VALUES (?, ?, " + NsysSchema.NVTX_PUSH_POP_RANGE + ", ?, ?, ?)");
+                    + "correlationId, nameId, returnValue) VALUES ", "(?, ?, ?, ?, ?, ?, 0)");
+            nvtxRange = new Batch(db, "INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, textId, domainId) VALUES ",
+                    "(?, ?, " + NsysSchema.NVTX_PUSH_POP_RANGE + ", ?, ?, ?)");
         }
 
         long t(long epochNs) {
@@ -452,52 +536,92 @@ public final class SqliteWriter {
         public void gpuOp(GpuStream stream, GpuOp op) throws IOException {
             try {
                 GpuOpKind kind = op.kind();
-                Batch b = kind == GpuOpKind.KERNEL ? kernel : kind == GpuOpKind.MEMCPY ? memcpy : memset;
-                PreparedStatement st = b.st;
+                if (kind == GpuOpKind.KERNEL) {
+                    kernel(stream, op);
+                    return;
+                }
+                Batch st = kind == GpuOpKind.MEMCPY ? memcpy : memset;
                 st.setLong(1, t(op.start()));
                 st.setLong(2, t(op.end()));
                 st.setInt(3, stream.device().deviceId());
                 st.setInt(4, Math.max(0, stream.contextId()));
                 st.setLong(5, stream.streamId());
                 long corr = op.correlationId();
-                b.setNullable(6, corr, corr == 0);
+                st.setNullable(6, corr, corr == 0);
                 st.setLong(7, NsysSchema.globalPid(stream.device().process().pid()));
-                switch (kind) {
-                    case KERNEL -> {
-                        int nameId = op.nameId();
-                        st.setInt(8, demangled(nameId));
-                        st.setInt(9, shortIds[nameId]);
-                        st.setInt(10, string(nameId));
-                        st.setInt(11, op.registersPerThread());
-                        st.setInt(12, op.gridX());
-                        st.setInt(13, op.gridY());
-                        st.setInt(14, op.gridZ());
-                        st.setInt(15, op.blockX());
-                        st.setInt(16, op.blockY());
-                        st.setInt(17, op.blockZ());
-                        // The agent records static + dynamic shared memory as one sum: written as static.
-                        st.setInt(18, op.sharedMemoryBytes());
-                        long node = op.graphNodeId();
-                        b.setNullable(19, node, node == 0);
-                        kernels++;
-                    }
-                    case MEMCPY -> {
-                        st.setLong(8, op.bytes());
-                        st.setInt(9, op.copyKind());
-                        b.setNullable(10, NsysSchema.memoryKind(op.srcMemoryKind()));
-                        b.setNullable(11, NsysSchema.memoryKind(op.dstMemoryKind()));
-                        memcpys++;
-                    }
-                    case MEMSET -> {
-                        st.setInt(8, op.memsetValue());
-                        st.setLong(9, op.bytes());
-                        memsets++;
-                    }
+                if (kind == GpuOpKind.MEMCPY) {
+                    st.setLong(8, op.bytes());
+                    st.setInt(9, op.copyKind());
+                    st.setNullable(10, NsysSchema.memoryKind(op.srcMemoryKind()));
+                    st.setNullable(11, NsysSchema.memoryKind(op.dstMemoryKind()));
+                    memcpys++;
+                } else {
+                    st.setInt(8, op.memsetValue());
+                    st.setLong(9, op.bytes());
+                    memsets++;
                 }
-                b.add();
+                st.add();
             } catch (SQLException e) {
                 throw new SqlFailure(e);
             }
+        }
+
+        /** What stays the same between launches of a kernel on a stream. */
+        private record KernelShape(GpuStream stream, int nameId, long grid, long block) {}
+
+        private void kernel(GpuStream stream, GpuOp op) throws SQLException {
+            Batch st = kernel;
+            st.setLong(1, t(op.start()));
+            st.setLong(2, t(op.end()));
+            long corr = op.correlationId();
+            st.setNullable(3, corr, corr == 0);
+            long node = op.graphNodeId();
+            st.setNullable(4, node, node == 0);
+            st.setInt(5, shapeOf(stream, op));
+            st.add();
+            kernels++;
+        }
+
+        /** The id of the kernel's shape, written to the temporary table on first use. */
+        private int shapeOf(GpuStream stream, GpuOp op) throws SQLException {
+            int nameId = op.nameId();
+            long grid = (long) op.gridX() << 32 | (long) op.gridY() << 16 | op.gridZ();
+            long block = op.blockX() | (long) op.blockY() << 11 | (long) op.blockZ() << 22
+                    | (long) op.registersPerThread() << 29 | (long) op.sharedMemoryBytes() << 37;
+            // A stream mostly repeats its last kernel's shape; layers that alternate kernels go to the map.
+            if (stream == lastShapeStream && nameId == lastShapeName && grid == lastShapeGrid && block == lastShapeBlock) {
+                return lastShapeId;
+            }
+            KernelShape key = new KernelShape(stream, nameId, grid, block);
+            Integer id = shapes.get(key);
+            if (id == null) {
+                id = shapes.size() + 1;
+                shape.setInt(1, id);
+                shape.setInt(2, stream.device().deviceId());
+                shape.setInt(3, Math.max(0, stream.contextId()));
+                shape.setLong(4, stream.streamId());
+                shape.setLong(5, NsysSchema.globalPid(stream.device().process().pid()));
+                shape.setInt(6, demangled(nameId));
+                shape.setInt(7, shortIds[nameId]);
+                shape.setInt(8, string(nameId));
+                shape.setInt(9, op.registersPerThread());
+                shape.setInt(10, op.gridX());
+                shape.setInt(11, op.gridY());
+                shape.setInt(12, op.gridZ());
+                shape.setInt(13, op.blockX());
+                shape.setInt(14, op.blockY());
+                shape.setInt(15, op.blockZ());
+                // The agent records static + dynamic shared memory as one sum: written as static.
+                shape.setInt(16, op.sharedMemoryBytes());
+                shape.executeUpdate();
+                shapes.put(key, id);
+            }
+            lastShapeStream = stream;
+            lastShapeName = nameId;
+            lastShapeGrid = grid;
+            lastShapeBlock = block;
+            lastShapeId = id;
+            return id;
         }
 
         /** The demangled name's id of kernel name {@code nameId}, its short name's noted too. */
@@ -530,7 +654,7 @@ public final class SqliteWriter {
         @Override
         public void apiCall(CpuThread thread, ApiCall call) throws IOException {
             try {
-                PreparedStatement st = runtime.st;
+                Batch st = runtime;
                 st.setLong(1, t(call.start()));
                 st.setLong(2, t(call.end()));
                 st.setInt(3, call.kind() == ApiKind.DRIVER ? NsysSchema.EVENT_CLASS_DRIVER : NsysSchema.EVENT_CLASS_RUNTIME);
@@ -548,7 +672,7 @@ public final class SqliteWriter {
         @Override
         public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
             try {
-                PreparedStatement st = nvtxRange.st;
+                Batch st = nvtxRange;
                 st.setLong(1, t(startNs));
                 st.setLong(2, t(endNs));
                 long gtid = globalTid(thread);
@@ -571,8 +695,9 @@ public final class SqliteWriter {
         void finish() throws SQLException {
             for (Batch b : List.of(kernel, memcpy, memset, runtime, nvtxRange)) {
                 b.flush();
-                b.st.close();
+                b.close();
             }
+            shape.close();
             try (PreparedStatement st = db.prepareStatement("INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid, "
                     + "domainId) VALUES (0, " + NsysSchema.NVTX_DOMAIN_CREATE + ", ?, ?, ?)")) {
                 for (Map.Entry<Integer, Long> d : domains.entrySet()) {
@@ -586,14 +711,17 @@ public final class SqliteWriter {
             drops();
             meta();
             // Last: every string the rows above refer to is known now.
-            Batch s = new Batch(db, "INSERT INTO StringIds (id, value) VALUES (?, ?)");
-            for (int i = 0; i < strings.size(); i++) {
-                s.st.setInt(1, i);
-                s.st.setString(2, strings.get(i));
-                s.add();
+            try (PreparedStatement st = db.prepareStatement("INSERT INTO StringIds (id, value) VALUES (?, ?)")) {
+                for (int i = 0; i < strings.size(); i++) {
+                    st.setInt(1, i);
+                    st.setString(2, strings.get(i));
+                    st.addBatch();
+                    if (i % BATCH == BATCH - 1) {
+                        st.executeBatch();
+                    }
+                }
+                st.executeBatch();
             }
-            s.flush();
-            s.st.close();
         }
 
         /** TARGET_INFO_GPU: one row per GPU (by CUDA device id), from the DEVICE records the report kept. */
