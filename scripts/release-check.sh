@@ -85,6 +85,10 @@ step "./vprof export a.vprof -o a.pftrace"
 run ./vprof export a.vprof -o a.pftrace > export.log 2>&1 && [ -s a.pftrace ] || { echo FAILED; cat export.log; exit 1; }
 echo ok
 
+step "./vprof export a.vprof -o a.sqlite (the runtime's java.sql and sqlite-jdbc's native library)"
+run ./vprof export a.vprof -o a.sqlite > export-sqlite.log 2>&1 && [ -s a.sqlite ] || { echo FAILED; cat export-sqlite.log; exit 1; }
+echo ok
+
 step "./vprof agent-path (inside the unpacked folder)"
 agent=$(run ./vprof agent-path)
 [ "$agent" = "$PWD/native/libvprof.so" ] || { echo "FAILED: $agent"; exit 1; }

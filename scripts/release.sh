@@ -50,13 +50,14 @@ fi
 jar="$root/java/target/vprof.jar"
 [ -f "$jar" ] || { echo "release.sh: $jar is missing; build first (mvn -B package) or drop --no-build" >&2; exit 2; }
 
-# The modules the jar and its libraries refer to, less three that only optional library code
+# The modules the jar and its libraries refer to, less two that only optional library code
 # touches, which keeps the runtime half the size: java.desktop (Jackson's java.beans annotations,
-# looked up reflectively), java.sql (Jackson's java.sql.Date support, likewise) and jdk.jfr
-# (Netty's optional flight-recorder events). scripts/release-check.sh runs the commands on the
-# result.
+# looked up reflectively) and jdk.jfr (Netty's optional flight-recorder events). java.sql stays:
+# `vprof export --format sqlite` writes through sqlite-jdbc, a JDBC driver. scripts/release-check.sh
+# runs the commands on the result.
 modules=$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$jar" \
-          | tr ',' '\n' | grep -vxE 'java\.desktop|java\.sql|jdk\.jfr' | paste -sd, -)
+          | tr ',' '\n' | grep -vxE 'java\.desktop|jdk\.jfr' | paste -sd, -)
+case ",$modules," in *,java.sql,*) ;; *) modules="$modules,java.sql" ;; esac
 echo "release.sh: runtime modules: $modules" >&2
 
 strip_for() { case "$1" in "$host") echo strip ;; aarch64) echo aarch64-linux-gnu-strip ;; x86_64) echo x86_64-linux-gnu-strip ;; esac; }

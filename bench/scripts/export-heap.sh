@@ -14,7 +14,7 @@
 # a launch call per kernel and its flow in the trace). These are export figures on this machine,
 # not GPU figures.
 #   bench/scripts/export-heap.sh CAPTURE [OTHER_VPROF]
-#   HEAP=256m OTHER_HEAP=1g FORMATS="pftrace json kineto" STEPS=250000 KINDS=kernel,memcpy,nvtx,runtime \
+#   HEAP=256m OTHER_HEAP=1g FORMATS="pftrace json kineto sqlite" STEPS=250000 KINDS=kernel,memcpy,nvtx,runtime \
 #     bench/scripts/export-heap.sh ...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,6 +53,7 @@ run() {
     pftrace) out="$work/t.pftrace" ;;
     json) out="$work/t.json" ;;
     kineto) out="$work/k/t.json"; mkdir -p "$work/k"; args=(--format kineto) ;;
+    sqlite) out="$work/t.sqlite" ;;
   esac
   rm -rf "$work/k"/* "$work"/t.* 2>/dev/null || true
   sync

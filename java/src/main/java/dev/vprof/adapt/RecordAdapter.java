@@ -197,10 +197,12 @@ final class RecordAdapter implements RecordVisitor {
             // No KERNEL_DESC in the file: device and stream unknown, kept visible on a "GPU -1".
             out.gpuOp(p.stream(-1, -1), op.kernel(nameId, s, e, corr, 0, 0, 0, 0, 0, 0, 0, 0));
         } else {
-            out.gpuOp(p.stream(desc.deviceId(), Integer.toUnsignedLong(desc.streamId())), op.kernel(nameId, s, e, corr,
+            out.gpuOp(p.stream(desc.deviceId(), Integer.toUnsignedLong(desc.streamId())).context(desc.contextId()),
+                    op.kernel(nameId, s, e, corr,
                     clamp(desc.gridX(), 0x7fff_ffff), clamp(desc.gridY(), 0xffff), clamp(desc.gridZ(), 0xffff),
                     clamp(desc.blockX(), 0x7ff), clamp(desc.blockY(), 0x7ff), clamp(desc.blockZ(), 0x7f),
-                    clamp(desc.registers(), 0xff), clamp(desc.sharedMemory(), 0xff_ffff)));
+                    clamp(desc.registers(), 0xff), clamp(desc.sharedMemory(), 0xff_ffff))
+                    .graphNode(desc.fromGraph() ? desc.graphNodeId() : 0));
         }
         gpuOps++;
     }
@@ -209,7 +211,7 @@ final class RecordAdapter implements RecordVisitor {
     public void memcpy(int pid, MemcpyEvent m) {
         Proc p = timed(pid, m.start(), m.end());
         // Name id 0: the writers name a copy by its kinds ("Memcpy HtoD (Pinned -> Device)").
-        out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())),
+        out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())).context(m.contextId()),
                 op.memcpy(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
                         m.copyKind(), m.srcKind(), m.dstKind()));
         gpuOps++;
@@ -218,7 +220,7 @@ final class RecordAdapter implements RecordVisitor {
     @Override
     public void memset(int pid, MemsetEvent m) {
         Proc p = timed(pid, m.start(), m.end());
-        out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())),
+        out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())).context(m.contextId()),
                 op.memset(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value()));
         gpuOps++;
     }

@@ -28,9 +28,10 @@ import picocli.CommandLine.Spec;
 
 /** `vprof export FILE -o OUT [--format perfetto|chrome|kineto]`: a capture as a trace a viewer opens. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        header = "Write a capture as a Perfetto, Chrome JSON or Kineto JSON trace.",
+        header = "Write a capture as a Perfetto, Chrome JSON or Kineto JSON trace, or an SQLite database.",
         description = {"Write a capture as a trace: Perfetto (.pftrace), Chrome trace JSON (.json) or Kineto JSON "
-                + "(for Holistic Trace Analysis). Kernels, NVTX ranges, capture ranges, requests with their "
+                + "(for Holistic Trace Analysis), or an SQLite database (.sqlite) in Nsight Systems' export schema, so "
+                + "SQL written for nsys export runs on it. Kernels, NVTX ranges, capture ranges, requests with their "
                 + "queue/prefill/decode phases and metric counters, on one clock. Open a .pftrace at "
                 + "https://ui.perfetto.dev (Open trace file).",
                 "",
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
                 "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
                 "  vprof export slow.vprof -o traces/slow.json --format kineto   # Holistic Trace Analysis",
                 "  vprof export slow.vprof -o traces/slow.json --format kineto --steps nvtx:step   # with ProfilerStep#N",
-                "  vprof export slow.vprof -o slow.pftrace --mangled"})
+                "  vprof export slow.vprof -o slow.pftrace --mangled",
+                "  vprof export slow.vprof -o slow.sqlite                  # SQL, Nsight Systems' tables"})
 public final class ExportCommand implements Callable<Integer> {
     /** Files above this size get a progress line on a terminal. */
     static final long PROGRESS_ABOVE_BYTES = 64L << 20;
@@ -68,11 +70,11 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
             description = "the trace to write; the format follows the extension (.pftrace, .perfetto-trace, "
-                    + ".pt.trace.json for Kineto, other .json for Chrome JSON)")
+                    + ".pt.trace.json for Kineto, other .json for Chrome JSON, .sqlite for SQLite)")
     Path out;
 
     @Option(names = "--format", paramLabel = "FORMAT",
-            description = "perfetto, chrome or kineto (default: from the extension of OUT)")
+            description = "perfetto, chrome, kineto or sqlite (default: from the extension of OUT)")
     String format;
 
     @Option(names = "--steps", paramLabel = "nvtx:NAME",
@@ -87,6 +89,9 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
+
+    @Option(names = "--force", description = "replace OUT if it exists (SQLite)")
+    boolean force;
 
     @Override
     public Integer call() {
@@ -114,6 +119,9 @@ public final class ExportCommand implements Callable<Integer> {
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
         }
+        if (fmt == ExportFormat.SQLITE) {
+            OutputPath.refuseExisting(out, force, "database");
+        }
         boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
         List<Path> written;
@@ -121,7 +129,8 @@ public final class ExportCommand implements Callable<Integer> {
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            result = CaptureTimeline.stream(reader, KernelNames.of(mangled), large ? n -> {
+            KernelNames names = fmt == ExportFormat.SQLITE ? SqliteExport.walkNames() : KernelNames.of(mangled);
+            result = CaptureTimeline.stream(reader, names, large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();
             } : null);
@@ -144,6 +153,9 @@ public final class ExportCommand implements Callable<Integer> {
             if (fmt == ExportFormat.KINETO) {
                 kineto = KinetoFiles.write(result.source(), out, stepSpec);
                 written = kineto.paths();
+            } else if (fmt == ExportFormat.SQLITE) {
+                SqliteExport.write(reader, file, result.source(), out);
+                written = List.of(out);
             } else {
                 written = Exporter.export(result.source(), out, fmt);
             }
@@ -171,7 +183,7 @@ public final class ExportCommand implements Callable<Integer> {
         }
         for (int i = 0; i < written.size(); i++) {
             Path p = written.get(i);
-            if (fmt != ExportFormat.PERFETTO && sizeOf(p) > largeJsonBytes) {
+            if (fmt != ExportFormat.PERFETTO && fmt != ExportFormat.SQLITE && sizeOf(p) > largeJsonBytes) {
                 err.println("warning: " + p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
                         + "the same trace as Perfetto protobuf is a fraction of the size: vprof export " + file + " -o "
                         + pftraceBeside(p));
@@ -192,6 +204,8 @@ public final class ExportCommand implements Callable<Integer> {
                 stdout.println("offline: Perfetto's trace_processor (trace_processor_shell " + first
                         + ") answers SQL over it");
             }
+            case SQLITE -> stdout.println("SQL in Nsight Systems' export schema: sqlite3 " + first
+                    + " 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL' (tables: docs/sqlite.md)");
             case KINETO -> {
                 stdout.println("Holistic Trace Analysis: TraceAnalysis(trace_dir=\""
                         + first.toAbsolutePath().getParent() + "\"); Perfetto's UI also opens it (docs/viewers.md)");

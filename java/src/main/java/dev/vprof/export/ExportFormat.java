@@ -7,24 +7,28 @@ import java.util.Locale;
 public enum ExportFormat {
     PERFETTO,
     CHROME,
-    KINETO;
+    KINETO,
+    /** An SQLite database in Nsight Systems' export schema (docs/sqlite.md). */
+    SQLITE;
 
-    /** Parses {@code perfetto}, {@code chrome} or {@code kineto} (any case). */
+    /** Parses {@code perfetto}, {@code chrome}, {@code kineto} or {@code sqlite} (any case). */
     public static ExportFormat parse(String name) {
         String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         return switch (n) {
             case "perfetto" -> PERFETTO;
             case "chrome" -> CHROME;
             case "kineto" -> KINETO;
+            case "sqlite" -> SQLITE;
             default -> throw new IllegalArgumentException("unknown export format '" + name
-                    + "': use --format perfetto, chrome or kineto");
+                    + "': use --format perfetto, chrome, kineto or sqlite");
         };
     }
 
     /**
      * The format named by {@code explicit} if given, else the one the output's extension makes clear:
      * {@code .pftrace} and {@code .perfetto-trace} are Perfetto, {@code .pt.trace.json} (the PyTorch
-     * profiler's name) is Kineto JSON, any other {@code .json} is Chrome JSON.
+     * profiler's name) is Kineto JSON, any other {@code .json} is Chrome JSON, {@code .sqlite} (the
+     * name {@code nsys export --type sqlite} gives) is SQLite.
      */
     public static ExportFormat choose(String explicit, Path out) {
         if (explicit != null && !explicit.isBlank()) {
@@ -41,8 +45,11 @@ public enum ExportFormat {
         if (name.endsWith(".json")) {
             return CHROME;
         }
+        if (name.endsWith(".sqlite")) {
+            return SQLITE;
+        }
         throw new IllegalArgumentException("cannot tell the export format from '" + out
-                + "': name it .pftrace or .perfetto-trace (Perfetto) or .json (Chrome JSON), "
-                + "or pass --format perfetto|chrome|kineto");
+                + "': name it .pftrace or .perfetto-trace (Perfetto), .json (Chrome JSON) or .sqlite (SQLite), "
+                + "or pass --format perfetto|chrome|kineto|sqlite");
     }
 }

@@ -35,6 +35,10 @@ public final class Exporter {
                 yield List.of(out);
             }
             case KINETO -> KinetoFiles.write(source, out, null).paths();
+            case SQLITE -> {
+                SqliteWriter.write(source, out, SqliteWriter.Facts.none());
+                yield List.of(out);
+            }
         };
     }
 

@@ -14,6 +14,7 @@ public final class GpuOp extends SliceView {
     private GpuOpKind kind = GpuOpKind.KERNEL;
     private long aux0;
     private long aux1;
+    private long graphNodeId;
 
     /**
      * This view as a kernel. {@code correlationId} is CUPTI's 32-bit correlation id (0 when unknown);
@@ -72,7 +73,23 @@ public final class GpuOp extends SliceView {
         this.correlationId = correlationId;
         this.aux0 = a0;
         this.aux1 = a1;
+        this.graphNodeId = 0;
         return this;
+    }
+
+    /**
+     * Sets the CUDA graph node a kernel ran as (CUPTI's graphNodeId; 0: not from a graph or not
+     * recorded). A streamed walk carries it; a timeline in memory does not keep it (its walk hands
+     * out 0). Set after {@link #kernel}, which clears it.
+     */
+    public GpuOp graphNode(long nodeId) {
+        this.graphNodeId = nodeId;
+        return this;
+    }
+
+    /** The CUDA graph node id, 0 when none ({@link #graphNode}). */
+    public long graphNodeId() {
+        return graphNodeId;
     }
 
     /** Fills the view from packed columns, already checked when they were stored. */
@@ -84,6 +101,7 @@ public final class GpuOp extends SliceView {
         this.correlationId = Integer.toUnsignedLong(correlation);
         this.aux0 = a0;
         this.aux1 = a1;
+        this.graphNodeId = 0;
     }
 
     private static void check(String what, long v, long max) {

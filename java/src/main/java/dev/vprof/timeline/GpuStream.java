@@ -14,6 +14,7 @@ public final class GpuStream extends SliceColumns {
     private final LongColumn aux0;
     private final LongColumn aux1;
     private final GpuOp scratch = new GpuOp();
+    private int contextId = -1;
 
     GpuStream(GpuDevice device, long streamId, boolean keep) {
         super(keep, 1024);
@@ -35,6 +36,22 @@ public final class GpuStream extends SliceColumns {
 
     public long streamId() {
         return streamId;
+    }
+
+    /**
+     * The CUDA context the stream belongs to (CUPTI's contextId, from its first op that says), or -1
+     * when no record said. A stream belongs to one context, so it is the context of every op on it.
+     */
+    public int contextId() {
+        return contextId;
+    }
+
+    /** Notes the stream's CUDA context (the first known one stays). */
+    public GpuStream context(int id) {
+        if (contextId < 0 && id >= 0) {
+            contextId = id;
+        }
+        return this;
     }
 
     /**

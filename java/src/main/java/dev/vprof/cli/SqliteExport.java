@@ -1,0 +1,34 @@
+package dev.vprof.cli;
+
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.export.SqliteWriter;
+import dev.vprof.names.KernelNames;
+import dev.vprof.report.CaptureReport;
+import dev.vprof.report.Report;
+import dev.vprof.timeline.TimelineSource;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * {@code vprof export -o OUT.sqlite}: what the SQLite sink needs besides the walk. Its kernel names
+ * must be as recorded (it writes mangled, demangled and short names itself), and its VPROF_ tables
+ * take GPU time per request phase, drops by range and the devices from the report's own pass, so
+ * that they are the numbers {@code vprof report} gives.
+ */
+final class SqliteExport {
+    private SqliteExport() {}
+
+    /** How the walk of an SQLite export names kernels. */
+    static KernelNames walkNames() {
+        return KernelNames.asRecorded();
+    }
+
+    /** Writes {@code source}, a walk of {@code reader}'s capture, to {@code out}. */
+    static SqliteWriter.Stats write(CaptureReader reader, Path file, TimelineSource source, Path out) throws IOException {
+        Report report = CaptureReport.build(reader, 0);
+        String version = Main.class.getAnnotation(picocli.CommandLine.Command.class).version()[0];
+        SqliteWriter.Facts facts = new SqliteWriter.Facts(file.toString(), reader.metadata().orElse(null), report,
+                reader.warnings(), version.startsWith("vprof ") ? version.substring(6) : version);
+        return SqliteWriter.write(source, out, facts);
+    }
+}

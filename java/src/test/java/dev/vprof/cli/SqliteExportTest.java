@@ -1,0 +1,195 @@
+package dev.vprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.adapt.SyntheticCapture;
+import dev.vprof.capture.CaptureFormat;
+import dev.vprof.capture.CaptureMetadata;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.ChunkInfo;
+import dev.vprof.capture.ProcessInfo;
+import dev.vprof.capture.RingRecords;
+import dev.vprof.source.CaptureSources;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code vprof export -o OUT.sqlite} on captures whose answers are known: every Nsight Systems table
+ * and column it writes is one the real nsys export has, the request phases carry the GPU time the
+ * capture was built with, and a damaged chunk is skipped and said.
+ */
+class SqliteExportTest {
+    /** A real {@code nsys export --type sqlite} file (nsys 2022.2, export schema 2.9.1). */
+    static final Path NSYS = Path.of("../fixtures/real/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private Path exported() throws Exception {
+        Path capture = SyntheticCapture.write(dir.resolve("s.vprof"), true);
+        Path db = dir.resolve("s.sqlite");
+        E2e.ok(Cli.run("export", capture.toString(), "-o", db.toString()));
+        return db;
+    }
+
+    /** Table name to its columns, in order. */
+    private static Map<String, List<String>> schema(Path db) throws SQLException {
+        Map<String, List<String>> tables = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
+             Statement st = c.createStatement()) {
+            List<String> names = new java.util.ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            for (String t : names) {
+                List<String> cols = new java.util.ArrayList<>();
+                try (ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + t + "\")")) {
+                    while (rs.next()) {
+                        cols.add(rs.getString("name"));
+                    }
+                }
+                tables.put(t, cols);
+            }
+        }
+        return tables;
+    }
+
+    @Test
+    void everyNsysTableAndColumnWrittenIsInTheRealNsysExport() throws Exception {
+        Map<String, List<String>> ours = schema(exported());
+        Map<String, List<String>> nsys = schema(NSYS);
+        int tables = 0;
+        for (Map.Entry<String, List<String>> t : ours.entrySet()) {
+            if (t.getKey().startsWith("VPROF_")) {
+                continue;
+            }
+            tables++;
+            assertTrue(nsys.containsKey(t.getKey()), t.getKey() + " is not a table of the nsys export: " + nsys.keySet());
+            Set<String> missing = new TreeSet<>(t.getValue());
+            missing.removeAll(nsys.get(t.getKey()));
+            assertEquals(Set.of(), missing, "columns of " + t.getKey() + " the nsys export does not have");
+        }
+        assertTrue(tables >= 12, "the nsys tables: " + ours.keySet());
+        for (String t : List.of("StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "ThreadNames",
+                "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME", "EXPORT_META_DATA", "CUDA_GRAPH_EVENTS")) {
+            assertTrue(ours.containsKey(t), t);
+        }
+        assertTrue(ours.keySet().containsAll(List.of("VPROF_REQUESTS", "VPROF_REQUEST_PHASES", "VPROF_SPANS",
+                "VPROF_METRIC_SAMPLES", "VPROF_CAPTURE_RANGES", "VPROF_DROPS", "VPROF_CAPTURE_FACTS")), ours.keySet().toString());
+    }
+
+    @Test
+    void exportMetaDataUsesNsysNamesOrVprofsOwn() throws Exception {
+        Path db = exported();
+        Set<String> nsysNames = new TreeSet<>();
+        SqliteQueries.rows(NSYS, "SELECT name FROM EXPORT_META_DATA").forEach(r -> nsysNames.add(r.get("name").asText()));
+        for (JsonNode r : SqliteQueries.rows(db, "SELECT name FROM EXPORT_META_DATA")) {
+            String name = r.get("name").asText();
+            assertTrue(name.startsWith("VPROF_") || nsysNames.contains(name), name + " is not an nsys name: " + nsysNames);
+        }
+    }
+
+    @Test
+    void requestPhasesCarryTheGpuTimeTheCaptureWasBuiltWith() throws Exception {
+        Path db = exported();
+        List<JsonNode> rows = SqliteQueries.rows(db, """
+                SELECT r.traceId AS traceId, p.phase AS phase, p.end - p.start AS dur, p.gpuNs AS gpuNs
+                FROM VPROF_REQUESTS r JOIN VPROF_REQUEST_PHASES p ON p.requestId = r.id ORDER BY r.start, p.start""");
+        Map<String, Long> gpu = new LinkedHashMap<>();
+        Map<String, Long> dur = new HashMap<>();
+        for (JsonNode r : rows) {
+            String key = r.get("traceId").asText() + " " + r.get("phase").asText();
+            gpu.put(key, r.get("gpuNs").asLong());
+            dur.put(key, r.get("dur").asLong());
+        }
+        long ms = SyntheticCapture.MS;
+        // SyntheticCapture's class comment: A's prefill runs gemm 1.6-1.8 and attn 1.7-1.9 (union 300 ms), ...
+        String a = SyntheticCapture.traceHex(1);
+        String b = SyntheticCapture.traceHex(2);
+        Map<String, Long> want = new LinkedHashMap<>();
+        want.put(a + " queue", 50 * ms);
+        want.put(a + " prefill", 300 * ms);
+        want.put(a + " decode", 100 * ms);
+        want.put(b + " queue", 0L);
+        want.put(b + " prefill", 300 * ms);
+        want.put(b + " decode", 500 * ms);
+        assertEquals(want.keySet(), gpu.keySet(), "requests A and B (C lies after the window)");
+        want.forEach((k, v) -> assertTrue(Math.abs(gpu.get(k) - v) < ms / 100, k + ": " + gpu.get(k) + " ns, want " + v));
+        assertEquals(500 * ms, dur.get(a + " queue"));
+        assertEquals(2000 * ms, dur.get(b + " queue"));
+        assertEquals(1, SqliteQueries.value(db, "SELECT count(*) FROM VPROF_SPANS WHERE service = 'api-server'"),
+                "the api-server's span in the window (\"late\" lies after it, as on every export)");
+        List<JsonNode> waiting = SqliteQueries.rows(db, "SELECT value FROM VPROF_METRIC_SAMPLES "
+                + "WHERE name = 'vllm:num_requests_waiting' ORDER BY timestamp");
+        assertFalse(waiting.isEmpty(), "the scraped gauge");
+        assertEquals(1, SqliteQueries.value(db, "SELECT count(*) FROM VPROF_CAPTURE_RANGES WHERE source = 'profiler'"));
+    }
+
+    @Test
+    void aDamagedChunkIsSkippedWhatIsWholeIsExportedAndTheSkipIsInExportMetaData() throws Exception {
+        Path capture = dir.resolve("damaged.vprof");
+        long t0 = 1_760_000_000_000_000_000L;
+        try (CaptureWriter w = CaptureWriter.create(capture, new CaptureMetadata("host", t0, "0.1.0", List.of("x"), Map.of()))) {
+            w.process(new ProcessInfo(7, 1, "worker", 130000, 1, 1 << 20, t0));
+            RingRecords r = new RingRecords();
+            r.string(1, "k").kernelDesc(1, 1, 0, 7).writeTo(w, 7);
+            w.flush();
+            for (int chunk = 0; chunk < 3; chunk++) {
+                for (int i = 0; i < 10; i++) {
+                    long s = t0 + (chunk * 10L + i) * 1_000_000;
+                    r.kernel(s, s + 500_000, chunk * 10 + i + 1, 1);
+                }
+                r.writeTo(w, 7);
+                w.flush(); // a RECORDS chunk each
+            }
+        }
+        ChunkInfo second;
+        try (CaptureReader reader = CaptureSources.open(capture)) {
+            List<ChunkInfo> records = reader.chunks(CaptureFormat.KIND_RECORDS);
+            assertEquals(4, records.size());
+            second = records.get(2);
+        }
+        byte[] bytes = Files.readAllBytes(capture);
+        bytes[(int) second.offset() + CaptureFormat.CHUNK_HEADER_SIZE + 40] ^= 0x5a;
+        Files.write(capture, bytes);
+
+        Path db = dir.resolve("damaged.sqlite");
+        Cli.Result export = E2e.ok(Cli.run("export", capture.toString(), "-o", db.toString()));
+        assertTrue(export.err().contains("fails its checksum"), export.err());
+        assertEquals(20, SqliteQueries.value(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
+                "the two whole chunks' kernels");
+        JsonNode report = JSON.readTree(E2e.ok(Cli.run("report", "--json", capture.toString())).out());
+        assertEquals(report.get("totals").get("kernels").asLong(), 20);
+        List<JsonNode> skipped = SqliteQueries.rows(db, "SELECT value FROM EXPORT_META_DATA WHERE name = 'VPROF_SKIPPED'");
+        assertEquals(1, skipped.size(), skipped.toString());
+        assertTrue(skipped.getFirst().get("value").asText().contains("RECORDS chunk at byte " + second.offset()),
+                skipped.toString());
+        assertEquals(1, SqliteQueries.value(db, "SELECT value FROM EXPORT_META_DATA WHERE name = 'VPROF_SKIPPED_COUNT'"));
+        assertEquals(20, SqliteQueries.value(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId <= 10 "
+                + "OR correlationId > 20"), "chunks 1 and 3 whole, chunk 2 skipped");
+    }
+}

@@ -1,0 +1,94 @@
+package dev.vprof.export;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vprof.adapt.CaptureTimeline;
+import dev.vprof.adapt.SyntheticCapture;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
+import dev.vprof.source.CaptureSources;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SQLite sink's own rules: what a failure leaves behind, ids as Nsight Systems encodes them, short names. */
+class SqliteWriterTest {
+    @TempDir
+    Path dir;
+
+    private static final Path NSYS = Path.of("../fixtures/real/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+
+    @Test
+    void aFullDiskIsAClearErrorAndThePartialFileIsRemoved() throws IOException {
+        Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
+        Path out = dir.resolve("c.sqlite");
+        try (CaptureReader reader = CaptureSources.open(capture)) {
+            CaptureTimeline.Result r = CaptureTimeline.stream(reader, KernelNames.asRecorded(), null);
+            // Twenty pages are too few for the database: SQLite fails as on a full disk (SQLITE_FULL).
+            IOException e = assertThrows(IOException.class,
+                    () -> SqliteWriter.write(r.source(), out, SqliteWriter.Facts.none(), 20));
+            assertTrue(e.getMessage().contains("the disk is full; free space or write it elsewhere with -o"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("the partial file was removed"), e.getMessage());
+        }
+        assertFalse(Files.exists(out));
+        assertFalse(Files.exists(dir.resolve("c.sqlite.part")), "no partial file left");
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of("c.vprof"), files.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
+    @Test
+    void globalIdsDecodeAsNsightSystemsDecodesThem() throws SQLException {
+        // The real export's own process: its globalPid and its main thread's globalTid.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + NSYS.toAbsolutePath());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT p.globalPid, p.pid, t.globalTid FROM PROCESSES p JOIN ThreadNames t "
+                     + "ON (t.globalTid >> 24) = (p.globalPid >> 24) WHERE p.name = './saxpy-mpi-cuda' "
+                     + "AND (t.globalTid & 16777215) = p.pid")) {
+            assertTrue(rs.next(), "the real export names its main thread");
+            int pid = rs.getInt(2);
+            assertEquals(rs.getLong(1), NsysSchema.globalPid(pid));
+            assertEquals(rs.getLong(3), NsysSchema.globalTid(pid, pid));
+        }
+        long g = NsysSchema.globalTid(4_194_000, 4_193_999);
+        assertEquals(4_194_000, (g >> 24) & 0xFFFFFF);
+        assertEquals(4_193_999, g & 0xFFFFFF);
+    }
+
+    @Test
+    void shortNamesAreTheFunctionNameAsNsightSystemsWritesThem() throws SQLException {
+        List<String[]> real = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + NSYS.toAbsolutePath());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT d.value, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                     + "JOIN StringIds d ON d.id = k.demangledName JOIN StringIds s ON s.id = k.shortName")) {
+            while (rs.next()) {
+                real.add(new String[] {rs.getString(1), rs.getString(2)});
+            }
+        }
+        assertFalse(real.isEmpty());
+        for (String[] r : real) {
+            assertEquals(r[1], NsysSchema.shortName(r[0]), r[0]);
+        }
+        assertEquals("rms_norm_kernel", NsysSchema.shortName(
+                "void vllm::rms_norm_kernel<c10::BFloat16>(c10::BFloat16*, c10::BFloat16 const*, float, int, int)"));
+        assertEquals("cunn_SoftMaxForward", NsysSchema.shortName(
+                "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float>(float*, float const*, int)"));
+        assertEquals("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n",
+                NsysSchema.shortName("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n"), "a C name is its own short name");
+        assertEquals("", NsysSchema.shortName(""));
+    }
+}
