@@ -468,7 +468,7 @@ final class CaptureSession {
             if (torch != null) {
                 // After /stop_profile (vLLM writes its traces then) and after the window closed.
                 try {
-                    torchLine = TorchTraceFold.fold(torch.await(err), out, err);
+                    torchLine = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
                 } catch (CaptureException e) {
                     torchFailure = e;
                 }
