@@ -34,14 +34,18 @@ final class RequestsSection {
         this.overlap = overlap;
     }
 
-    /** Null when the capture holds no SPANS chunk. */
-    static RequestsSection prepare(CaptureReader reader, List<String> notes) {
-        if (!reader.hasSpans()) {
+    /** The capture's own spans and {@code extra} ones (--spans); null when there are none. */
+    static RequestsSection prepare(CaptureReader reader, List<Span> extra, List<String> notes) {
+        if (!reader.hasSpans() && extra.isEmpty()) {
             return null;
         }
-        CaptureReader.Spans read = reader.spans();
-        notes.addAll(read.notes());
-        List<RequestSlice> requests = RequestPhases.split(read.spans()).requests();
+        List<Span> all = new ArrayList<>(extra);
+        if (reader.hasSpans()) {
+            CaptureReader.Spans read = reader.spans();
+            notes.addAll(read.notes());
+            all.addAll(0, read.spans());
+        }
+        List<RequestSlice> requests = RequestPhases.split(all).requests();
         GpuOverlap overlap = null;
         if (!requests.isEmpty()) {
             long[] points = new long[requests.size() * 5];
@@ -58,7 +62,7 @@ final class RequestsSection {
             int window = (int) Math.min(MAX_WINDOW, (long) WINDOW_PER_PROCESS * Math.max(1, reader.processes().size()));
             overlap = new GpuOverlap(java.util.Arrays.copyOf(points, n), window);
         }
-        return new RequestsSection(read.spans(), requests, overlap);
+        return new RequestsSection(all, requests, overlap);
     }
 
     /** Whether kernels should be fed (there are requests to credit them to). */
