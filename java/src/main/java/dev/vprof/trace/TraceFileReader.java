@@ -36,7 +36,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
@@ -56,9 +55,9 @@ final class TraceFileReader {
     /** Unknown API names listed by name in the warning (the rest are counted). */
     private static final int NAMES_LISTED = 8;
 
-    static final String DOMAIN_CPU_OP = "pytorch.cpu_op";
-    static final String DOMAIN_PYTHON = "pytorch.python_function";
-    static final String DOMAIN_GPU_ANNOTATION = "pytorch.gpu_user_annotation";
+    static final String DOMAIN_CPU_OP = TorchTraceImport.DOMAIN_CPU_OP;
+    static final String DOMAIN_PYTHON = TorchTraceImport.DOMAIN_PYTHON;
+    static final String DOMAIN_GPU_ANNOTATION = TorchTraceImport.DOMAIN_GPU_ANNOTATION;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_TOKEN_CHARS).build())
@@ -101,7 +100,8 @@ final class TraceFileReader {
         long hipApiCalls;
         long unknownApiCalls;
         final Set<String> unknownApiNames = new LinkedHashSet<>();
-        final Map<String, Long> otherCategories = new TreeMap<>();
+        /** Events of categories that are not PyTorch's (flows, spans), and PyTorch events that are not complete slices. */
+        long otherEvents;
         long pytorchEvents;
         long jsonBytes;
         final List<String> devicesSeen = new ArrayList<>();
@@ -309,8 +309,8 @@ final class TraceFileReader {
 
     /** One event's fields, reused: only what the mapping needs is kept. */
     private static final class Event {
-        String ph;
-        String cat;
+        char ph;
+        Kind kind;
         String name;
         long pid;
         boolean pidIsInt;
@@ -337,7 +337,9 @@ final class TraceFileReader {
         String argLabels;
 
         void reset() {
-            ph = cat = name = tidText = argName = argLabels = null;
+            ph = 0;
+            kind = null;
+            name = tidText = argName = argLabels = null;
             pid = tid = 0;
             pidIsInt = tidIsInt = hasTs = hasDur = false;
             ts = dur = 0;
@@ -365,8 +367,10 @@ final class TraceFileReader {
                 String f = p.currentName();
                 t = p.nextToken();
                 switch (f) {
-                    case "ph" -> ev.ph = t == JsonToken.VALUE_STRING ? p.getText() : null;
-                    case "cat" -> ev.cat = t == JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "ph" -> ev.ph = t == JsonToken.VALUE_STRING && p.getTextLength() == 1
+                            ? p.getTextCharacters()[p.getTextOffset()] : '?';
+                    case "cat" -> ev.kind = t == JsonToken.VALUE_STRING
+                            ? Kind.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength()) : Kind.OTHER;
                     case "name" -> ev.name = t == JsonToken.VALUE_STRING ? p.getText() : null;
                     case "pid" -> {
                         if (t == JsonToken.VALUE_NUMBER_INT) {
@@ -528,7 +532,7 @@ final class TraceFileReader {
 
     private void dispatch() throws IOException {
         Event e = ev;
-        if ("M".equals(e.ph)) {
+        if (e.ph == 'M') {
             if ("process_name".equals(e.name) && e.argName != null && out.command == null) {
                 out.command = e.argName;
             }
@@ -537,18 +541,14 @@ final class TraceFileReader {
             }
             return;
         }
-        String cat = e.cat;
-        if (cat == null) {
-            return;
-        }
-        Kind kind = Kind.of(cat);
-        if (kind == Kind.OTHER) {
-            out.otherCategories.merge(cat, 1L, Long::sum);
+        Kind kind = e.kind;
+        if (kind == null || kind == Kind.OTHER) {
+            out.otherEvents++;
             return;
         }
         out.pytorchEvents++;
-        if (!"X".equals(e.ph)) {
-            out.otherCategories.merge(cat + " (ph " + e.ph + ")", 1L, Long::sum);
+        if (e.ph != 'X') {
+            out.otherEvents++;
             return;
         }
         if (!e.hasTs || !e.hasDur) {
@@ -607,6 +607,35 @@ final class TraceFileReader {
 
         Kind(boolean gpu) {
             this.gpu = gpu;
+        }
+
+        private static final String[] NAMES = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset",
+            "cuda_runtime", "Runtime", "cuda_driver", "Driver", "user_annotation", "User Annotation",
+            "gpu_user_annotation", "cpu_op", "Operator", "python_function"};
+        private static final Kind[] KINDS = new Kind[NAMES.length];
+
+        static {
+            for (int i = 0; i < NAMES.length; i++) {
+                KINDS[i] = of(NAMES[i]);
+            }
+        }
+
+        /** {@link #of(String)} of the characters {@code buf[off, off+len)}, allocating nothing. */
+        static Kind of(char[] buf, int off, int len) {
+            outer:
+            for (int i = 0; i < NAMES.length; i++) {
+                String k = NAMES[i];
+                if (k.length() != len) {
+                    continue;
+                }
+                for (int j = 0; j < len; j++) {
+                    if (k.charAt(j) != buf[off + j]) {
+                        continue outer;
+                    }
+                }
+                return KINDS[i];
+            }
+            return OTHER;
         }
 
         /** The categories of current Kineto traces, and of the old ones ({@code "Kernel"}, {@code "Runtime"}...). */
