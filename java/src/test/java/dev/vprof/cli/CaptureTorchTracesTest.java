@@ -182,6 +182,22 @@ class CaptureTorchTracesTest {
     }
 
     @Test
+    void attachWithTorchTracesNeedsNoAgent() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            Path torchDir = dir.resolve("empty");
+            Files.createDirectories(torchDir);
+            Run r = vprof("attach", "--pid", Long.toString(sleeper.pid()), "--torch-traces", torchDir.toString(),
+                    "--torch-traces-timeout", "300ms", "--duration", "200ms", "-o", dir.resolve("a.vprof").toString());
+            assertTrue(r.err().contains("no agent in the tree of pid " + sleeper.pid()), r.err());
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("stayed empty for 300ms"), r.err());
+        } finally {
+            sleeper.destroy();
+        }
+    }
+
+    @Test
     void anExistingOutputIsRefusedWithoutForce() throws Exception {
         Path out = dir.resolve("exists.vprof");
         Files.writeString(out, "keep me");
