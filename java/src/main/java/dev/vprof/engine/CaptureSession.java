@@ -521,12 +521,14 @@ final class CaptureSession {
                 nextBeat = now + HEARTBEAT_EVERY_NS;
             }
             boolean checkNow = now - nextCheck >= 0;
-            if (checkNow && watch != null) {
+            if (checkNow) {
                 // Read before discovering, so the last look happens after the command exited; and
                 // then list the folder, as a region made just before the exit may not have been
-                // reported by the watch yet.
+                // reported by the watch yet. A FEEDS capture has no agents to discover.
                 boolean exitedNow = command != null && !command.isAlive();
-                discover(exitedNow && !commandExited);
+                if (watch != null) {
+                    discover(exitedNow && !commandExited);
+                }
                 commandExited = exitedNow;
                 nextCheck = now + CHECK_EVERY_NS;
             }
