@@ -7,7 +7,9 @@
 #  2. a trace of >= SIZE_MB (default 2100 MB) built in /tmp by repeating that trace's events, each
 #     copy shifted in time by the trace's span (one line, as Kineto writes it): `vprof import` and
 #     `vprof report` of it directly, wall, MB/s, peak heap (largest heap-before-GC in -Xlog:gc, or
-#     in use at exit), the process's peak RSS.
+#     in use at exit, over every JVM the command started), the process's peak RSS. MB/s of CPU is
+#     the JSON over the command's user + sys time (all its threads: JIT and GC included), which a
+#     loaded machine stretches less than the wall.
 # Everything made is removed at exit. These are parser figures on this machine, not GPU figures.
 #   bench/scripts/trace-import.sh [TRACE.json.gz]
 #   SIZE_MB=2100 HEAP=256m bench/scripts/trace-import.sh
@@ -21,11 +23,15 @@ trap 'rm -rf "$work"' EXIT
 
 "$root/vprof" --version >/dev/null # builds on first use
 
-peak_heap() { # $1: a -Xlog:gc* file -> "PEAK MiB (live after GC LIVE MiB)"
-  local before after at_exit
-  before=$(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$1" | sed 's/M->.*//' | sort -n | tail -n1)
-  after=$(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$1" | sed 's/.*->//; s/M(.*//' | sort -n | tail -n1)
-  at_exit=$(grep -E 'gc,heap,exit' "$1" | grep -o 'used [0-9]*K' | awk '{s += $2} END {printf "%d", s / 1024}')
+peak_heap() { # $@: the -Xlog:gc* files of one command's JVMs -> "PEAK MiB (live after GC LIVE MiB)", the largest
+  local before after at_exit f e
+  before=$(cat "$@" | grep -o '[0-9]*M->[0-9]*M([0-9]*M)' | sed 's/M->.*//' | sort -n | tail -n1)
+  after=$(cat "$@" | grep -o '[0-9]*M->[0-9]*M([0-9]*M)' | sed 's/.*->//; s/M(.*//' | sort -n | tail -n1)
+  at_exit=0
+  for f in "$@"; do
+    e=$(grep -E 'gc,exit.*(DefNew|Tenured|garbage-first|region).* +total' "$f" | grep -o 'used [0-9]*K' | awk '{s += $2} END {printf "%d", s / 1024}')
+    [ "${e:-0}" -gt "$at_exit" ] && at_exit=$e
+  done
   awk -v b="${before:-0}" -v e="${at_exit:-0}" -v a="${after:-0}" 'BEGIN {
     printf "%d MiB (live after GC %d MiB)", (b > e ? b : e), a }'
 }
@@ -34,16 +40,18 @@ peak_heap() { # $1: a -Xlog:gc* file -> "PEAK MiB (live after GC LIVE MiB)"
 timed() {
   local label=$1 bytes=$2; shift 2
   local load; load=$(cut -d' ' -f1 /proc/loadavg)
-  rm -f "$work/gc.log"
-  if ! /usr/bin/env time -f '%e %U %S %M' -o "$work/time" env JAVA_TOOL_OPTIONS="-Xmx$heap -Xlog:gc*:file=$work/gc.log" \
+  rm -f "$work"/gc-*.log
+  # %p: one log per JVM (the launcher may start more than one; a shared file would be rotated away)
+  if ! /usr/bin/env time -f '%e %U %S %M' -o "$work/time" env JAVA_TOOL_OPTIONS="-Xmx$heap -Xlog:gc*:file=$work/gc-%p.log" \
       VPROF_NO_BUILD=1 "$@" >"$work/out" 2>"$work/err"; then
-    printf '| %s | fails: %s | | | | | %s |\n' "$label" "$(grep -v '^Picked up' "$work/err" | tail -n1)" "$load"
+    printf '| %s | fails: %s | | | | | | %s |\n' "$label" "$(grep -v '^Picked up' "$work/err" | tail -n1)" "$load"
     return 1
   fi
   local wall user sys rss
   read -r wall user sys rss <"$work/time"
-  printf '| %s | %.2f s | %.2f s + %.2f s | %.1f MB/s | %s | %d MiB | %s |\n' "$label" "$wall" "$user" "$sys" \
-    "$(echo "$bytes / $wall / 1000000" | bc -l)" "$(peak_heap "$work/gc.log")" "$((rss / 1024))" "$load"
+  printf '| %s | %.2f s | %.2f s + %.2f s | %.1f MB/s | %.1f MB/s | %s | %d MiB | %s |\n' "$label" "$wall" "$user" "$sys" \
+    "$(echo "$bytes / $wall / 1000000" | bc -l)" "$(echo "$bytes / ($user + $sys) / 1000000" | bc -l)" \
+    "$(peak_heap "$work"/gc-*.log)" "$((rss / 1024))" "$load"
 }
 
 zcat -f "$src" >"$work/real.json"
@@ -51,8 +59,8 @@ real_bytes=$(stat -c %s "$work/real.json")
 kernels=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for e in d["traceEvents"] if e.get("cat") in ("kernel","Kernel") and e.get("ph")=="X"))' "$work/real.json")
 echo "trace: $src ($real_bytes bytes of JSON, $kernels kernels); machine: $(nproc) cores, heap -Xmx$heap; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| command | wall | CPU user + sys | JSON MB/s of wall | peak heap | peak RSS | load |"
-echo "|---|---|---|---|---|---|---|"
+echo "| command | wall | CPU user + sys | JSON MB/s of wall | JSON MB/s of CPU | peak heap | peak RSS | load |"
+echo "|---|---|---|---|---|---|---|---|"
 timed "import, real trace" "$real_bytes" "$root/vprof" import "$work/real.json" -o "$work/real.vprof"
 real_vprof=$(stat -c %s "$work/real.vprof")
 timed "import --no-cpu-ops, real trace" "$real_bytes" "$root/vprof" import --no-cpu-ops "$work/real.json" -o "$work/real-nocpu.vprof"

@@ -9,6 +9,7 @@ import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
 import dev.vprof.source.CaptureSources;
+import dev.vprof.trace.TorchTraceOptions;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -79,6 +80,10 @@ public final class ExportCommand implements Callable<Integer> {
                     + "so HTA's step analyses work, e.g. --steps nvtx:step (needs runtime API calls in the capture)")
     String steps;
 
+    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
+            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
+    String maxBytes;
+
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
@@ -113,7 +118,8 @@ public final class ExportCommand implements Callable<Integer> {
         CaptureTimeline.Result result;
         List<Path> written;
         KinetoFiles.Result kineto = null;
-        try (CaptureReader reader = CaptureSources.open(file)) {
+        try (CaptureReader reader = CaptureSources.open(file,
+                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
             result = CaptureTimeline.stream(reader, KernelNames.of(mangled), large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));

@@ -4,6 +4,7 @@ import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.source.CaptureSources;
+import dev.vprof.trace.TorchTraceOptions;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -52,6 +53,10 @@ public final class ReportCommand implements Callable<Integer> {
             description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
     int top;
 
+    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
+            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
+    String maxBytes;
+
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
@@ -73,7 +78,8 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Report report;
         java.util.List<dev.vprof.otlp.Span> extraSpans = SpansFile.read(spans, err);
-        try (CaptureReader reader = CaptureSources.open(file)) {
+        try (CaptureReader reader = CaptureSources.open(file,
+                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled), extraSpans);
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());

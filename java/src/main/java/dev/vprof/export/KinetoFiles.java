@@ -158,7 +158,7 @@ public final class KinetoFiles {
             if (f == null) {
                 return;
             }
-            f.range(thread, nameId, startNs, endNs);
+            f.range(thread, nameId, startNs, endNs, domainId);
             if (steps != null) {
                 steps.range(thread, nameId, startNs, endNs);
                 rangeNames.merge(nameId, 1, Integer::sum);

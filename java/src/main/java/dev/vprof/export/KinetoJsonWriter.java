@@ -9,6 +9,7 @@ import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.timeline.TimelineSource;
 import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
@@ -81,7 +82,7 @@ public final class KinetoJsonWriter {
             @Override
             public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
                 if (thread.process() == process) {
-                    file.range(thread, nameId, startNs, endNs);
+                    file.range(thread, nameId, startNs, endNs, domainId);
                 }
             }
         });
@@ -147,8 +148,13 @@ public final class KinetoJsonWriter {
             }
         }
 
-        void range(CpuThread t, int nameId, long startNs, long endNs) throws IOException {
-            ev.complete(ev.name(nameId), "user_annotation", pid, t.tid(), startNs, endNs);
+        void range(CpuThread t, int nameId, long startNs, long endNs, int domainId) throws IOException {
+            // A PyTorch trace's CPU ops read back as CPU ops, not annotations (docs/pytorch-traces.md).
+            String domain = domainId == 0 ? null : ev.text(domainId);
+            String cat = TorchTraceImport.DOMAIN_CPU_OP.equals(domain) ? "cpu_op"
+                    : TorchTraceImport.DOMAIN_PYTHON.equals(domain) ? "python_function"
+                    : TorchTraceImport.DOMAIN_GPU_ANNOTATION.equals(domain) ? "gpu_user_annotation" : "user_annotation";
+            ev.complete(ev.name(nameId), cat, pid, t.tid(), startNs, endNs);
             json.raw("}}");
         }
 

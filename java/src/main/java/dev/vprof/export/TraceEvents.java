@@ -31,6 +31,11 @@ final class TraceEvents {
         this.flowCategory = flowCategory;
     }
 
+    /** The timeline string {@code id} as it is (null for 0). */
+    String text(int id) {
+        return id == 0 ? null : timeline.strings().get(id);
+    }
+
     /** The timeline string {@code id}, quoted for JSON (cached). */
     byte[] name(int id) {
         if (id >= names.length) { // a streamed walk may intern names as it goes

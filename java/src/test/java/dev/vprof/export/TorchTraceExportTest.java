@@ -90,7 +90,22 @@ class TorchTraceExportTest {
             files = s.toList();
         }
         assertEquals(1, files.size(), files.toString());
-        assertEquals(expected(trace), kernelsOf(JSON.readTree(files.getFirst().toFile())));
+        JsonNode kineto = JSON.readTree(files.getFirst().toFile());
+        assertEquals(expected(trace), kernelsOf(kineto));
+        // CPU ops read back as CPU ops, as many as the trace has, not as annotations.
+        for (String cat : List.of("cpu_op", "python_function", "user_annotation", "gpu_user_annotation")) {
+            assertEquals(count(TraceOracle.tree(trace), cat), count(kineto, cat), cat);
+        }
+    }
+
+    private static long count(JsonNode root, String cat) {
+        long n = 0;
+        for (JsonNode e : root.get("traceEvents")) {
+            if (cat.equals(e.path("cat").asText()) && "X".equals(e.path("ph").asText())) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static Map<String, Long> kernelsOf(JsonNode root) {
