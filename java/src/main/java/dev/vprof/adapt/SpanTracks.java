@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Puts spans on the timeline: vLLM's {@code llm_request} spans as requests with queue, prefill
- * and decode children ({@link RequestPhases}), every other span under its own service with its own
+ * Puts spans on the timeline: vLLM's {@code llm_request} spans as requests with before-the-engine,
+ * queue, prefill and decode children ({@link RequestPhases}; an empty before-the-engine phase is
+ * left out, as a request the engine saw at its arrival has none), every other span under its own service with its own
  * name (the writers nest spans by time). Spans are on epoch ns already (the sender's clock).
  */
 final class SpanTracks {
@@ -31,8 +32,11 @@ final class SpanTracks {
             if (!r.anomalies().isEmpty()) {
                 attrs.put("vprof.anomalies", String.join("; ", r.anomalies()));
             }
-            List<Phase> phases = new ArrayList<>(3);
+            List<Phase> phases = new ArrayList<>(4);
             for (RequestSlice.Phase p : r.phases()) {
+                if (p.name().equals(RequestPhases.BEFORE_ENGINE) && p.durationNs() == 0) {
+                    continue;
+                }
                 phases.add(new Phase(p.name(), p.startEpochNs(), p.endEpochNs()));
             }
             timeline.addRequest(new Request(r.span().traceIdHex(), r.span().spanIdHex(), r.span().name(),

@@ -96,6 +96,16 @@ final class AttachCommand implements Callable<Integer> {
                     List.of("attach", "--pid", Integer.toString(pid)), feeds),
                     new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
         } catch (CaptureException.NoAgent e) {
+            if (capture.torchTraces != null) {
+                // vLLM's torch traces bring the GPU work: the agents are optional then.
+                err.println("vprof: no agent in the tree of pid " + pid + ": capturing the feeds and vLLM's torch "
+                        + "traces only");
+                running = Capture.start(capture.plan(CapturePlan.Mode.FEEDS, pid, null, armSpec, file,
+                        List.of("attach", "--pid", Integer.toString(pid)), capture.openFeeds(err)),
+                        new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
+                running.awaitSummary();
+                return 0;
+            }
             throw new CliException(e.getMessage() + (inject ? "; none of them has CUDA loaded (libcuda mapped) to "
                     + "inject into: has it initialized CUDA yet?" : injectHint(withoutAgent)), e);
         }

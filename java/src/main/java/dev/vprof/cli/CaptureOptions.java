@@ -81,6 +81,18 @@ final class CaptureOptions {
                     + "no bench client is needed."})
     String trigger;
 
+    @Option(names = "--torch-traces", paramLabel = "DIR",
+            description = {"vLLM's torch profiler as a source: after the capture (and --trigger's /stop_profile), "
+                    + "wait for the PyTorch profiler traces that appear in DIR, the server's torch_profiler_dir "
+                    + "(--profiler-config '{\"profiler\":\"torch\",\"torch_profiler_dir\":DIR}'), and fold "
+                    + "their GPU work into the capture file. With it, attach needs no agent."})
+    Path torchTraces;
+
+    @Option(names = "--torch-traces-timeout", paramLabel = "D", defaultValue = "5m",
+            description = "How long to wait for the torch traces after the capture stops (vLLM can take minutes "
+                    + "to write large ones). Default: ${DEFAULT-VALUE}.")
+    String torchTracesTimeout = "5m";
+
     /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
     @Mixin
     OtlpOptions otlp = new OtlpOptions();
@@ -223,6 +235,22 @@ final class CaptureOptions {
         return d;
     }
 
+    /** --torch-traces with its timeout, or null when not asked. */
+    CapturePlan.TorchTraces torchTracesOrNull() {
+        if (torchTraces == null) {
+            return null;
+        }
+        if (java.nio.file.Files.exists(torchTraces) && !java.nio.file.Files.isDirectory(torchTraces)) {
+            throw new CliException("--torch-traces " + torchTraces + " is a file; give the folder vLLM writes its "
+                    + "traces into (its torch_profiler_dir)");
+        }
+        Duration d = Units.duration("--torch-traces-timeout", torchTracesTimeout);
+        if (d.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new CliException("--torch-traces-timeout " + torchTracesTimeout + " is below the minimum of 100ms");
+        }
+        return new CapturePlan.TorchTraces(torchTraces, d);
+    }
+
     /** The --trigger base URL (http://HOST:PORT), or null. */
     URI triggerUriOrNull() {
         return trigger == null ? null : ProfilerTrigger.baseUri(trigger);
@@ -251,7 +279,7 @@ final class CaptureOptions {
         URI metricsUrl = metricsUriOrNull();
         return new CapturePlan(mode, rootPid, command, arm, ringBytes(), file, commandLine, asMap(),
                 metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()),
-                triggerUriOrNull(), durationOrNull(), feeds, treeScope());
+                triggerUriOrNull(), durationOrNull(), feeds, treeScope(), torchTracesOrNull());
     }
 
     /** Options from {@code args}, with their defaults, as {@code run} and {@code attach} would parse them. */
@@ -270,6 +298,7 @@ final class CaptureOptions {
         metricsUriOrNull();
         metricsIntervalValue();
         triggerUriOrNull();
+        torchTracesOrNull();
         otlpConfigOrNull();
         if (spans != null && !java.nio.file.Files.isReadable(spans)) {
             throw new CliException("--spans " + spans + ": no such readable file");
@@ -292,6 +321,7 @@ final class CaptureOptions {
         }
         if (spans != null) m.put("spans", spans.toString());
         if (trigger != null) m.put("trigger", triggerUriOrNull().toString());
+        if (torchTraces != null) m.put("torch-traces", torchTraces.toString());
         if (otlp.enabled()) m.put("otlp", "on");
         return m;
     }

@@ -84,6 +84,10 @@ final class DemoCommand implements Callable<Integer> {
             description = "Tokens generated per request. Default: ${DEFAULT-VALUE}.")
     int maxTokens;
 
+    @Option(names = "--no-torch-path", description = "Skip the last step: the same server's torch profiler traces "
+            + "captured with vprof capture --torch-traces, no agent.")
+    boolean noTorchPath;
+
     private PrintWriter err;
     private long t0;
 
@@ -129,7 +133,8 @@ final class DemoCommand implements Callable<Integer> {
         AgentEnvironment.apply(env, agent, 32L << 20, null);
         SimulatedVllmServer server;
         try {
-            server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir));
+            server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, env, traces, dir)
+                    .withTorchProfilerDir(dir.resolve("torch_traces")));
         } catch (IOException e) {
             feeds.close();
             throw new CliException("cannot start the simulated server: " + e.getMessage(), e);
@@ -144,6 +149,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private int run(PrintWriter out, SimulatedVllmServer server, CaptureFeeds feeds, Path capture) throws Exception {
         URI base = server.baseUri();
+        int otlpPort = feeds.otlpHttpAddress().getPort(); // the torch path's capture listens there again
         awaitDormantAgents(server.workerPids());
         warmUp(URI.create(base + "/metrics"));
         int self = (int) ProcessHandle.current().pid();
@@ -192,6 +198,8 @@ final class DemoCommand implements Callable<Integer> {
             }
         }
 
+        Path torchCapture = noTorchPath ? null : DemoTorchPath.run(server, dir.resolve("torch_traces"), dir,
+                otlpPort, err, this::step);
         step("writing the traces and the report into " + dir);
         List<Path> traceFiles = exportTraces(capture);
         String reportText;
@@ -210,6 +218,10 @@ final class DemoCommand implements Callable<Integer> {
                     ? "Chrome trace JSON (chrome://tracing, or Perfetto)" : "Perfetto trace");
         }
         out.printf("  %-14s this report%n", report.getFileName());
+        if (torchCapture != null) {
+            out.printf("  %-14s the same server through its torch profiler, no agent (vprof report %s)%n",
+                    torchCapture.getFileName(), torchCapture);
+        }
         out.println("Open the trace: https://ui.perfetto.dev -> \"Open trace file\" -> "
                 + traceFiles.getFirst().toAbsolutePath());
         out.printf("vprof demo: done in %.1f s%n", (System.nanoTime() - t0) / 1e9);

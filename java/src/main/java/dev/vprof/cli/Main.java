@@ -11,7 +11,7 @@ import picocli.CommandLine;
 @Command(name = "vprof", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {"Low-overhead GPU profiling for LLM inference servers: an agent inside each CUDA "
                 + "process records kernels, memcpys and NVTX ranges, only inside the capture range you choose."},
-        subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, ListCommand.class,
+        subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, CaptureCommand.class, ListCommand.class,
                 ReportCommand.class, ExportCommand.class, ImportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
                 TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
                 CommandLine.HelpCommand.class},

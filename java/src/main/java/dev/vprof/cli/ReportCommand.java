@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
+                "  vprof report ./vllm_profile --spans otel-spans.jsonl   # vLLM's torch traces and its request spans",
                 "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
                 "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
 public final class ReportCommand implements Callable<Integer> {
@@ -60,6 +61,12 @@ public final class ReportCommand implements Callable<Integer> {
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
 
+    @Option(names = "--spans", paramLabel = "FILE",
+            description = "request spans to place on the capture's or trace's timeline by wall clock: OTLP/JSON "
+                    + "lines (a collector's file exporter), OTLP/JSON or a Jaeger export; each request gets its "
+                    + "per-phase GPU time")
+    Path spans;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -70,9 +77,10 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
+        java.util.List<dev.vprof.otlp.Span> extraSpans = SpansFile.read(spans, err);
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
-            report = CaptureReport.build(reader, top, KernelNames.of(mangled));
+            report = CaptureReport.build(reader, top, KernelNames.of(mangled), extraSpans);
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
             err.flush();

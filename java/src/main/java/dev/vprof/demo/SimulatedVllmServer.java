@@ -40,11 +40,23 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SimulatedVllmServer implements AutoCloseable {
 
-    /** How the server is shaped. {@code otlpTraces} may be null (no spans). */
+    /**
+     * How the server is shaped. {@code otlpTraces} may be null (no spans). {@code torchProfilerDir}:
+     * vLLM's {@code torch_profiler_dir}; with it, /stop_profile writes a PyTorch profiler trace per
+     * worker there ({@link TorchProfilerTraces}); null for none.
+     */
     public record Config(String model, int maxNumSeqs, int kvBlocks, int blockSize, int maxBatchedTokens,
-                         int workers, Path simgpu, Map<String, String> workerEnv, URI otlpTraces, Path logDir) {
+                         int workers, Path simgpu, Map<String, String> workerEnv, URI otlpTraces, Path logDir,
+                         Path torchProfilerDir) {
         public static Config demo(Path simgpu, Map<String, String> workerEnv, URI otlpTraces, Path logDir) {
-            return new Config("Qwen/Qwen2.5-7B-Instruct", 16, 1200, 16, 4096, 2, simgpu, workerEnv, otlpTraces, logDir);
+            return new Config("Qwen/Qwen2.5-7B-Instruct", 16, 1200, 16, 4096, 2, simgpu, workerEnv, otlpTraces, logDir,
+                    null);
+        }
+
+        /** The same server, whose profiler also writes torch traces into {@code dir}. */
+        public Config withTorchProfilerDir(Path dir) {
+            return new Config(model, maxNumSeqs, kvBlocks, blockSize, maxBatchedTokens, workers, simgpu, workerEnv,
+                    otlpTraces, logDir, dir);
         }
     }
 
@@ -62,6 +74,7 @@ public final class SimulatedVllmServer implements AutoCloseable {
     private final GpuWorkers workers;
     private final ServerMetrics metrics;
     private final OtlpJsonExporter spans;
+    private final TorchProfilerTraces torch; // null without a torch_profiler_dir
     private final Thread scheduler;
     private final Object lock = new Object();
     private final Deque<Request> waiting = new ArrayDeque<>();
@@ -77,6 +90,8 @@ public final class SimulatedVllmServer implements AutoCloseable {
         this.metrics = new ServerMetrics(config.model());
         this.workers = new GpuWorkers(config.simgpu(), config.workers(), config.workerEnv(), config.logDir());
         this.spans = config.otlpTraces() == null ? null : new OtlpJsonExporter(config.otlpTraces(), "vllm");
+        this.torch = config.torchProfilerDir() == null ? null
+                : new TorchProfilerTraces(config.torchProfilerDir(), workers.pids());
         this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
         this.httpThreads = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(httpThreads);
@@ -109,6 +124,11 @@ public final class SimulatedVllmServer implements AutoCloseable {
 
     public List<Long> workerPids() {
         return workers.pids();
+    }
+
+    /** Whether the torch profiler is recording (between /start_profile and /stop_profile). */
+    public boolean torchProfiling() {
+        return torch != null && torch.profiling();
     }
 
     // ---- HTTP --------------------------------------------------------------
@@ -185,7 +205,14 @@ public final class SimulatedVllmServer implements AutoCloseable {
                 return;
             }
             try {
-                if (start) workers.profilerStart(); else workers.profilerStop();
+                if (start) {
+                    workers.profilerStart();
+                    if (torch != null) torch.start(Clock.epochNs(System.nanoTime()));
+                } else {
+                    workers.profilerStop();
+                    // As vLLM's workers do: the traces are written before /stop_profile answers.
+                    if (torch != null) torch.stop(Clock.epochNs(System.nanoTime()));
+                }
                 reply(ex, 200, "text/plain", "");
             } catch (IOException e) {
                 reply(ex, 500, "application/json", error(e.getMessage()));
@@ -211,6 +238,7 @@ public final class SimulatedVllmServer implements AutoCloseable {
         while (!stopped) {
             int prefillTokens = 0;
             int decodeSeqs = 0;
+            int contextRequests = 0;
             List<Request> batch;
             synchronized (lock) {
                 admit();
@@ -229,6 +257,7 @@ public final class SimulatedVllmServer implements AutoCloseable {
                         r.prefillThisStep = chunk;
                         budget -= chunk;
                         prefillTokens += chunk;
+                        if (chunk > 0) contextRequests++;
                     } else {
                         r.prefillThisStep = 0;
                         decodeSeqs++;
@@ -252,6 +281,10 @@ public final class SimulatedVllmServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     return;
                 }
+            }
+            if (torch != null) {
+                torch.step(new TorchProfilerTraces.Step(Clock.epochNs(t0), System.nanoTime() - t0, contextRequests,
+                        prefillTokens, decodeSeqs));
             }
             synchronized (lock) {
                 afterStep(batch);

@@ -85,6 +85,12 @@ public final class Capture {
                 env.log().println("vprof: capturing " + armed.size() + " process" + (armed.size() == 1 ? "" : "es")
                         + " in the tree of pid " + plan.rootPid() + (d != null ? " for " + d : "") + "; Ctrl-C to stop");
                 env.log().flush();
+            } else if (plan.mode() == CapturePlan.Mode.FEEDS) {
+                String d = plan.options().get("duration");
+                env.log().println("vprof: capturing without agents (metrics, spans"
+                        + (plan.torchTraces() != null ? ", then vLLM's torch traces" : "") + ")"
+                        + (d != null ? " for " + d : "") + "; Ctrl-C to stop");
+                env.log().flush();
             }
             Capture c = new Capture(plan, session, targets);
             Runtime.getRuntime().addShutdownHook(c.shutdownHook);

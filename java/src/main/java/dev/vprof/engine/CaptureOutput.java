@@ -31,6 +31,11 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
     default void flushIfDue(long nowNs) throws IOException {
     }
 
+    /** The file's writer, for sources that write records of their own (vLLM's torch traces); null in tests. */
+    default CaptureWriter writer() {
+        return null;
+    }
+
     @Override
     void close() throws IOException;
 
@@ -44,6 +49,7 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
             @Override public void chunk(int kind, byte[] payload) throws IOException { w.chunk(kind, payload); }
             @Override public long startEpochNs() { return startEpochNs; }
             @Override public void flushIfDue(long nowNs) throws IOException { w.flushIfDue(nowNs); }
+            @Override public CaptureWriter writer() { return w; }
             @Override public void close() throws IOException { w.close(); }
         };
     }

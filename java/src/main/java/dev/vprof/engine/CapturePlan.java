@@ -14,7 +14,9 @@ import java.util.Map;
  * {@code demo} turn their options into a plan and hand it to {@link Capture#start}.
  *
  * @param mode        RUN: the agents armed themselves from VPROF_ARM in {@code command}'s tree;
- *                    ATTACH: arm the agents found in {@code rootPid}'s tree, and those that join it
+ *                    ATTACH: arm the agents found in {@code rootPid}'s tree, and those that join it;
+ *                    FEEDS: no agents, only the feeds (metrics, spans, the trigger, vLLM's torch
+ *                    traces); it ends at the duration or when stopped
  * @param rootPid     the tree whose processes are captured
  * @param command     RUN: the command started with the agent (its exit ends the capture); else null
  * @param arm         what the agents are asked to record
@@ -29,11 +31,19 @@ import java.util.Map;
  *                    or a bad {@code --spans} file is reported first); the capture closes them
  * @param rangeScopeTree --range-scope tree: a cudaProfilerApi range begun in any process of the tree
  *                    is relayed to every agent ({@link TreeRangeRelay})
+ * @param torchTraces --torch-traces: after the capture, wait for the PyTorch profiler traces vLLM
+ *                    writes into a folder and fold their GPU work into the file; null for none
  */
 public record CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
                           List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
-                          Duration duration, CaptureFeeds feeds, boolean rangeScopeTree) {
-    public enum Mode { RUN, ATTACH }
+                          Duration duration, CaptureFeeds feeds, boolean rangeScopeTree, TorchTraces torchTraces) {
+    public enum Mode { RUN, ATTACH, FEEDS }
+
+    /**
+     * vLLM's torch profiler as a source: the traces that appear in {@code dir} during the capture
+     * are waited for (at most {@code timeout} after the capture stops) and folded into the file.
+     */
+    public record TorchTraces(Path dir, Duration timeout) {}
 
     /** Scrape {@code url} every {@code interval}. */
     public record Scrape(URI url, Duration interval) {}
@@ -47,11 +57,19 @@ public record CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, 
         feeds = feeds == null ? CaptureFeeds.none() : feeds;
     }
 
+    /** A plan without torch traces. */
+    public CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
+                       List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
+                       Duration duration, CaptureFeeds feeds, boolean rangeScopeTree) {
+        this(mode, rootPid, command, arm, ringBytes, output, commandLine, options, metrics, trigger, duration, feeds,
+                rangeScopeTree, null);
+    }
+
     /** A plan whose ranges are each process's own (--range-scope process). */
     public CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
                        List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
                        Duration duration, CaptureFeeds feeds) {
         this(mode, rootPid, command, arm, ringBytes, output, commandLine, options, metrics, trigger, duration, feeds,
-                false);
+                false, null);
     }
 }

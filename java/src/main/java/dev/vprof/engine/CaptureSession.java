@@ -90,6 +90,7 @@ final class CaptureSession {
     /** Agents found FAILED (their reason was printed as they were found). */
     private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
+    private final TorchTraceFolder torch; // --torch-traces; null otherwise
     private long deadlineNs;          // 0: none
 
     private record Pending(boolean inTree, long sinceNs) {}
@@ -108,6 +109,7 @@ final class CaptureSession {
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
         this.startedRealtimeNs = captureStart(plan.command());
+        this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
     }
 
     /**
@@ -429,6 +431,10 @@ final class CaptureSession {
                     announce(a);
                 }
             }
+            if (torch != null) {
+                // Before the trigger's /start_profile: what the folder holds now is another run's.
+                torch.snapshot(out.startEpochNs() != 0 ? out.startEpochNs() : Posix.realtimeNanos());
+            }
             try {
                 feeds.begin(out, plan, err);
             } catch (CaptureException e) {
@@ -442,7 +448,9 @@ final class CaptureSession {
             closeQuietly();
             throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
         }
-        watch = RegionWatch.open(dir);
+        if (mode != CapturePlan.Mode.FEEDS) {
+            watch = RegionWatch.open(dir);
+        }
         if (plan.duration() != null) {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
@@ -451,16 +459,32 @@ final class CaptureSession {
     /** Runs the capture on the calling thread until it is over; finishes the output. */
     CaptureSummary run() throws IOException {
         String stopReason;
+        CaptureException torchFailure = null;
         try {
             stopReason = loop();
             feeds.beforeFinish(err, command != null && !command.isAlive());
             finishAll(stopReason != null);
             feeds.finish(out, err);
+            if (torch != null) {
+                // After /stop_profile (vLLM writes its traces then) and after the window closed.
+                try {
+                    torchLine = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
+                } catch (CaptureException e) {
+                    torchFailure = e;
+                }
+            }
         } finally {
             closeAll();
         }
+        if (torchFailure != null) {
+            throw new CaptureException(torchFailure.getMessage() + "; " + plan.output()
+                    + " holds the rest of the capture (metrics, spans, agents' records)", torchFailure);
+        }
         return summary(stopReason);
     }
+
+    /** What the torch traces added, for the closing summary; null without --torch-traces. */
+    private String torchLine;
 
     private void closeAll() throws IOException {
         try {
@@ -500,9 +524,11 @@ final class CaptureSession {
             if (checkNow) {
                 // Read before discovering, so the last look happens after the command exited; and
                 // then list the folder, as a region made just before the exit may not have been
-                // reported by the watch yet.
+                // reported by the watch yet. A FEEDS capture has no agents to discover.
                 boolean exitedNow = command != null && !command.isAlive();
-                discover(exitedNow && !commandExited);
+                if (watch != null) {
+                    discover(exitedNow && !commandExited);
+                }
                 commandExited = exitedNow;
                 nextCheck = now + CHECK_EVERY_NS;
             }
@@ -547,6 +573,9 @@ final class CaptureSession {
         }
         if (mode == CapturePlan.Mode.RUN) {
             return commandExited && allFinished;
+        }
+        if (mode == CapturePlan.Mode.FEEDS) {
+            return false; // no agent ends it: the duration or a stop does
         }
         if (attached.isEmpty()) {
             return true;
@@ -674,8 +703,12 @@ final class CaptureSession {
             ringDropsKernels += d.ringDropsKernels();
             cuptiDrops += d.cuptiDrops();
         }
+        List<String> feedLines = new ArrayList<>(feeds.summaryLines());
+        if (torchLine != null) {
+            feedLines.add(torchLine);
+        }
         return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feeds.summaryLines(), agentWarnings, rangeHints(ranges), failedAgents);
+                stopReason, feeds.counts(), feedLines, agentWarnings, rangeHints(ranges), failedAgents);
     }
 
     /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */

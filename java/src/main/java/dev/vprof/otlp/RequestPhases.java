@@ -5,42 +5,62 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Turns vLLM's {@code llm_request} span into a request slice with queue, prefill and decode
- * children.
+ * Turns vLLM's {@code llm_request} span into a request slice with before-the-engine, queue,
+ * prefill and decode children.
  *
- * <p>vLLM opens the span at the request's arrival and closes it when the request finishes,
- * and puts the engine's per-request timings on it as attributes, in seconds:
- * {@code gen_ai.latency.time_in_queue} (queued until first scheduled),
- * {@code time_in_model_prefill} (scheduled until first token), {@code time_in_model_decode}
- * (first until last token), {@code time_to_first_token} and {@code e2e} (from arrival), and
- * the model's own {@code time_in_model_forward}/{@code time_in_model_execute}, which are kept
- * as attributes only (they are summed GPU time, not an interval).
+ * <p>vLLM opens the span at the request's arrival in the API server (its wall clock) and closes
+ * it after the request's last output was processed, and puts the per-request timings on it as
+ * attributes, in seconds: {@code gen_ai.latency.time_to_first_token} and {@code e2e} measured by
+ * the API server from the arrival, and the engine's own {@code time_in_queue} (queued until first
+ * scheduled), {@code time_in_model_prefill} (scheduled until first token) and
+ * {@code time_in_model_decode} (first until last token), measured on the engine's clock. The
+ * model's {@code time_in_model_forward}/{@code time_in_model_execute} are kept as attributes only
+ * (they are summed GPU time, not an interval).
  *
- * <p><b>Derivation.</b> The three phases are consecutive and the last token comes at the
- * finish, so they are laid out backwards from the span's end E:
+ * <p><b>Before the engine.</b> The API server counts ttft from the arrival, the engine counts
+ * queue and prefill from when it received the request, so ttft is larger than queue + prefill by
+ * the time the request spent before the engine: HTTP handling and tokenization (about 10 ms on a
+ * small model). That is normal and becomes its own phase, {@link #BEFORE_ENGINE}, never an anomaly.
+ *
+ * <p><b>Layout with ttft.</b> The phases are laid forward from the span's start S, the instant
+ * both ttft and e2e count from:
  * <pre>
- *   decode  = [E - decode,                     E                ]
- *   prefill = [E - decode - prefill,           E - decode       ]
- *   queue   = [E - decode - prefill - queue,   E - decode - prefill]
+ *   before_engine = [S,                         S + ttft - queue - prefill]
+ *   queue         = [S + ttft - queue - prefill, S + ttft - prefill       ]
+ *   prefill       = [S + ttft - prefill,         S + ttft                 ]
+ *   decode        = [S + ttft,                   S + ttft + decode        ]
  * </pre>
- * Whatever remains between the span's start and the queue's start is time before the engine
- * saw the request (HTTP handling, tokenization) and stays visible as the parent's own time.
- * When prefill is missing it is taken as {@code ttft - queue}; when decode is missing, as
- * {@code e2e - ttft}; a missing queue time is 0. Each such substitution is recorded.
+ * What follows the decode until the span's end (the last output handed back) stays the parent's
+ * own time. Queue, prefill and decode keep the attributes' lengths exactly.
  *
- * <p><b>Clamping.</b> A latency that is negative, NaN or infinite is taken as 0. Phases
- * longer than the span are clamped at the span's start (the earliest phases shrink first),
- * so children never leave their parent. When ttft disagrees with queue + prefill, or e2e with
- * the span's duration, by more than {@link #TOLERANCE_NS}, that is recorded but not changed.
- * Every correction lands in {@link RequestSlice#anomalies()}, so a report can flag the request.
+ * <p><b>Layout without ttft.</b> The three engine phases are laid backwards from the span's end
+ * E (decode ends at E, prefill before it, queue before that), and whatever remains between the
+ * span's start and the queue's start is the before-the-engine phase.
+ *
+ * <p><b>Substitutions.</b> When prefill is missing it is taken as {@code ttft - queue}; when
+ * decode is missing, as {@code e2e - ttft}; a missing queue time is 0. Each is recorded.
+ *
+ * <p><b>Real inconsistencies</b>, each recorded in {@link RequestSlice#anomalies()} (so a report
+ * can flag the request) by more than {@link #TOLERANCE_NS}: ttft shorter than queue + prefill
+ * (the engine's phases cannot take longer than the time to the first token that includes them;
+ * the before-the-engine phase is then empty); e2e longer than the span (vLLM measures e2e before
+ * it closes the span); e2e shorter than ttft; phases that do not fit in the span. A latency that
+ * is negative, NaN or infinite is taken as 0. Phases that run past the span's end are first moved
+ * earlier into the before-the-engine time, then clamped at the span's start (the earliest phases
+ * shrink first), so children never leave their parent. A span that lasts longer than e2e is
+ * normal (the span closes after the output was processed) and is not flagged.
  */
 public final class RequestPhases {
     private RequestPhases() {}
 
     public static final String SPAN_NAME = "llm_request";
+    /** Arrival until the engine queued the request: HTTP handling, tokenization. */
+    public static final String BEFORE_ENGINE = "before_engine";
     public static final String QUEUE = "queue";
     public static final String PREFILL = "prefill";
     public static final String DECODE = "decode";
+    /** The phases in their order on the timeline. */
+    public static final List<String> PHASES = List.of(BEFORE_ENGINE, QUEUE, PREFILL, DECODE);
 
     public static final String ATTR_QUEUE = "gen_ai.latency.time_in_queue";
     public static final String ATTR_TTFT = "gen_ai.latency.time_to_first_token";
@@ -79,7 +99,7 @@ public final class RequestPhases {
     public static RequestSlice of(Span s) {
         List<String> anomalies = new ArrayList<>();
         long start = s.startEpochNs();
-        long end = s.endEpochNs();
+        long end = Math.max(start, s.endEpochNs());
         long spanNs = end - start;
 
         long queue = latencyNs(s, ATTR_QUEUE, anomalies);
@@ -110,18 +130,46 @@ public final class RequestPhases {
                 decode = 0;
             }
         }
-        if (ttft >= 0 && Math.abs(queue + prefill - ttft) > TOLERANCE_NS) {
-            anomalies.add(String.format(Locale.ROOT, "ttft %.3f ms differs from queue + prefill %.3f ms",
+        if (ttft >= 0 && queue + prefill - ttft > TOLERANCE_NS) {
+            anomalies.add(String.format(Locale.ROOT, "ttft %.3f ms is shorter than queue + prefill %.3f ms",
                     ttft / 1e6, (queue + prefill) / 1e6));
         }
-        if (e2e >= 0 && Math.abs(e2e - spanNs) > TOLERANCE_NS) {
-            anomalies.add(String.format(Locale.ROOT, "e2e %.3f ms differs from the span's duration %.3f ms",
+        if (e2e >= 0 && e2e - spanNs > TOLERANCE_NS) {
+            anomalies.add(String.format(Locale.ROOT, "e2e %.3f ms is longer than the span (%.3f ms)",
                     e2e / 1e6, spanNs / 1e6));
         }
+        if (e2e >= 0 && ttft >= 0 && ttft - e2e > TOLERANCE_NS) {
+            anomalies.add(String.format(Locale.ROOT, "e2e %.3f ms is shorter than ttft %.3f ms", e2e / 1e6, ttft / 1e6));
+        }
 
-        long decodeStart = end - decode;
-        long prefillStart = decodeStart - prefill;
-        long queueStart = prefillStart - queue;
+        long queueStart;
+        if (ttft >= 0) {
+            long before = Math.max(0, ttft - queue - prefill);
+            long overrun = before + queue + prefill + decode - spanNs;
+            if (overrun > 0) {
+                // Moved earlier into the time before the engine first: the engine's lengths are kept.
+                long moved = Math.min(before, overrun);
+                if (overrun > TOLERANCE_NS) {
+                    anomalies.add(String.format(Locale.ROOT,
+                            "ttft + decode = %.3f ms is longer than the span (%.3f ms): the phases moved %.3f ms earlier",
+                            (ttft + decode) / 1e6, spanNs / 1e6, moved / 1e6));
+                }
+                before -= moved;
+            }
+            queueStart = start + before;
+        } else {
+            queueStart = end - decode - prefill - queue;
+        }
+        long prefillStart = queueStart + queue;
+        long decodeStart = prefillStart + prefill;
+        long decodeEnd = decodeStart + decode;
+        if (decodeEnd > end) {
+            // Still past the end: the engine's phases alone are longer than the span.
+            decodeEnd = end;
+            decodeStart = end - decode;
+            prefillStart = decodeStart - prefill;
+            queueStart = prefillStart - queue;
+        }
         if (queueStart < start) {
             anomalies.add(String.format(Locale.ROOT,
                     "queue + prefill + decode = %.3f ms is longer than the span (%.3f ms): clamped to the span's start",
@@ -131,9 +179,10 @@ public final class RequestPhases {
             decodeStart = Math.max(decodeStart, start);
         }
         List<RequestSlice.Phase> phases = List.of(
+                new RequestSlice.Phase(BEFORE_ENGINE, start, queueStart),
                 new RequestSlice.Phase(QUEUE, queueStart, prefillStart),
                 new RequestSlice.Phase(PREFILL, prefillStart, decodeStart),
-                new RequestSlice.Phase(DECODE, decodeStart, end));
+                new RequestSlice.Phase(DECODE, decodeStart, decodeEnd));
 
         AnyValue id = s.attribute(ATTR_REQUEST_ID);
         String requestId = id == null || id.asText().isEmpty() ? s.spanIdHex() : id.asText();

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * One inference request on the timeline: the request's own slice (its llm_request span) with
- * queue, prefill and decode children, derived by {@link RequestPhases}.
+ * before-the-engine, queue, prefill and decode children, derived by {@link RequestPhases}.
  *
  * @param requestId        gen_ai.request.id, or the span id in hex when the span has none
  * @param promptTokens     gen_ai.usage.prompt_tokens, -1 when absent
@@ -19,7 +19,7 @@ public record RequestSlice(Span span, String requestId, long startEpochNs, long 
         anomalies = List.copyOf(anomalies);
     }
 
-    /** A child slice: "queue", "prefill" or "decode". */
+    /** A child slice: "before_engine", "queue", "prefill" or "decode" ({@link RequestPhases#PHASES}). */
     public record Phase(String name, long startEpochNs, long endEpochNs) {
         public long durationNs() {
             return endEpochNs - startEpochNs;

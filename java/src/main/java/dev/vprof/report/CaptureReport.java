@@ -16,6 +16,7 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
+import dev.vprof.otlp.Span;
 import dev.vprof.time.CaptureWindow;
 import dev.vprof.time.RangeEdges;
 import dev.vprof.trace.TorchTraceImport;
@@ -65,17 +66,31 @@ public final class CaptureReport implements RecordVisitor {
         return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names);
     }
 
+    /**
+     * As {@link #build(CaptureReader, int, KernelNames)}, with {@code extraSpans} (imported with
+     * {@code --spans}) placed by wall clock beside the capture's own: a trace's kernels then get the
+     * same per-phase GPU time as a capture's.
+     */
+    public static Report build(CaptureReader reader, int top, KernelNames names, List<Span> extraSpans) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names, extraSpans);
+    }
+
     static Report build(CaptureReader reader, int top, long exactSamples) {
         return build(reader, top, exactSamples, KernelNames.demangled());
     }
 
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names) {
+        return build(reader, top, exactSamples, names, List.of());
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
+                                List<Span> extraSpans) {
         CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
         List<String> notes = new ArrayList<>();
-        agg.requests = RequestsSection.prepare(reader, notes);
+        agg.requests = RequestsSection.prepare(reader, extraSpans, notes);
         if (agg.requests != null && agg.requests.wantsKernels()) {
             // Kernels meet spans on epoch time: fit the clocks first (one extra pass, only with spans).
             agg.clocks = reader.clocks();

@@ -107,16 +107,20 @@ public record Report(
 
     /**
      * One request (an llm_request span): its phases and the GPU busy time (the union of kernels over
-     * every device of the captured processes) that overlapped each. dominant_phase is the longest phase.
+     * every device of the captured processes) that overlapped each. before_engine is the time from
+     * the request's arrival until the engine queued it (HTTP handling, tokenization).
+     * dominant_phase is the longest phase.
      */
     public record RequestSummary(
             String traceId,
             String requestId,
             long startNs,
             long e2eNs,
+            long beforeEngineNs,
             long queueNs,
             long prefillNs,
             long decodeNs,
+            long gpuNsBeforeEngine,
             long gpuNsInQueue,
             long gpuNsInPrefill,
             long gpuNsInDecode,

@@ -13,7 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The report's requests: each llm_request span's queue, prefill and decode, and the GPU busy time
+ * The report's requests: each llm_request span's time before the engine, queue, prefill and decode, and the GPU busy time
  * that overlapped each phase. The spans are read before the records pass so that the pass can feed
  * kernels (in epoch ns) to a {@link GpuOverlap} evaluated at the phases' ends.
  */
@@ -34,20 +34,24 @@ final class RequestsSection {
         this.overlap = overlap;
     }
 
-    /** Null when the capture holds no SPANS chunk. */
-    static RequestsSection prepare(CaptureReader reader, List<String> notes) {
-        if (!reader.hasSpans()) {
+    /** The capture's own spans and {@code extra} ones (--spans); null when there are none. */
+    static RequestsSection prepare(CaptureReader reader, List<Span> extra, List<String> notes) {
+        if (!reader.hasSpans() && extra.isEmpty()) {
             return null;
         }
-        CaptureReader.Spans read = reader.spans();
-        notes.addAll(read.notes());
-        List<RequestSlice> requests = RequestPhases.split(read.spans()).requests();
+        List<Span> all = new ArrayList<>(extra);
+        if (reader.hasSpans()) {
+            CaptureReader.Spans read = reader.spans();
+            notes.addAll(read.notes());
+            all.addAll(0, read.spans());
+        }
+        List<RequestSlice> requests = RequestPhases.split(all).requests();
         GpuOverlap overlap = null;
         if (!requests.isEmpty()) {
-            long[] points = new long[requests.size() * 4];
+            long[] points = new long[requests.size() * 5];
             int n = 0;
             for (RequestSlice r : requests) {
-                for (String phase : List.of(RequestPhases.QUEUE, RequestPhases.PREFILL, RequestPhases.DECODE)) {
+                for (String phase : RequestPhases.PHASES) {
                     RequestSlice.Phase p = r.phase(phase);
                     points[n++] = p.startEpochNs();
                     if (phase.equals(RequestPhases.DECODE)) {
@@ -58,7 +62,7 @@ final class RequestsSection {
             int window = (int) Math.min(MAX_WINDOW, (long) WINDOW_PER_PROCESS * Math.max(1, reader.processes().size()));
             overlap = new GpuOverlap(java.util.Arrays.copyOf(points, n), window);
         }
-        return new RequestsSection(read.spans(), requests, overlap);
+        return new RequestsSection(all, requests, overlap);
     }
 
     /** Whether kernels should be fed (there are requests to credit them to). */
@@ -88,15 +92,24 @@ final class RequestsSection {
     List<Report.RequestSummary> requests(CaptureWindow window) {
         List<Report.RequestSummary> out = new ArrayList<>(requests.size());
         for (RequestSlice r : requests) {
+            RequestSlice.Phase b = r.phase(RequestPhases.BEFORE_ENGINE);
             RequestSlice.Phase q = r.phase(RequestPhases.QUEUE);
             RequestSlice.Phase p = r.phase(RequestPhases.PREFILL);
             RequestSlice.Phase d = r.phase(RequestPhases.DECODE);
-            String dominant = q.durationNs() >= p.durationNs() && q.durationNs() >= d.durationNs() ? RequestPhases.QUEUE
-                    : p.durationNs() >= d.durationNs() ? RequestPhases.PREFILL : RequestPhases.DECODE;
+            // The longest phase; ties go to the earlier engine phase, and to the engine over the time before it.
+            RequestSlice.Phase dominant = q;
+            for (RequestSlice.Phase x : List.of(p, d)) {
+                if (x.durationNs() > dominant.durationNs()) {
+                    dominant = x;
+                }
+            }
+            if (b.durationNs() > dominant.durationNs()) {
+                dominant = b;
+            }
             boolean inWindow = r.endEpochNs() >= window.startNs() && r.startEpochNs() <= window.endNs();
             out.add(new Report.RequestSummary(r.span().traceIdHex(), r.requestId(), r.startEpochNs(),
-                    r.endEpochNs() - r.startEpochNs(), q.durationNs(), p.durationNs(), d.durationNs(),
-                    gpu(q), gpu(p), gpu(d), dominant, inWindow, r.anomalies()));
+                    r.endEpochNs() - r.startEpochNs(), b.durationNs(), q.durationNs(), p.durationNs(), d.durationNs(),
+                    gpu(b), gpu(q), gpu(p), gpu(d), dominant.name(), inWindow, r.anomalies()));
         }
         return out;
     }

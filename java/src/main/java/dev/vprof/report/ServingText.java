@@ -115,13 +115,14 @@ final class ServingText {
         out.append("slowest ").append(slowest.size()).append(" requests (GPU: kernel busy time, all devices, during each phase)")
                 .append(s.gpuOverlapApproximate() ? ", GPU times approximate (kernels arrived far out of order)" : "")
                 .append(":\n");
-        out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s  %-8s %s%n", "e2e", "queue (GPU)",
-                "prefill (GPU)", "decode (GPU)", "most in", "request"));
+        out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s %21s  %-13s %s%n", "e2e", "before engine (GPU)",
+                "queue (GPU)", "prefill (GPU)", "decode (GPU)", "most in", "request"));
         String legend = "  each phase's length from the request's span, then (in brackets) the GPU busy time during it;"
-                + " most in: the longest phase";
+                + " before engine: arrival until the engine queued it (HTTP, tokenization); most in: the longest phase";
         for (Report.RequestSummary r : slowest) {
-            out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s  %-8s %s%s%n",
-                    TextReport.duration(r.e2eNs()), pair(r.queueNs(), r.gpuNsInQueue()),
+            out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s %21s  %-13s %s%s%n",
+                    TextReport.duration(r.e2eNs()), pair(r.beforeEngineNs(), r.gpuNsBeforeEngine()),
+                    pair(r.queueNs(), r.gpuNsInQueue()),
                     pair(r.prefillNs(), r.gpuNsInPrefill()), pair(r.decodeNs(), r.gpuNsInDecode()),
                     r.dominantPhase(), r.requestId(), r.inWindow() ? "" : " (outside the capture window)"));
         }

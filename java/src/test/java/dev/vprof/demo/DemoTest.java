@@ -320,4 +320,50 @@ class DemoTest {
         assertTrue(out.contains("~: within 0.4%") || !out.contains("~"), "a legend explains the ~ mark");
         assertTrue(out.contains("total: GPU time of all launches"), "the kernel columns are explained");
     }
+
+    @Test
+    void theTorchProfilerPathHoldsTheKernelsOfTheWorkersNewestTraces() throws Exception {
+        // The folder also holds the traces of the first capture's /stop_profile: the newest two are the path's own.
+        List<Path> traces = new ArrayList<>();
+        try (var ds = Files.newDirectoryStream(dir.resolve("torch_traces"), "*.pt.trace.json.gz")) {
+            ds.forEach(traces::add);
+        }
+        traces.sort(java.util.Comparator.comparing(p -> p.getFileName().toString().replaceAll("^.*?\\.", "")));
+        assertEquals(4, traces.size(), traces.toString());
+        Map<String, Long> expected = new java.util.TreeMap<>();
+        for (Path t : traces.subList(2, 4)) {
+            JsonNode root;
+            try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(t))) {
+                root = new ObjectMapper().readTree(in);
+            }
+            for (JsonNode e : root.get("traceEvents")) {
+                if ("kernel".equals(e.path("cat").asText())) {
+                    expected.merge(e.get("name").asText(), 1L, Long::sum);
+                }
+            }
+        }
+        Map<String, Long> got = new java.util.TreeMap<>();
+        try (CaptureReader r = CaptureReader.open(dir.resolve("torch-capture.vprof"))) {
+            r.forEachRecord(new RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+                    got.merge(name, 1L, Long::sum);
+                }
+            });
+            assertTrue(r.hasSpans(), "the path's capture holds the requests' spans");
+        }
+        assertFalse(expected.isEmpty());
+        assertEquals(expected, got);
+        assertTrue(out.contains("torch-capture.vprof"), out);
+    }
+
+    @Test
+    void noRequestOfTheDemoIsFlaggedAsAnAnomaly() throws Exception {
+        JsonNode requests = reportJson().get("requests");
+        assertTrue(requests.size() > 0);
+        for (JsonNode r : requests) {
+            assertEquals(0, r.get("anomalies").size(), r.toString());
+            assertTrue(r.get("before_engine_ns").asLong() >= 0, r.toString());
+        }
+    }
 }

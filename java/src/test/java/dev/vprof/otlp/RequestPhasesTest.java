@@ -16,25 +16,73 @@ class RequestPhasesTest {
     }
 
     @Test
-    void phasesAreLaidBackwardsFromTheSpanEnd() {
+    void phasesAreLaidForwardFromTheArrivalThroughTtft() {
         Span s = llmRequest(1000, List.of(
                 Attribute.of("gen_ai.request.id", "cmpl-7"),
                 Attribute.of("gen_ai.latency.time_in_queue", 0.2),
                 Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
                 Attribute.of("gen_ai.latency.time_in_model_decode", 0.6),
-                Attribute.of("gen_ai.latency.time_to_first_token", 0.3),
-                Attribute.of("gen_ai.latency.e2e", 1.0),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.35),
+                Attribute.of("gen_ai.latency.e2e", 0.99),
                 Attribute.of("gen_ai.usage.prompt_tokens", 100L),
                 Attribute.of("gen_ai.usage.completion_tokens", 20L)));
         RequestSlice r = RequestPhases.of(s);
-        long end = s.endEpochNs();
+        long start = s.startEpochNs();
         assertEquals("cmpl-7", r.requestId());
-        assertEquals(new RequestSlice.Phase("decode", end - 600 * MS, end), r.phase("decode"));
-        assertEquals(new RequestSlice.Phase("prefill", end - 700 * MS, end - 600 * MS), r.phase("prefill"));
-        assertEquals(new RequestSlice.Phase("queue", end - 900 * MS, end - 700 * MS), r.phase("queue"));
+        assertEquals(new RequestSlice.Phase("before_engine", start, start + 50 * MS), r.phase("before_engine"));
+        assertEquals(new RequestSlice.Phase("queue", start + 50 * MS, start + 250 * MS), r.phase("queue"));
+        assertEquals(new RequestSlice.Phase("prefill", start + 250 * MS, start + 350 * MS), r.phase("prefill"));
+        assertEquals(new RequestSlice.Phase("decode", start + 350 * MS, start + 950 * MS), r.phase("decode"));
         assertEquals(100, r.promptTokens());
         assertEquals(20, r.completionTokens());
         assertTrue(r.consistent(), r.anomalies().toString());
+    }
+
+    @Test
+    void withoutTtftPhasesAreLaidBackwardsFromTheSpanEndAndTheRestIsBeforeTheEngine() {
+        Span s = llmRequest(1000, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.2),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.6)));
+        RequestSlice r = RequestPhases.of(s);
+        long end = s.endEpochNs();
+        assertEquals(new RequestSlice.Phase("decode", end - 600 * MS, end), r.phase("decode"));
+        assertEquals(new RequestSlice.Phase("prefill", end - 700 * MS, end - 600 * MS), r.phase("prefill"));
+        assertEquals(new RequestSlice.Phase("queue", end - 900 * MS, end - 700 * MS), r.phase("queue"));
+        assertEquals(new RequestSlice.Phase("before_engine", s.startEpochNs(), end - 900 * MS), r.phase("before_engine"));
+        assertTrue(r.consistent(), r.anomalies().toString());
+    }
+
+    @Test
+    void aSpanLongerThanE2eIsNormalButE2eLongerThanTheSpanIsFlagged() {
+        List<Attribute> phases = List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.25));
+        List<Attribute> shortE2e = new ArrayList<>(phases);
+        shortE2e.add(Attribute.of("gen_ai.latency.e2e", 0.36));
+        assertTrue(RequestPhases.of(llmRequest(400, shortE2e)).consistent());
+        List<Attribute> longE2e = new ArrayList<>(phases);
+        longE2e.add(Attribute.of("gen_ai.latency.e2e", 0.45));
+        RequestSlice r = RequestPhases.of(llmRequest(400, longE2e));
+        assertTrue(r.anomalies().stream().anyMatch(a -> a.contains("e2e 450.000 ms is longer than the span")),
+                r.anomalies().toString());
+    }
+
+    @Test
+    void ttftPlusDecodePastTheSpanEndMovesThePhasesIntoTheTimeBeforeTheEngine() {
+        // ttft 0.35 (0.05 before the engine) + decode 0.6 = 0.95 in a 0.9 s span: 50 ms too long.
+        Span s = llmRequest(900, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.2),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.6),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.35)));
+        RequestSlice r = RequestPhases.of(s);
+        assertEquals(0, r.phase("before_engine").durationNs());
+        assertEquals(200 * MS, r.phase("queue").durationNs());
+        assertEquals(s.endEpochNs(), r.phase("decode").endEpochNs());
+        assertTrue(r.anomalies().stream().anyMatch(a -> a.contains("moved 50.000 ms earlier")), r.anomalies().toString());
     }
 
     @Test
@@ -81,15 +129,31 @@ class RequestPhasesTest {
     }
 
     @Test
-    void ttftThatDisagreesWithQueuePlusPrefillIsFlaggedNotChanged() {
+    void ttftLongerThanQueuePlusPrefillIsTheTimeBeforeTheEngineNotAnAnomaly() {
         Span s = llmRequest(1000, List.of(
                 Attribute.of("gen_ai.latency.time_in_queue", 0.1),
                 Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
                 Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
                 Attribute.of("gen_ai.latency.time_to_first_token", 0.9)));
         RequestSlice r = RequestPhases.of(s);
+        assertEquals(700 * MS, r.phase("before_engine").durationNs());
         assertEquals(100 * MS, r.phase("prefill").durationNs());
-        assertTrue(r.anomalies().getFirst().contains("ttft"), r.anomalies().toString());
+        assertTrue(r.consistent(), r.anomalies().toString());
+    }
+
+    @Test
+    void ttftShorterThanQueuePlusPrefillIsFlaggedNotChanged() {
+        Span s = llmRequest(1000, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 0.3),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.2),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
+                Attribute.of("gen_ai.latency.time_to_first_token", 0.4)));
+        RequestSlice r = RequestPhases.of(s);
+        assertEquals(0, r.phase("before_engine").durationNs());
+        assertEquals(300 * MS, r.phase("queue").durationNs());
+        assertEquals(200 * MS, r.phase("prefill").durationNs());
+        assertTrue(r.anomalies().getFirst().contains("ttft 400.000 ms is shorter than queue + prefill 500.000 ms"),
+                r.anomalies().toString());
     }
 
     @Test
