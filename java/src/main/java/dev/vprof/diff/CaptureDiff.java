@@ -144,7 +144,7 @@ public final class CaptureDiff {
                 }
                 long d = Math.max(0, end - start);
                 for (SideAcc s : sides) {
-                    s.kernel(p, start, d, es, desc, name);
+                    s.kernel(p, start, correlationId, d, es, desc, name);
                 }
             }
         });

@@ -43,6 +43,9 @@ final class CaptureFacts implements RecordVisitor {
         long[] number = new long[16];
         int size;
         long lastEnd = Long.MIN_VALUE;
+        /** Per step, the correlation ids of the launches made in it (from the API records); null without them. */
+        int[] corrMin;
+        int[] corrMax;
 
         void add(long s, long e, long n) {
             if (s < lastEnd) {
@@ -59,6 +62,31 @@ final class CaptureFacts implements RecordVisitor {
             size++;
             lastEnd = e;
         }
+
+        /**
+         * The index of the step whose launches include correlation id {@code c}, or -1 when no
+         * step's launches do; only with {@link #corrMin}. Steps without launches are skipped.
+         */
+        int atCorrelation(int c) {
+            int lo = 0, hi = corrSteps.length - 1, found = -1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (corrMin[corrSteps[mid]] <= c) {
+                    found = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            if (found < 0) {
+                return -1;
+            }
+            int step = corrSteps[found];
+            return c <= corrMax[step] ? step : -1;
+        }
+
+        /** The steps that made launches, in order; set with {@link #corrMin}. */
+        int[] corrSteps;
 
         /** The index of the step a GPU op starting at {@code t} belongs to, or -1 before the first. */
         int at(long t) {
@@ -88,6 +116,14 @@ final class CaptureFacts implements RecordVisitor {
     private final Map<Integer, long[]> extent = new HashMap<>();
     private long rangesStart = Long.MAX_VALUE, rangesEnd = Long.MIN_VALUE;
     private final Map<Integer, ClockMapping> clocks;
+    /**
+     * The API calls seen (pid, start, correlation id), to learn which step launched each kernel;
+     * up to {@value #MAX_LAUNCHES}, dropped past that (a GPU op then belongs to the step its start
+     * falls in).
+     */
+    static final int MAX_LAUNCHES = 1 << 21;
+    private long[][] launches = new long[1024][];
+    private int launchCount;
 
     CaptureWindow window = CaptureWindow.NONE;
     Integer worldSize;
@@ -134,6 +170,17 @@ final class CaptureFacts implements RecordVisitor {
     @Override
     public void api(int pid, ApiEvent api) {
         apis++;
+        if (api.correlationId() == 0 || launches == null) {
+            return;
+        }
+        if (launchCount == MAX_LAUNCHES) {
+            launches = null; // too many to hold: steps are then found by GPU time
+            return;
+        }
+        if (launchCount == launches.length) {
+            launches = java.util.Arrays.copyOf(launches, launches.length * 2);
+        }
+        launches[launchCount++] = new long[] {pid, api.start(), api.correlationId()};
     }
 
     @Override
@@ -205,6 +252,37 @@ final class CaptureFacts implements RecordVisitor {
                     steps.put(pid, r);
                 }
             });
+        }
+        if (launches != null) {
+            // A kernel belongs to the step whose CPU interval its launch call started in (as HTA assigns
+            // GPU ops), not the one its GPU start falls in: an unsynchronised CPU runs steps ahead of the GPU.
+            for (int i = 0; i < launchCount; i++) {
+                long[] l = launches[i];
+                Steps s = steps.get((int) l[0]);
+                if (s == null) continue;
+                int at = s.at(l[1]);
+                if (at < 0 || l[1] > s.end[at]) continue;
+                if (s.corrMin == null) {
+                    s.corrMin = new int[s.size];
+                    s.corrMax = new int[s.size];
+                    java.util.Arrays.fill(s.corrMin, Integer.MAX_VALUE);
+                    java.util.Arrays.fill(s.corrMax, Integer.MIN_VALUE);
+                }
+                int c = (int) l[2];
+                s.corrMin[at] = Math.min(s.corrMin[at], c);
+                s.corrMax[at] = Math.max(s.corrMax[at], c);
+            }
+            launches = null;
+            for (Steps s : steps.values()) {
+                if (s.corrMin != null) {
+                    int n = 0;
+                    int[] with = new int[s.size];
+                    for (int i = 0; i < s.size; i++) {
+                        if (s.corrMin[i] != Integer.MAX_VALUE) with[n++] = i;
+                    }
+                    s.corrSteps = java.util.Arrays.copyOf(with, n);
+                }
+            }
         }
         long ds = Long.MAX_VALUE, de = Long.MIN_VALUE;
         for (Map.Entry<Integer, long[]> e : extent.entrySet()) {

@@ -30,8 +30,10 @@ final class Comparison {
     private Comparison() {}
 
     static DiffResult compare(DiffOptions o, CaptureDiff.Input bi, SideAcc b, CaptureDiff.Input ni, SideAcc n) {
-        draws(b);
-        draws(n);
+        // Steps drawn with replacement only where each step holds its own kernels; else the instances.
+        boolean bySteps = b.stepsMode && n.stepsMode && aligned(b) && aligned(n);
+        draws(b, bySteps);
+        draws(n, bySteps);
         double bTotal = perUnit(b.total, b);
         double nTotal = perUnit(n.total, n);
         Change gpu = change(bTotal, nTotal, b.total.draws, n.total.draws, o.noiseFloor());
@@ -70,11 +72,16 @@ final class Comparison {
         List<DiffResult.MetricChange> metrics = RequestCompare.metrics(bi, b, ni, n);
         DiffResult.Comparability gate = Gate.check(o, bi, b, ni, n, matching, kernels, requests, metrics);
 
-        String ciMethod = b.stepsMode ? "bootstrap over steps" : "bootstrap over kernel instances";
+        String ciMethod = bySteps ? "bootstrap over steps" : "bootstrap over kernel instances";
+        List<String> notes = new ArrayList<>();
+        if (b.stepsMode && !bySteps) {
+            notes.add("the steps' kernels could not be told apart (no launch records, and the GPU ran behind the steps:"
+                    + " record with --kinds ...,runtime); intervals are from kernel instances");
+        }
         DiffResult.Settings settings = new DiffResult.Settings(o.noiseFloor(), o.regressionThreshold(), CI, ciMethod,
                 o.byShape(), o.force(), o.top());
         DiffResult.Basis basis = new DiffResult.Basis(b.unit, b.units, n.units, basisNote(b, n));
-        List<String> warnings = new ArrayList<>();
+        List<String> warnings = new ArrayList<>(notes);
         warnings.addAll(bi.reader.warnings());
         warnings.addAll(bi.notes);
         if (ni != bi) {
@@ -108,8 +115,33 @@ final class Comparison {
 
     // ---- the bootstrap --------------------------------------------------------------------
 
-    private static void draws(SideAcc s) {
+    /**
+     * Whether the side's steps hold their own kernels: always when launches placed them; by GPU time,
+     * only when no step bucket holds more than a quarter of the time and four times the median
+     * (a CPU that ran ahead of the GPU leaves the early steps empty and the last one full).
+     */
+    static boolean aligned(SideAcc s) {
+        boolean byLaunch = true;
+        for (CaptureFacts.Steps st : s.facts.steps.values()) {
+            byLaunch &= st.corrMin != null;
+        }
+        if (byLaunch || s.bucketCount < 8) {
+            return true;
+        }
+        double[] b = s.total.buckets.clone();
+        double sum = 0, max = 0;
+        for (double v : b) {
+            sum += v;
+            max = Math.max(max, v);
+        }
+        Arrays.sort(b);
+        double median = b[b.length / 2];
+        return !(max > 0.25 * sum || max > 4 * median);
+    }
+
+    private static void draws(SideAcc s, boolean bySteps) {
         if (s.stepsMode) {
+            // The step resamples: the step time's interval always, the keys' when their steps hold them.
             int nb = s.bucketCount;
             int[][] idx = new int[DRAWS][nb];
             double[] den = new double[DRAWS];
@@ -122,20 +154,13 @@ final class Comparison {
             }
             s.stepIdx = idx;
             s.stepDen = den;
-            for (Map<String, KeyStats> level : s.levels()) {
-                for (KeyStats k : level.values()) {
-                    k.draws = stepDraws(k.buckets, idx, den);
-                }
-            }
-            s.total.draws = stepDraws(s.total.buckets, idx, den);
-        } else {
-            for (Map<String, KeyStats> level : s.levels()) {
-                for (KeyStats k : level.values()) {
-                    k.draws = instanceDraws(k, s);
-                }
-            }
-            s.total.draws = instanceDraws(s.total, s);
         }
+        for (Map<String, KeyStats> level : s.levels()) {
+            for (KeyStats k : level.values()) {
+                k.draws = bySteps ? stepDraws(k.buckets, s.stepIdx, s.stepDen) : instanceDraws(k, s);
+            }
+        }
+        s.total.draws = bySteps ? stepDraws(s.total.buckets, s.stepIdx, s.stepDen) : instanceDraws(s.total, s);
     }
 
     private static double[] stepDraws(double[] buckets, int[][] idx, double[] den) {
@@ -158,6 +183,11 @@ final class Comparison {
         return stepDraws(s.stepNsPerBucket, s.stepIdx, s.stepDen);
     }
 
+    /**
+     * Resamples of the key's time per unit from its instances: its count held, the mean drawn from
+     * the sample and its spread scaled from the sample's size to the count's (the mean of all
+     * {@code count} instances varies by sd/sqrt(count), not sd/sqrt(sample)).
+     */
     private static double[] instanceDraws(KeyStats k, SideAcc s) {
         double[] out = new double[DRAWS];
         int r = k.reservoirSize();
@@ -165,12 +195,19 @@ final class Comparison {
             return out;
         }
         double scale = k.count / s.units;
+        double mean = k.totalNs / (double) k.count;
+        double sampleMean = 0;
+        for (int j = 0; j < r; j++) {
+            sampleMean += k.reservoir[j];
+        }
+        sampleMean /= r;
+        double shrink = Math.sqrt(r / (double) k.count);
         for (int d = 0; d < DRAWS; d++) {
             double sum = 0;
             for (int j = 0; j < r; j++) {
                 sum += k.reservoir[(int) s.rng.below(r)];
             }
-            out[d] = scale * sum / r;
+            out[d] = scale * (mean + (sum / r - sampleMean) * shrink);
         }
         return out;
     }

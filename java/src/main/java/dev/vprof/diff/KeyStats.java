@@ -7,7 +7,8 @@ import dev.vprof.report.SampleBudget;
  * One key's kernels on one side (an exact name, a base name, a category, a shape, or all kernels):
  * count, total, the distribution of durations (the report's bounded {@link Durations}), and what
  * the confidence interval is drawn from: the time per step bucket when the sides have steps, else
- * a uniform sample of instances (reservoir sampling, {@value #RESERVOIR} kept).
+ * a uniform sample of instances (reservoir sampling, {@value #RESERVOIR} kept; kept with steps too, for
+ * steps whose kernels cannot be placed in them).
  */
 final class KeyStats {
     static final int RESERVOIR = 256;
@@ -31,11 +32,10 @@ final class KeyStats {
         count++;
         totalNs += durationNs;
         durations.add(durationNs, budget);
-        if (buckets != null) {
-            if (bucket >= 0) {
-                buckets[bucket] += durationNs;
-            }
-        } else if (count <= RESERVOIR) {
+        if (buckets != null && bucket >= 0) {
+            buckets[bucket] += durationNs;
+        }
+        if (count <= RESERVOIR) {
             reservoir[(int) count - 1] = durationNs;
         } else {
             long j = rng.below(count);

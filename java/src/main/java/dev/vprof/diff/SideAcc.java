@@ -181,10 +181,11 @@ final class SideAcc {
     }
 
     /** One kernel of the file: counted when it is this side's. */
-    void kernel(int pid, long start, long durationNs, long epochStart, KernelDesc desc, String name) {
+    void kernel(int pid, long start, int correlationId, long durationNs, long epochStart, KernelDesc desc,
+                String name) {
         int bucket = -1;
         if (stepsMode) {
-            bucket = stepBucket(pid, start);
+            bucket = stepBucket(pid, start, correlationId);
             if (bucket < 0) {
                 return;
             }
@@ -232,7 +233,7 @@ final class SideAcc {
         return e;
     }
 
-    private int stepBucket(int pid, long start) {
+    private int stepBucket(int pid, long start, int correlationId) {
         if (pid != lastPid) {
             lastPid = pid;
             lastSteps = facts.steps.get(pid);
@@ -241,6 +242,14 @@ final class SideAcc {
         CaptureFacts.Steps s = lastSteps;
         if (s == null) {
             return -1;
+        }
+        if (s.corrMin != null) {
+            int i = s.atCorrelation(correlationId);
+            if (i < 0) {
+                return -1;
+            }
+            Integer b = bucketOfStep.get(s.number[i]);
+            return b == null ? -1 : b;
         }
         int i;
         if (lastStepIndex >= 0 && start >= s.start[lastStepIndex]

@@ -64,7 +64,7 @@ final class Verdicts {
             }
         }
         // Where the kernel time went.
-        if (gpu.delta() != 0 && !kernels.isEmpty()) {
+        if (gpu.significant() && !kernels.isEmpty()) {
             Row top = kernels.getFirst();
             Row cat = cats.isEmpty() ? null : cats.getFirst();
             StringBuilder s = new StringBuilder();
