@@ -74,6 +74,9 @@ public final class DiffCommand implements Callable<Integer> {
     @Option(names = "--step", paramLabel = "N", description = "only step N (ProfilerStep#N) on both sides")
     Long step;
 
+    @Option(names = "--rank", paramLabel = "R", description = "only the processes of rank R on both sides")
+    Integer rank;
+
     @Option(names = "--steps", paramLabel = "nvtx:NAME", defaultValue = "nvtx:step",
             description = "the NVTX range that marks a step (default: ${DEFAULT-VALUE}; ProfilerStep#N always counts)")
     String steps;
@@ -116,6 +119,8 @@ public final class DiffCommand implements Callable<Integer> {
         DiffResult result;
         try {
             result = CaptureDiff.run(options);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage() + "; check --rank", e);
         } catch (CaptureFormatException e) {
             throw new CliException(e.getMessage() + "; give two vprof captures or PyTorch traces", e);
         } catch (NoSuchFileException e) {
@@ -206,7 +211,7 @@ public final class DiffCommand implements Callable<Integer> {
             }
         }
         return new DiffOptions(base, bs, next, ns, noiseFloor / 100, threshold / 100, top, byShape, force, stepRange,
-                step, cats, KernelNames.of(mangled));
+                step, rank, cats, KernelNames.of(mangled));
     }
 
     /** {@code A..B} (durations from the capture's start; B may be empty for "to the end"). */

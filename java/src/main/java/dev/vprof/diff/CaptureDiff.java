@@ -61,6 +61,10 @@ public final class CaptureDiff {
             Input next = oneFile ? base : new Input(o.newFile(), n, o.stepRange());
             SideAcc bs = new SideAcc(label(o.baseFile(), o.baseSelection()), o.baseSelection(), base.facts, o, 1);
             SideAcc ns = new SideAcc(label(o.newFile(), o.newSelection()), o.newSelection(), next.facts, o, 2);
+            if (o.rank() != null) {
+                bs.pids = rankPids(b, o.rank(), o.baseFile());
+                ns.pids = rankPids(oneFile ? b : n, o.rank(), o.newFile());
+            }
             base.sides.add(bs);
             next.sides.add(ns);
             chooseBasis(o, base, bs, next, ns);
@@ -70,6 +74,19 @@ public final class CaptureDiff {
             }
             return Comparison.compare(o, base, bs, next, ns);
         }
+    }
+
+    private static java.util.Set<Integer> rankPids(CaptureReader r, int rank, Path file) {
+        java.util.Set<Integer> pids = new java.util.HashSet<>();
+        for (dev.vprof.capture.ProcessInfo p : r.processes()) {
+            if (p.rank() != null && p.rank() == rank) {
+                pids.add(p.pid());
+            }
+        }
+        if (pids.isEmpty()) {
+            throw new IllegalArgumentException(file + " holds no process of rank " + rank);
+        }
+        return pids;
     }
 
     private static String label(Path file, Selection s) {
@@ -131,13 +148,50 @@ public final class CaptureDiff {
         in.reader.forEachRecord(new RecordVisitor() {
             int pid = Integer.MIN_VALUE;
             ClockMapping clock = ClockMapping.identity();
+            /** CPU ops and annotations open: (pid, id) -> {start}, and their names. */
+            final Map<Long, long[]> open = new java.util.HashMap<>();
+            final Map<Long, String> openName = new java.util.HashMap<>();
 
-            @Override
-            public void kernel(int p, long start, long end, int correlationId, KernelDesc desc, String name) {
+            private ClockMapping clockOf(int p) {
                 if (p != pid) {
                     pid = p;
                     clock = clocks.getOrDefault(p, ClockMapping.identity());
                 }
+                return clock;
+            }
+
+            @Override
+            public void marker(int p, dev.vprof.capture.MarkerEvent m) {
+                long key = ((long) p << 32) | (m.id() & 0xffffffffL);
+                if ((m.flags() & dev.vprof.bindings.VprofRing.MARKER_START) != 0) {
+                    if (m.name() != null && (m.domain() == null || m.domain().equals(CPU_OP_DOMAIN))) {
+                        open.put(key, new long[] {m.timestamp()});
+                        openName.put(key, m.name());
+                    }
+                } else if ((m.flags() & dev.vprof.bindings.VprofRing.MARKER_END) != 0) {
+                    long[] s = open.remove(key);
+                    String name = openName.remove(key);
+                    if (s != null) {
+                        long es = clockOf(p).toEpochNs(s[0]);
+                        for (SideAcc side : sides) {
+                            side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), name);
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void api(int p, dev.vprof.capture.ApiEvent a) {
+                String name = dev.vprof.adapt.ApiNames.name(a.domain(), a.cbid());
+                long es = clockOf(p).toEpochNs(a.start());
+                for (SideAcc side : sides) {
+                    side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
+                }
+            }
+
+            @Override
+            public void kernel(int p, long start, long end, int correlationId, KernelDesc desc, String name) {
+                clockOf(p);
                 long es = clock.toEpochNs(start);
                 if (req != null) {
                     req.kernel(es, clock.toEpochNs(end));
@@ -152,6 +206,9 @@ public final class CaptureDiff {
             in.requestSummaries = in.requests.requests(in.facts.window);
         }
     }
+
+    /** The marker domain the trace reader gives PyTorch's cpu_op events. */
+    static final String CPU_OP_DOMAIN = "pytorch.cpu_op";
 
     /** The span attribute of prompt tokens, for the request mix. */
     static final String PROMPT_TOKENS = RequestPhases.ATTR_PROMPT_TOKENS;

@@ -199,6 +199,9 @@ final class CaptureFacts implements RecordVisitor {
             }
             long number;
             Matcher pm = PROFILER_STEP.matcher(m.name());
+            if (m.domain() != null) {
+                return; // a step is a range of the default domain (not a GPU annotation, not a CPU op)
+            }
             if (pm.matches()) {
                 number = Long.parseLong(pm.group(1));
             } else if (m.name().equals(stepName)) {

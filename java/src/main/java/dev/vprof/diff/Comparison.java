@@ -44,6 +44,7 @@ final class Comparison {
         List<Row> cats = rows(o, "category", b.category, n.category, b, n, totalDelta);
         List<Row> shapes = o.byShape() ? rows(o, "shape", b.shape, n.shape, b, n, totalDelta) : List.of();
         kernels = withMatchedAt(kernels, b, n);
+        List<Row> cpuOps = cpuRows(b, n);
 
         List<LevelMatch> matching = new ArrayList<>();
         matching.add(match("exact", b.exact, n.exact));
@@ -89,7 +90,7 @@ final class Comparison {
             warnings.addAll(ni.notes);
         }
         return Verdicts.decide(o, side(bi, b), side(ni, n), basis, settings, gpu, stepTime, kernels, bases, cats,
-                shapes, matching, explained, gate, requests, metrics, warnings);
+                shapes, cpuOps, matching, explained, gate, requests, metrics, warnings);
     }
 
     private static String basisNote(SideAcc b, SideAcc n) {
@@ -276,6 +277,32 @@ final class Comparison {
                     r.time(), r.countChange(), r.shareOfChange()));
         }
         return out;
+    }
+
+    /**
+     * CPU operators (with annotations and runtime calls) by name, both sides, outer-joined: counts and
+     * summed durations per unit, as HTA compares them; no interval (a count is not sampled).
+     */
+    private static List<Row> cpuRows(SideAcc b, SideAcc n) {
+        TreeSet<String> keys = new TreeSet<>(b.cpuOps.keySet());
+        keys.addAll(n.cpuOps.keySet());
+        List<Row> rows = new ArrayList<>();
+        double bu = b.units <= 0 ? 1 : b.units, nu = n.units <= 0 ? 1 : n.units;
+        for (String k : keys) {
+            long[] x = b.cpuOps.getOrDefault(k, new long[2]);
+            long[] y = n.cpuOps.getOrDefault(k, new long[2]);
+            Figures bf = x[0] == 0 ? Figures.NONE : new Figures(x[0], x[0] / bu, x[1], x[1] / bu, x[1] / (double) x[0],
+                    0, 0, 0, 0);
+            Figures nf = y[0] == 0 ? Figures.NONE : new Figures(y[0], y[0] / nu, y[1], y[1] / nu, y[1] / (double) y[0],
+                    0, 0, 0, 0);
+            double bv = bf.nsPerUnit(), nv = nf.nsPerUnit();
+            Change c = new Change(bv, nv, nv - bv, bv == 0 ? null : (nv - bv) / bv, null, null, false);
+            String status = x[0] > 0 && y[0] > 0 ? "matched" : x[0] == 0 ? "new" : "gone";
+            rows.add(new Row(k, "cpu_op", null, null, status, null, bf, nf, c, nf.countPerUnit() - bf.countPerUnit(),
+                    null));
+        }
+        rows.sort(Comparator.comparingDouble((Row r) -> -Math.abs(r.time().delta())).thenComparing(Row::name));
+        return rows;
     }
 
     private static Figures figures(KeyStats k, SideAcc s) {

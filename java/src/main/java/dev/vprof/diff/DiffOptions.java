@@ -14,12 +14,13 @@ import java.nio.file.Path;
  * @param force               reach a verdict even when the sides are not comparable
  * @param stepRange           the NVTX range that marks a step (default {@code step})
  * @param step                only the step with this number (ProfilerStep#N), on both sides; null for all
+ * @param rank                only the processes of this rank, on both sides; null for all
  * @param categories          the kernel category rules
  * @param names               how kernel names are shown
  */
 public record DiffOptions(Path baseFile, Selection baseSelection, Path newFile, Selection newSelection,
                           double noiseFloor, double regressionThreshold, int top, boolean byShape, boolean force,
-                          String stepRange, Long step, Categories categories, KernelNames names) {
+                          String stepRange, Long step, Integer rank, Categories categories, KernelNames names) {
     public static final double DEFAULT_NOISE_FLOOR = 0.02;
     public static final double DEFAULT_THRESHOLD = 0.05;
     public static final int DEFAULT_TOP = 10;
@@ -27,16 +28,16 @@ public record DiffOptions(Path baseFile, Selection baseSelection, Path newFile, 
     /** Two whole files with every default. */
     public static DiffOptions of(Path base, Path next) {
         return new DiffOptions(base, Selection.ALL, next, Selection.ALL, DEFAULT_NOISE_FLOOR, DEFAULT_THRESHOLD,
-                DEFAULT_TOP, false, false, "step", null, Categories.defaults(), KernelNames.demangled());
+                DEFAULT_TOP, false, false, "step", null, null, Categories.defaults(), KernelNames.demangled());
     }
 
     public DiffOptions withForce(boolean f) {
         return new DiffOptions(baseFile, baseSelection, newFile, newSelection, noiseFloor, regressionThreshold, top,
-                byShape, f, stepRange, step, categories, names);
+                byShape, f, stepRange, step, rank, categories, names);
     }
 
     public DiffOptions withSelections(Selection b, Selection n) {
         return new DiffOptions(baseFile, b, newFile, n, noiseFloor, regressionThreshold, top, byShape, force,
-                stepRange, step, categories, names);
+                stepRange, step, rank, categories, names);
     }
 }

@@ -69,6 +69,8 @@ final class SideAcc {
     final Map<String, KeyStats> shape = new HashMap<>();
     private final Map<KernelDesc, KeyStats> shapeOfDesc = new IdentityHashMap<>();
     KeyStats total;
+    /** CPU operators (and annotations, and runtime calls) by name: {count, total ns}. */
+    final Map<String, long[]> cpuOps = new java.util.TreeMap<>();
     private final SampleBudget budget = new SampleBudget(SAMPLES);
     final KeyStats.Rng rng;
     private String lastName;
@@ -97,6 +99,9 @@ final class SideAcc {
             return in;
         }
         for (Map.Entry<Integer, CaptureFacts.Steps> e : facts.steps.entrySet()) {
+            if (!acceptsPid(e.getKey())) {
+                continue;
+            }
             CaptureFacts.Steps s = e.getValue();
             for (int i = 0; i < s.size; i++) {
                 if (options.step() != null && s.number[i] != options.step()) {
@@ -184,6 +189,9 @@ final class SideAcc {
     void kernel(int pid, long start, int correlationId, long durationNs, long epochStart, KernelDesc desc,
                 String name) {
         int bucket = -1;
+        if (pids != null && !pids.contains(pid)) {
+            return;
+        }
         if (stepsMode) {
             bucket = stepBucket(pid, start, correlationId);
             if (bucket < 0) {
@@ -217,6 +225,37 @@ final class SideAcc {
             s.add(durationNs, bucket, budget, rng);
         }
     }
+
+    /**
+     * A CPU operator, annotation or runtime call that started at {@code start} (its process's
+     * CUPTI ns): counted when it is this side's. With steps, an op belongs to the step it starts in
+     * (as HTA assigns them); in a window, by its start.
+     */
+    void cpuOp(int pid, long start, long epochStart, long durationNs, String name) {
+        if (!acceptsPid(pid) || selection.byRequests()) {
+            return;
+        }
+        if (stepsMode) {
+            CaptureFacts.Steps s = facts.steps.get(pid);
+            int i = s == null ? -1 : s.at(start);
+            if (i < 0 || start > s.end[i] || !bucketOfStep.containsKey(s.number[i])) {
+                return;
+            }
+        } else if (selection.kind() == Selection.Kind.WINDOW && (epochStart < fromEpochNs || epochStart >= toEpochNs)) {
+            return;
+        }
+        long[] c = cpuOps.computeIfAbsent(name, k -> new long[2]);
+        c[0]++;
+        c[1] += durationNs;
+    }
+
+    /** Whether the process is read (all, or only the {@code --rank} asked for). */
+    boolean acceptsPid(int pid) {
+        return pids == null || pids.contains(pid);
+    }
+
+    /** The processes of the asked rank; null for all. */
+    java.util.Set<Integer> pids;
 
     private Entry entry(String name) {
         Entry e = byName.get(name);

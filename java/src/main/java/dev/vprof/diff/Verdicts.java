@@ -20,7 +20,8 @@ final class Verdicts {
 
     static DiffResult decide(DiffOptions o, DiffResult.Side base, DiffResult.Side next, DiffResult.Basis basis,
                              DiffResult.Settings settings, Change gpu, Change stepTime, List<Row> kernels,
-                             List<Row> bases, List<Row> cats, List<Row> shapes, List<DiffResult.LevelMatch> matching,
+                             List<Row> bases, List<Row> cats, List<Row> shapes, List<Row> cpuOps,
+                             List<DiffResult.LevelMatch> matching,
                              Double explained, DiffResult.Comparability gate, DiffResult.Requests requests,
                              List<DiffResult.MetricChange> metrics, List<String> warnings) {
         double t = o.regressionThreshold();
@@ -90,7 +91,7 @@ final class Verdicts {
                     " (%s and %s per step)", DiffText.duration(stepTime.base()), DiffText.duration(stepTime.next())));
         }
         return new DiffResult(verdict, headline, story, base, next, basis, settings, gpu, stepTime, kernels, bases,
-                cats, shapes, List.of(), matching, explained, gate, requests, metrics, warnings);
+                cats, shapes, cpuOps, matching, explained, gate, requests, metrics, warnings);
     }
 
     private static List<String> requestStory(DiffResult.Requests r, double t) {
