@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
                 + "the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable or not a vprof capture file"},
+                "2:the file is missing, unreadable, or neither a vprof capture nor a PyTorch profiler trace"},
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
@@ -41,7 +41,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file")
+    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;
 
     @Option(names = "--json", description = "write JSON instead of text")

@@ -17,6 +17,7 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
+import dev.vprof.trace.TorchTraceImport;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -173,6 +174,13 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void marker(int pid, MarkerEvent m) {
+        if (TorchTraceImport.isCpuSliceDomain(m.domain())) {
+            // A trace's CPU ops, kept as markers in their own domain: counted apart, never NVTX.
+            if ((m.flags() & VprofRing.MARKER_START) != 0) {
+                process(pid).cpuSlices++;
+            }
+            return;
+        }
         process(pid).current().markers++;
     }
 
@@ -341,7 +349,8 @@ public final class CaptureReport implements RecordVisitor {
                     info == null ? null : info.localRank(),
                     info == null ? null : info.worldSize(),
                     List.copyOf(p.devices),
-                    counters == null ? List.of() : RangeWarnings.processCodes(counters)));
+                    counters == null ? List.of() : RangeWarnings.processCodes(counters),
+                    p.cpuSlices, info == null ? null : info.facts()));
             kernels += pk;
             memcpys += pmc;
             memcpyBytes += pmcb;
@@ -378,6 +387,8 @@ public final class CaptureReport implements RecordVisitor {
         final List<DeviceProperties> devices = new ArrayList<>();
         RangeAgg open;
         RangeAgg unranged;
+        /** CPU slices of a trace (cpu_op, python_function): not NVTX markers. */
+        long cpuSlices;
         /** Inside a LATE run: the earlier range its records belong to. */
         RangeAgg late;
 
