@@ -208,7 +208,7 @@ public final class CaptureDiff {
     }
 
     /** The marker domain the trace reader gives PyTorch's cpu_op events. */
-    static final String CPU_OP_DOMAIN = "pytorch.cpu_op";
+    static final String CPU_OP_DOMAIN = dev.vprof.trace.TorchTraceImport.DOMAIN_CPU_OP;
 
     /** The span attribute of prompt tokens, for the request mix. */
     static final String PROMPT_TOKENS = RequestPhases.ATTR_PROMPT_TOKENS;
