@@ -119,8 +119,8 @@ public final class DiffCommand implements Callable<Integer> {
         DiffResult result;
         try {
             result = CaptureDiff.run(options);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage() + "; check --rank", e);
+        } catch (dev.vprof.diff.DiffException e) {
+            throw new CliException(e.getMessage(), e);
         } catch (CaptureFormatException e) {
             throw new CliException(e.getMessage() + "; give two vprof captures or PyTorch traces", e);
         } catch (NoSuchFileException e) {

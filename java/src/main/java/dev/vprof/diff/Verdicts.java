@@ -46,9 +46,10 @@ final class Verdicts {
             verdict = DiffResult.NOT_COMPARABLE;
             List<String> what = new ArrayList<>();
             for (DiffResult.Mismatch m : gate.mismatches()) {
-                what.add(m.what().replace('_', ' ') + " " + m.base() + " vs " + m.next());
+                what.add(m.what().equals("common_kernels") ? "common kernels: " + m.base() + " (" + m.next() + ")"
+                        : m.what().replace('_', ' ') + " " + m.base() + " vs " + m.next());
             }
-            headline = "the sides differ in " + String.join("; ", what) + " (--force compares them anyway)";
+            headline = "the sides differ: " + String.join("; ", what) + " (--force compares them anyway)";
         } else {
             if (kernelDir > 0 || latencyDir > 0) {
                 verdict = DiffResult.REGRESSED;
