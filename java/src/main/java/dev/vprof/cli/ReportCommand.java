@@ -51,6 +51,14 @@ public final class ReportCommand implements Callable<Integer> {
             description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
     int top;
 
+    @Option(names = "--window", paramLabel = "A..B",
+            description = "only the GPU work that starts in this window (from the capture's start, e.g. 10s..20s)")
+    String window;
+
+    @Option(names = "--request", paramLabel = "ID",
+            description = "only the GPU work that starts while request ID runs (its llm_request span)")
+    String request;
+
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
@@ -67,6 +75,10 @@ public final class ReportCommand implements Callable<Integer> {
         Report report;
         try (CaptureReader reader = CaptureSources.open(file)) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled));
+            if (window != null || request != null) {
+                report = CaptureReport.build(reader, top, KernelNames.of(mangled),
+                        ReportWindows.choose(report, window, request));
+            }
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
             err.flush();
@@ -87,6 +99,10 @@ public final class ReportCommand implements Callable<Integer> {
         }
         for (String w : report.warnings()) {
             err.println("warning: " + w);
+        }
+        if (!json && (window != null || request != null)) {
+            out.println("only the GPU work that starts in " + (window != null ? "the window " + window
+                    : "request " + dev.vprof.diff.DiffText.escape(request)) + " of the capture:");
         }
         if (json) {
             out.print(ReportJson.render(report));

@@ -83,6 +83,31 @@ class DiffDemoSplitTest {
         assertTrue(t.out().contains("the time went to the queue"), t.out());
     }
 
+    /** {@code vprof report --request ID}: the kernels that start while that request runs, counted here from the file. */
+    @Test
+    void theReportOfOneRequest() throws Exception {
+        JsonNode whole = JSON.readTree(Cli.run("report", "--json", capture.toString()).out());
+        JsonNode req = whole.get("slowest_requests").get(0);
+        long from = req.get("start_ns").asLong(), to = from + req.get("e2e_ns").asLong();
+        long[] n = {0};
+        try (CaptureReader r = CaptureSources.open(capture)) {
+            java.util.Map<Integer, dev.vprof.capture.ClockMapping> clocks = r.clocks();
+            r.forEachRecord(new dev.vprof.capture.RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int c, dev.vprof.capture.KernelDesc d, String name) {
+                    long t = clocks.get(pid).toEpochNs(start);
+                    if (t >= from && t < to) {
+                        n[0]++;
+                    }
+                }
+            });
+        }
+        Cli.Result one = Cli.run("report", "--json", "--request", req.get("request_id").asText(), capture.toString());
+        assertEquals(0, one.code(), one.err());
+        assertEquals(n[0], JSON.readTree(one.out()).get("totals").get("kernels").asLong());
+        assertTrue(n[0] > 0);
+    }
+
     @Test
     void theSlowestRequestsAgainstTheRest() throws Exception {
         Cli.Result j = Cli.run("diff", "--json", capture.toString(), "--slow-requests", "25");
