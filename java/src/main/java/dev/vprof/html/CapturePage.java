@@ -71,8 +71,11 @@ public final class CapturePage {
         String cls = v == null ? (bad ? "bad" : "ok") : ("healthy".equals(v.verdict()) && !bad ? "ok" : bad ? "bad" : "");
         b.append("<section id=\"verdict\" class=\"banner ").append(cls).append("\">\n");
         if (v != null) {
-            b.append("<p class=\"verdict-title\">").append(text(v.title())).append(" <span class=\"verdict-key\">")
-                    .append(text(v.verdict())).append("</span></p>\n");
+            b.append("<p class=\"verdict-title\">").append(text(v.title()));
+            if (!v.title().equalsIgnoreCase(v.verdict())) {
+                b.append(" <span class=\"verdict-key\">").append(text(v.verdict())).append("</span>");
+            }
+            b.append("</p>\n");
             if (!v.findings().isEmpty()) {
                 b.append("<ul class=\"findings\">");
                 for (Finding f : v.findings()) {
@@ -370,8 +373,12 @@ public final class CapturePage {
             cell(b, r.queueNs(), pair(r.queueNs(), r.gpuNsInQueue()));
             cell(b, r.prefillNs(), pair(r.prefillNs(), r.gpuNsInPrefill()));
             cell(b, r.decodeNs(), pair(r.decodeNs(), r.gpuNsInDecode()));
+            List<String> notes = new ArrayList<>(r.anomalies());
+            if (!r.inWindow()) {
+                notes.addFirst("outside the capture window");
+            }
             b.append("<td>").append(text(r.dominantPhase())).append("</td><td>")
-                    .append(text(String.join(", ", r.anomalies()))).append("</td></tr>");
+                    .append(text(String.join(", ", notes))).append("</td></tr>");
         }
         b.append("</tbody></table></section>\n");
     }
