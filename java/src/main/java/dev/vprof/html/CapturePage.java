@@ -29,6 +29,12 @@ public final class CapturePage {
     static final int WATERFALL_ROWS = 30;
     /** Warnings listed in the banner; the rest are counted. */
     static final int MAX_WARNINGS = 40;
+    /** GPU lanes drawn (all are in the table, up to MAX_ROWS); ranges, kernels and processes listed. */
+    static final int MAX_LANES = 128;
+    static final int MAX_ROWS = 512;
+    static final int MAX_KERNELS = 100;
+    /** Longest string shown (a kernel name, a command line): the page stays small whatever the capture. */
+    static final int MAX_STRING = 4096;
     private static final double LABEL_W = 190;
     private static final double PLOT_W = 1000;
 
@@ -42,7 +48,7 @@ public final class CapturePage {
             meta.add("host " + m.host());
             meta.add("vprof " + m.vprofVersion());
             if (m.commandLine() != null && !m.commandLine().isEmpty()) {
-                meta.add(String.join(" ", m.commandLine()));
+                meta.add(clip(String.join(" ", m.commandLine()), MAX_STRING));
             }
         }
         if (report.window() != null && report.window().durationNs() > 0) {
@@ -155,7 +161,8 @@ public final class CapturePage {
 
     static void timeline(StringBuilder b, Report report, PageData data) {
         b.append("<section id=\"timeline\"><h2>Timeline: GPU busy fraction, capture ranges, metrics</h2>\n");
-        int lanes = data.gpus().size() + data.metrics().size();
+        List<PageData.GpuLane> drawn = data.gpus().subList(0, Math.min(MAX_LANES, data.gpus().size()));
+        int lanes = drawn.size() + data.metrics().size();
         if (lanes == 0) {
             b.append("<p class=\"note\">No kernels and no metrics in this capture: nothing to draw.</p></section>\n");
             return;
@@ -174,7 +181,7 @@ public final class CapturePage {
                 .append("\" data-readout=\"tl-range\" data-reset=\"tl-reset\">\n");
         // Labels, outside the zoomed plot.
         int lane = 0;
-        for (PageData.GpuLane g : data.gpus()) {
+        for (PageData.GpuLane g : drawn) {
             double y = top + lane++ * (laneH + gap);
             b.append("<text class=\"lane\" x=\"4\" y=\"").append(n(y + laneH / 2 + 4)).append("\">")
                     .append(text(g.label())).append("</text>");
@@ -191,7 +198,7 @@ public final class CapturePage {
         b.append("<svg class=\"plot\" x=\"").append(n(LABEL_W)).append("\" y=\"0\" width=\"").append(n(PLOT_W))
                 .append("\" height=\"").append(n(plotH)).append("\" viewBox=\"0 0 1000 ").append(n(plotH))
                 .append("\" preserveAspectRatio=\"none\">\n");
-        for (Report.RangeSummary r : report.ranges()) {
+        for (Report.RangeSummary r : shownRanges(report)) {
             if ("none".equals(r.source()) && r.index() == 0) {
                 continue;
             }
@@ -204,7 +211,7 @@ public final class CapturePage {
                     .append("</title></rect>\n");
         }
         lane = 0;
-        for (PageData.GpuLane g : data.gpus()) {
+        for (PageData.GpuLane g : drawn) {
             double y = top + lane++ * (laneH + gap);
             double base = y + laneH;
             b.append("<line class=\"grid\" x1=\"0\" x2=\"1000\" y1=\"").append(n(base)).append("\" y2=\"").append(n(base))
@@ -259,12 +266,17 @@ public final class CapturePage {
         b.append("\n</svg>\n<p class=\"legend note\"><span><i class=\"busy\"></i>GPU busy fraction (union of its "
                 + "kernels per bin)</span><span><i class=\"rangeband\"></i>capture range</span><span><i "
                 + "class=\"metric\"></i>metric gauge (scaled to its max)</span> · time from ")
-                .append(text(ReportFormat.instant(data.fromNs()))).append("</p></figure>\n");
+                .append(text(ReportFormat.instant(data.fromNs())));
+        if (drawn.size() < data.gpus().size()) {
+            b.append(" · the first ").append(drawn.size()).append(" of ").append(data.gpus().size())
+                    .append(" GPU lanes drawn");
+        }
+        b.append("</p></figure>\n");
         // The numbers.
         b.append("<table class=\"sortable\" id=\"timeline-numbers\"><thead><tr><th data-sort=\"t\">lane</th>"
                 + "<th class=\"n\" data-sort=\"n\">mean busy</th><th class=\"n\" data-sort=\"n\">peak bin</th>"
                 + "<th class=\"n\" data-sort=\"n\">busy outside the span</th><th class=\"n\">bin width</th></tr></thead><tbody>");
-        for (PageData.GpuLane g : data.gpus()) {
+        for (PageData.GpuLane g : data.gpus().subList(0, Math.min(MAX_ROWS, data.gpus().size()))) {
             double mean = mean(g.busy());
             double peak = max(g.busy());
             b.append("<tr><td>").append(text(g.label())).append("</td><td class=\"n\" data-v=\"").append(mean)
@@ -283,7 +295,7 @@ public final class CapturePage {
         b.append("</tbody></table>\n");
         b.append("<table><thead><tr><th>range</th><th>source</th><th class=\"n\">start</th><th class=\"n\">duration"
                 + "</th><th class=\"n\">kernels</th><th>GPU busy</th></tr></thead><tbody>");
-        for (Report.RangeSummary r : report.ranges()) {
+        for (Report.RangeSummary r : shownRanges(report)) {
             List<String> busy = new ArrayList<>();
             for (Report.DeviceBusy d : r.devices()) {
                 busy.add(fmt("GPU %d %.1f%%%s", d.device(), d.busyPercent(), d.approximate() ? " (approx.)" : ""));
@@ -296,6 +308,10 @@ public final class CapturePage {
                     .append(text(String.join(", ", busy))).append("</td></tr>");
         }
         b.append("</tbody></table></section>\n");
+    }
+
+    private static List<Report.RangeSummary> shownRanges(Report report) {
+        return report.ranges().subList(0, Math.min(MAX_ROWS, report.ranges().size()));
     }
 
     private static String metricValue(PageData.MetricSeries s, double v) {
@@ -416,9 +432,10 @@ public final class CapturePage {
                 + "<th class=\"n\" data-sort=\"n\">mean</th><th class=\"n\" data-sort=\"n\">p50</th>"
                 + "<th class=\"n\" data-sort=\"n\">p99</th><th class=\"n\" data-sort=\"n\">max</th>"
                 + "<th>durations (log scale, min to max)</th></tr></thead><tbody>\n");
-        for (int i = 0; i < report.topKernels().size(); i++) {
+        int shown = Math.min(MAX_KERNELS, report.topKernels().size());
+        for (int i = 0; i < shown; i++) {
             Report.KernelSummary k = report.topKernels().get(i);
-            b.append("<tr><td class=\"name\">").append(text(k.name())).append("</td>");
+            b.append("<tr><td class=\"name\">").append(text(clip(k.name(), MAX_STRING))).append("</td>");
             cell(b, k.count(), Long.toString(k.count()));
             cell(b, k.totalNs(), ReportFormat.duration(k.totalNs()));
             cell(b, k.meanNs(), ReportFormat.duration(k.meanNs()));
@@ -431,7 +448,11 @@ public final class CapturePage {
             }
             b.append("</td></tr>\n");
         }
-        b.append("</tbody></table>\n<p class=\"note\">").append(all).append(" kernels in all; percentiles exact up to "
+        b.append("</tbody></table>\n<p class=\"note\">");
+        if (shown < report.topKernels().size()) {
+            b.append("The first ").append(shown).append(" of ").append(report.topKernels().size()).append(" rows. ");
+        }
+        b.append(all).append(" kernels in all; percentiles exact up to "
                 + "1024 kernels of a name, within 0.4% beyond.</p></section>\n");
     }
 
@@ -563,7 +584,7 @@ public final class CapturePage {
                 + "<th class=\"n\" data-sort=\"n\">kernels</th><th class=\"n\" data-sort=\"n\">memcpy</th>"
                 + "<th>GPU busy</th><th class=\"n\" data-sort=\"n\">drops</th><th>clock fit</th></tr></thead><tbody>");
         List<DeviceProperties> devices = new ArrayList<>();
-        for (Report.ProcessSummary p : report.processes()) {
+        for (Report.ProcessSummary p : report.processes().subList(0, Math.min(MAX_ROWS, report.processes().size()))) {
             List<String> busy = new ArrayList<>();
             for (Map.Entry<String, Long> e : p.busyNsByDevice().entrySet()) {
                 busy.add(("-1".equals(e.getKey()) ? "unknown" : "GPU " + e.getKey()) + " "
@@ -572,7 +593,7 @@ public final class CapturePage {
             long drops = p.ringDrops() + p.cuptiDrops() + p.zeroTimestampKernels();
             b.append("<tr>");
             cell(b, p.pid(), Integer.toString(p.pid()));
-            b.append("<td class=\"name\">").append(text(p.command())).append("</td><td>")
+            b.append("<td class=\"name\">").append(text(clip(p.command(), MAX_STRING))).append("</td><td>")
                     .append(p.rank() == null ? "-" : text(p.rank() + (p.worldSize() == null ? "" : " of " + p.worldSize())))
                     .append("</td>");
             cell(b, p.kernels(), Long.toString(p.kernels()));
@@ -587,7 +608,7 @@ public final class CapturePage {
         if (!devices.isEmpty()) {
             b.append("<table><thead><tr><th class=\"n\">device</th><th>name</th><th class=\"n\">SMs</th><th class=\"n\">"
                     + "compute</th><th class=\"n\">memory</th><th>uuid</th></tr></thead><tbody>");
-            for (DeviceProperties d : devices) {
+            for (DeviceProperties d : devices.subList(0, Math.min(MAX_ROWS, devices.size()))) {
                 b.append("<tr><td class=\"n\">").append(d.id()).append("</td><td>").append(text(d.name()))
                         .append("</td><td class=\"n\">").append(d.smCount()).append("</td><td class=\"n\">")
                         .append(d.computeMajor()).append('.').append(d.computeMinor()).append("</td><td class=\"n\">")

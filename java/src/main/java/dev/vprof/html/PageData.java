@@ -180,8 +180,8 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
             for (Report.ProcessSummary p : report.processes()) {
                 devices += Math.max(1, p.busyNsByDevice().size());
             }
-            this.bins = (int) Math.max(60, Math.min(MAX_BINS, 200_000L / Math.max(1, devices)));
-            this.top = report.topKernels();
+            this.bins = (int) Math.max(20, Math.min(MAX_BINS, 50_000L / Math.max(1, devices)));
+            this.top = report.topKernels().subList(0, Math.min(CapturePage.MAX_KERNELS, report.topKernels().size()));
             this.counts = new long[top.size()][HISTOGRAM_BINS];
             for (int i = 0; i < top.size(); i++) {
                 topIndex.putIfAbsent(top.get(i).name(), i);

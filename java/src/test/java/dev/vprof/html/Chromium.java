@@ -150,7 +150,7 @@ final class Chromium implements AutoCloseable {
 
     /**
      * Loads {@code page} in a new tab 1300 px wide, waits for its load event and a little more (for
-     * late console messages), runs {@code probe} (a JavaScript expression whose value is JSON), and
+     * late console messages), runs {@code probe} (a JavaScript expression whose value, or its promise's, is JSON), and
      * keeps a full-page screenshot at {@code screenshot}.
      */
     PageLoad load(Path page, String probe, Path screenshot) throws IOException, InterruptedException {
@@ -176,7 +176,7 @@ final class Chromium implements AutoCloseable {
             }
             Thread.sleep(300);
             JsonNode value = call(s, "Runtime.evaluate", JSON.createObjectNode().put("expression", probe)
-                    .put("returnByValue", true)).path("result").path("value");
+                    .put("returnByValue", true).put("awaitPromise", true)).path("result").path("value");
             JsonNode shot = call(s, "Page.captureScreenshot", JSON.createObjectNode().put("format", "png")
                     .put("captureBeyondViewport", true));
             Files.createDirectories(screenshot.toAbsolutePath().getParent());

@@ -9,7 +9,11 @@ final class PageProbe {
      * box on screen; the verdict line; counts of img and script elements; the page's visible text.
      */
     static final String EXPRESSION = """
-            (() => {
+            (async () => {
+              // The first paint can come after the load event on a busy machine: wait for it (5 s at most).
+              for (let i = 0; i < 100 && performance.getEntriesByName('first-contentful-paint').length === 0; i++) {
+                await new Promise(r => setTimeout(r, 50));
+              }
               const charts = Array.from(document.querySelectorAll('svg.chart')).map(svg => {
                 const box = svg.getBoundingClientRect();
                 const marks = Array.from(svg.querySelectorAll('.mark')).filter(m => {
@@ -29,7 +33,8 @@ final class PageProbe {
                 handlers: Array.from(document.querySelectorAll('*')).filter(e =>
                   Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
                 text: document.body.innerText,
-                paint: performance.getEntriesByType('paint').map(p => ({ name: p.name, ms: p.startTime }))
+                paint: performance.getEntriesByType('paint').map(p => ({ name: p.name, ms: p.startTime })),
+                load: performance.getEntriesByType('navigation').map(n => n.loadEventEnd)[0] || -1
               };
             })()
             """;
