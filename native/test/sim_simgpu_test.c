@@ -316,6 +316,22 @@ TEST(fieldOptionsRefuseWhatCannotWork) {
     EXPECT_CONTAINS(out, "--kineto-at A:B");
 }
 
+TEST(slowRefusesMalformedRules) {
+    char cmd[4096];
+    const char *bad[] = { "gemm", ":1.5", "gemm:", "gemm:0", "gemm:-2", "gemm:abc", "gemm:1.5x", "gemm:5000" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s --steps 1 --slow '%s'", simgpu, bad[i]);
+        EXPECT_EQ(run(cmd, out, sizeof out), 2);
+        EXPECT_CONTAINS(out, "--slow expects SUBSTRING:FACTOR");
+    }
+    /* the last colon splits: a C++ name's "::" stays in the substring */
+    snprintf(cmd, sizeof cmd, "%s --steps 1 --slow 'vllm::rms_norm:1.5' --slow gemm:1.3", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "%s --help", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "--slow SUBSTRING:FACTOR");
+}
+
 int main(int argc, char **argv) {
     char self[480];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -336,6 +352,7 @@ int main(int argc, char **argv) {
         CASE(theSameArgumentsGiveTheSameSchedule),
         CASE(serveModeAnswersEachCommand),
         CASE(usageErrorsExit2WithAMessage),
+        CASE(slowRefusesMalformedRules),
         CASE(aMissingInjectionLibraryIsReportedAndTheRunGoesOn),
         CASE(sigtermFinishesTheStepAndClosesOpenRanges),
         CASE(workersGetTheirRankBeforeCudaAndADeviceEach),

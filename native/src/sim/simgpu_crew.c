@@ -26,6 +26,8 @@ int simgpu_crew_start(struct simgpu_crew *c, const struct simgpu_options *o, uin
         /* the step's kernels split as evenly as they go; the copies stay with thread 0 */
         int share = o->kernels_per_step / c->n + (i < o->kernels_per_step % c->n);
         simgpu_model_init(&c->models[i], seed + 0x9e3779b97f4a7c15ull * (uint64_t)i, share, i == 0 ? o->memcpys_per_step : 0);
+        c->models[i].slow = o->slow;
+        c->models[i].slow_count = o->slow_count;
         if (o->cuda_graph) simgpu_model_capture_graphs(&c->models[i]);
     }
     if (c->n == 1) return 0;

@@ -155,7 +155,8 @@ static int ends_after(const struct simgpu_range *r, int n, long step) {
 static void profiler_stop(const struct simgpu_options *o, struct simgpu_crew *crew, struct counts *c) {
     if (o->stop_kernel_us > 0) {
         simcuda_dim3 grid = { 132, 1, 1 }, block = { 256, 1, 1 };
-        simcuda_launch_kernel(crew->models[0].compute, "_Z21long_kernel_at_stopv", grid, block, o->stop_kernel_us * 1000u);
+        simcuda_launch_kernel(crew->models[0].compute, "_Z21long_kernel_at_stopv", grid, block,
+                              simgpu_slow_duration(o->slow, o->slow_count, "_Z21long_kernel_at_stopv", o->stop_kernel_us * 1000u));
         c->kernels++;
         c->in_profiler++;
     }
@@ -224,6 +225,8 @@ static void run_serve(const struct simgpu_options *o, int worker_index, struct c
     struct simgpu_model m;
     start_gpu(o, worker_index, c);
     simgpu_model_init(&m, seed_of(o, worker_index), o->kernels_per_step, o->memcpys_per_step);
+    m.slow = o->slow;
+    m.slow_count = o->slow_count;
     int profiler_open = 0;
     char line[256];
     while (!stop_requested && fgets(line, sizeof line, stdin) != NULL) {

@@ -75,6 +75,8 @@ void simgpu_model_init(struct simgpu_model *m, uint64_t seed, int kernels_per_st
     m->kernels_per_step = kernels_per_step;
     m->memcpys_per_step = memcpys_per_step;
     for (int i = 0; i < SIMGPU_GRAPH_BUCKETS; i++) m->graphs[i] = NULL;
+    m->slow = NULL;
+    m->slow_count = 0;
 }
 
 static int tail_of(int kernels_per_step) { return kernels_per_step >= 2 * TAIL_KERNELS ? TAIL_KERNELS : 0; }
@@ -99,7 +101,7 @@ static void launch(struct simgpu_model *m, const struct kernel_kind *k, int pref
     uint32_t rows = (uint32_t)(prefill + decode > 0 ? prefill + decode : 1);
     simcuda_dim3 grid = { k->lane == COMM ? 32 : (rows < 132 ? 132 : rows), k == &DECODE_ATTENTION ? 32 : 1, 1 };
     simcuda_launch_kernel(k->lane == COMM ? m->comm : m->compute, k->name, grid, k->block,
-                          duration_of(m, k, prefill, decode));
+                          simgpu_slow_duration(m->slow, m->slow_count, k->name, duration_of(m, k, prefill, decode)));
 }
 
 /* `count` kernels of the layer template (cycling through layers), then the

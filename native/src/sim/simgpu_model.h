@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "sim/simgpu_driver.h"
+#include "sim/simgpu_slow.h"
 
 /* Decode batch buckets with a captured graph each: 8, 16, ... 64 sequences. */
 #define SIMGPU_GRAPH_BUCKETS 8
@@ -19,6 +20,8 @@ struct simgpu_model {
     int kernels_per_step;
     int memcpys_per_step;
     simcuda_graph_exec graphs[SIMGPU_GRAPH_BUCKETS]; /* NULL: decode runs eagerly */
+    const struct simgpu_slow *slow; /* --slow rules (none after init; set before capturing graphs) */
+    int slow_count;
 };
 
 /* What one step launched. */

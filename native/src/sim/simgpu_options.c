@@ -61,6 +61,11 @@ static const char HELP[] =
 "  --bare                  start no driver helper threads: each GPU process stays\n"
 "                          single-threaded (by default \"CUDA\" init starts libcuda's\n"
 "                          two: cuda-EvtHandlr in poll, a worker in a condition wait)\n"
+"  --slow SUBSTRING:FACTOR kernels whose names contain SUBSTRING (case-sensitive,\n"
+"                          the name as launched: mangled for C++ kernels) take\n"
+"                          FACTOR times as long, e.g. gemm:1.3; repeatable, the\n"
+"                          factors of all matching rules multiply (a planted\n"
+"                          regression for vprof diff)\n"
 "  --seed S                seed of the schedule's random durations (default 1);\n"
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
@@ -180,6 +185,21 @@ static int parse_steps_range(const char *s, struct simgpu_range *r) {
     return r->start >= 0 && r->end > r->start ? 0 : -1;
 }
 
+/* "SUBSTRING:FACTOR"; the last colon splits, so a substring may hold colons
+ * (C++ names do: "vllm::rms_norm:1.5"). */
+static int parse_slow(const char *s, struct simgpu_slow *r) {
+    const char *colon = strrchr(s, ':');
+    if (colon == NULL || colon == s || (size_t)(colon - s) >= sizeof r->substring) return -1;
+    char *end;
+    errno = 0;
+    double f = strtod(colon + 1, &end);
+    if (errno != 0 || end == colon + 1 || *end != '\0' || !(f >= 0.001 && f <= 1000)) return -1;
+    memcpy(r->substring, s, (size_t)(colon - s));
+    r->substring[colon - s] = '\0';
+    r->factor = f;
+    return 0;
+}
+
 static int by_start_then_longest(const void *x, const void *y) {
     const struct simgpu_range *a = x, *b = y;
     if (a->start != b->start) return a->start < b->start ? -1 : 1;
@@ -188,7 +208,8 @@ static int by_start_then_longest(const void *x, const void *y) {
 
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
-           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE };
+           THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE,
+           SLOW };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -208,6 +229,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "kineto-tsc", no_argument, NULL, KINETO_TSC },
         { "nvtx-before-init", required_argument, NULL, NVTX_BEFORE_INIT },
         { "stop-kernel-us", required_argument, NULL, STOP_KERNEL_US },
+        { "slow", required_argument, NULL, SLOW },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -278,6 +300,13 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         }
         case BARE: o->bare = 1; break;
+        case SLOW:
+            if (o->slow_count == SIMGPU_MAX_SLOW) return usage_error("at most 16 --slow options%s", "");
+            if (parse_slow(optarg, &o->slow[o->slow_count]) != 0)
+                return usage_error("--slow expects SUBSTRING:FACTOR with a substring of 1 to 127 characters and a factor "
+                                   "from 0.001 to 1000 (1.3: 30%% slower), not '%s'", optarg);
+            o->slow_count++;
+            break;
         case PROFILER_RANGE: {
             if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
             struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "sim/simgpu_slow.h"
+
 #define SIMGPU_MAX_RANGES 64
 #define SIMGPU_MAX_WORKERS 64
 #define SIMGPU_MAX_THREADS 64
@@ -36,6 +38,8 @@ struct simgpu_options {
     int kineto_tsc;          /* the Kineto-like client registers a timestamp callback */
     char nvtx_before_init[64]; /* "": none */
     uint64_t stop_kernel_us; /* a kernel this long just before each cudaProfilerStop */
+    struct simgpu_slow slow[SIMGPU_MAX_SLOW]; /* --slow SUBSTRING:FACTOR, in the order given */
+    int slow_count;
 };
 
 /* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a

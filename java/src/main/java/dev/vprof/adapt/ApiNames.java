@@ -9,7 +9,7 @@ import java.util.Map;
  * the table holds the calls an inference server makes on its hot path, and any other id is named by
  * its number so it still shows, and can be looked up.
  */
-final class ApiNames {
+public final class ApiNames {
     private ApiNames() {}
 
     private static final Map<Integer, String> RUNTIME = Map.ofEntries(
@@ -33,11 +33,26 @@ final class ApiNames {
             Map.entry(309, "cuProfilerStop"), Map.entry(514, "cuGraphLaunch"),
             Map.entry(652, "cuLaunchKernelEx"));
 
+    /**
+     * The callback id of the call named {@code name} in {@code domain} (VPROF_API_*), or -1 when the
+     * table does not hold it: for sources that name calls rather than number them (PyTorch
+     * profiler traces without {@code cbid}).
+     */
+    public static int cbid(int domain, String name) {
+        Map<Integer, String> table = isDriver(domain) ? DRIVER : RUNTIME;
+        for (Map.Entry<Integer, String> e : table.entrySet()) {
+            if (e.getValue().equals(name)) {
+                return e.getKey();
+            }
+        }
+        return -1;
+    }
+
     static boolean isDriver(int domain) {
         return domain == VprofRing.API_DRIVER;
     }
 
-    static String name(int domain, int cbid) {
+    public static String name(int domain, int cbid) {
         if (isDriver(domain)) {
             String n = DRIVER.get(cbid);
             return n != null ? n : "driver API cbid " + cbid;

@@ -82,6 +82,8 @@ public final class CaptureReader implements Closeable {
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
     private final Map<Integer, AgentCounters> counters = new LinkedHashMap<>();
     private Map<Integer, ClockMapping> clocks;
+    /** Run when the reader closes: the removal of a capture made for this reader only (see {@link #openMade}). */
+    private Runnable onClose;
 
     private CaptureReader(Path path, Arena arena, MemorySegment file, int formatVersion) {
         this.path = path;
@@ -97,6 +99,30 @@ public final class CaptureReader implements Closeable {
      * or was written in a newer format; other IOExceptions when it cannot be read at all.
      */
     public static CaptureReader open(Path path) throws IOException {
+        return open(path, path);
+    }
+
+    /**
+     * Opens {@code file}, a capture another source was turned into for this reader only (a PyTorch
+     * profiler trace read directly): the reader names itself {@code shownAs}, the source the user
+     * gave, starts its warnings with {@code notes} (what the conversion said), and runs
+     * {@code onClose} when closed (removing {@code file}); on failure it runs {@code onClose} at once.
+     */
+    public static CaptureReader openMade(Path file, Path shownAs, List<String> notes, Runnable onClose)
+            throws IOException {
+        CaptureReader reader;
+        try {
+            reader = open(file, shownAs);
+        } catch (IOException | RuntimeException e) {
+            onClose.run();
+            throw e;
+        }
+        notes.forEach(reader.warnings::add);
+        reader.onClose = onClose;
+        return reader;
+    }
+
+    private static CaptureReader open(Path path, Path shownAs) throws IOException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment file;
@@ -121,7 +147,7 @@ public final class CaptureReader implements Closeable {
             if (version == 0) {
                 throw new CaptureFormatException(path + " is not a vprof capture file (format version 0)");
             }
-            CaptureReader reader = new CaptureReader(path, arena, file, version);
+            CaptureReader reader = new CaptureReader(shownAs, arena, file, version);
             reader.locateChunks();
             reader.readSmallChunks();
             reader.mergeWindow();
@@ -392,7 +418,15 @@ public final class CaptureReader implements Closeable {
 
     @Override
     public void close() {
-        arena.close();
+        try {
+            arena.close();
+        } finally {
+            Runnable r = onClose;
+            onClose = null;
+            if (r != null) {
+                r.run();
+            }
+        }
     }
 
     // ---- locating chunks --------------------------------------------------------------

@@ -11,8 +11,9 @@ import picocli.CommandLine.Command;
         description = {"Low-overhead GPU profiling for LLM inference servers: an agent inside each CUDA "
                 + "process records kernels, memcpys and NVTX ranges, only inside the capture range you choose."},
         subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, ListCommand.class,
-                ReportCommand.class, ExportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
+                ReportCommand.class, ExportCommand.class, ImportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
                 TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
+                DiffCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",

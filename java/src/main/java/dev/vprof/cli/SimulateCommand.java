@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
         description = {"Run the synthetic GPU process (no GPU needed): it launches realistic LLM kernels "
                 + "through a CUPTI test double, so every vprof command can be tried anywhere.",
                 "Its options: --steps N | --duration D, --kernels-per-step K, --step-us U, "
-                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --threads N, --serve, --bare; "
+                + "--profiler-range A:B, --nvtx, --nvtx-range NAME:A:B, --workers W, --threads N, --serve, --bare, "
+                + "--slow SUBSTRING:FACTOR; "
                 + "what real servers do to a CUPTI tool: --cuda-graph, --stop-kernel-us U, --kineto-at A:B, "
                 + "--kineto-tsc, --nvtx-before-init NAME; the test double's VPROF_SIM_* switches "
                 + "(see: vprof simulate --help, docs/simulator.md)."},

@@ -1,14 +1,20 @@
 package dev.vprof.source;
 
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.trace.TorchTraceImport;
+import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * The one way every command opens what it reads: a {@code .vprof} capture today; a PyTorch
- * profiler trace ({@code .json}, {@code .json.gz}, {@code *.pt.trace.json[.gz]}) or a folder of
- * rank traces once the trace reader turns them into the same records. Every reader of a capture
- * (report, export, diff, the SQLite and HTML sinks, merge, replay) calls this, never
+ * The one way every command opens what it reads: a {@code .vprof} capture, or a PyTorch profiler
+ * trace ({@code .json}, {@code .json.gz}, {@code *.pt.trace.json[.gz]}) or a folder of rank
+ * traces, which the trace reader ({@link TorchTraceImport}) turns into the same records in a
+ * temporary capture that the reader removes when closed. Every reader of a capture (report,
+ * export, diff, the SQLite and HTML sinks, merge, replay) calls this, never
  * {@link CaptureReader#open} directly, so a new source reaches all of them at once.
  */
 public final class CaptureSources {
@@ -16,6 +22,28 @@ public final class CaptureSources {
 
     /** Opens {@code path} as a capture; the caller closes the reader. */
     public static CaptureReader open(Path path) throws IOException {
-        return CaptureReader.open(path);
+        return open(path, TorchTraceOptions.defaults());
+    }
+
+    /** Opens {@code path}, reading a trace with {@code traceOptions}; the caller closes the reader. */
+    public static CaptureReader open(Path path, TorchTraceOptions traceOptions) throws IOException {
+        if (!Files.exists(path) || !TorchTraceImport.looksLikeTrace(path)) {
+            return CaptureReader.open(path);
+        }
+        Path temp = Files.createTempFile("vprof-trace-", ".vprof");
+        TorchTraceImport.Result result;
+        try {
+            result = TorchTraceImport.write(temp, List.of(path), traceOptions, List.of());
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+        return CaptureReader.openMade(temp, path, result.warnings(), () -> {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 }

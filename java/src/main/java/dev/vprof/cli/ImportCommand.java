@@ -1,0 +1,112 @@
+package dev.vprof.cli;
+
+import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.trace.TorchTraceImport;
+import dev.vprof.trace.TorchTraceOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** `vprof import TRACE... -o FILE.vprof`: PyTorch profiler traces stored as a capture file. */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        header = "Store PyTorch profiler (Kineto) traces as a .vprof capture file.",
+        description = {"Read PyTorch profiler traces (.json, .json.gz, *.pt.trace.json[.gz], or a folder of them, "
+                + "one file per rank or worker, as vLLM's torch_profiler_dir holds them) and store them as one "
+                + "capture: one process per file with its rank and world size, its kernels, copies, memsets, CUDA "
+                + "API calls, annotations and CPU ops. Every command that reads a capture (report, export) also "
+                + "reads a trace directly; import keeps a compact copy. The mapping: docs/pytorch-traces.md."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the capture was written (warnings, if any, on stderr)",
+                "2:a trace is missing, unreadable, not a PyTorch profiler trace, or the output exists"},
+        footer = {"", "Examples:",
+                "  vprof import ./vllm_profile -o run.vprof",
+                "  vprof import rank-0.pt.trace.json.gz rank-1.pt.trace.json.gz -o job.vprof",
+                "  vprof import --no-cpu-ops big.pt.trace.json.gz -o big.vprof --force"})
+public final class ImportCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "trace files or folders of them")
+    List<Path> traces;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "the capture file to write")
+    Path output;
+
+    @Option(names = "--force", description = "replace FILE if it exists")
+    boolean force;
+
+    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
+            description = "the most JSON one trace may decompress to (default: ${DEFAULT-VALUE}); a bound against gzip bombs")
+    String maxBytes;
+
+    @Option(names = "--no-cpu-ops", negatable = false,
+            description = "count cpu_op and python_function events instead of keeping them as CPU slices")
+    boolean noCpuOps;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        long max = Units.size("--max-bytes", maxBytes);
+        OutputPath.refuseExisting(output, force, "capture file");
+        OutputPath.checkWritable(output);
+        List<String> argv = new ArrayList<>(List.of("vprof", "import"));
+        traces.forEach(t -> argv.add(t.toString()));
+        TorchTraceImport.Result result;
+        try {
+            result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv);
+        } catch (CaptureFormatException e) {
+            throw new CliException(e.getMessage());
+        } catch (NoSuchFileException e) {
+            throw new CliException(e.getFile() + " does not exist");
+        } catch (AccessDeniedException e) {
+            throw new CliException("cannot read " + e.getFile() + ": permission denied");
+        } catch (IOException e) {
+            throw new CliException("cannot import: " + e.getMessage());
+        }
+        result.warnings().forEach(w -> err.println("warning: " + w));
+        long size;
+        try {
+            size = Files.size(output);
+        } catch (IOException e) {
+            size = -1;
+        }
+        for (TorchTraceImport.ProcessSummary p : result.processes()) {
+            out.printf("%s: pid %d%s, %d kernels, %d memcpy, %d memset, %d API calls, %d annotations, %d CPU slices,"
+                            + " times to the %s%n",
+                    p.file(), p.pid(), p.rank() == null ? "" : ", rank " + p.rank()
+                            + (p.worldSize() == null ? "" : " of " + p.worldSize()),
+                    p.kernels(), p.memcpys(), p.memsets(), p.apiCalls(), p.annotations(), p.cpuSlices(),
+                    "ns".equals(p.timePrecision()) ? "ns" : "µs");
+        }
+        long kernels = result.kernels();
+        out.printf("wrote %s: %d processes, %d kernels, %s from %s of JSON%s%n", output, result.processes().size(),
+                kernels, bytes(size), bytes(result.jsonBytes()),
+                kernels > 0 && size > 0 ? String.format(" (%.1f bytes per kernel)", (double) size / kernels) : "");
+        out.flush();
+        err.flush();
+        return 0;
+    }
+
+    private static String bytes(long n) {
+        if (n < 0) {
+            return "?";
+        }
+        if (n < 1 << 20) {
+            return String.format("%.1f KiB", n / 1024.0);
+        }
+        return String.format("%.1f MiB", n / (1024.0 * 1024));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.vprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.trace.TraceOracle;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * `vprof report` of real PyTorch profiler traces: every kernel, each name's count and total
+ * duration, equal an independent count of the file's kernel events (TraceOracle); names exactly as
+ * in the file; a folder of ranks is one capture with a process per rank.
+ */
+class TorchTraceReportTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static Stream<Path> cudaTraces() throws IOException {
+        return TraceOracle.cudaTraces().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cudaTraces")
+    void reportCountsEveryKernelOfTheTraceByNameAndDuration(Path trace) throws IOException {
+        TraceOracle.Kernels expected = TraceOracle.kernels(trace);
+        Cli.Result r = Cli.run("report", "--json", "--top", "1000", trace.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode report = JSON.readTree(r.out());
+        assertEquals(expected.count(), report.path("totals").path("kernels").asLong(), trace.toString());
+        Map<String, List<Long>> got = new TreeMap<>();
+        for (JsonNode k : report.get("top_kernels")) {
+            got.put(k.get("name").asText(), List.of(k.get("count").asLong(), k.get("total_ns").asLong()));
+        }
+        Map<String, List<Long>> want = new TreeMap<>();
+        expected.byName().forEach((name, c) -> want.put(name, List.of(c[0], c[1])));
+        assertEquals(want, got, trace.toString());
+    }
+
+    @Test
+    void aFolderOfTwoRanksIsOneCaptureWithRanksZeroAndOneAndTheWorldSize() throws IOException {
+        Path folder = TraceOracle.REAL.resolve("hta/trace_filter");
+        int worldSize = TraceOracle.tree(folder.resolve("sampled_rank-0.json.gz"))
+                .path("distributedInfo").path("world_size").asInt();
+        Cli.Result r = Cli.run("report", "--json", folder.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode procs = JSON.readTree(r.out()).get("processes");
+        assertEquals(2, procs.size());
+        Set<Integer> ranks = new HashSet<>();
+        for (JsonNode p : procs) {
+            ranks.add(p.get("rank").asInt());
+            assertEquals(worldSize, p.get("world_size").asInt());
+        }
+        assertEquals(Set.of(0, 1), ranks);
+        assertEquals(128, worldSize);
+        Cli.Result text = Cli.run("report", folder.toString());
+        assertTrue(text.out().contains("rank 0 of 128") && text.out().contains("rank 1 of 128"), text.out());
+    }
+
+    @Test
+    void importWritesACompactCaptureThatReportsTheSameKernelsAndRefusesToOverwrite(@TempDir Path dir)
+            throws IOException {
+        Path trace = TraceOracle.REAL.resolve("hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+        Path out = dir.resolve("ns.vprof");
+        Cli.Result imp = Cli.run("import", trace.toString(), "-o", out.toString());
+        assertEquals(0, imp.code(), imp.err());
+        assertTrue(Files.size(out) > 0);
+        TraceOracle.Kernels expected = TraceOracle.kernels(trace);
+        Cli.Result r = Cli.run("report", "--json", "--top", "1000", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(expected.count(), JSON.readTree(r.out()).path("totals").path("kernels").asLong());
+
+        Cli.Result again = Cli.run("import", trace.toString(), "-o", out.toString());
+        assertEquals(2, again.code());
+        assertTrue(again.err().contains("already exists") && again.err().contains("--force"), again.err());
+        assertFalse(again.err().contains("Exception"), again.err());
+    }
+}
