@@ -58,7 +58,7 @@ public final class Html {
                 case '>' -> "&gt;";
                 case '"' -> "&quot;";
                 case '\'' -> "&#39;";
-                default -> c < 0x20 && c != '\n' && c != '\t' ? "\uFFFD" : null;
+                default -> hidden(c) ? "\uFFFD" : null;
             };
             if (r == null && out == null) {
                 continue;
@@ -75,7 +75,16 @@ public final class Html {
         return out == null ? s : out.toString();
     }
 
-    /** A number for SVG coordinates: at most one decimal, no exponent, '.' whatever the locale. */
+    /**
+     * Control characters, and the bidirectional overrides and isolates that would let a name show
+     * text in another order than it has (U+202A..U+202E, U+2066..U+2069), besides line separators.
+     */
+    private static boolean hidden(char c) {
+        return (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0) || c == '\u2028' || c == '\u2029'
+                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+    }
+
+        /** A number for SVG coordinates: at most one decimal, no exponent, '.' whatever the locale. */
     static String n(double v) {
         if (!Double.isFinite(v)) {
             return "0";

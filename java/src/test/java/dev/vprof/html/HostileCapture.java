@@ -31,6 +31,16 @@ final class HostileCapture {
     static final long MS = 1_000_000L;
 
     static Path write(Path file) throws IOException {
+        return write(file, 1);
+    }
+
+    /** Durations of the hostile kernel's runs in ms: (1 + i % 7) for the i-th kernel, i % 3 != 0. */
+    static long hostileKernelNs(int i) {
+        return (1 + i % 7) * MS;
+    }
+
+    /** As {@link #write(Path)}, with the hostile kernel's runs {@code slower} times as long. */
+    static Path write(Path file, int slower) throws IOException {
         try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("<i>host</i>", R0, "0.1.0",
                 List.of("vprof", "run", "--", "<svg onload=alert(4)>"), Map.of()))) {
             w.process(new ProcessInfo(PID, 1, COMMAND, 130000, 1, 1 << 20, R0));
@@ -41,7 +51,8 @@ final class HostileCapture {
             r.string(1, KERNEL).string(2, "ok_kernel").kernelDesc(1, 1, 0, 7).kernelDesc(2, 2, 0, 7);
             for (int i = 0; i < 50; i++) {
                 long t = R0 + 500 * MS + i * 50 * MS;
-                r.kernel(t, t + (1 + i % 7) * MS, 10 + i, i % 3 == 0 ? 2 : 1);
+                boolean hostile = i % 3 != 0;
+                r.kernel(t, t + hostileKernelNs(i) * (hostile ? slower : 1), 10 + i, hostile ? 1 : 2);
             }
             r.writeTo(w, PID);
             byte[] trace = new byte[16];
