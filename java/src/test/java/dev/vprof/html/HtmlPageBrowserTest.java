@@ -178,4 +178,50 @@ class HtmlPageBrowserTest {
         assertTrue(rows.stream().anyMatch(r -> r.endsWith("outside the capture window")), rows.toString());
         assertTrue(rows.stream().noneMatch(r -> r.contains("req-A") || r.contains("req-B")), rows.toString());
     }
+
+    @Test
+    void theTimelineZoomsByDraggingAndTheKernelTableSorts() throws Exception {
+        Path capture = HostileCapture.write(dir.resolve("interact.vprof"));
+        Path page = dir.resolve("interact.html");
+        assertEquals(0, vprof("report", capture.toString(), "--html", page.toString()).code());
+        Chromium.PageLoad load = browser.load(page, PageProbe.INTERACT, SHOTS.resolve("interact.png"));
+        assertEquals(List.of(), load.consoleErrors());
+        JsonNode p = load.probe();
+        String[] before = p.path("before").asText().split(" ");
+        String[] after = p.path("after").asText().split(" ");
+        assertEquals("0", before[0]);
+        assertEquals("1000", before[2]);
+        // A quarter to a half of 1000 units: 250 wide from 250 (rounding of pixels aside).
+        assertEquals(250, Double.parseDouble(after[0]), 2);
+        assertEquals(250, Double.parseDouble(after[2]), 2);
+        assertTrue(p.path("readout").asText().contains("(zoomed)"), p.path("readout").asText());
+        assertEquals(p.path("before").asText(), p.path("reset").asText(), "reset zoom goes back");
+        // The capture's two kernels run 33 and 17 times (HostileCapture): descending, then ascending.
+        assertEquals("[33,17]", p.path("first").toString());
+        assertEquals("[17,33]", p.path("second").toString());
+    }
+
+    @Test
+    void aRealPyTorchTracesPageCountsItsKernels() throws Exception {
+        // TraceLens's H100 BERT inference trace (fixtures/real/README.md): its kernels counted here
+        // from the JSON itself.
+        Path trace = Path.of("../fixtures/real/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz");
+        long kernels = 0;
+        try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            JsonNode events = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in).path("traceEvents");
+            for (JsonNode e : events) {
+                if ("kernel".equals(e.path("cat").asText()) && "X".equals(e.path("ph").asText())) {
+                    kernels++;
+                }
+            }
+        }
+        assertTrue(kernels > 0);
+        Path page = dir.resolve("bert.html");
+        Run run = vprof("report", trace.toString(), "--html", page.toString());
+        assertEquals(0, run.code(), run.err());
+        JsonNode p = loadsCleanly(page, "trace-report");
+        assertTrue(p.path("text").asText().contains(kernels + " kernels in all"), kernels + " kernels: "
+                + p.path("text").asText());
+        assertTrue(sections(p).containsAll(List.of("timeline", "kernels")), sections(p).toString());
+    }
 }

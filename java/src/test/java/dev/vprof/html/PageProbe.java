@@ -38,4 +38,35 @@ final class PageProbe {
               };
             })()
             """;
+
+    /**
+     * Drags across the timeline from a quarter to a half of its width (as a mouse would), then
+     * clicks the kernel table's count header twice; returns the plot's viewBox before and after
+     * the drag, the readout, and the count column after each click.
+     */
+    static final String INTERACT = """
+            (() => {
+              const svg = document.querySelector('svg.timeline');
+              const plot = svg.querySelector('svg.plot');
+              const hit = svg.querySelector('rect.hit');
+              const before = plot.getAttribute('viewBox');
+              const box = hit.getBoundingClientRect();
+              const at = f => ({ clientX: box.left + f * box.width, clientY: box.top + box.height / 2, bubbles: true });
+              hit.dispatchEvent(new MouseEvent('mousedown', at(0.25)));
+              window.dispatchEvent(new MouseEvent('mousemove', at(0.4)));
+              window.dispatchEvent(new MouseEvent('mouseup', at(0.5)));
+              const after = plot.getAttribute('viewBox');
+              const readout = document.getElementById('tl-range').textContent;
+              const table = document.getElementById('kernel-table');
+              const counts = () => Array.from(table.tBodies[0].rows).map(r => parseFloat(r.cells[1].getAttribute('data-v')));
+              const head = table.tHead.rows[0].cells[1];
+              head.click();
+              const first = counts();
+              head.click();
+              const second = counts();
+              document.getElementById('tl-reset').click();
+              return { before: before, after: after, readout: readout, reset: plot.getAttribute('viewBox'),
+                       first: first, second: second };
+            })()
+            """;
 }
