@@ -111,11 +111,18 @@ public final class DiffCommand implements Callable<Integer> {
     @Option(names = "--mangled", description = "show kernel names as CUPTI reported them")
     boolean mangled;
 
+    @Option(names = "--html", paramLabel = "OUT.html",
+            description = "also write the comparison as one self-contained HTML page (refused if it exists, unless --force)")
+    Path html;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         DiffOptions options = options();
+        if (html != null) {
+            OutputPath.refuseExisting(html, force, "HTML file");
+        }
         DiffResult result;
         try {
             result = CaptureDiff.run(options);
@@ -134,6 +141,14 @@ public final class DiffCommand implements Callable<Integer> {
             err.println("warning: " + DiffText.escape(w));
         }
         out.print(json ? DiffJson.render(result) : DiffText.render(result));
+        if (html != null) {
+            try {
+                long bytes = dev.vprof.html.HtmlReport.write(dev.vprof.html.DiffPage.render(result), html);
+                err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (IOException e) {
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path", e);
+            }
+        }
         out.flush();
         err.flush();
         if (DiffResult.NOT_COMPARABLE.equals(result.verdict())) {

@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.report.CaptureReport;
@@ -34,6 +35,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
+                "  vprof report slow.vprof --html slow.html                   # one file, opens offline in a browser",
                 "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
                 "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
 public final class ReportCommand implements Callable<Integer> {
@@ -63,6 +65,13 @@ public final class ReportCommand implements Callable<Integer> {
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
 
+    @Option(names = "--html", paramLabel = "OUT.html",
+            description = "also write the report as one self-contained HTML page (no network; open it in a browser)")
+    Path html;
+
+    @Option(names = "--force", description = "replace the --html file if it exists")
+    boolean force;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -73,11 +82,18 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
+        if (html != null) {
+            OutputPath.refuseExisting(html, force, "HTML file");
+        }
+        String page = null;
         try (CaptureReader reader = CaptureSources.open(file)) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled));
             if (window != null || request != null) {
                 report = CaptureReport.build(reader, top, KernelNames.of(mangled),
                         ReportWindows.choose(report, window, request));
+            }
+            if (html != null) {
+                page = HtmlReport.render(reader, report, KernelNames.of(mangled));
             }
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
@@ -103,6 +119,14 @@ public final class ReportCommand implements Callable<Integer> {
         if (!json && (window != null || request != null)) {
             out.println("only the GPU work that starts in " + (window != null ? "the window " + window
                     : "request " + dev.vprof.diff.DiffText.escape(request)) + " of the capture:");
+        }
+        if (page != null) {
+            try {
+                long bytes = HtmlReport.write(page, html);
+                err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (IOException e) {
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path");
+            }
         }
         if (json) {
             out.print(ReportJson.render(report));
