@@ -173,6 +173,17 @@ class DiffSimulatedTest {
         assertTrue(r.out().lines().count() <= 50, "fits a screen with the default --top: " + r.out());
     }
 
+    @Test
+    void theHtmlPageIsWrittenAndAnExistingOneIsRefused() throws IOException {
+        Path page = dir.resolve("diff.html");
+        Cli.Result r = Cli.run("diff", "--html", page.toString(), base.toString(), slow.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.readString(page).contains("REGRESSED"), "the verdict is on the page");
+        Cli.Result again = Cli.run("diff", "--html", page.toString(), base.toString(), slow.toString());
+        assertEquals(2, again.code());
+        assertTrue(again.err().contains("already exists"), again.err());
+    }
+
     /** Every key the JSON holds is documented in docs/diff.md (as `key`). */
     @Test
     void everyJsonKeyIsDocumented() throws IOException {
