@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         header = "Compare two captures (or two parts of one): per kernel, category, step and request phase, with a verdict.",
         description = {"Compare two captures, or two windows or request sets of one: every kernel of both sides "
                 + "(an outer join by exact name, base name, category, and with --by-shape launch shape), normalised "
-                + "per step, per request or per second, with 95 % bootstrap intervals; requests' TTFT, queue, prefill "
+                + "per step, per request or per second, with 95 %% bootstrap intervals; requests' TTFT, queue, prefill "
                 + "and decode and their GPU time; the server's metrics; and a comparability gate (GPU, world size, "
                 + "versions, record kinds, CUDA graphs, workload). The first line is the verdict: REGRESSED, IMPROVED, "
                 + "NO CHANGE or NOT COMPARABLE. JSON keys and exit codes: docs/diff.md."},
@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
                 "  vprof diff --fail-on-regression --json base.vprof new.vprof > diff.json",
                 "  vprof diff demo/capture.vprof --split-at 7s          # the steady minutes against the burst",
                 "  vprof diff capture.vprof --base-window 0s..10s --new-window 20s..30s",
-                "  vprof diff capture.vprof --slow-requests 10          # the slowest 10 % of requests against the rest",
+                "  vprof diff capture.vprof --slow-requests 10          # the slowest 10 %% of requests against the rest",
                 "  vprof diff --step 1010 base/ test/                   # PyTorch traces, one ProfilerStep"})
 public final class DiffCommand implements Callable<Integer> {
     public static final int EXIT_REGRESSED = 1;
@@ -68,7 +68,7 @@ public final class DiffCommand implements Callable<Integer> {
     String newWindow;
 
     @Option(names = "--slow-requests", paramLabel = "P",
-            description = "one file with spans: the slowest P % of requests (new) against the rest (base)")
+            description = "one file with spans: the slowest P %% of requests (new) against the rest (base)")
     Double slowRequests;
 
     @Option(names = "--step", paramLabel = "N", description = "only step N (ProfilerStep#N) on both sides")
