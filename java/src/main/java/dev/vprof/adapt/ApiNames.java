@@ -44,7 +44,7 @@ public final class ApiNames {
         return domain == VprofRing.API_DRIVER;
     }
 
-    static String name(int domain, int cbid) {
+    public static String name(int domain, int cbid) {
         if (isDriver(domain)) {
             String n = CuptiCallbackIds.driverName(cbid);
             return n != null ? n : "driver API cbid " + cbid;

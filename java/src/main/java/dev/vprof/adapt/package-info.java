@@ -15,3 +15,4 @@
 package dev.vprof.adapt;
 
 import dev.vprof.time.CaptureWindow;
+

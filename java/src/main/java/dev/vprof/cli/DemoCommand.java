@@ -21,7 +21,9 @@ import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
+import dev.vprof.html.HtmlReport;
 import dev.vprof.report.CaptureReport;
+import dev.vprof.source.CaptureSources;
 import dev.vprof.report.TextReport;
 import dev.vprof.timeline.TimelineSource;
 import java.io.IOException;
@@ -55,7 +57,7 @@ import picocli.CommandLine.Spec;
         description = {"Show vprof end to end in under a minute, no GPU needed: a simulated vLLM server with two "
                 + "GPU workers (the CUPTI test double), a load with a burst that overloads it, and one capture "
                 + "holding the kernels, the server's /metrics and its request spans.",
-                "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome) and report.txt into --dir."},
+                "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome), report.txt and report.html into --dir."},
         footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100"})
 final class DemoCommand implements Callable<Integer> {
     private static final long AGENTS_READY_NS = TimeUnit.SECONDS.toNanos(20);
@@ -203,13 +205,18 @@ final class DemoCommand implements Callable<Integer> {
         step("writing the traces and the report into " + dir);
         List<Path> traceFiles = exportTraces(capture);
         String reportText;
-        try (CaptureReader reader = CaptureReader.open(capture)) {
+        String reportPage;
+        try (CaptureReader reader = CaptureSources.open(capture)) {
             // The report leads with the triage verdict over the capture window (its metrics, and
             // the requests' latencies from their spans).
-            reportText = TextReport.render(CaptureReport.build(reader, 10));
+            dev.vprof.report.Report built = CaptureReport.build(reader, 10);
+            reportText = TextReport.render(built);
+            reportPage = HtmlReport.render(reader, built, dev.vprof.names.KernelNames.demangled());
         }
         Path report = dir.resolve("report.txt");
         Files.writeString(report, reportText);
+        Path page = dir.resolve("report.html");
+        HtmlReport.write(reportPage, page);
         out.println(reportText);
         out.println("Files in " + dir + ":");
         out.printf("  %-14s the capture (vprof report %s)%n", capture.getFileName(), capture);
@@ -222,6 +229,9 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("  %-14s the same server through its torch profiler, no agent (vprof report %s)%n",
                     torchCapture.getFileName(), torchCapture);
         }
+
+        out.printf("  %-14s this report as one page: open it in a browser (file://%s)%n", page.getFileName(),
+                page.toAbsolutePath());
         out.println("Open the trace: https://ui.perfetto.dev -> \"Open trace file\" -> "
                 + traceFiles.getFirst().toAbsolutePath());
         out.printf("vprof demo: done in %.1f s%n", (System.nanoTime() - t0) / 1e9);

@@ -2,7 +2,9 @@ package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
+import dev.vprof.otlp.Span;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import dev.vprof.report.CaptureReport;
@@ -15,6 +17,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,6 +39,8 @@ import picocli.CommandLine.Spec;
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
                 "  vprof report ./vllm_profile --spans otel-spans.jsonl   # vLLM's torch traces and its request spans",
+
+                "  vprof report slow.vprof --html slow.html                   # one file, opens offline in a browser",
                 "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
                 "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
 public final class ReportCommand implements Callable<Integer> {
@@ -57,6 +62,14 @@ public final class ReportCommand implements Callable<Integer> {
             description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
     String maxBytes;
 
+    @Option(names = "--window", paramLabel = "A..B",
+            description = "only the GPU work that starts in this window (from the capture's start, e.g. 10s..20s)")
+    String window;
+
+    @Option(names = "--request", paramLabel = "ID",
+            description = "only the GPU work that starts while request ID runs (its llm_request span)")
+    String request;
+
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
@@ -66,6 +79,13 @@ public final class ReportCommand implements Callable<Integer> {
                     + "lines (a collector's file exporter), OTLP/JSON or a Jaeger export; each request gets its "
                     + "per-phase GPU time")
     Path spans;
+
+    @Option(names = "--html", paramLabel = "OUT.html",
+            description = "also write the report as one self-contained HTML page (no network; open it in a browser)")
+    Path html;
+
+    @Option(names = "--force", description = "replace the --html file if it exists")
+    boolean force;
 
     @Override
     public Integer call() {
@@ -77,10 +97,21 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
-        java.util.List<dev.vprof.otlp.Span> extraSpans = SpansFile.read(spans, err);
+        List<Span> extraSpans = SpansFile.read(spans, err);
+        if (html != null) {
+            OutputPath.refuseExisting(html, force, "HTML file");
+        }
+        String page = null;
+        KernelNames names = KernelNames.of(mangled);
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
-            report = CaptureReport.build(reader, top, KernelNames.of(mangled), extraSpans);
+            report = CaptureReport.build(reader, top, names, extraSpans);
+            if (window != null || request != null) {
+                report = CaptureReport.build(reader, top, names, extraSpans, ReportWindows.choose(report, window, request));
+            }
+            if (html != null) {
+                page = HtmlReport.render(reader, report, names);
+            }
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
             err.flush();
@@ -101,6 +132,18 @@ public final class ReportCommand implements Callable<Integer> {
         }
         for (String w : report.warnings()) {
             err.println("warning: " + w);
+        }
+        if (!json && (window != null || request != null)) {
+            out.println("only the GPU work that starts in " + (window != null ? "the window " + window
+                    : "request " + dev.vprof.diff.DiffText.escape(request)) + " of the capture:");
+        }
+        if (page != null) {
+            try {
+                long bytes = HtmlReport.write(page, html);
+                err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (IOException e) {
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path");
+            }
         }
         if (json) {
             out.print(ReportJson.render(report));

@@ -50,6 +50,8 @@ public final class CaptureReport implements RecordVisitor {
     private Map<Integer, ClockMapping> clocks = Map.of();
     private int clockPid = Integer.MIN_VALUE;
     private ClockMapping clock = ClockMapping.identity();
+    /** Only GPU work that starts in this window counts; null for all. */
+    private CaptureWindow only;
 
     private CaptureReport(SampleBudget budget, KernelNames names) {
         this.budget = budget;
@@ -79,25 +81,46 @@ public final class CaptureReport implements RecordVisitor {
         return build(reader, top, exactSamples, KernelNames.demangled());
     }
 
+    /**
+     * As {@link #build(CaptureReader, int, KernelNames)}, of the GPU work that starts inside
+     * {@code only} (epoch ns; a window of the capture, or one request's interval): kernels, copies
+     * and sets outside it are left out, and metrics, spans and latencies are read against it.
+     */
+    public static Report build(CaptureReader reader, int top, KernelNames names, CaptureWindow only) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names, List.of(), only);
+    }
+
+    /** Both: {@code extraSpans} placed beside the capture's own, and only the GPU work inside {@code only}. */
+    public static Report build(CaptureReader reader, int top, KernelNames names, List<Span> extraSpans,
+                               CaptureWindow only) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names, extraSpans, only);
+    }
+
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names) {
-        return build(reader, top, exactSamples, names, List.of());
+        return build(reader, top, exactSamples, names, List.of(), null);
     }
 
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
                                 List<Span> extraSpans) {
+        return build(reader, top, exactSamples, names, extraSpans, null);
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
+                                List<Span> extraSpans, CaptureWindow only) {
         CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
+        agg.only = only;
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
         List<String> notes = new ArrayList<>();
         agg.requests = RequestsSection.prepare(reader, extraSpans, notes);
-        if (agg.requests != null && agg.requests.wantsKernels()) {
-            // Kernels meet spans on epoch time: fit the clocks first (one extra pass, only with spans).
+        if (agg.requests != null && agg.requests.wantsKernels() || only != null) {
+            // Kernels meet spans (or the window) on epoch time: fit the clocks first (one extra pass).
             agg.clocks = reader.clocks();
         }
         reader.forEachRecord(agg);
         Report base = agg.summarize(reader, top);
-        CaptureWindow window = window(reader, base);
+        CaptureWindow window = only != null ? only : window(reader, base);
         MetricsSection.Result metrics = MetricsSection.build(reader, window, notes);
         Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
@@ -145,6 +168,9 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+        if (only != null && outside(pid, start)) {
+            return;
+        }
         RangeAgg r = process(pid).current();
         long duration = Math.max(0, end - start);
         r.kernels++;
@@ -174,6 +200,9 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
+        if (only != null && outside(pid, m.start())) {
+            return;
+        }
         RangeAgg r = process(pid).current();
         r.memcpys++;
         r.memcpyBytes += m.bytes();
@@ -182,6 +211,9 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void memset(int pid, MemsetEvent m) {
+        if (only != null && outside(pid, m.start())) {
+            return;
+        }
         RangeAgg r = process(pid).current();
         r.memsets++;
         r.memsetBytes += m.bytes();
@@ -288,6 +320,16 @@ public final class CaptureReport implements RecordVisitor {
         r.graphLaunches = e.graphLaunches();
         r.kernelsMissing = e.kernelsMissing();
         p.open = null; // settled when the range after the next begins, or at the end: late records may come
+    }
+
+    /** Whether GPU work starting at {@code start} (the process's CUPTI ns) lies outside {@link #only}. */
+    private boolean outside(int pid, long start) {
+        if (pid != clockPid) {
+            clock = clocks.getOrDefault(pid, ClockMapping.identity());
+            clockPid = pid;
+        }
+        long t = clock.toEpochNs(start);
+        return t < only.startNs() || t >= only.endNs();
     }
 
     private ProcessAgg process(int pid) {

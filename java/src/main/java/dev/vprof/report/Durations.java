@@ -9,7 +9,7 @@ import java.util.Arrays;
  * sub-buckets per power of two (as HdrHistogram does), whose percentiles are within 0.4% of
  * the true value: exact enough to rank kernels, in at most a few KiB per distribution.
  */
-final class Durations {
+public final class Durations {
     static final int EXACT_MAX = 1024;
     private static final int SUB_BITS = 7;
     private static final int SUB = 1 << SUB_BITS;
@@ -21,7 +21,7 @@ final class Durations {
     private long[][] groups;
     private long count;
 
-    void add(long value, SampleBudget budget) {
+    public void add(long value, SampleBudget budget) {
         count++;
         if (!histogram) {
             if (exactCount < exact.length) {
@@ -39,17 +39,17 @@ final class Durations {
         record(value);
     }
 
-    long count() {
+    public long count() {
         return count;
     }
 
     /** True while every value is kept, so that percentiles are exact. */
-    boolean exact() {
+    public boolean exact() {
         return !histogram;
     }
 
     /** The nearest-rank percentile {@code p} (0 < p <= 100); 0 when empty. */
-    long percentile(double p) {
+    public long percentile(double p) {
         if (count == 0) {
             return 0;
         }

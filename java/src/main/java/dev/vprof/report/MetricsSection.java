@@ -1,12 +1,12 @@
 package dev.vprof.report;
 
-import dev.vprof.time.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricFamily;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
 import dev.vprof.metrics.WindowStats;
+import dev.vprof.time.CaptureWindow;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.vprof.report;
 
-import dev.vprof.time.CaptureWindow;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.WindowStats.Latency;
 import dev.vprof.otlp.AnyValue;
@@ -8,6 +7,7 @@ import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
+import dev.vprof.time.CaptureWindow;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -128,11 +128,7 @@ final class RequestsSection {
             double queue = r.phase(RequestPhases.QUEUE).durationNs() / 1e9;
             double prefill = r.phase(RequestPhases.PREFILL).durationNs() / 1e9;
             double decode = r.phase(RequestPhases.DECODE).durationNs() / 1e9;
-            AnyValue ttftAttr = r.span().attribute(RequestPhases.ATTR_TTFT);
-            double ttft = ttftAttr == null ? Double.NaN : ttftAttr.asDouble();
-            if (!(ttft >= 0) || Double.isInfinite(ttft)) {
-                ttft = queue + prefill;
-            }
+            double ttft = ttftSeconds(r);
             rows.add(new double[] {ttft, queue, prefill, decode, (r.endEpochNs() - r.startEpochNs()) / 1e9});
         }
         if (rows.isEmpty()) {
@@ -147,6 +143,21 @@ final class RequestsSection {
             out[c] = Latency.ofObservations(column);
         }
         return new Latencies.FromSpans(rows.size(), out[0], out[1], out[2], out[3], out[4]);
+    }
+
+    /** TTFT in seconds: as vLLM stamped it, else queue + prefill as laid out on the timeline. */
+    static double ttftSeconds(RequestSlice r) {
+        AnyValue ttftAttr = r.span().attribute(RequestPhases.ATTR_TTFT);
+        double ttft = ttftAttr == null ? Double.NaN : ttftAttr.asDouble();
+        if (!(ttft >= 0) || Double.isInfinite(ttft)) {
+            ttft = (r.phase(RequestPhases.QUEUE).durationNs() + r.phase(RequestPhases.PREFILL).durationNs()) / 1e9;
+        }
+        return ttft;
+    }
+
+    /** The requests as sliced into phases, in the order {@link #requests} lists them. */
+    List<RequestSlice> slices() {
+        return requests;
     }
 
     static List<Report.RequestSummary> slowest(List<Report.RequestSummary> requests, int n) {

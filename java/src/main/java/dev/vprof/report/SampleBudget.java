@@ -5,12 +5,12 @@ package dev.vprof.report;
  * distributions switch to their histogram, so that the report's heap stays bounded (4 M
  * samples = 32 MiB) however many kernels the capture holds.
  */
-final class SampleBudget {
-    static final long DEFAULT_SAMPLES = 4L << 20;
+public final class SampleBudget {
+    public static final long DEFAULT_SAMPLES = 4L << 20;
 
     private long left;
 
-    SampleBudget(long samples) {
+    public SampleBudget(long samples) {
         this.left = samples;
     }
 

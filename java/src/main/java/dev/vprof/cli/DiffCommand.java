@@ -1,0 +1,246 @@
+package dev.vprof.cli;
+
+import dev.vprof.adapt.Selection;
+import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.diff.Categories;
+import dev.vprof.diff.CaptureDiff;
+import dev.vprof.diff.DiffJson;
+import dev.vprof.diff.DiffOptions;
+import dev.vprof.diff.DiffResult;
+import dev.vprof.diff.DiffText;
+import dev.vprof.export.ProfilerSteps;
+import dev.vprof.names.KernelNames;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** `vprof diff BASE NEW` and `vprof diff FILE --split-at T`: what changed, with a verdict first. */
+@Command(name = "diff", mixinStandardHelpOptions = true,
+        header = "Compare two captures (or two parts of one): per kernel, category, step and request phase, with a verdict.",
+        description = {"Compare two captures, or two windows or request sets of one: every kernel of both sides "
+                + "(an outer join by exact name, base name, category, and with --by-shape launch shape), normalised "
+                + "per step, per request or per second, with 95 %% bootstrap intervals; requests' TTFT, queue, prefill "
+                + "and decode and their GPU time; the server's metrics; and a comparability gate (GPU, world size, "
+                + "versions, record kinds, CUDA graphs, workload). The first line is the verdict: REGRESSED, IMPROVED, "
+                + "NO CHANGE or NOT COMPARABLE. JSON keys and exit codes: docs/diff.md."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:compared (any verdict but NOT COMPARABLE, and REGRESSED without --fail-on-regression)",
+                "1:REGRESSED, with --fail-on-regression",
+                "2:a usage error, or a file missing or unreadable",
+                "3:NOT COMPARABLE (--force compares anyway)"},
+        footer = {"", "Examples:",
+                "  vprof diff before.vprof after.vprof",
+                "  vprof diff --fail-on-regression --json base.vprof new.vprof > diff.json",
+                "  vprof diff demo/capture.vprof --split-at 7s          # the steady minutes against the burst",
+                "  vprof diff capture.vprof --base-window 0s..10s --new-window 20s..30s",
+                "  vprof diff capture.vprof --slow-requests 10          # the slowest 10 %% of requests against the rest",
+                "  vprof diff --step 1010 base/ test/                   # PyTorch traces, one ProfilerStep"})
+public final class DiffCommand implements Callable<Integer> {
+    public static final int EXIT_REGRESSED = 1;
+    public static final int EXIT_NOT_COMPARABLE = 3;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..2", paramLabel = "FILE",
+            description = "BASE and NEW (a .vprof capture, a PyTorch trace or a folder of rank traces); one FILE with "
+                    + "--split-at, --base-window/--new-window or --slow-requests")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--split-at", paramLabel = "T", description = "one file: before T (from the capture's start) against after")
+    String splitAt;
+
+    @Option(names = "--base-window", paramLabel = "A..B", description = "the base side: this window of the capture")
+    String baseWindow;
+
+    @Option(names = "--new-window", paramLabel = "C..D", description = "the new side: this window of the capture")
+    String newWindow;
+
+    @Option(names = "--slow-requests", paramLabel = "P",
+            description = "one file with spans: the slowest P %% of requests (new) against the rest (base)")
+    Double slowRequests;
+
+    @Option(names = "--step", paramLabel = "N", description = "only step N (ProfilerStep#N) on both sides")
+    Long step;
+
+    @Option(names = "--rank", paramLabel = "R", description = "only the processes of rank R on both sides")
+    Integer rank;
+
+    @Option(names = "--steps", paramLabel = "nvtx:NAME", defaultValue = "nvtx:step",
+            description = "the NVTX range that marks a step (default: ${DEFAULT-VALUE}; ProfilerStep#N always counts)")
+    String steps;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "rows shown (default: ${DEFAULT-VALUE})")
+    int top;
+
+    @Option(names = "--noise-floor", paramLabel = "PCT", defaultValue = "2",
+            description = "a row's change below PCT %% is noise (default: ${DEFAULT-VALUE})")
+    double noiseFloor;
+
+    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
+            description = "GPU time (or request latency) change of PCT %% makes a verdict (default: ${DEFAULT-VALUE})")
+    double threshold;
+
+    @Option(names = "--by-shape", description = "also compare by launch shape (grid and block)")
+    boolean byShape;
+
+    @Option(names = "--categories", paramLabel = "FILE",
+            description = "kernel categories: 'CATEGORY REGEX' a line, first match wins (default map: docs/diff.md)")
+    Path categories;
+
+    @Option(names = "--force", description = "compare even when the sides are NOT COMPARABLE")
+    boolean force;
+
+    @Option(names = "--fail-on-regression", description = "exit 1 when the verdict is REGRESSED")
+    boolean failOnRegression;
+
+    @Option(names = "--json", description = "write JSON instead of text (keys: docs/diff.md)")
+    boolean json;
+
+    @Option(names = "--mangled", description = "show kernel names as CUPTI reported them")
+    boolean mangled;
+
+    @Option(names = "--html", paramLabel = "OUT.html",
+            description = "also write the comparison as one self-contained HTML page (refused if it exists, unless --force)")
+    Path html;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        DiffOptions options = options();
+        if (html != null) {
+            OutputPath.refuseExisting(html, force, "HTML file");
+        }
+        DiffResult result;
+        try {
+            result = CaptureDiff.run(options);
+        } catch (dev.vprof.diff.DiffException e) {
+            throw new CliException(e.getMessage(), e);
+        } catch (CaptureFormatException e) {
+            throw new CliException(e.getMessage() + "; give two vprof captures or PyTorch traces", e);
+        } catch (NoSuchFileException e) {
+            throw new CliException(e.getFile() + " does not exist; give the path of a capture", e);
+        } catch (AccessDeniedException e) {
+            throw new CliException("cannot read " + e.getFile() + ": permission denied", e);
+        } catch (IOException e) {
+            throw new CliException("cannot read the captures: " + e.getMessage(), e);
+        }
+        for (String w : result.warnings()) {
+            err.println("warning: " + DiffText.escape(w));
+        }
+        out.print(json ? DiffJson.render(result) : DiffText.render(result));
+        if (html != null) {
+            try {
+                long bytes = dev.vprof.html.HtmlReport.write(dev.vprof.html.DiffPage.render(result), html);
+                err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (IOException e) {
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path", e);
+            }
+        }
+        out.flush();
+        err.flush();
+        if (DiffResult.NOT_COMPARABLE.equals(result.verdict())) {
+            return EXIT_NOT_COMPARABLE;
+        }
+        return failOnRegression && DiffResult.REGRESSED.equals(result.verdict()) ? EXIT_REGRESSED : 0;
+    }
+
+    private DiffOptions options() {
+        if (top < 1) {
+            throw new CliException("--top must be 1 or more, not " + top);
+        }
+        if (!(noiseFloor >= 0 && noiseFloor < 100) || !(threshold > 0 && threshold < 1000)) {
+            throw new CliException("--noise-floor and --threshold are percentages (2 means 2 %): noise floor 0 to 100,"
+                    + " threshold above 0");
+        }
+        boolean windows = baseWindow != null || newWindow != null;
+        int modes = (splitAt != null ? 1 : 0) + (windows ? 1 : 0) + (slowRequests != null ? 1 : 0);
+        if (modes > 1) {
+            throw new CliException("choose one of --split-at, --base-window/--new-window and --slow-requests");
+        }
+        if (windows && (baseWindow == null || newWindow == null)) {
+            throw new CliException("--base-window and --new-window go together; give both, e.g. --base-window 0s..10s"
+                    + " --new-window 20s..30s");
+        }
+        Path base, next;
+        Selection bs = Selection.ALL, ns = Selection.ALL;
+        if (modes == 1) {
+            if (files.size() != 1) {
+                throw new CliException("--split-at, the windows and --slow-requests compare parts of one capture; give"
+                        + " one FILE, not " + files.size());
+            }
+            base = next = files.getFirst();
+            try {
+                if (splitAt != null) {
+                    List<Selection> parts = Selection.splitAt(Units.duration("--split-at", splitAt).toNanos());
+                    bs = parts.get(0);
+                    ns = parts.get(1);
+                } else if (windows) {
+                    bs = window("--base-window", baseWindow);
+                    ns = window("--new-window", newWindow);
+                } else {
+                    bs = Selection.rest(slowRequests);
+                    ns = Selection.slowest(slowRequests);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CliException(e.getMessage());
+            }
+        } else {
+            if (files.size() != 2) {
+                throw new CliException("give BASE and NEW (two captures), or one capture with --split-at T");
+            }
+            base = files.get(0);
+            next = files.get(1);
+        }
+        for (Path f : List.of(base, next)) {
+            if (!Files.exists(f)) {
+                throw new CliException(f + " does not exist; give the path of a capture");
+            }
+        }
+        String stepRange;
+        try {
+            stepRange = ProfilerSteps.Spec.parse(steps).rangeName();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage());
+        }
+        Categories cats = Categories.defaults();
+        if (categories != null) {
+            try {
+                cats = Categories.load(categories);
+            } catch (IOException e) {
+                throw new CliException("cannot read --categories " + categories + ": " + e.getMessage(), e);
+            } catch (IllegalArgumentException e) {
+                throw new CliException(e.getMessage());
+            }
+        }
+        return new DiffOptions(base, bs, next, ns, noiseFloor / 100, threshold / 100, top, byShape, force, stepRange,
+                step, rank, cats, KernelNames.of(mangled));
+    }
+
+    /** {@code A..B} (durations from the capture's start; B may be empty for "to the end"). */
+    static Selection window(String option, String text) {
+        int dots = text.indexOf("..");
+        if (dots < 0) {
+            throw new CliException(option + " '" + text + "' is not A..B; write it like 0s..10s or 20s..");
+        }
+        String a = text.substring(0, dots).strip(), b = text.substring(dots + 2).strip();
+        long from = a.isEmpty() || a.matches("0*\\.?0*(ns|us|ms|s|m|h)?") ? 0 : Units.duration(option, a).toNanos();
+        long to = b.isEmpty() ? Long.MAX_VALUE : Units.duration(option, b).toNanos();
+        if (to <= from) {
+            throw new CliException(option + " '" + text + "' ends before it starts; write A..B with A before B");
+        }
+        return Selection.window(from, to);
+    }
+}

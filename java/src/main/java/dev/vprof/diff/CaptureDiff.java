@@ -1,0 +1,231 @@
+package dev.vprof.diff;
+
+import dev.vprof.adapt.Selection;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.RecordVisitor;
+import dev.vprof.otlp.RequestPhases;
+import dev.vprof.otlp.RequestSlice;
+import dev.vprof.report.Report;
+import dev.vprof.report.RequestFigures;
+import dev.vprof.source.CaptureSources;
+import dev.vprof.time.CaptureWindow;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * {@code vprof diff}: two sides (two captures, or two parts of one) read in streaming passes and
+ * compared. Per file: a first pass for its steps, GPUs and window ({@link CaptureFacts}); then the
+ * per-unit basis is chosen for both sides (steps, else requests, else seconds); then one pass
+ * counts every kernel into the sides it belongs to ({@link SideAcc}), and feeds the requests' GPU
+ * time (the report's {@link RequestFigures}). The comparison itself is {@link Comparison}.
+ */
+public final class CaptureDiff {
+    private CaptureDiff() {}
+
+    /** Step buckets per side at most: consecutive steps share one past this (the interval stays honest). */
+    static final int MAX_BUCKETS = 512;
+
+    /** One file read, and the sides it feeds. */
+    static final class Input {
+        final Path path;
+        final CaptureReader reader;
+        final CaptureFacts facts;
+        final List<String> notes = new ArrayList<>();
+        RequestFigures requests;
+        List<RequestSlice> slices = List.of();
+        final List<SideAcc> sides = new ArrayList<>();
+        List<Report.RequestSummary> requestSummaries = List.of();
+
+        Input(Path path, CaptureReader reader, String stepRange) {
+            this.path = path;
+            this.reader = reader;
+            this.facts = CaptureFacts.read(reader, stepRange);
+            this.requests = RequestFigures.prepare(reader, notes);
+            if (requests != null) {
+                slices = requests.slices();
+            }
+        }
+    }
+
+    public static DiffResult run(DiffOptions o) throws IOException {
+        boolean oneFile = o.baseFile().toAbsolutePath().normalize().equals(o.newFile().toAbsolutePath().normalize());
+        try (CaptureReader b = CaptureSources.open(o.baseFile());
+             CaptureReader n = oneFile ? null : CaptureSources.open(o.newFile())) {
+            Input base = new Input(o.baseFile(), b, o.stepRange());
+            Input next = oneFile ? base : new Input(o.newFile(), n, o.stepRange());
+            SideAcc bs = new SideAcc(label(o.baseFile(), o.baseSelection()), o.baseSelection(), base.facts, o, 1);
+            SideAcc ns = new SideAcc(label(o.newFile(), o.newSelection()), o.newSelection(), next.facts, o, 2);
+            if (o.rank() != null) {
+                bs.pids = rankPids(b, o.rank(), o.baseFile());
+                ns.pids = rankPids(oneFile ? b : n, o.rank(), o.newFile());
+            }
+            base.sides.add(bs);
+            next.sides.add(ns);
+            chooseBasis(o, base, bs, next, ns);
+            count(base);
+            if (next != base) {
+                count(next);
+            }
+            for (SideAcc s : List.of(bs, ns)) {
+                if (s.total.count == 0) {
+                    throw new DiffException("the " + (s == bs ? "base" : "new") + " side, " + s.label
+                            + ", holds no kernels" + (s.selection.kind() == Selection.Kind.ALL ? ""
+                            : String.format(java.util.Locale.ROOT, " (the capture's window is %.3f s long)",
+                                    s.facts.window.durationNs() / 1e9))
+                            + "; choose a file, window, step or rank with GPU work");
+                }
+            }
+            return Comparison.compare(o, base, bs, next, ns);
+        }
+    }
+
+    private static java.util.Set<Integer> rankPids(CaptureReader r, int rank, Path file) {
+        java.util.Set<Integer> pids = new java.util.HashSet<>();
+        for (dev.vprof.capture.ProcessInfo p : r.processes()) {
+            if (p.rank() != null && p.rank() == rank) {
+                pids.add(p.pid());
+            }
+        }
+        if (pids.isEmpty()) {
+            throw new DiffException(file + " holds no process of rank " + rank + "; give a rank it holds (vprof report"
+                    + " lists them)");
+        }
+        return pids;
+    }
+
+    private static String label(Path file, Selection s) {
+        return s.kind() == Selection.Kind.ALL ? file.toString() : file + " (" + s.describe() + ")";
+    }
+
+    /** Steps when both sides have them, else requests when both have them, else seconds of each side. */
+    private static void chooseBasis(DiffOptions o, Input bi, SideAcc b, Input ni, SideAcc n) {
+        pickRequests(bi, b);
+        pickRequests(ni, n);
+        TreeSet<Long> bSteps = b.includedSteps();
+        TreeSet<Long> nSteps = n.includedSteps();
+        if (!bSteps.isEmpty() && !nSteps.isEmpty()) {
+            b.useSteps(bSteps, MAX_BUCKETS);
+            n.useSteps(nSteps, MAX_BUCKETS);
+            b.unit = n.unit = "step";
+            b.units = b.steps;
+            n.units = n.steps;
+        } else if (b.requests > 0 && n.requests > 0) {
+            b.unit = n.unit = "request";
+            b.units = b.requests;
+            n.units = n.requests;
+        } else {
+            b.unit = n.unit = "second";
+            b.units = b.seconds();
+            n.units = n.seconds();
+        }
+        b.startCounting();
+        n.startCounting();
+    }
+
+    /**
+     * The side's requests: for a request set, the slowest P % (or the rest) of all; for a window,
+     * those that started in it; for a whole capture, every one.
+     */
+    private static void pickRequests(Input in, SideAcc side) {
+        int m = in.slices.size();
+        long[] start = new long[m], end = new long[m], e2e = new long[m];
+        for (int i = 0; i < m; i++) {
+            RequestSlice r = in.slices.get(i);
+            start[i] = r.startEpochNs();
+            end[i] = r.endEpochNs();
+            e2e[i] = r.endEpochNs() - r.startEpochNs();
+        }
+        boolean[] picked = side.selection.pick(e2e);
+        if (side.selection.kind() == Selection.Kind.WINDOW) {
+            for (int i = 0; i < m; i++) {
+                picked[i] = start[i] >= side.fromEpochNs && start[i] < side.toEpochNs;
+            }
+        }
+        side.useRequests(picked, start, end, side.selection.byRequests());
+    }
+
+    /** The counting pass over one file. */
+    private static void count(Input in) {
+        Map<Integer, ClockMapping> clocks = in.reader.clocks();
+        RequestFigures req = in.requests != null && in.requests.wantsKernels() ? in.requests : null;
+        SideAcc[] sides = in.sides.toArray(SideAcc[]::new);
+        in.reader.forEachRecord(new RecordVisitor() {
+            int pid = Integer.MIN_VALUE;
+            ClockMapping clock = ClockMapping.identity();
+            /** CPU ops and annotations open: (pid, id) -> {start}, and their names. */
+            final Map<Long, long[]> open = new java.util.HashMap<>();
+            final Map<Long, String> openName = new java.util.HashMap<>();
+
+            private ClockMapping clockOf(int p) {
+                if (p != pid) {
+                    pid = p;
+                    clock = clocks.getOrDefault(p, ClockMapping.identity());
+                }
+                return clock;
+            }
+
+            @Override
+            public void marker(int p, dev.vprof.capture.MarkerEvent m) {
+                long key = ((long) p << 32) | (m.id() & 0xffffffffL);
+                if ((m.flags() & dev.vprof.bindings.VprofRing.MARKER_START) != 0) {
+                    if (m.name() != null && (m.domain() == null || m.domain().equals(CPU_OP_DOMAIN))) {
+                        open.put(key, new long[] {m.timestamp()});
+                        openName.put(key, m.name());
+                    }
+                } else if ((m.flags() & dev.vprof.bindings.VprofRing.MARKER_END) != 0) {
+                    long[] s = open.remove(key);
+                    String name = openName.remove(key);
+                    if (s != null) {
+                        long es = clockOf(p).toEpochNs(s[0]);
+                        for (SideAcc side : sides) {
+                            side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), name);
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void api(int p, dev.vprof.capture.ApiEvent a) {
+                String name = dev.vprof.adapt.ApiNames.name(a.domain(), a.cbid());
+                long es = clockOf(p).toEpochNs(a.start());
+                for (SideAcc side : sides) {
+                    side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
+                }
+            }
+
+            @Override
+            public void kernel(int p, long start, long end, int correlationId, KernelDesc desc, String name) {
+                clockOf(p);
+                long es = clock.toEpochNs(start);
+                if (req != null) {
+                    req.kernel(es, clock.toEpochNs(end));
+                }
+                long d = Math.max(0, end - start);
+                for (SideAcc s : sides) {
+                    s.kernel(p, start, correlationId, d, es, desc, name);
+                }
+            }
+        });
+        if (in.requests != null) {
+            in.requestSummaries = in.requests.requests(in.facts.window);
+        }
+    }
+
+    /** The marker domain the trace reader gives PyTorch's cpu_op events. */
+    static final String CPU_OP_DOMAIN = dev.vprof.trace.TorchTraceImport.DOMAIN_CPU_OP;
+
+    /** The span attribute of prompt tokens, for the request mix. */
+    static final String PROMPT_TOKENS = RequestPhases.ATTR_PROMPT_TOKENS;
+
+    static CaptureWindow sideWindow(SideAcc s) {
+        long from = Math.max(s.fromEpochNs, s.facts.window.startNs());
+        long to = Math.min(s.toEpochNs, s.facts.window.endNs());
+        return to >= from ? new CaptureWindow(from, to, s.facts.window.source()) : CaptureWindow.NONE;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.vprof.diff;
+
+import dev.vprof.diff.DiffResult.Row;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code vprof diff} for a terminal: the verdict on the first line, why on the next, then the top
+ * contributors, the categories, how names matched, and the gate; about one screen with the
+ * default {@code --top}. Strings from the captures (kernel names, labels) are escaped.
+ */
+public final class DiffText {
+    private DiffText() {}
+
+    public static String render(DiffResult r) {
+        StringBuilder b = new StringBuilder();
+        b.append(r.verdict()).append(": ").append(escape(r.headline())).append('\n');
+        for (String s : r.story()) {
+            b.append("  ").append(s).append('\n');
+        }
+        b.append(String.format(Locale.ROOT, "  base: %s: %d kernels%s%n", escape(r.base().label()), r.base().kernels(),
+                extra(r.base())));
+        b.append(String.format(Locale.ROOT, "  new:  %s: %d kernels%s%n", escape(r.next().label()), r.next().kernels(),
+                extra(r.next())));
+        b.append("  basis: ").append(r.basis().note()).append("; intervals: ").append(r.settings().ciMethod())
+                .append(String.format(Locale.ROOT, "; noise floor %.0f %%, threshold %.0f %%%n",
+                        100 * r.settings().noiseFloor(), 100 * r.settings().regressionThreshold()));
+        int top = r.settings().top();
+        String unit = r.basis().unit();
+        b.append('\n').append(String.format(Locale.ROOT, "Top contributors (exact names, %d of %d):%n",
+                Math.min(top, r.kernels().size()), r.kernels().size()));
+        table(b, r.kernels(), top, unit);
+        b.append('\n').append("By category:\n");
+        table(b, r.categories(), Math.min(top, 6), unit);
+        if (!r.shapes().isEmpty()) {
+            b.append('\n').append("By launch shape:\n");
+            table(b, r.shapes(), top, unit);
+        }
+        b.append('\n').append("Matching:");
+        for (DiffResult.LevelMatch m : r.matching()) {
+            b.append(String.format(Locale.ROOT, " %s %d of %d and %d;", m.level(), m.matched(), m.baseKeys(), m.newKeys()));
+        }
+        b.setLength(b.length() - 1);
+        b.append('\n');
+        if (r.comparability().mismatches().isEmpty()) {
+            b.append("Comparable: same GPUs, world size, record kinds and CUDA graphs setting.\n");
+        } else {
+            b.append("Comparability:").append('\n');
+            for (DiffResult.Mismatch m : r.comparability().mismatches()) {
+                b.append(String.format(Locale.ROOT, "  %s %s: %s vs %s%n", m.blocking() ? "BLOCKS" : "differs",
+                        m.what(), escape(m.base()), escape(m.next())));
+            }
+        }
+        if (!r.metrics().isEmpty()) {
+            b.append("Metrics (base -> new):");
+            for (DiffResult.MetricChange m : r.metrics()) {
+                b.append(String.format(Locale.ROOT, " %s %s -> %s;", m.name(), num(m.base()), num(m.next())));
+            }
+            b.setLength(b.length() - 1);
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String extra(DiffResult.Side s) {
+        StringBuilder b = new StringBuilder();
+        if (s.steps() > 0) b.append(", ").append(s.steps()).append(" steps");
+        if (s.requests() > 0) b.append(", ").append(s.requests()).append(" requests");
+        if (!s.devices().isEmpty()) b.append(", ").append(escape(String.join(", ", new java.util.TreeSet<>(s.devices()))));
+        if (s.worldSize() != null) b.append(", world size ").append(s.worldSize());
+        return b.toString();
+    }
+
+    private static void table(StringBuilder b, List<Row> rows, int top, String unit) {
+        b.append(String.format(Locale.ROOT, "  %-11s %-17s %7s %10s %10s %9s  %-7s %s%n", "change/" + unit, "95% CI",
+                "share", "base/" + unit, "new/" + unit, "count+-", "status", "name"));
+        for (int i = 0; i < Math.min(top, rows.size()); i++) {
+            Row r = rows.get(i);
+            DiffResult.Change c = r.time();
+            String ci = c.ciLow() == null ? "" : signedDuration(c.ciLow()) + ".." + signedDuration(c.ciHigh());
+            b.append(String.format(Locale.ROOT, "  %-11s %-17s %7s %10s %10s %+9.2f  %-7s %s%s%n",
+                    signedDuration(c.delta()), ci,
+                    r.shareOfChange() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * r.shareOfChange()),
+                    duration(c.base()), duration(c.next()), r.countChange(), r.status(),
+                    r.level().equals("exact") && !r.category().equals(Categories.OTHER) ? "[" + r.category() + "] " : "",
+                    escape(shorten(r.name(), 100))));
+        }
+    }
+
+    static String num(Double d) {
+        return d == null ? "-" : String.format(Locale.ROOT, "%.3g", d);
+    }
+
+    static String duration(double ns) {
+        double a = Math.abs(ns);
+        if (a >= 1e9) return String.format(Locale.ROOT, "%.2fs", ns / 1e9);
+        if (a >= 1e6) return String.format(Locale.ROOT, "%.2fms", ns / 1e6);
+        if (a >= 1e3) return String.format(Locale.ROOT, "%.1fus", ns / 1e3);
+        return String.format(Locale.ROOT, "%.0fns", ns);
+    }
+
+    static String signedDuration(double ns) {
+        return (ns >= 0 ? "+" : "-") + duration(Math.abs(ns));
+    }
+
+    static String seconds(double s) {
+        return duration(s * 1e9);
+    }
+
+    static String shorten(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    }
+
+    /** Control and non-printable characters as \\uXXXX, so a name cannot move the cursor or hide text. */
+    public static String escape(String s) {
+        if (s == null) return "";
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean bad = c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029'
+                    || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+            if (bad) {
+                if (b == null) {
+                    b = new StringBuilder(s.length() + 8).append(s, 0, i);
+                }
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? s : b.toString();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.vprof.html;
+
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
+import dev.vprof.report.Report;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Writes a capture's page: the report's numbers and the page's own pass ({@link PageData}), one file. */
+public final class HtmlReport {
+    private HtmlReport() {}
+
+    /** The page of the capture {@code reader} holds, whose report is {@code report}. */
+    public static String render(CaptureReader reader, Report report, KernelNames names) {
+        return CapturePage.render(report, PageData.collect(reader, report, names));
+    }
+
+    /**
+     * Writes {@code html} to {@code out}: beside it first, then moved into place, so a reader never
+     * sees half a page. Returns the bytes written.
+     */
+    public static long write(String html, Path out) throws IOException {
+        Path abs = out.toAbsolutePath();
+        Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp");
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        Files.write(tmp, bytes);
+        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return bytes.length;
+    }
+}

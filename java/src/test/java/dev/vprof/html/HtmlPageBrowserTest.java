@@ -1,0 +1,227 @@
+package dev.vprof.html;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vprof.adapt.SyntheticCapture;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.RecordVisitor;
+import dev.vprof.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The HTML pages in a real browser: Debian's Chromium, headless, through its DevTools protocol.
+ * Each page must load from disk with no console error and no network request, draw every chart,
+ * show the verdict; a screenshot of each is kept under target/html-screenshots/. Without Chromium
+ * the tests fail under CI=true and are skipped, with the reason, elsewhere.
+ */
+@Timeout(300)
+class HtmlPageBrowserTest {
+    @TempDir
+    static Path dir;
+
+    static final Path SHOTS = Path.of("target", "html-screenshots");
+    static Chromium browser;
+
+    @BeforeAll
+    static void startChromium() throws Exception {
+        Optional<Path> exe = Chromium.find();
+        if (exe.isEmpty()) {
+            String why = "chromium is not installed (apt-get install -y chromium): the HTML pages are not checked "
+                    + "in a browser";
+            if ("true".equals(System.getenv("CI"))) {
+                fail(why);
+            }
+            Assumptions.abort(why);
+        }
+        browser = Chromium.launch(exe.get(), dir.resolve("chromium-profile"));
+    }
+
+    @AfterAll
+    static void stopChromium() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    record Run(int code, String out, String err) {}
+
+    static Run vprof(String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(o, true));
+        cl.setErr(new PrintWriter(e, true));
+        int code = cl.execute(args);
+        return new Run(code, o.toString(), e.toString());
+    }
+
+    /** The checks every page passes; returns the probe. */
+    static JsonNode loadsCleanly(Path page, String name) throws Exception {
+        assertTrue(Files.size(page) <= 3L << 20, page + " is " + Files.size(page) + " bytes, over 3 MiB");
+        Chromium.PageLoad load = browser.load(page, PageProbe.EXPRESSION, SHOTS.resolve(name + ".png"));
+        assertEquals(List.of(), load.consoleErrors(), "console errors in " + name);
+        assertEquals(List.of(), load.networkRequests(), "network requests from " + name);
+        assertEquals(List.of(), load.dialogs(), "dialogs opened by " + name);
+        JsonNode p = load.probe();
+        assertEquals("1", p.path("ready").asText(), "the page's script ran to its end in " + name);
+        assertEquals(1, p.path("scripts").asInt(), "the page's own script and no other");
+        assertEquals(0, p.path("handlers").asInt(), "no element carries an event-handler attribute");
+        assertTrue(p.path("charts").size() > 0, "no chart in " + name);
+        for (JsonNode c : p.path("charts")) {
+            assertTrue(c.path("width").asDouble() > 0 && c.path("height").asDouble() > 0, "chart not drawn: " + c);
+            assertTrue(c.path("marks").asInt() > 0, "chart with nothing drawn in it: " + c);
+        }
+        assertTrue(Files.size(load.screenshot()) > 10_000, "screenshot kept: " + load.screenshot());
+        return p;
+    }
+
+    static List<String> sections(JsonNode probe) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode c : probe.path("charts")) {
+            if (!out.contains(c.path("section").asText())) {
+                out.add(c.path("section").asText());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theDemosPageLoadsCleanlyWithEveryChartDrawnAndTheVerdict() throws Exception {
+        Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
+        assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
+        Path demo = dir.resolve("vprof-demo");
+        // A smaller load than the default, as the demo's own test runs it; the path is the same.
+        Run run = vprof("demo", "--dir", demo.toString(), "--steady", "12", "--rate", "8", "--burst", "24",
+                "--max-tokens", "16");
+        assertEquals(0, run.code(), run.err() + run.out());
+        Path page = demo.resolve("report.html");
+        assertTrue(Files.isRegularFile(page), "the demo writes report.html");
+        assertTrue(run.out().contains("report.html") && run.out().contains(page.toAbsolutePath().toString()),
+                "the demo names the page and says where it is: " + run.out());
+        JsonNode p = loadsCleanly(page, "demo-report");
+        // The verdict the page shows is the one the text report leads with.
+        String text = Files.readString(demo.resolve("report.txt"));
+        Matcher v = Pattern.compile("Verdict: ([^\\n(]+)").matcher(text);
+        assertTrue(v.find(), text);
+        String verdict = p.path("verdict").asText();
+        assertTrue(verdict.toUpperCase(java.util.Locale.ROOT).startsWith(v.group(1).trim()), "page verdict '" + verdict + "' vs '" + v.group(1) + "'");
+        assertEquals(List.of("timeline", "requests", "kernels"), sections(p), "the demo's charts");
+        // Its kernel count against one counted here, straight from the file.
+        long[] kernels = {0};
+        try (CaptureReader reader = CaptureReader.open(demo.resolve("capture.vprof"))) {
+            reader.forEachRecord(new RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+                    kernels[0]++;
+                }
+            });
+        }
+        assertTrue(kernels[0] > 0);
+        assertTrue(p.path("text").asText().contains(kernels[0] + " kernels in all"), p.path("text").asText());
+    }
+
+    @Test
+    void hostileStringsAreShownAsTextAndNothingRuns() throws Exception {
+        Path capture = HostileCapture.write(dir.resolve("hostile.vprof"));
+        Path page = dir.resolve("hostile.html");
+        Run run = vprof("report", capture.toString(), "--html", page.toString());
+        assertEquals(0, run.code(), run.err());
+        JsonNode p = loadsCleanly(page, "hostile-report");
+        assertEquals(0, p.path("images").asInt(), "no img element exists");
+        String shown = p.path("text").asText();
+        assertTrue(shown.contains(HostileCapture.KERNEL), "the kernel name is shown as text: " + shown);
+        assertTrue(shown.contains(HostileCapture.ATTRIBUTE), "the span attribute is shown as text: " + shown);
+        assertTrue(shown.contains(HostileCapture.COMMAND), "the command line is shown as text: " + shown);
+        assertTrue(sections(p).containsAll(List.of("timeline", "requests", "kernels")), sections(p).toString());
+    }
+
+    @Test
+    void aCaptureWithMetricsAndSpansDrawsTheirLanesAndTheVerdict() throws Exception {
+        Path capture = SyntheticCapture.write(dir.resolve("serving.vprof"), true);
+        Path page = dir.resolve("serving.html");
+        Run run = vprof("report", capture.toString(), "--html", page.toString());
+        assertEquals(0, run.code(), run.err());
+        JsonNode p = loadsCleanly(page, "serving-report");
+        assertTrue(!p.path("verdict").asText().isBlank(), "verdict present");
+        String shown = p.path("text").asText();
+        // The synthetic capture's gauges (see SyntheticCapture): waiting peaks at 3 inside the window
+        // and 5 after it; KV-cache use at 0.9 after it.
+        for (String lane : List.of("queue depth (waiting)", "running requests", "KV-cache use")) {
+            assertTrue(shown.contains(lane), lane + " lane: " + shown);
+        }
+        // req-A and req-B end inside the window (0.5 .. 9.5 s); req-C, at 20 s, is marked as outside it.
+        assertTrue(shown.contains("req-A") && shown.contains("req-B"), shown);
+        Matcher c = Pattern.compile("req-C[^\\n]*").matcher(shown);
+        List<String> rows = new ArrayList<>();
+        while (c.find()) {
+            rows.add(c.group());
+        }
+        assertTrue(rows.stream().anyMatch(r -> r.endsWith("outside the capture window")), rows.toString());
+        assertTrue(rows.stream().noneMatch(r -> r.contains("req-A") || r.contains("req-B")), rows.toString());
+    }
+
+    @Test
+    void theTimelineZoomsByDraggingAndTheKernelTableSorts() throws Exception {
+        Path capture = HostileCapture.write(dir.resolve("interact.vprof"));
+        Path page = dir.resolve("interact.html");
+        assertEquals(0, vprof("report", capture.toString(), "--html", page.toString()).code());
+        Chromium.PageLoad load = browser.load(page, PageProbe.INTERACT, SHOTS.resolve("interact.png"));
+        assertEquals(List.of(), load.consoleErrors());
+        JsonNode p = load.probe();
+        String[] before = p.path("before").asText().split(" ");
+        String[] after = p.path("after").asText().split(" ");
+        assertEquals("0", before[0]);
+        assertEquals("1000", before[2]);
+        // A quarter to a half of 1000 units: 250 wide from 250 (rounding of pixels aside).
+        assertEquals(250, Double.parseDouble(after[0]), 2);
+        assertEquals(250, Double.parseDouble(after[2]), 2);
+        assertTrue(p.path("readout").asText().contains("(zoomed)"), p.path("readout").asText());
+        assertEquals(p.path("before").asText(), p.path("reset").asText(), "reset zoom goes back");
+        // The capture's two kernels run 33 and 17 times (HostileCapture): descending, then ascending.
+        assertEquals("[33,17]", p.path("first").toString());
+        assertEquals("[17,33]", p.path("second").toString());
+    }
+
+    @Test
+    void aRealPyTorchTracesPageCountsItsKernels() throws Exception {
+        // TraceLens's H100 BERT inference trace (fixtures/real/README.md): its kernels counted here
+        // from the JSON itself.
+        Path trace = Path.of("../fixtures/real/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz");
+        long kernels = 0;
+        try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            JsonNode events = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in).path("traceEvents");
+            for (JsonNode e : events) {
+                if ("kernel".equals(e.path("cat").asText()) && "X".equals(e.path("ph").asText())) {
+                    kernels++;
+                }
+            }
+        }
+        assertTrue(kernels > 0);
+        Path page = dir.resolve("bert.html");
+        Run run = vprof("report", trace.toString(), "--html", page.toString());
+        assertEquals(0, run.code(), run.err());
+        JsonNode p = loadsCleanly(page, "trace-report");
+        assertTrue(p.path("text").asText().contains(kernels + " kernels in all"), kernels + " kernels: "
+                + p.path("text").asText());
+        assertTrue(sections(p).containsAll(List.of("timeline", "kernels")), sections(p).toString());
+    }
+}
