@@ -2,6 +2,8 @@ package dev.vprof.capture;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -30,7 +32,7 @@ public record ProcessInfo(
 
     @JsonCreator
     public ProcessInfo {
-        facts = facts == null ? null : Map.copyOf(facts);
+        facts = facts == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(facts));
     }
 
     public ProcessInfo(int pid, int ppid, String command, long cuptiVersion, long agentFlags, long ringCapacity,

@@ -126,8 +126,8 @@ public final class DiffCommand implements Callable<Integer> {
         DiffResult result;
         try {
             result = CaptureDiff.run(options);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage() + "; check --rank", e);
+        } catch (dev.vprof.diff.DiffException e) {
+            throw new CliException(e.getMessage(), e);
         } catch (CaptureFormatException e) {
             throw new CliException(e.getMessage() + "; give two vprof captures or PyTorch traces", e);
         } catch (NoSuchFileException e) {
@@ -230,13 +230,13 @@ public final class DiffCommand implements Callable<Integer> {
     }
 
     /** {@code A..B} (durations from the capture's start; B may be empty for "to the end"). */
-    private static Selection window(String option, String text) {
+    static Selection window(String option, String text) {
         int dots = text.indexOf("..");
         if (dots < 0) {
             throw new CliException(option + " '" + text + "' is not A..B; write it like 0s..10s or 20s..");
         }
         String a = text.substring(0, dots).strip(), b = text.substring(dots + 2).strip();
-        long from = a.isEmpty() || a.equals("0") ? 0 : Units.duration(option, a).toNanos();
+        long from = a.isEmpty() || a.matches("0*\\.?0*(ns|us|ms|s|m|h)?") ? 0 : Units.duration(option, a).toNanos();
         long to = b.isEmpty() ? Long.MAX_VALUE : Units.duration(option, b).toNanos();
         if (to <= from) {
             throw new CliException(option + " '" + text + "' ends before it starts; write A..B with A before B");

@@ -62,7 +62,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file")
+    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",

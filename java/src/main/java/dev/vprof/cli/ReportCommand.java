@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
                 + "the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable or not a vprof capture file"},
+                "2:the file is missing, unreadable, or neither a vprof capture nor a PyTorch profiler trace"},
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
@@ -43,7 +43,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file")
+    @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;
 
     @Option(names = "--json", description = "write JSON instead of text")
@@ -52,6 +52,14 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--top", paramLabel = "N", defaultValue = "10",
             description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
     int top;
+
+    @Option(names = "--window", paramLabel = "A..B",
+            description = "only the GPU work that starts in this window (from the capture's start, e.g. 10s..20s)")
+    String window;
+
+    @Option(names = "--request", paramLabel = "ID",
+            description = "only the GPU work that starts while request ID runs (its llm_request span)")
+    String request;
 
     @Option(names = "--mangled",
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
@@ -80,6 +88,10 @@ public final class ReportCommand implements Callable<Integer> {
         String page = null;
         try (CaptureReader reader = CaptureSources.open(file)) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled));
+            if (window != null || request != null) {
+                report = CaptureReport.build(reader, top, KernelNames.of(mangled),
+                        ReportWindows.choose(report, window, request));
+            }
             if (html != null) {
                 page = HtmlReport.render(reader, report, KernelNames.of(mangled));
             }
@@ -111,6 +123,10 @@ public final class ReportCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path");
             }
+        }
+        if (!json && (window != null || request != null)) {
+            out.println("only the GPU work that starts in " + (window != null ? "the window " + window
+                    : "request " + dev.vprof.diff.DiffText.escape(request)) + " of the capture:");
         }
         if (json) {
             out.print(ReportJson.render(report));

@@ -72,6 +72,15 @@ public final class CaptureDiff {
             if (next != base) {
                 count(next);
             }
+            for (SideAcc s : List.of(bs, ns)) {
+                if (s.total.count == 0) {
+                    throw new DiffException("the " + (s == bs ? "base" : "new") + " side, " + s.label
+                            + ", holds no kernels" + (s.selection.kind() == Selection.Kind.ALL ? ""
+                            : String.format(java.util.Locale.ROOT, " (the capture's window is %.3f s long)",
+                                    s.facts.window.durationNs() / 1e9))
+                            + "; choose a file, window, step or rank with GPU work");
+                }
+            }
             return Comparison.compare(o, base, bs, next, ns);
         }
     }
@@ -84,7 +93,8 @@ public final class CaptureDiff {
             }
         }
         if (pids.isEmpty()) {
-            throw new IllegalArgumentException(file + " holds no process of rank " + rank);
+            throw new DiffException(file + " holds no process of rank " + rank + "; give a rank it holds (vprof report"
+                    + " lists them)");
         }
         return pids;
     }
@@ -208,7 +218,7 @@ public final class CaptureDiff {
     }
 
     /** The marker domain the trace reader gives PyTorch's cpu_op events. */
-    static final String CPU_OP_DOMAIN = "pytorch.cpu_op";
+    static final String CPU_OP_DOMAIN = dev.vprof.trace.TorchTraceImport.DOMAIN_CPU_OP;
 
     /** The span attribute of prompt tokens, for the request mix. */
     static final String PROMPT_TOKENS = RequestPhases.ATTR_PROMPT_TOKENS;

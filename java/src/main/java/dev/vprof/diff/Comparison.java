@@ -69,7 +69,7 @@ final class Comparison {
                     stepDraws(b), stepDraws(n), o.noiseFloor());
         }
 
-        DiffResult.Requests requests = RequestCompare.compare(o, bi, b, ni, n);
+        DiffResult.Requests requests = RequestCompare.compare(o, bi, b, ni, n, gpu);
         List<DiffResult.MetricChange> metrics = RequestCompare.metrics(bi, b, ni, n);
         DiffResult.Comparability gate = Gate.check(o, bi, b, ni, n, matching, kernels, requests, metrics);
 

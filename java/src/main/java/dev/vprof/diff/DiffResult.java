@@ -173,14 +173,17 @@ public record DiffResult(
      * Requests on both sides, from their spans (every figure exact).
      *
      * @param latencies ttft, queue, prefill, decode and e2e: p50, p90 and p99 of each side, in seconds
-     * @param gpuPerRequest GPU busy time per request in each phase (queue, prefill, decode, total), ns,
-     *                  with an interval from a bootstrap over requests
+     * @param gpuPerRequest GPU busy time while each request was in a phase (queue, prefill, decode, total),
+     *                  per request, ns, with an interval from a bootstrap over requests (it grows with
+     *                  concurrency too: the GPU busy with other requests counts)
+     * @param gpuCost   the GPU work a request costs: all kernels' time over the requests when the basis is
+     *                  requests, else the per-phase total
      * @param where     the phase that carries most of the TTFT change ({@code queue} or {@code prefill}); null
      *                  if TTFT did not rise
      * @param kernelRegression whether GPU time per request rose past the regression threshold
      */
     public record Requests(long baseRequests, @JsonProperty("new_requests") long newRequests,
-                           List<LatencyChange> latencies, List<PhaseChange> gpuPerRequest,
+                           List<LatencyChange> latencies, List<PhaseChange> gpuPerRequest, Change gpuCost,
                            String where, boolean kernelRegression) {}
 
     /** GPU busy time per request in one phase ({@code queue}, {@code prefill}, {@code decode}, {@code total}). */

@@ -41,8 +41,8 @@ final class Gate {
             if (bf.worldSize != null && nf.worldSize != null && !bf.worldSize.equals(nf.worldSize)) {
                 out.add(new Mismatch("world_size", bf.worldSize.toString(), nf.worldSize.toString(), true));
             }
-            soft(out, "driver", option(bi, "driver_version"), option(ni, "driver_version"));
-            soft(out, "cuda", option(bi, "cuda_version"), option(ni, "cuda_version"));
+            soft(out, "driver", fact(bi, "cudaDriverVersion"), fact(ni, "cudaDriverVersion"));
+            soft(out, "cuda", fact(bi, "cudaRuntimeVersion"), fact(ni, "cudaRuntimeVersion"));
             soft(out, "cupti", bf.cuptiVersions.isEmpty() ? null : bf.cuptiVersions.toString(),
                     nf.cuptiVersions.isEmpty() ? null : nf.cuptiVersions.toString());
             soft(out, "record_kinds", String.join(",", bf.kinds()), String.join(",", nf.kinds()));
@@ -102,8 +102,15 @@ final class Gate {
         return m;
     }
 
-    private static String option(CaptureDiff.Input in, String key) {
-        return in.reader.metadata().map(m -> m.options() == null ? null : m.options().get(key)).orElse(null);
+    /** What the processes' source says (a trace's CUDA runtime and driver versions), all values seen; null if none. */
+    private static String fact(CaptureDiff.Input in, String key) {
+        java.util.TreeSet<String> v = new java.util.TreeSet<>();
+        for (dev.vprof.capture.ProcessInfo p : in.reader.processes()) {
+            if (p.facts() != null && p.facts().get(key) != null) {
+                v.add(p.facts().get(key));
+            }
+        }
+        return v.isEmpty() ? null : String.join(",", v);
     }
 
     private static void soft(List<Mismatch> out, String what, String b, String n) {

@@ -25,8 +25,14 @@ final class RequestCompare {
     static final List<String> LATENCIES = List.of("ttft", "queue", "prefill", "decode", "e2e");
 
     /** Null unless both sides hold requests. */
+    /**
+     * @param gpu the kernels' time per unit: with requests as the basis, the GPU work a request
+     *            costs (every kernel of the side over its requests), which says whether the kernels
+     *            regressed; the per-phase figures are the GPU busy time while each request was in a
+     *            phase, which grows with concurrency as well
+     */
     static DiffResult.Requests compare(DiffOptions o, CaptureDiff.Input bi, SideAcc b, CaptureDiff.Input ni,
-                                       SideAcc n) {
+                                       SideAcc n, Change gpu) {
         if (b.requests == 0 || n.requests == 0) {
             return null;
         }
@@ -58,10 +64,10 @@ final class RequestCompare {
             double dp = mean(nl[2]) - mean(bl[2]);
             where = dq >= dp ? RequestPhases.QUEUE : RequestPhases.PREFILL;
         }
-        Change total = phases.getLast().change();
+        Change total = b.unit.equals("request") ? gpu : phases.getLast().change();
         boolean kernelRegression = total.relative() != null && total.relative() >= o.regressionThreshold()
                 && total.significant();
-        return new DiffResult.Requests(b.requests, n.requests, lat, phases, where, kernelRegression);
+        return new DiffResult.Requests(b.requests, n.requests, lat, phases, total, where, kernelRegression);
     }
 
     /** [latency][request] in seconds, of the side's requests. */

@@ -46,9 +46,10 @@ final class Verdicts {
             verdict = DiffResult.NOT_COMPARABLE;
             List<String> what = new ArrayList<>();
             for (DiffResult.Mismatch m : gate.mismatches()) {
-                what.add(m.what().replace('_', ' ') + " " + m.base() + " vs " + m.next());
+                what.add(m.what().equals("common_kernels") ? "common kernels: " + m.base() + " (" + m.next() + ")"
+                        : m.what().replace('_', ' ') + " " + m.base() + " vs " + m.next());
             }
-            headline = "the sides differ in " + String.join("; ", what) + " (--force compares them anyway)";
+            headline = "the sides differ: " + String.join("; ", what) + " (--force compares them anyway)";
         } else {
             if (kernelDir > 0 || latencyDir > 0) {
                 verdict = DiffResult.REGRESSED;
@@ -97,8 +98,7 @@ final class Verdicts {
     private static List<String> requestStory(DiffResult.Requests r, double t) {
         List<String> out = new ArrayList<>();
         LatencyChange ttft = r.latencies().getFirst();
-        DiffResult.PhaseChange total = r.gpuPerRequest().getLast();
-        Change g = total.change();
+        Change g = r.gpuCost();
         StringBuilder s = new StringBuilder(latencyText(ttft));
         if (r.where() != null) {
             LatencyChange q = r.latencies().get(1), p = r.latencies().get(2);
@@ -108,6 +108,11 @@ final class Verdicts {
             s.append(r.where().equals("queue") ? ": the time went to the queue" : ": the time went to prefill");
         }
         s.append("; GPU time per request ").append(pct(g.relative())).append(ci(g));
+        DiffResult.PhaseChange queue = r.gpuPerRequest().getFirst();
+        if (queue.change().delta() > 0 && r.where() != null && r.where().equals("queue")) {
+            s.append(String.format(Locale.ROOT, "; the GPU was busy %s per request while requests queued (%s before)",
+                    DiffText.duration(queue.change().next()), DiffText.duration(queue.change().base())));
+        }
         boolean ttftUp = ttft.p99Change() != null && ttft.p99Change() >= t;
         if (ttftUp && !r.kernelRegression()) {
             s.append(g.relative() != null && Math.abs(g.relative()) < t ? " (unchanged)" : " (not up)");

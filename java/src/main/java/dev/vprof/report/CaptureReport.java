@@ -17,6 +17,7 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
+import dev.vprof.trace.TorchTraceImport;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -47,6 +48,8 @@ public final class CaptureReport implements RecordVisitor {
     private Map<Integer, ClockMapping> clocks = Map.of();
     private int clockPid = Integer.MIN_VALUE;
     private ClockMapping clock = ClockMapping.identity();
+    /** Only GPU work that starts in this window counts; null for all. */
+    private CaptureWindow only;
 
     private CaptureReport(SampleBudget budget, KernelNames names) {
         this.budget = budget;
@@ -67,20 +70,35 @@ public final class CaptureReport implements RecordVisitor {
         return build(reader, top, exactSamples, KernelNames.demangled());
     }
 
+    /**
+     * As {@link #build(CaptureReader, int, KernelNames)}, of the GPU work that starts inside
+     * {@code only} (epoch ns; a window of the capture, or one request's interval): kernels, copies
+     * and sets outside it are left out, and metrics, spans and latencies are read against it.
+     */
+    public static Report build(CaptureReader reader, int top, KernelNames names, CaptureWindow only) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names, only);
+    }
+
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names) {
+        return build(reader, top, exactSamples, names, null);
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
+                                CaptureWindow only) {
         CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
+        agg.only = only;
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
         List<String> notes = new ArrayList<>();
         agg.requests = RequestsSection.prepare(reader, notes);
-        if (agg.requests != null && agg.requests.wantsKernels()) {
-            // Kernels meet spans on epoch time: fit the clocks first (one extra pass, only with spans).
+        if (agg.requests != null && agg.requests.wantsKernels() || only != null) {
+            // Kernels meet spans (or the window) on epoch time: fit the clocks first (one extra pass).
             agg.clocks = reader.clocks();
         }
         reader.forEachRecord(agg);
         Report base = agg.summarize(reader, top);
-        CaptureWindow window = window(reader, base);
+        CaptureWindow window = only != null ? only : window(reader, base);
         MetricsSection.Result metrics = MetricsSection.build(reader, window, notes);
         Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
@@ -128,6 +146,9 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+        if (only != null && outside(pid, start)) {
+            return;
+        }
         RangeAgg r = process(pid).current();
         long duration = Math.max(0, end - start);
         r.kernels++;
@@ -157,6 +178,9 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
+        if (only != null && outside(pid, m.start())) {
+            return;
+        }
         RangeAgg r = process(pid).current();
         r.memcpys++;
         r.memcpyBytes += m.bytes();
@@ -165,6 +189,9 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void memset(int pid, MemsetEvent m) {
+        if (only != null && outside(pid, m.start())) {
+            return;
+        }
         RangeAgg r = process(pid).current();
         r.memsets++;
         r.memsetBytes += m.bytes();
@@ -173,6 +200,13 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void marker(int pid, MarkerEvent m) {
+        if (TorchTraceImport.isCpuSliceDomain(m.domain())) {
+            // A trace's CPU ops, kept as markers in their own domain: counted apart, never NVTX.
+            if ((m.flags() & VprofRing.MARKER_START) != 0) {
+                process(pid).cpuSlices++;
+            }
+            return;
+        }
         process(pid).current().markers++;
     }
 
@@ -266,6 +300,16 @@ public final class CaptureReport implements RecordVisitor {
         p.open = null; // settled when the range after the next begins, or at the end: late records may come
     }
 
+    /** Whether GPU work starting at {@code start} (the process's CUPTI ns) lies outside {@link #only}. */
+    private boolean outside(int pid, long start) {
+        if (pid != clockPid) {
+            clock = clocks.getOrDefault(pid, ClockMapping.identity());
+            clockPid = pid;
+        }
+        long t = clock.toEpochNs(start);
+        return t < only.startNs() || t >= only.endNs();
+    }
+
     private ProcessAgg process(int pid) {
         ProcessAgg p = last;
         if (p == null || p.pid != pid) {
@@ -341,7 +385,8 @@ public final class CaptureReport implements RecordVisitor {
                     info == null ? null : info.localRank(),
                     info == null ? null : info.worldSize(),
                     List.copyOf(p.devices),
-                    counters == null ? List.of() : RangeWarnings.processCodes(counters)));
+                    counters == null ? List.of() : RangeWarnings.processCodes(counters),
+                    p.cpuSlices, info == null ? null : info.facts()));
             kernels += pk;
             memcpys += pmc;
             memcpyBytes += pmcb;
@@ -378,6 +423,8 @@ public final class CaptureReport implements RecordVisitor {
         final List<DeviceProperties> devices = new ArrayList<>();
         RangeAgg open;
         RangeAgg unranged;
+        /** CPU slices of a trace (cpu_op, python_function): not NVTX markers. */
+        long cpuSlices;
         /** Inside a LATE run: the earlier range its records belong to. */
         RangeAgg late;
 

@@ -148,7 +148,9 @@ public record Report(
             Integer localRank,
             Integer worldSize,
             List<dev.vprof.capture.DeviceProperties> devices,
-            List<String> agentWarnings) {}
+            List<String> agentWarnings,
+            long cpuSlices,
+            Map<String, String> source) {}
 
     public record ClockSummary(int pairs, long offsetNs, double driftPpm, long residualMaxNs, long residualRmsNs) {}
 

@@ -69,6 +69,9 @@ public final class TextReport {
                 }
                 out.append('\n');
             }
+            if (p.source() != null) {
+                out.append("  ").append(TraceFacts.sentence(p.source(), p.cpuSlices())).append('\n');
+            }
             for (var d : p.devices()) {
                 out.append(String.format(Locale.ROOT, "  device %d: %s, %d SMs, %s, compute capability %d.%d%n",
                         d.id(), d.name() == null ? "(unnamed)" : d.name(), d.smCount(), bytes(d.globalMemoryBytes()),
@@ -252,7 +255,7 @@ public final class TextReport {
             approximate |= !k.percentilesExact();
             out.append(indent).append(String.format(Locale.ROOT, "%11s %9d %11s %12s %12s %11s  %s%n",
                     duration(k.totalNs()), k.count(), duration(k.meanNs()), mark + duration(k.p50Ns()),
-                    mark + duration(k.p99Ns()), duration(k.maxNs()), k.name()));
+                    mark + duration(k.p99Ns()), duration(k.maxNs()), TraceFacts.printable(k.name())));
         }
         out.append(indent).append("total: GPU time of all launches; mean, p50, p99, max: one launch's duration");
         if (approximate) {

@@ -27,10 +27,18 @@ public final class CaptureSources {
 
     /** Opens {@code path}, reading a trace with {@code traceOptions}; the caller closes the reader. */
     public static CaptureReader open(Path path, TorchTraceOptions traceOptions) throws IOException {
+        return open(path, traceOptions, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /**
+     * Opens {@code path}; a trace is converted into a temporary capture in {@code tempDir}, removed
+     * when the reader closes (and at once if the conversion fails).
+     */
+    public static CaptureReader open(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
         if (!Files.exists(path) || !TorchTraceImport.looksLikeTrace(path)) {
             return CaptureReader.open(path);
         }
-        Path temp = Files.createTempFile("vprof-trace-", ".vprof");
+        Path temp = Files.createTempFile(tempDir, "vprof-trace-", ".vprof");
         TorchTraceImport.Result result;
         try {
             result = TorchTraceImport.write(temp, List.of(path), traceOptions, List.of());

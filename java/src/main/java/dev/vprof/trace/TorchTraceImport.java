@@ -31,6 +31,18 @@ import java.util.Set;
 public final class TorchTraceImport {
     private TorchTraceImport() {}
 
+    /** The marker domain of {@code cpu_op} slices: CPU work, not NVTX ranges (the report counts them apart). */
+    public static final String DOMAIN_CPU_OP = "pytorch.cpu_op";
+    /** The marker domain of {@code python_function} slices. */
+    public static final String DOMAIN_PYTHON = "pytorch.python_function";
+    /** The marker domain of {@code gpu_user_annotation} ranges (on the GPU stream's number as their thread). */
+    public static final String DOMAIN_GPU_ANNOTATION = "pytorch.gpu_user_annotation";
+
+    /** Whether markers of {@code domain} are CPU slices of a trace rather than NVTX-like ranges. */
+    public static boolean isCpuSliceDomain(String domain) {
+        return DOMAIN_CPU_OP.equals(domain) || DOMAIN_PYTHON.equals(domain);
+    }
+
     /** Trace files one folder may hold: more is not a folder of ranks. */
     static final int MAX_FILES = 4096;
 

@@ -56,9 +56,9 @@ final class TraceFileReader {
     /** Unknown API names listed by name in the warning (the rest are counted). */
     private static final int NAMES_LISTED = 8;
 
-    static final String DOMAIN_CPU_OP = "pytorch.cpu_op";
-    static final String DOMAIN_PYTHON = "pytorch.python_function";
-    static final String DOMAIN_GPU_ANNOTATION = "pytorch.gpu_user_annotation";
+    static final String DOMAIN_CPU_OP = TorchTraceImport.DOMAIN_CPU_OP;
+    static final String DOMAIN_PYTHON = TorchTraceImport.DOMAIN_PYTHON;
+    static final String DOMAIN_GPU_ANNOTATION = TorchTraceImport.DOMAIN_GPU_ANNOTATION;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_TOKEN_CHARS).build())

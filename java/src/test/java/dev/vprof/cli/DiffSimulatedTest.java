@@ -155,6 +155,10 @@ class DiffSimulatedTest {
         assertEquals(2, Cli.run("diff", base.toString(), "--base-window", "5s..1s", "--new-window", "1s..2s").code());
         assertEquals(2, Cli.run("diff", base.toString(), "--base-window", "0s..1s").code());
         assertEquals(2, Cli.run("diff", "--top", "0", base.toString(), slow.toString()).code());
+        Cli.Result past = Cli.run("diff", base.toString(), "--split-at", "1h");
+        assertEquals(2, past.code(), "a side without kernels");
+        assertTrue(past.err().contains("holds no kernels"), past.err());
+        assertEquals(2, Cli.run("diff", "--rank", "7", base.toString(), slow.toString()).code(), "no such rank");
         Path notCapture = dir.resolve("not-a-capture.vprof");
         Files.writeString(notCapture, "hello");
         Cli.Result bad = Cli.run("diff", notCapture.toString(), base.toString());

@@ -88,4 +88,48 @@ class TorchTraceReportTest {
         assertTrue(again.err().contains("already exists") && again.err().contains("--force"), again.err());
         assertFalse(again.err().contains("Exception"), again.err());
     }
+
+    @Test
+    void aBadTraceIsOneSentenceAndExitTwoInEveryCommand(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("bad.pt.trace.json");
+        Files.writeString(bad, "{\"traceEvents\": [{\"ph\": \"X\",, }]}");
+        for (String[] args : List.of(new String[] {"report", bad.toString()},
+                new String[] {"export", bad.toString(), "-o", dir.resolve("x.pftrace").toString()},
+                new String[] {"import", bad.toString(), "-o", dir.resolve("x.vprof").toString()})) {
+            Cli.Result r = Cli.run(args);
+            assertEquals(2, r.code(), args[0] + ": " + r.err());
+            assertTrue(r.err().contains("is not valid JSON"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("x.vprof")));
+    }
+
+    @Test
+    void cpuOpsAreCountedApartFromNvtxMarkersAndThePrecisionIsShown() throws IOException {
+        Path trace = TraceOracle.REAL.resolve("tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz");
+        long annotations = 0;
+        long cpu = 0;
+        for (JsonNode e : TraceOracle.tree(trace).get("traceEvents")) {
+            String cat = e.path("cat").asText();
+            if (!"X".equals(e.path("ph").asText())) {
+                continue;
+            }
+            if (cat.equals("user_annotation") || cat.equals("gpu_user_annotation")) {
+                annotations++;
+            } else if (cat.equals("cpu_op") || cat.equals("python_function")) {
+                cpu++;
+            }
+        }
+        Cli.Result r = Cli.run("report", "--json", trace.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode p = JSON.readTree(r.out()).get("processes").get(0);
+        assertEquals(2 * annotations, p.get("markers").asLong()); // a range is a START and an END marker
+        assertEquals(cpu, p.get("cpu_slices").asLong());
+        assertEquals("ns", p.get("source").get("timePrecision").asText());
+        Cli.Result text = Cli.run("report", trace.toString());
+        assertTrue(text.out().contains("times to the ns, CUDA runtime 12.4"), text.out());
+        Cli.Result us = Cli.run("report", TraceOracle.REAL.resolve("hta/trace_compare/base/base.json.gz").toString());
+        assertTrue(us.out().contains("times to the µs (whole microseconds)"), us.out());
+    }
 }

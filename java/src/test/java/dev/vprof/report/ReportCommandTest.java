@@ -78,7 +78,9 @@ class ReportCommandTest {
         assertEquals("vprof report: " + dir.resolve("nope.vprof") + " does not exist\n", missing.err());
         Run directory = run(dir.toString());
         assertEquals(2, directory.exit());
-        assertTrue(directory.err().startsWith("vprof report: cannot read " + dir), directory.err());
+        // A folder is read as a folder of PyTorch profiler traces: one without any says so.
+        assertTrue(directory.err().startsWith("vprof report: " + dir + " holds no PyTorch profiler trace"),
+                directory.err());
         assertEquals(1, directory.err().lines().count());
     }
 
