@@ -112,7 +112,7 @@ public final class DiffCommand implements Callable<Integer> {
     boolean mangled;
 
     @Option(names = "--html", paramLabel = "OUT.html",
-            description = "also write the comparison as one self-contained HTML page (refused if it exists, unless --force)")
+            description = "also write the comparison as one self-contained HTML page; an existing one is replaced only with --force (which also compares NOT COMPARABLE sides)")
     Path html;
 
     @Override

@@ -489,6 +489,10 @@ public final class CapturePage {
             return;
         }
         PageData.StepSeries s = data.steps().getFirst();
+        if (!s.step()) {
+            b.append("<p class=\"note\">No step ranges (NVTX \"step\" or PyTorch's ProfilerStep#N) in this capture: "
+                    + "the most frequent NVTX ranges instead.</p>\n");
+        }
         long[] d = s.firstDurationsNs();
         long max = 1;
         for (long v : d) {

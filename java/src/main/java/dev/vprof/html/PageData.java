@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * @param toNs       its end
  * @param gpus       one lane per (process, device), in the order first seen
  * @param kernels    the top kernels' distributions, in the report's order
- * @param steps      NVTX ranges by name, the most frequent first (at most {@link #STEP_NAMES})
+ * @param steps      NVTX ranges by name, steps first, then the most frequent (at most {@link #STEP_NAMES})
  * @param metrics    the gauge series (empty without metrics)
  */
 public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHistogram> kernels, List<StepSeries> steps,
@@ -44,6 +44,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
     static final int MAX_METRIC_POINTS = 2048;
     /** NVTX ranges open at once that are remembered (a push without a pop must not grow the heap). */
     private static final int MAX_OPEN = 1 << 16;
+    private static final java.util.regex.Pattern STEP_NUMBER = java.util.regex.Pattern.compile("#\\d+$");
 
     /** A GPU's busy fraction per bin; outsideNs: its busy time outside [fromNs, toNs). */
     public record GpuLane(int pid, int device, String label, double[] busy, long outsideNs) {}
@@ -56,8 +57,16 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
         }
     }
 
-    /** One NVTX range name: how many, their total, and the first {@link #STEP_SAMPLES} durations. */
-    public record StepSeries(String name, long count, long totalNs, long[] firstDurationsNs) {}
+    /**
+     * One NVTX range name (a trailing "#number" as "#N", so PyTorch's ProfilerStep#1010 and #1011 are
+     * one): how many, their total, the first {@link #STEP_SAMPLES} durations; step: whether the
+     * name says it is a step ("step", as the diff's default --steps, or ProfilerStep#N).
+     */
+    public record StepSeries(String name, long count, long totalNs, long[] firstDurationsNs, boolean step) {}
+
+    static boolean isStep(String name) {
+        return name.equalsIgnoreCase("step") || name.startsWith("ProfilerStep");
+    }
 
     /** A gauge over time: epoch ns and values, in order. */
     public record MetricSeries(String name, String unit, long[] t, double[] v) {}
@@ -236,16 +245,17 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                     return;
                 }
                 long d = Math.max(0, m.timestamp() - s.timestamp());
-                long[] st = stepStats.get(s.name());
+                String name = STEP_NUMBER.matcher(s.name()).replaceFirst("#N");
+                long[] st = stepStats.get(name);
                 if (st == null) {
                     if (stepStats.size() >= 1024) {
                         return;
                     }
                     st = new long[2];
-                    stepStats.put(s.name(), st);
-                    stepSamples.put(s.name(), new long[STEP_SAMPLES + 1]); // [0]: how many kept
+                    stepStats.put(name, st);
+                    stepSamples.put(name, new long[STEP_SAMPLES + 1]); // [0]: how many kept
                 }
-                long[] sample = stepSamples.get(s.name());
+                long[] sample = stepSamples.get(name);
                 if (sample[0] < STEP_SAMPLES) {
                     sample[(int) ++sample[0]] = d;
                 }
@@ -269,12 +279,13 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
             }
             List<StepSeries> steps = new ArrayList<>();
             stepStats.entrySet().stream()
-                    .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
+                    .sorted((a, b) -> isStep(a.getKey()) != isStep(b.getKey()) ? (isStep(a.getKey()) ? -1 : 1)
+                            : Long.compare(b.getValue()[0], a.getValue()[0]))
                     .limit(STEP_NAMES)
                     .forEach(e -> {
                         long[] s = stepSamples.get(e.getKey());
                         steps.add(new StepSeries(e.getKey(), e.getValue()[0], e.getValue()[1],
-                                java.util.Arrays.copyOfRange(s, 1, 1 + (int) s[0])));
+                                java.util.Arrays.copyOfRange(s, 1, 1 + (int) s[0]), isStep(e.getKey())));
                     });
             return new PageData(from, to, gpus, kernels, steps, metrics);
         }

@@ -105,4 +105,25 @@ class HtmlReportCommandTest {
         assertEquals("5120", cut.group(2), cut.group());
         assertTrue(html.contains("the first 128 of 1280 GPU lanes drawn"), "says the lanes are cut");
     }
+
+    @Test
+    void aTracesProfilerStepsAreItsStepsCountedAsInItsJson() throws Exception {
+        // HTA's compare pair's base (fixtures/real/README.md): its ProfilerStep#N annotations counted here.
+        Path trace = Path.of("../fixtures/real/hta/trace_compare/base/base.json.gz");
+        long steps = 0;
+        try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            for (var e : new com.fasterxml.jackson.databind.ObjectMapper().readTree(in).path("traceEvents")) {
+                if (e.path("name").asText().startsWith("ProfilerStep#") && "X".equals(e.path("ph").asText())) {
+                    steps++;
+                }
+            }
+        }
+        assertTrue(steps > 0);
+        Path page = dir.resolve("steps.html");
+        HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("report", trace.toString(), "--html", page.toString());
+        assertEquals(0, run.code(), run.err());
+        String html = Files.readString(page);
+        assertTrue(html.contains("the first " + steps + " &quot;ProfilerStep#N&quot; ranges"), html);
+        assertFalse(html.contains("No step ranges"));
+    }
 }
