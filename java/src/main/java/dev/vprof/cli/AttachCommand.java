@@ -79,6 +79,7 @@ final class AttachCommand implements Callable<Integer> {
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
+        OutputPath.refuseExisting(file, capture.force, "the capture file");
 
         // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
         CaptureFeeds feeds = capture.openFeeds(err);

@@ -43,8 +43,12 @@ final class CaptureOptions {
     String duration;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "vprof-%p-%t.vprof",
-            description = "Capture file; %%p is the target pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
+            description = {"Capture file; %%p is the target pid, %%t a timestamp to the millisecond. An existing "
+                    + "file is never replaced without --force.", "Default: ${DEFAULT-VALUE}."})
     String output;
+
+    @Option(names = "--force", description = "Replace the capture file when it exists (without it, vprof refuses).")
+    boolean force;
 
     @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
             description = "Activity to record, comma separated: kernel, memcpy, memset, nvtx, runtime, "

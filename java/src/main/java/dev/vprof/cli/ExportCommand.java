@@ -83,6 +83,10 @@ public final class ExportCommand implements Callable<Integer> {
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
 
+    @Option(names = "--force", description = "replace OUT (and a Kineto export's OUT-pidPID.json files) when they exist; "
+            + "without it, vprof refuses")
+    boolean force;
+
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -108,6 +112,13 @@ public final class ExportCommand implements Callable<Integer> {
         String unwritable = unwritable(out);
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
+        }
+        if (fmt != ExportFormat.KINETO) { // a Kineto export's files are known once the processes are
+            try {
+                OutputPath.refuseExisting(out, force, "the trace");
+            } catch (CliException e) {
+                return fail(err, e.getMessage());
+            }
         }
         boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
@@ -136,6 +147,10 @@ public final class ExportCommand implements Callable<Integer> {
                         + shown(result) + ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?");
             }
             if (fmt == ExportFormat.KINETO) {
+                String taken = ExportOverwrites.kinetoFileInTheWay(result.timeline(), out, force);
+                if (taken != null) {
+                    return fail(err, taken);
+                }
                 kineto = KinetoFiles.write(result.source(), out, stepSpec);
                 written = kineto.paths();
             } else {

@@ -52,7 +52,11 @@ final class RunCommand implements Callable<Integer> {
         long ringBytes = capture.ringBytes();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         LocalDateTime now = LocalDateTime.now();
-        OutputPath.checkWritable(OutputPath.expand(capture.output, 0, now));
+        Path planned = OutputPath.expand(capture.output, 0, now);
+        OutputPath.checkWritable(planned);
+        if (!capture.output.contains("%p")) { // known before CMD starts: refuse before anything runs
+            OutputPath.refuseExisting(planned, capture.force, "the capture file");
+        }
         Path agent;
         try {
             agent = NativeFiles.require(NativeFiles.AGENT);
@@ -75,6 +79,7 @@ final class RunCommand implements Callable<Integer> {
         Capture running;
         try {
             OutputPath.checkWritable(file);
+            OutputPath.refuseExisting(file, capture.force, "the capture file");
             running = Capture.start(capture.plan(CapturePlan.Mode.RUN, (int) p.pid(), p, armSpec, file, cmd, feeds),
                     CaptureEnvironment.system(err));
         } catch (RuntimeException e) {
