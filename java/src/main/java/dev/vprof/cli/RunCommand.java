@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.engine.AgentEnvironment;
 import dev.vprof.engine.Capture;
 import dev.vprof.engine.CaptureEnvironment;
+import dev.vprof.engine.CaptureException;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.CaptureSummary;
@@ -34,7 +35,9 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi --duration 60s \\",
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp \\",
                 "      -- vllm serve MODEL --profiler-config '{\"profiler\":\"cuda\"}'",
-                "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished."})
+                "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished.",
+                "When --duration ends, CMD gets SIGTERM (SIGKILL 10 s later), as nsys does. When the file cannot be "
+                        + "written (a full disk), the capture stops there, CMD gets SIGTERM the same way and vprof exits 2."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -87,7 +90,16 @@ final class RunCommand implements Callable<Integer> {
             p.destroyForcibly();
             throw e;
         }
-        CaptureSummary s = running.awaitSummary();
+        CaptureSummary s;
+        try {
+            s = running.awaitSummary();
+        } catch (CaptureException e) {
+            // The file cannot be written (a full disk): the capture is over, and CMD is ended as
+            // --duration ends it, never left running without the vprof that started it.
+            terminate(p);
+            throw new CliException(e.getMessage() + "; " + cmd.getFirst() + " (pid " + p.pid()
+                    + ") was sent SIGTERM, as at the end of --duration", e);
+        }
         if (s.processes() == 0 && s.failedAgents() > 0) {
             err.println("vprof: warning: the agent loaded in " + s.failedAgents() + " process"
                     + (s.failedAgents() == 1 ? "" : "es") + " of " + cmd.getFirst() + " but FAILED (the reason is above);"
@@ -101,11 +113,17 @@ final class RunCommand implements Callable<Integer> {
             // As nsys does when its --duration ends: ask the application to terminate.
             err.println("vprof: --duration reached; sending SIGTERM to pid " + p.pid());
             err.flush();
-            p.destroy();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
+            terminate(p);
         }
         return p.waitFor();
+    }
+
+    /** SIGTERM, and SIGKILL when it has not exited 10 s later. */
+    private static void terminate(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
     }
 }

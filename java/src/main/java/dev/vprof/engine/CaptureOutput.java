@@ -31,6 +31,11 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
     default void flushIfDue(long nowNs) throws IOException {
     }
 
+    /** Bytes written to the file so far, for the sentence a write failure ends with; 0 when unknown. */
+    default long bytesWritten() {
+        return 0;
+    }
+
     @Override
     void close() throws IOException;
 
@@ -44,6 +49,7 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
             @Override public void chunk(int kind, byte[] payload) throws IOException { w.chunk(kind, payload); }
             @Override public long startEpochNs() { return startEpochNs; }
             @Override public void flushIfDue(long nowNs) throws IOException { w.flushIfDue(nowNs); }
+            @Override public long bytesWritten() { return w.size(); }
             @Override public void close() throws IOException { w.close(); }
         };
     }

@@ -305,7 +305,7 @@ final class CaptureSession {
             out.process(a.info);
             a.announced = true;
         } catch (IOException e) {
-            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+            throw new java.io.UncheckedIOException(e); // run() turns it into the write failure's sentence
         }
     }
 
@@ -438,9 +438,12 @@ final class CaptureSession {
                 closeAll();
                 throw e;
             }
-        } catch (IOException e) {
+        } catch (IOException | java.io.UncheckedIOException e) {
+            releaseAll();
+            IOException io = e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e;
+            long written = out.bytesWritten();
             closeQuietly();
-            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+            throw WriteFailure.of(plan.output(), written, io);
         }
         watch = RegionWatch.open(dir);
         if (plan.duration() != null) {
@@ -448,18 +451,75 @@ final class CaptureSession {
         }
     }
 
-    /** Runs the capture on the calling thread until it is over; finishes the output. */
+    /**
+     * Runs the capture on the calling thread until it is over; finishes the output. A file that
+     * cannot be written any more (a full disk) ends the capture at once: the agents are disarmed
+     * and released, the file is closed with what it holds, and a {@link CaptureException} says
+     * where, how much and how much space is free.
+     */
     CaptureSummary run() throws IOException {
         String stopReason;
         try {
-            stopReason = loop();
-            feeds.beforeFinish(err, command != null && !command.isAlive());
-            finishAll(stopReason != null);
-            feeds.finish(out, err);
+            try {
+                stopReason = loop();
+                feeds.beforeFinish(err, command != null && !command.isAlive());
+                finishAll(stopReason != null);
+                feeds.finish(out, err);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                throw writeFailed(e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e);
+            } catch (RuntimeException | Error e) {
+                closeQuietly();
+                throw e;
+            }
+            try {
+                closeAll();
+            } catch (IOException e) {
+                throw writeFailed(e);
+            }
         } finally {
-            closeAll();
+            if (progress != null) {
+                progress.clear();
+            }
         }
         return summary(stopReason);
+    }
+
+    /**
+     * The file cannot be written: every agent still armed is disarmed (what it flushes is read
+     * and dropped, so it never waits for room), the regions are released, the file is closed as
+     * it stands. Returns the exception that says so.
+     */
+    private CaptureException writeFailed(IOException cause) {
+        long written = out.bytesWritten();
+        for (Attached a : attached) {
+            if (a.finished) {
+                continue;
+            }
+            a.finished = true;
+            try {
+                if (a.liveness.alive() && a.region.state().isActive()) {
+                    a.region.disarm(DISARM_TIMEOUT_NS, () -> {
+                        try {
+                            return a.reader.drain((pid, src, offset, length) -> { }, DRAIN_SLICE_BYTES) > 0;
+                        } catch (RingCorruptException | IOException e) {
+                            return false;
+                        }
+                    });
+                }
+            } catch (RegionException | RuntimeException e) {
+                err.println("vprof: warning: " + e.getMessage());
+            }
+            if (a.region.frontendPid() == ourPid) {
+                a.region.setFrontendPid(0);
+            }
+            if (a.region.state() == AgentState.EXITED || !a.liveness.alive()) {
+                a.region.unlink();
+            }
+            a.region.close();
+            a.liveness.close();
+        }
+        closeQuietly();
+        return WriteFailure.of(plan.output(), written, cause);
     }
 
     private void closeAll() throws IOException {
@@ -468,19 +528,23 @@ final class CaptureSession {
             if (watch != null) {
                 watch.close();
             }
-            out.close();
         } finally {
-            if (progress != null) {
-                progress.clear();
+            try {
+                out.close();
+            } finally {
+                if (progress != null) {
+                    progress.clear();
+                }
             }
         }
     }
 
+    /** Closes everything after a failure; a second failure of the same file says nothing new. */
     private void closeQuietly() {
         try {
             closeAll();
         } catch (IOException | RuntimeException e) {
-            err.println("vprof: warning: " + e.getMessage());
+            // the failure that led here is the one reported
         }
     }
 
