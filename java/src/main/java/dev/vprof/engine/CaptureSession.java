@@ -91,6 +91,7 @@ final class CaptureSession {
     private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private long deadlineNs;          // 0: none
+    private DiskWatch disk;
 
     private record Pending(boolean inTree, long sinceNs) {}
 
@@ -449,6 +450,8 @@ final class CaptureSession {
         if (plan.duration() != null) {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
+        disk = DiskWatch.of(plan.output(), System.nanoTime(), deadlineNs);
+        disk.atStart(err);
     }
 
     /**
@@ -585,6 +588,9 @@ final class CaptureSession {
             }
             feeds.pump(out, now, err);
             out.flushIfDue(now);
+            if (disk != null) {
+                disk.check(now, out.bytesWritten(), err);
+            }
             if (progress != null && now - nextProgress >= 0) {
                 progress.show(attached);
                 nextProgress = now + PROGRESS_EVERY_NS;
