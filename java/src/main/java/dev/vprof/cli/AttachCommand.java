@@ -34,6 +34,9 @@ import picocli.CommandLine.Spec;
                 + "(started with `vprof launch` or CUDA_INJECTION64_PATH=$(vprof agent-path)).",
                 "Ends at --duration, Ctrl-C, when every agent's capture range is over, or when the targets exit; "
                         + "the agents go back to dormant and the targets run on."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the capture file was written (also when Ctrl-C or SIGTERM ended the capture)",
+                "2:vprof could not capture (no agent, a refused ARM, an unwritable or full disk)"},
         footer = {"", "Examples:",
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",

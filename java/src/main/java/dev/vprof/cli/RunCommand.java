@@ -109,7 +109,20 @@ final class RunCommand implements Callable<Integer> {
                     + "initialization seen); the file holds no GPU activity");
         }
         err.flush();
-        if ("duration".equals(s.stopReason()) && p.isAlive()) {
+        String stoppedBy = s.stopReason();
+        if (("SIGINT".equals(stoppedBy) || "SIGTERM".equals(stoppedBy)) && p.isAlive()) {
+            // Ctrl-C reaches CMD too (one process group): give it time to end by itself. A SIGTERM
+            // meant for vprof alone is passed on, so that CMD is never left without it.
+            if ("SIGINT".equals(stoppedBy)) {
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            if (p.isAlive()) {
+                err.println("vprof: stopped by " + stoppedBy + "; sending SIGTERM to pid " + p.pid());
+                err.flush();
+                terminate(p);
+            }
+        }
+        if ("duration".equals(stoppedBy) && p.isAlive()) {
             // As nsys does when its --duration ends: ask the application to terminate.
             err.println("vprof: --duration reached; sending SIGTERM to pid " + p.pid());
             err.flush();

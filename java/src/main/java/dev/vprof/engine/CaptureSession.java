@@ -58,6 +58,8 @@ final class CaptureSession {
     private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** Without a terminal, a line this often, so that a long capture is never silent in a log. */
+    static final long LOG_EVERY_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long DRAIN_SLICE_BYTES = 1 << 20;
     private static final long FINAL_DRAIN_NS = TimeUnit.SECONDS.toNanos(3);
 
@@ -92,6 +94,7 @@ final class CaptureSession {
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private long deadlineNs;          // 0: none
     private DiskWatch disk;
+    private long beganNs;
 
     private record Pending(boolean inTree, long sinceNs) {}
 
@@ -450,7 +453,8 @@ final class CaptureSession {
         if (plan.duration() != null) {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
-        disk = DiskWatch.of(plan.output(), System.nanoTime(), deadlineNs);
+        beganNs = System.nanoTime();
+        disk = DiskWatch.of(plan.output(), beganNs, deadlineNs);
         disk.atStart(err);
     }
 
@@ -484,7 +488,26 @@ final class CaptureSession {
                 progress.clear();
             }
         }
-        return summary(stopReason);
+        return summary(stopReason).ended(endLine(stopReason));
+    }
+
+    /** Why it ended, in the words of the capture's last line. */
+    private String endLine(String stopReason) {
+        CaptureEnd.Cause cause;
+        if (mode == CapturePlan.Mode.RUN) {
+            cause = CaptureEnd.Cause.COMMAND_EXITED;
+        } else {
+            boolean anyRange = false, anyExit = false;
+            for (Attached a : attached) {
+                anyRange |= a.endedByItself;
+                anyExit |= !a.endedByItself;
+            }
+            cause = anyRange && anyExit ? CaptureEnd.Cause.RANGES_DONE_OR_EXITED
+                    : anyRange ? CaptureEnd.Cause.RANGES_DONE : CaptureEnd.Cause.TARGETS_EXITED;
+        }
+        Integer status = command != null && !command.isAlive() ? command.exitValue() : null;
+        return CaptureEnd.line(stopReason, cause, System.nanoTime() - beganNs,
+                plan.duration() == null ? 0 : plan.duration().toNanos(), status);
     }
 
     /**
@@ -556,6 +579,7 @@ final class CaptureSession {
         long nextCheck = 0;
         long nextBeat = 0;
         long nextProgress = System.nanoTime() + PROGRESS_EVERY_NS;
+        long nextLog = System.nanoTime() + LOG_EVERY_NS;
         boolean commandExited = false;
         while (true) {
             long now = System.nanoTime();
@@ -592,8 +616,13 @@ final class CaptureSession {
                 disk.check(now, out.bytesWritten(), err);
             }
             if (progress != null && now - nextProgress >= 0) {
-                progress.show(attached);
+                progress.show(attached, out.bytesWritten(), feeds.counts());
                 nextProgress = now + PROGRESS_EVERY_NS;
+            }
+            if (progress == null && now - nextLog >= 0) {
+                err.println(Progress.logLine(now - beganNs, attached, out.bytesWritten(), feeds.counts()));
+                err.flush();
+                nextLog = now + LOG_EVERY_NS;
             }
             if (stopRequest != null) {
                 return stopRequest;
