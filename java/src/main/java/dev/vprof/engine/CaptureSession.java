@@ -687,6 +687,7 @@ final class CaptureSession {
             boolean alive = a.liveness.alive();
             if (st == AgentState.EXITED || !alive) {
                 drainToEnd(a, alive);
+                noteExit(a, st);
                 finish(a, true);
             } else if (mode == CapturePlan.Mode.ATTACH && st == AgentState.DORMANT && !a.endedByItself) {
                 // The range ended (capture-range-end=stop or repeat:N reached): read what is left.
@@ -729,10 +730,44 @@ final class CaptureSession {
         }
         for (Attached a : attached) {
             if (!a.finished) {
-                drainToEnd(a, a.liveness.alive());
+                boolean alive = a.liveness.alive();
+                drainToEnd(a, alive);
+                if (!alive) {
+                    noteExit(a, a.region.state());
+                }
                 finish(a, true);
             }
         }
+    }
+
+    /**
+     * A process of the capture is gone: how (a signal, a status, or no exit handler at all) and
+     * when go into the file at once, and on stderr when it failed (or, in ATTACH, whenever a
+     * target leaves before the capture ends).
+     */
+    private void noteExit(Attached a, AgentState st) throws IOException {
+        int waitStatus = -1;
+        if (command != null && command.pid() == a.pid() && !command.isAlive()) {
+            int v = command.exitValue(); // Process: 128 + the signal for a process a signal killed
+            waitStatus = v > 128 && v < 128 + 65 ? v - 128 : (v & 0xff) << 8;
+        } else {
+            waitStatus = proc.zombieWaitStatus(a.pid());
+        }
+        long at = Posix.realtimeNanos();
+        double into = beganNs == 0 ? 0 : (System.nanoTime() - beganNs) / 1e9;
+        long records = a.reader.records();
+        dev.vprof.capture.ProcessExit e = waitStatus >= 0
+                ? dev.vprof.capture.ProcessExit.fromWaitStatus(a.pid(), a.info.rank(), waitStatus, at, into, records)
+                : new dev.vprof.capture.ProcessExit(a.pid(), a.info.rank(), st == AgentState.EXITED ? "exited" : "vanished",
+                        0, -1, at, into, records);
+        out.chunk(dev.vprof.capture.ProcessExit.KIND, e.toJson());
+        boolean others = attached.stream().anyMatch(o -> o != a && !o.finished);
+        if (e.abnormal()) {
+            err.println("vprof: WARNING: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
+        } else if (mode == CapturePlan.Mode.ATTACH) {
+            err.println("vprof: " + e.sentence());
+        }
+        err.flush();
     }
 
     private void finish(Attached a, boolean writeEnd) throws IOException {
