@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
                 + ".json there. How to open each format: docs/viewers.md."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trace was written", "2:the capture cannot be read, holds nothing to show, or the trace "
-                + "cannot be written"},
+                + "cannot be written", ReadPartly.EXIT_CODE_LINE},
         footer = {"", "Examples:",
                 "  vprof export slow.vprof -o slow.pftrace                 # Perfetto: https://ui.perfetto.dev",
                 "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
@@ -124,6 +124,7 @@ public final class ExportCommand implements Callable<Integer> {
         CaptureTimeline.Result result;
         List<Path> written;
         KinetoFiles.Result kineto = null;
+        String partly;
         try (CaptureReader reader = CaptureSources.open(file)) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
             result = CaptureTimeline.stream(reader, KernelNames.of(mangled), large ? n -> {
@@ -135,16 +136,23 @@ public final class ExportCommand implements Callable<Integer> {
                 err.flush();
             }
             reader.warnings().forEach(w -> err.println((large ? "\r" : "") + "warning: " + w));
+            partly = ReadPartly.sentence(reader, "vprof export");
             String nothing = nothingToShow(result, reader.complete());
             if (nothing != null) {
                 if (large) {
                     err.print("\r" + " ".repeat(60) + "\r");
                 }
+                if (partly != null) { // the damage is the cause, not a range that never opened
+                    err.println(partly + "; no trace was written");
+                    err.flush();
+                    return ReadPartly.EXIT_READ_PARTLY;
+                }
                 return fail(err, file + " " + nothing);
             }
             if (result.gpuOps() == 0) {
                 err.println("warning: " + file + " holds no GPU work (no kernels, copies or sets); the trace has only "
-                        + shown(result) + ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?");
+                        + shown(result) + (partly != null ? "; the damaged parts named below may have held it"
+                                : ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?"));
             }
             if (fmt == ExportFormat.KINETO) {
                 String taken = ExportOverwrites.kinetoFileInTheWay(result.timeline(), out, force);
@@ -211,6 +219,11 @@ public final class ExportCommand implements Callable<Integer> {
             }
         }
         stdout.flush();
+        if (partly != null) {
+            err.println(partly);
+            err.flush();
+            return ReadPartly.EXIT_READ_PARTLY;
+        }
         err.flush();
         return 0;
     }

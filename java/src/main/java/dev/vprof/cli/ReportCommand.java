@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
                 + "the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable or not a vprof capture file"},
+                "2:the file is missing, unreadable or not a vprof capture file", ReadPartly.EXIT_CODE_LINE},
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
@@ -65,8 +65,10 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Report report;
+        String partly;
         try (CaptureReader reader = CaptureSources.open(file)) {
             report = CaptureReport.build(reader, top, KernelNames.of(mangled));
+            partly = ReadPartly.sentence(reader, "vprof report");
         } catch (CaptureFormatException e) {
             err.println("vprof report: " + e.getMessage());
             err.flush();
@@ -96,6 +98,11 @@ public final class ReportCommand implements Callable<Integer> {
             out.print(TextReport.render(report));
         }
         out.flush();
+        if (partly != null) {
+            err.println(partly);
+            err.flush();
+            return ReadPartly.EXIT_READ_PARTLY;
+        }
         err.flush();
         return 0;
     }
