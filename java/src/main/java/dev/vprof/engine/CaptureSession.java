@@ -705,8 +705,21 @@ final class CaptureSession {
             if (a.finished) {
                 return;
             }
-            if (a.reader.isEmpty() || (n == 0 && !alive)) {
+            if (a.reader.isEmpty()) {
                 return;
+            }
+            if (n == 0 && !alive) {
+                // The process is gone, so a record claimed and never committed at head never will be:
+                // consumed as padding (counted, named), and what was committed after it is read.
+                long span = a.reader.unblock();
+                if (span == 0) {
+                    return;
+                }
+                err.println("vprof: warning: pid " + a.pid() + " exited with a record claimed and never committed "
+                        + "in its ring (" + span + " bytes, a producer that died mid-write); skipped it as padding "
+                        + "and read on");
+                err.flush();
+                continue;
             }
             if (n == 0) {
                 if (System.nanoTime() - deadline > 0) {
