@@ -39,7 +39,8 @@ final class CaptureOptions {
     String rangeScope;
 
     @Option(names = "--duration", paramLabel = "D",
-            description = "Stop after this long (500ms, 10s, 2m). Default: until the target exits or Ctrl-C.")
+            description = "Stop after this long (500ms, 10s, 2m); run then sends CMD SIGTERM (SIGKILL 10 s later), "
+                    + "as nsys does. Default: until the target exits or Ctrl-C.")
     String duration;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "vprof-%p-%t.vprof",

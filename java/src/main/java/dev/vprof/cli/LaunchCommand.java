@@ -80,7 +80,7 @@ final class LaunchCommand implements Callable<Integer> {
             p = pb.start();
         } catch (IOException e) {
             Files.deleteIfExists(pending);
-            throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
+            throw new CliException(CommandStart.why(cmd.getFirst(), e));
         }
         Path logFile = OutputPath.expand(log, p.pid(), java.time.LocalDateTime.now()).toAbsolutePath();
         try {

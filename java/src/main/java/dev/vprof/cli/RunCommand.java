@@ -76,7 +76,7 @@ final class RunCommand implements Callable<Integer> {
             p = pb.start();
         } catch (IOException e) {
             feeds.close();
-            throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
+            throw new CliException(CommandStart.why(cmd.getFirst(), e));
         }
         Path file = OutputPath.expand(capture.output, p.pid(), now);
         Capture running;
