@@ -183,6 +183,14 @@ public final class ExportCommand implements Callable<Integer> {
         for (String note : result.notes()) {
             err.println("note: " + note);
         }
+        if (kineto != null && (result.requests() > 0 || !result.timeline().counters().isEmpty())) {
+            // Kineto JSON has no place for them, so say what stayed behind and where it can be seen.
+            err.println("note: the Kineto export leaves out what the capture also holds: "
+                    + (result.requests() > 0 ? result.requests() + " requests" : "")
+                    + (result.requests() > 0 && !result.timeline().counters().isEmpty() ? " and " : "")
+                    + (result.timeline().counters().isEmpty() ? "" : result.timeline().counters().size() + " metric counter tracks")
+                    + "; export to .pftrace or .json (Perfetto, Chrome JSON) to see them on the same timeline");
+        }
         if (kineto != null) {
             kineto.notes().forEach(n -> err.println(n.startsWith("WARNING: ") ? "warning: " + n.substring(9) : "note: " + n));
         }
