@@ -130,3 +130,32 @@ size_t vprof_ring_read(struct vprof_ring *ring, vprof_ring_handler handler, void
         STORE_REL(&c->head, head + read);
     return records;
 }
+
+uint64_t vprof_ring_unblock(struct vprof_ring *ring)
+{
+    struct vprof_control *c = ring->control;
+    const uint64_t head = LOAD_RLX(&c->head);
+    const uint64_t tail = LOAD_ACQ(&c->tail);
+    const uint64_t pending = tail - head;
+    if (pending == 0u || pending > ring->capacity || (head & 7u) != 0u)
+        return 0u;
+    const uint64_t index = head & ring->mask;
+    const uint64_t limit = pending < ring->capacity - index ? pending : ring->capacity - index;
+    const int32_t length = LOAD_ACQ((int32_t *)(ring->bytes + index));
+    if (length > 0)
+        return 0u; /* committed: vprof_ring_read's to read */
+    uint64_t span;
+    const uint64_t claimed = length < 0 ? (uint64_t)(-(int64_t)length) : 0u;
+    if (claimed >= sizeof(struct vprof_record_header) && (claimed & 7u) == 0u && claimed <= limit) {
+        span = claimed;
+    } else {
+        /* Claimed before its length was stored: the consumer zeroed everything
+         * up to the next header a producer wrote. */
+        span = 8u;
+        while (span < limit && LOAD_ACQ((int32_t *)(ring->bytes + index + span)) == 0)
+            span += 8u;
+    }
+    memset(ring->bytes + index, 0, (size_t)span);
+    STORE_REL(&c->head, head + span);
+    return span;
+}

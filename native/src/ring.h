@@ -74,4 +74,16 @@ typedef void (*vprof_ring_handler)(const struct vprof_record_header *record, voi
 size_t vprof_ring_read(struct vprof_ring *ring, vprof_ring_handler handler, void *arg,
                        size_t max_records);
 
+/*
+ * Consumer, single thread only, and only once no producer can write any more
+ * (the producing process is gone): when the record at head was claimed and
+ * never committed, consumes it as padding, as Agrona's
+ * ManyToOneRingBuffer.unblock() does: a negative length gives its size; a zero
+ * length (claimed, nothing written) spans the zeroed bytes up to the next
+ * header written, the ring's end or the tail. Zeroes it and release-stores the
+ * new head. Returns the bytes consumed; 0 when head is empty or committed.
+ * The front end's RingReader.unblock() is the same rule in Java.
+ */
+uint64_t vprof_ring_unblock(struct vprof_ring *ring);
+
 #endif /* VPROF_SRC_RING_H */

@@ -135,6 +135,61 @@ TEST(readerStopsAtARecordNotYetCommitted)
     free(region);
 }
 
+/* A producer that died after its claim: what it leaves at head, -len stored or not. */
+static void claim_and_die(struct vprof_ring *ring, uint32_t length, int stored_length)
+{
+    struct vprof_control *c = ring->control;
+    const uint64_t tail = c->tail;
+    c->tail = tail + length;
+    if (stored_length) {
+        struct vprof_record_header *h = (struct vprof_record_header *)(ring->bytes + (tail & ring->mask));
+        h->length = -(int32_t)length;
+        h->type = VPROF_REC_KERNEL;
+    }
+}
+
+static void unblocks(int stored_length)
+{
+    struct vprof_ring ring;
+    void *region = new_region(VPROF_RING_MIN, &ring);
+    struct order_check oc = { 0, 1, 0 };
+    ASSERT(put(&ring, VPROF_REC_KERNEL, 0, 0, sizeof(struct test_record), VPROF_RING_DATA));
+    claim_and_die(&ring, 48, stored_length);
+    ASSERT(put(&ring, VPROF_REC_KERNEL, 0, 1, sizeof(struct test_record), VPROF_RING_DATA));
+    ASSERT(put(&ring, VPROF_REC_KERNEL, 0, 2, sizeof(struct test_record), VPROF_RING_DATA));
+    ASSERT_EQ(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX), 1);
+    ASSERT_EQ(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX), 0);
+    ASSERT_EQ(vprof_ring_unblock(&ring), 48);
+    ASSERT_EQ(vprof_ring_read(&ring, check_order, &oc, SIZE_MAX), 2);
+    ASSERT(oc.in_order);
+    ASSERT_EQ(oc.count, 3);
+    ASSERT_EQ(ring.control->head, ring.control->tail);
+    ASSERT_EQ(vprof_ring_unblock(&ring), 0);
+    for (uint64_t i = 0; i < 16 + 48 + 32; i++)
+        ASSERT_EQ(ring.bytes[i], 0);
+    free(region);
+}
+
+TEST(aClaimWrittenButNeverCommittedIsSkippedByItsLength)
+{
+    unblocks(1);
+}
+
+TEST(aClaimWithNoLengthYetIsSkippedToTheNextHeader)
+{
+    unblocks(0);
+}
+
+TEST(unblockLeavesACommittedOrEmptyHeadAlone)
+{
+    struct vprof_ring ring;
+    void *region = new_region(VPROF_RING_MIN, &ring);
+    ASSERT_EQ(vprof_ring_unblock(&ring), 0);
+    ASSERT(put(&ring, VPROF_REC_KERNEL, 0, 0, sizeof(struct test_record), VPROF_RING_DATA));
+    ASSERT_EQ(vprof_ring_unblock(&ring), 0);
+    free(region);
+}
+
 TEST(dropsAreCountedWhenTheRingIsFull)
 {
     struct vprof_ring ring;
@@ -275,6 +330,9 @@ int main(int argc, char **argv)
         CASE(recordsSurviveManyWrapsInOrder),
         CASE(recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding),
         CASE(readerStopsAtARecordNotYetCommitted),
+        CASE(aClaimWrittenButNeverCommittedIsSkippedByItsLength),
+        CASE(aClaimWithNoLengthYetIsSkippedToTheNextHeader),
+        CASE(unblockLeavesACommittedOrEmptyHeadAlone),
         CASE(dropsAreCountedWhenTheRingIsFull),
         CASE(dataRecordsLeaveTheControlReserveFree),
         CASE(controlRecordsMayUseTheReserve),

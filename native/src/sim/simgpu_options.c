@@ -149,10 +149,14 @@ static const char HELP[] =
 "      (graphs captured while a profiler is dormant, replayed inside the range)\n"
 "  vprof-simgpu --steps 300 --step-us 2000 --kineto-at 20:40 --profiler-range 100:200\n";
 
+/* `vprof simulate` sets VPROF_SIM_NAME so that its errors name the command the person typed. */
 static int usage_error(const char *fmt, const char *arg) {
-    fprintf(stderr, "vprof-simgpu: ");
+    const char *name = getenv("VPROF_SIM_NAME");
+    if (name == NULL || name[0] == '\0')
+        name = "vprof-simgpu";
+    fprintf(stderr, "%s: ", name);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'vprof-simgpu --help'.\n");
+    fprintf(stderr, "\nTry '%s --help'.\n", name);
     return 2;
 }
 

@@ -77,6 +77,9 @@ public final class CaptureReader implements Closeable {
     private long tornOffset;
     private long tornLength;
     private long tornRecords;
+    /** Offsets of the chunks skipped as damaged (a pass may meet one again), and their bytes. */
+    private final java.util.Set<Long> damagedChunks = new java.util.HashSet<>();
+    private long damagedBytes;
 
     private CaptureMetadata metadata;
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
@@ -280,6 +283,7 @@ public final class CaptureReader implements Closeable {
                 continue;
             }
             if (p.byteSize() < CaptureFormat.RECORDS_HEADER_SIZE) {
+                damaged(chunkOffsets[i], CHUNK_HEADER_SIZE + p.byteSize());
                 warnings.add("RECORDS chunk at byte " + chunkOffsets[i] + " of " + path + " is too short; skipped");
                 continue;
             }
@@ -393,6 +397,27 @@ public final class CaptureReader implements Closeable {
      */
     public Optional<WindowChunk> window() {
         return WindowChunk.read(this);
+    }
+
+    /**
+     * The chunks skipped as damaged so far (a bad checksum, a chunk cut short or unreadable, the
+     * part of the file a scan could not read past), each counted once however many passes meet
+     * it; 0 for a file read whole. A file that merely lacks its footer (a capture killed between
+     * chunks) has none. Grows during passes, as {@link #warnings()} does.
+     */
+    public long damagedChunks() {
+        return damagedChunks.size();
+    }
+
+    /** The bytes of the file those chunks (and an unreadable tail) take. */
+    public long damagedBytes() {
+        return damagedBytes;
+    }
+
+    private void damaged(long offset, long bytes) {
+        if (bytes > 0 && damagedChunks.add(offset)) {
+            damagedBytes += bytes;
+        }
     }
 
     /** What was damaged, missing or cut short, one sentence each (grows during passes). */
@@ -525,6 +550,7 @@ public final class CaptureReader implements Closeable {
             pos = next;
         }
         if (stop != null) {
+            damaged(pos, limit - pos - (tornRecords > 0 ? CHUNK_HEADER_SIZE + tornLength : 0));
             warnings.add(path + " is damaged or cut short: read " + chunkCount + " whole chunks, then found " + stop
                     + " at byte " + pos + " of " + size + "; the rest was ignored");
             if (tornRecords > 0) {
@@ -589,6 +615,7 @@ public final class CaptureReader implements Closeable {
         int length = chunkLengths[i];
         // Chunks found by a scan were verified already; index entries are verified on use.
         if (complete && !crcMatches(offset, length)) {
+            damaged(offset, CHUNK_HEADER_SIZE + (long) length);
             warnings.add(CaptureFormat.kindName(chunkKinds[i]) + " chunk at byte " + offset + " of " + path
                     + " fails its checksum; skipped");
             return null;
@@ -648,6 +675,7 @@ public final class CaptureReader implements Closeable {
                 }
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
+                damaged(chunkOffsets[i], CHUNK_HEADER_SIZE + (long) chunkLengths[i]);
                 warnings.add(CaptureFormat.kindName(kind) + " chunk at byte " + chunkOffsets[i] + " of " + path
                         + " is not valid JSON (" + why + "); skipped");
             }

@@ -318,8 +318,19 @@ public final class CaptureWriter implements Closeable {
             total += p.remaining();
         }
         long written = 0;
-        while (written < total) {
-            written += channel.write(parts);
+        try {
+            while (written < total) {
+                written += channel.write(parts);
+            }
+        } catch (IOException e) {
+            // A chunk that did not fit (a full disk) is cut off again: the file ends with whole chunks,
+            // readable up to there, and the space the part took is free again.
+            try {
+                channel.truncate(position);
+            } catch (IOException | RuntimeException ignored) {
+                // the first failure is the one to report
+            }
+            throw e;
         }
         position += total;
     }

@@ -34,6 +34,9 @@ import picocli.CommandLine.Spec;
                 + "(started with `vprof launch` or CUDA_INJECTION64_PATH=$(vprof agent-path)).",
                 "Ends at --duration, Ctrl-C, when every agent's capture range is over, or when the targets exit; "
                         + "the agents go back to dormant and the targets run on."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the capture file was written (also when Ctrl-C or SIGTERM ended the capture)",
+                "2:vprof could not capture (no agent, a refused ARM, an unwritable or full disk)"},
         footer = {"", "Examples:",
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
@@ -79,6 +82,7 @@ final class AttachCommand implements Callable<Integer> {
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
         OutputPath.checkWritable(file);
+        OutputPath.refuseExisting(file, capture.force, "the capture file");
 
         // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
         CaptureFeeds feeds = capture.openFeeds(err);

@@ -39,12 +39,17 @@ final class CaptureOptions {
     String rangeScope;
 
     @Option(names = "--duration", paramLabel = "D",
-            description = "Stop after this long (500ms, 10s, 2m). Default: until the target exits or Ctrl-C.")
+            description = "Stop after this long (500ms, 10s, 2m); run then sends CMD SIGTERM (SIGKILL 10 s later), "
+                    + "as nsys does. Default: until the target exits or Ctrl-C.")
     String duration;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "vprof-%p-%t.vprof",
-            description = "Capture file; %%p is the target pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
+            description = {"Capture file; %%p is the target pid, %%t a timestamp to the millisecond. An existing "
+                    + "file is never replaced without --force.", "Default: ${DEFAULT-VALUE}."})
     String output;
+
+    @Option(names = "--force", description = "Replace the capture file when it exists (without it, vprof refuses).")
+    boolean force;
 
     @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
             description = "Activity to record, comma separated: kernel, memcpy, memset, nvtx, runtime, "

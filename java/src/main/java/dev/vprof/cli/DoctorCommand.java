@@ -59,6 +59,12 @@ final class DoctorCommand implements Callable<Integer> {
         if (pid < 0) {
             throw new CliException("--pid " + pid + " is not a process id: give the pid of your server (ps, or vprof list)");
         }
+        if (pid > 0) {
+            String cmd = dev.vprof.discovery.ProcFs.system().commandLine((int) pid);
+            add(cmd == null || cmd.isEmpty() ? Level.FAIL : Level.OK, "process", "pid " + pid
+                    + (cmd == null || cmd.isEmpty() ? ": no such process (or not readable); give the pid of your server"
+                            : ": " + cmd));
+        }
         checkJdk();
         boolean nativeOk = checkNativeAccess();
         checkAgent();
@@ -137,6 +143,11 @@ final class DoctorCommand implements Callable<Integer> {
         for (int i = 0; i < candidates.size(); i++) {
             CuptiSearch.Candidate c = candidates.get(i);
             String version = cuptiVersion(c.library(), c.isPath());
+            if (version == null && c.source().startsWith("already loaded by process")) {
+                // What the process has mapped is the answer, even where this JVM cannot load it.
+                add(Level.OK, "libcupti", c.library() + " (" + c.source() + ")");
+                return;
+            }
             if (version == null) {
                 if (c.isPath()) {
                     failed.add(c.library());
@@ -155,7 +166,8 @@ final class DoctorCommand implements Callable<Integer> {
             return;
         }
         add(Level.WARN, "libcupti", "not found (looked at VPROF_CUPTI_LIB"
-                + (pid > 0 ? ", the libraries of process " + pid : "")
+                + (pid > 0 ? ", the libraries of process " + pid + " (it has no libcupti mapped yet: this is what it"
+                        + " would load)" : "")
                 + ", $CUDA_HOME and /usr/local/cuda {extras/CUPTI/lib64,lib64,lib}"
                 + (pid > 0 ? "" : ", the pip wheels nvidia-cuda-cupti-cu12 and nvidia-cuda-cupti 13.x in the site-packages of "
                         + python)

@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
                 + ".json there. How to open each format: docs/viewers.md."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trace was written", "2:the capture cannot be read, holds nothing to show, or the trace "
-                + "cannot be written"},
+                + "cannot be written", ReadPartly.EXIT_CODE_LINE},
         footer = {"", "Examples:",
                 "  vprof export slow.vprof -o slow.pftrace                 # Perfetto: https://ui.perfetto.dev",
                 "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
@@ -90,7 +90,8 @@ public final class ExportCommand implements Callable<Integer> {
             description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
     boolean mangled;
 
-    @Option(names = "--force", description = "replace OUT if it exists (SQLite)")
+    @Option(names = "--force", description = "replace OUT (and a Kineto export's OUT-pidPID.json files) when they exist; "
+            + "without it, vprof refuses")
     boolean force;
 
     @Override
@@ -119,13 +120,18 @@ public final class ExportCommand implements Callable<Integer> {
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
         }
-        if (fmt == ExportFormat.SQLITE) {
-            OutputPath.refuseExisting(out, force, "database");
+        if (fmt != ExportFormat.KINETO) { // a Kineto export's files are known once the processes are
+            try {
+                OutputPath.refuseExisting(out, force, "the trace");
+            } catch (CliException e) {
+                return fail(err, e.getMessage());
+            }
         }
         boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
         List<Path> written;
         KinetoFiles.Result kineto = null;
+        String partly;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
@@ -139,18 +145,29 @@ public final class ExportCommand implements Callable<Integer> {
                 err.flush();
             }
             reader.warnings().forEach(w -> err.println((large ? "\r" : "") + "warning: " + w));
+            partly = ReadPartly.sentence(reader, "vprof export");
             String nothing = nothingToShow(result, reader.complete());
             if (nothing != null) {
                 if (large) {
                     err.print("\r" + " ".repeat(60) + "\r");
                 }
+                if (partly != null) { // the damage is the cause, not a range that never opened
+                    err.println(partly + "; no trace was written");
+                    err.flush();
+                    return ReadPartly.EXIT_READ_PARTLY;
+                }
                 return fail(err, file + " " + nothing);
             }
             if (result.gpuOps() == 0) {
                 err.println("warning: " + file + " holds no GPU work (no kernels, copies or sets); the trace has only "
-                        + shown(result) + ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?");
+                        + shown(result) + (partly != null ? "; the damaged parts named below may have held it"
+                                : ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?"));
             }
             if (fmt == ExportFormat.KINETO) {
+                String taken = ExportOverwrites.kinetoFileInTheWay(result.timeline(), out, force);
+                if (taken != null) {
+                    return fail(err, taken);
+                }
                 kineto = KinetoFiles.write(result.source(), out, stepSpec);
                 written = kineto.paths();
             } else if (fmt == ExportFormat.SQLITE) {
@@ -177,6 +194,14 @@ public final class ExportCommand implements Callable<Integer> {
         }
         for (String note : result.notes()) {
             err.println("note: " + note);
+        }
+        if (kineto != null && (result.requests() > 0 || !result.timeline().counters().isEmpty())) {
+            // Kineto JSON has no place for them, so say what stayed behind and where it can be seen.
+            err.println("note: the Kineto export leaves out what the capture also holds: "
+                    + (result.requests() > 0 ? result.requests() + " requests" : "")
+                    + (result.requests() > 0 && !result.timeline().counters().isEmpty() ? " and " : "")
+                    + (result.timeline().counters().isEmpty() ? "" : result.timeline().counters().size() + " metric counter tracks")
+                    + "; export to .pftrace or .json (Perfetto, Chrome JSON) to see them on the same timeline");
         }
         if (kineto != null) {
             kineto.notes().forEach(n -> err.println(n.startsWith("WARNING: ") ? "warning: " + n.substring(9) : "note: " + n));
@@ -216,6 +241,11 @@ public final class ExportCommand implements Callable<Integer> {
             }
         }
         stdout.flush();
+        if (partly != null) {
+            err.println(partly);
+            err.flush();
+            return ReadPartly.EXIT_READ_PARTLY;
+        }
         err.flush();
         return 0;
     }

@@ -35,6 +35,9 @@ final class LaunchCommand implements Callable<Integer> {
             description = "Where CMD's stdout and stderr go; %%p is its pid. Default: ${DEFAULT-VALUE}.")
     String log;
 
+    @Option(names = "--force", description = "Replace the --log file when it exists (without it, vprof refuses).")
+    boolean force;
+
     @Option(names = "--ring-size", paramLabel = "SIZE",
             description = "Shared ring per process, a power of two from 64k to 1g. Default: 64m.")
     String ringSize;
@@ -64,6 +67,9 @@ final class LaunchCommand implements Callable<Integer> {
         Path tmp = OutputPath.expand(log, 0, java.time.LocalDateTime.now()).toAbsolutePath();
         Path pending = tmp.resolveSibling(".vprof-launch-" + ProcessHandle.current().pid() + ".log");
         OutputPath.checkWritable(pending);
+        if (!log.contains("%p")) { // known before CMD starts: refuse before anything runs
+            OutputPath.refuseExisting(tmp, force, "the log file");
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(pending.toFile()))
@@ -74,11 +80,16 @@ final class LaunchCommand implements Callable<Integer> {
             p = pb.start();
         } catch (IOException e) {
             Files.deleteIfExists(pending);
-            throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
+            throw new CliException(CommandStart.why(cmd.getFirst(), e));
         }
         Path logFile = OutputPath.expand(log, p.pid(), java.time.LocalDateTime.now()).toAbsolutePath();
         try {
-            Files.move(pending, logFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            // Without --force an existing log (a reused pid) is kept, and this one keeps its temporary name.
+            if (force) {
+                Files.move(pending, logFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.move(pending, logFile);
+            }
         } catch (IOException e) {
             logFile = pending;
         }

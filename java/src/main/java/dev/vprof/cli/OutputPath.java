@@ -10,11 +10,14 @@ import java.time.format.DateTimeFormatter;
  * and that no existing file is replaced unless the person asked for it ({@code --force}).
  */
 public final class OutputPath {
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss.SSS");
 
     private OutputPath() {}
 
-    /** {@code %p} the target pid, {@code %t} a local timestamp, {@code %%} a percent sign. */
+    /**
+     * {@code %p} the target pid, {@code %t} a local timestamp to the millisecond (two captures
+     * started in the same second get two names), {@code %%} a percent sign.
+     */
     static Path expand(String pattern, long pid, LocalDateTime when) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < pattern.length(); i++) {

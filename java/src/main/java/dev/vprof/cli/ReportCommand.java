@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
                 + "the top kernels by total time, and every record lost."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable, or neither a vprof capture nor a PyTorch profiler trace"},
+                "2:the file is missing, unreadable, or neither a vprof capture nor a PyTorch profiler trace",
+                ReadPartly.EXIT_CODE_LINE},
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
@@ -103,9 +104,11 @@ public final class ReportCommand implements Callable<Integer> {
         }
         String page = null;
         KernelNames names = KernelNames.of(mangled);
+        String partly;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             report = CaptureReport.build(reader, top, names, extraSpans);
+            partly = ReadPartly.sentence(reader, "vprof report");
             if (window != null || request != null) {
                 report = CaptureReport.build(reader, top, names, extraSpans, ReportWindows.choose(report, window, request));
             }
@@ -153,6 +156,11 @@ public final class ReportCommand implements Callable<Integer> {
             out.print(TextReport.render(report));
         }
         out.flush();
+        if (partly != null) {
+            err.println(partly);
+            err.flush();
+            return ReadPartly.EXIT_READ_PARTLY;
+        }
         err.flush();
         return 0;
     }

@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.engine.AgentEnvironment;
 import dev.vprof.engine.Capture;
 import dev.vprof.engine.CaptureEnvironment;
+import dev.vprof.engine.CaptureException;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.CaptureSummary;
@@ -34,7 +35,9 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi --duration 60s \\",
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp \\",
                 "      -- vllm serve MODEL --profiler-config '{\"profiler\":\"cuda\"}'",
-                "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished."})
+                "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished.",
+                "When --duration ends, CMD gets SIGTERM (SIGKILL 10 s later), as nsys does. When the file cannot be "
+                        + "written (a full disk), the capture stops there, CMD gets SIGTERM the same way and vprof exits 2."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -52,7 +55,11 @@ final class RunCommand implements Callable<Integer> {
         long ringBytes = capture.ringBytes();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         LocalDateTime now = LocalDateTime.now();
-        OutputPath.checkWritable(OutputPath.expand(capture.output, 0, now));
+        Path planned = OutputPath.expand(capture.output, 0, now);
+        OutputPath.checkWritable(planned);
+        if (!capture.output.contains("%p")) { // known before CMD starts: refuse before anything runs
+            OutputPath.refuseExisting(planned, capture.force, "the capture file");
+        }
         Path agent;
         try {
             agent = NativeFiles.require(NativeFiles.AGENT);
@@ -69,12 +76,13 @@ final class RunCommand implements Callable<Integer> {
             p = pb.start();
         } catch (IOException e) {
             feeds.close();
-            throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage());
+            throw new CliException(CommandStart.why(cmd.getFirst(), e));
         }
         Path file = OutputPath.expand(capture.output, p.pid(), now);
         Capture running;
         try {
             OutputPath.checkWritable(file);
+            OutputPath.refuseExisting(file, capture.force, "the capture file");
             running = Capture.start(capture.plan(CapturePlan.Mode.RUN, (int) p.pid(), p, armSpec, file, cmd, feeds),
                     CaptureEnvironment.system(err));
         } catch (RuntimeException e) {
@@ -82,7 +90,16 @@ final class RunCommand implements Callable<Integer> {
             p.destroyForcibly();
             throw e;
         }
-        CaptureSummary s = running.awaitSummary();
+        CaptureSummary s;
+        try {
+            s = running.awaitSummary();
+        } catch (CaptureException e) {
+            // The file cannot be written (a full disk): the capture is over, and CMD is ended as
+            // --duration ends it, never left running without the vprof that started it.
+            terminate(p);
+            throw new CliException(e.getMessage() + "; " + cmd.getFirst() + " (pid " + p.pid()
+                    + ") was sent SIGTERM, as at the end of --duration", e);
+        }
         if (s.processes() == 0 && s.failedAgents() > 0) {
             err.println("vprof: warning: the agent loaded in " + s.failedAgents() + " process"
                     + (s.failedAgents() == 1 ? "" : "es") + " of " + cmd.getFirst() + " but FAILED (the reason is above);"
@@ -92,15 +109,34 @@ final class RunCommand implements Callable<Integer> {
                     + "initialization seen); the file holds no GPU activity");
         }
         err.flush();
-        if ("duration".equals(s.stopReason()) && p.isAlive()) {
+        String stoppedBy = s.stopReason();
+        if (("SIGINT".equals(stoppedBy) || "SIGTERM".equals(stoppedBy)) && p.isAlive()) {
+            // Ctrl-C reaches CMD too (one process group): give it time to end by itself. A SIGTERM
+            // meant for vprof alone is passed on, so that CMD is never left without it.
+            if ("SIGINT".equals(stoppedBy)) {
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            if (p.isAlive()) {
+                err.println("vprof: stopped by " + stoppedBy + "; sending SIGTERM to pid " + p.pid());
+                err.flush();
+                terminate(p);
+            }
+        }
+        if ("duration".equals(stoppedBy) && p.isAlive()) {
             // As nsys does when its --duration ends: ask the application to terminate.
             err.println("vprof: --duration reached; sending SIGTERM to pid " + p.pid());
             err.flush();
-            p.destroy();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
+            terminate(p);
         }
         return p.waitFor();
+    }
+
+    /** SIGTERM, and SIGKILL when it has not exited 10 s later. */
+    private static void terminate(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
     }
 }

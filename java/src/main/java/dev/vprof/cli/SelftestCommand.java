@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
             "into a process started without vprof; and, with PyTorch, torch.profiler against",
             "vprof in two processes and in one. Prints each row as it is decided and the whole",
             "table at the end; exits 1 on any mismatch (a failing case does not stop the",
-            "others). Without a GPU it says so and exits 0."},
+            "others). Without a GPU it says so and exits 0 (1 with --require-gpu)."},
         footer = {"", "Examples:",
             "  vprof selftest",
             "  vprof selftest --gpu",
@@ -46,6 +46,10 @@ public final class SelftestCommand implements Callable<Integer> {
 
     @Option(names = "--gpu", description = "Run the real-GPU self-test (needs an NVIDIA GPU and driver)")
     boolean gpu;
+
+    @Option(names = "--require-gpu", description = "With --gpu: exit 1 when there is no GPU to test on, for a CI job "
+            + "that means to test one (without it, no GPU exits 0)")
+    boolean requireGpu;
 
     @Option(names = "--keep", description = "Keep the working folder (logs, captures) and print its path")
     boolean keep;
@@ -96,7 +100,7 @@ public final class SelftestCommand implements Callable<Integer> {
                 if (why != null) {
                     print.println("vprof selftest --gpu: " + why + ".");
                     print.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
-                    return 0;
+                    return requireGpu ? 1 : 0;
                 }
                 return new GpuSelftest(print, work, new GpuSelftest.Options(null, java.util.Map.of(),
                         java.util.Set.copyOf(cases), timeLimit.toSeconds())).run();

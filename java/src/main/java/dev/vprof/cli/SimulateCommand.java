@@ -40,7 +40,9 @@ final class SimulateCommand implements Callable<Integer> {
         try (ReplayArguments replay = ReplayArguments.prepare(args, System.err)) {
             cmd.addAll(replay.arguments());
             try {
-                return new ProcessBuilder(cmd).inheritIO().start().waitFor();
+                ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+                pb.environment().put("VPROF_SIM_NAME", "vprof simulate"); // its errors name what was typed
+                return pb.start().waitFor();
             } catch (IOException e) {
                 throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage(), e);
             }

@@ -102,9 +102,9 @@ public final class TriageCommand implements Callable<Integer> {
                 return EXIT_UNREACHABLE;
             }
             scrapes.add(((ScrapeResult.Scrape) first).snapshot());
-            if (!json && !liveProgress) {
+            if (json || !liveProgress) { // on stderr: --json's stdout stays JSON, and the wait is never silent
                 err.println("vprof triage: reading " + metricsUrl + " every " + interval.toMillis() + "ms for "
-                        + window.toMillis() / 1000.0 + " s");
+                        + window.toMillis() / 1000.0 + " s; the verdict comes at the end");
                 err.flush();
             }
             long start = System.nanoTime();

@@ -20,6 +20,9 @@ final class Units {
         else { mult = 1_000_000_000L; digits = s; }
         try {
             double v = Double.parseDouble(digits);
+            if (v <= 0) {
+                throw new CliException(option + " " + text.trim() + " must be positive; write for example 500ms, 10s or 2m");
+            }
             if (!(v > 0) || Double.isInfinite(v) || v * mult > Long.MAX_VALUE / 2.0) {
                 throw new NumberFormatException();
             }

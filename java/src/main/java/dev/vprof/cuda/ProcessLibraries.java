@@ -47,7 +47,8 @@ public record ProcessLibraries(Path cupti, Path cudart, List<Path> sitePackages)
             }
             Path p = Path.of(file);
             String name = p.getFileName().toString();
-            if (cupti == null && name.startsWith("libcupti.so")) {
+            // libvprof-cuptisim.so is the CUPTI test double (what vprof simulate maps as its CUPTI)
+            if (cupti == null && (name.startsWith("libcupti.so") || name.startsWith("libvprof-cuptisim.so"))) {
                 cupti = p;
             } else if (cudart == null && name.startsWith("libcudart.so")) {
                 cudart = p;

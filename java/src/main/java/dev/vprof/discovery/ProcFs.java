@@ -43,6 +43,14 @@ public interface ProcFs {
         return false;
     }
 
+    /**
+     * The raw wait status of {@code pid} while it is a zombie (exited, not yet reaped by its
+     * parent: {@code /proc/PID/stat}'s exit_code), or -1 when it is not one or cannot be read.
+     */
+    default int zombieWaitStatus(int pid) {
+        return -1;
+    }
+
     /** The machine's {@code /proc}. */
     static ProcFs system() {
         return of(Path.of("/proc"));
@@ -56,6 +64,9 @@ public interface ProcFs {
             @Override public boolean isAlive(int pid) { return ProcessTree.isAlive(root, pid); }
             @Override public boolean exists(int pid) { return Files.isDirectory(root.resolve(Integer.toString(pid))); }
             @Override public String commandLine(int pid) { return ProcessTree.commandLine(root, pid); }
+            @Override public int zombieWaitStatus(int pid) {
+                return ProcessTree.zombieWaitStatus(root.resolve(Integer.toString(pid)).resolve("stat"));
+            }
         };
     }
 }

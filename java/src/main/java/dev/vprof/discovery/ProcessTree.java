@@ -57,6 +57,32 @@ public final class ProcessTree {
         }
     }
 
+    /** The wait status (field 52, exit_code) of a zombie's stat file; -1 when not a zombie or unreadable. */
+    static int zombieWaitStatus(Path stat) {
+        try {
+            return parseZombieWaitStatus(Files.readString(stat, StandardCharsets.ISO_8859_1));
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    static int parseZombieWaitStatus(String statLine) {
+        int close = statLine.lastIndexOf(')');
+        if (close < 0) {
+            return -1;
+        }
+        String[] rest = statLine.substring(close + 1).trim().split(" ");
+        // rest[0] is field 3 (state); exit_code is field 52
+        if (rest.length < 50 || !rest[0].equals("Z")) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(rest[49]);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     static int parsePpid(String statLine) {
         int close = statLine.lastIndexOf(')');
         if (close < 0) {

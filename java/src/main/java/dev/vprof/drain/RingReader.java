@@ -44,6 +44,8 @@ public final class RingReader {
     private long records;
     private long bytes;
     private long rangeBegins;
+    private long unblockedRecords;
+    private long unblockedBytes;
 
     /**
      * @param control the region's control block (head and tail live there)
@@ -186,6 +188,53 @@ public final class RingReader {
         LONG.setRelease(control, Control.HEAD, head);
         return n;
     }
+
+    /**
+     * Unblocks a ring whose producer is gone (its process exited, as its pidfd says): the record
+     * at head was claimed and never committed, so nothing after it could ever be read. As
+     * Agrona's {@code ManyToOneRingBuffer.unblock()} does, the claimed span is consumed as
+     * padding: a negative length (written, not committed) gives its size; a zero length (claimed,
+     * nothing written yet) spans the zeroed bytes up to the next record a producer wrote, or to
+     * the ring's end or the tail. Only for a ring no producer can write any more.
+     *
+     * @return bytes consumed as padding; 0 when head is not blocked (empty, or committed)
+     */
+    public long unblock() {
+        final long cap = mask + 1;
+        long tail = (long) LONG.getAcquire(control, Control.TAIL);
+        long pending = tail - head;
+        if (pending <= 0 || pending > cap || (head & 7) != 0) {
+            return 0;
+        }
+        long off = head & mask;
+        int len = (int) INT.getAcquire(ring, off);
+        if (len > 0) {
+            return 0; // committed: drain reads it
+        }
+        long span;
+        long limit = Math.min(pending, cap - off);
+        if (len < 0 && (-(long) len & 7) == 0 && -(long) len >= HEADER && -(long) len <= limit) {
+            span = -(long) len;
+        } else {
+            // Claimed before its length was stored: everything up to the next header written is ours
+            // (the consumer zeroed it), so the first non-zero length word ends the span.
+            span = HEADER;
+            while (span < limit && (int) INT.getAcquire(ring, off + span) == 0) {
+                span += HEADER;
+            }
+        }
+        zero(off, span);
+        head += span;
+        LONG.setRelease(control, Control.HEAD, head);
+        unblockedRecords++;
+        unblockedBytes += span;
+        return span;
+    }
+
+    /** Claimed-and-never-committed spans {@link #unblock} consumed, and their bytes. */
+    public long unblockedRecords() { return unblockedRecords; }
+
+    public long unblockedBytes() { return unblockedBytes; }
 
     public long head() { return head; }
 

@@ -41,6 +41,7 @@ public final class Capture {
     private final Thread shutdownHook;
     private volatile CaptureSummary summary;
     private volatile Throwable failure;
+    private volatile StopSignals signals;
 
     /** A process the capture armed as it started. */
     public record Target(int pid, long agentFlags, String reason) {}
@@ -94,6 +95,7 @@ public final class Capture {
             }
             Capture c = new Capture(plan, session, targets);
             Runtime.getRuntime().addShutdownHook(c.shutdownHook);
+            c.signals = StopSignals.install(session::requestStop);
             c.drain.start();
             return c;
         } catch (RuntimeException e) {
@@ -151,6 +153,9 @@ public final class Capture {
         } catch (Throwable t) {
             failure = t;
         } finally {
+            if (signals != null) {
+                signals.restore();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException shuttingDown) {

@@ -164,6 +164,13 @@ public final class CaptureFeeds implements AutoCloseable {
         } catch (IOException e) {
             throw new CaptureException("--spans: cannot read " + file + ": " + e.getMessage(), e);
         }
+        if (r.spans().isEmpty() && r.errorCount() > 0) {
+            // Not a spans file at all (/etc/passwd, a log): one sentence, not one error per line.
+            String first = r.errors().isEmpty() ? "" : r.errors().getFirst().lines().findFirst().orElse("");
+            throw new CaptureException("--spans " + file + " holds no spans: none of its " + r.errorCount()
+                    + " entr" + (r.errorCount() == 1 ? "y" : "ies") + " is an OTLP JSON request or a Jaeger JSON trace (first: "
+                    + first + "); give the collector's file exporter output (OTLP JSON lines) or a Jaeger JSON export");
+        }
         for (String e : r.errors()) {
             err.println("vprof: --spans: " + e);
         }

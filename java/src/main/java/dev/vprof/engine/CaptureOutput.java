@@ -36,6 +36,11 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
         return null;
     }
 
+    /** Bytes written to the file so far, for the sentence a write failure ends with; 0 when unknown. */
+    default long bytesWritten() {
+        return 0;
+    }
+
     @Override
     void close() throws IOException;
 
@@ -50,6 +55,7 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
             @Override public long startEpochNs() { return startEpochNs; }
             @Override public void flushIfDue(long nowNs) throws IOException { w.flushIfDue(nowNs); }
             @Override public CaptureWriter writer() { return w; }
+            @Override public long bytesWritten() { return w.size(); }
             @Override public void close() throws IOException { w.close(); }
         };
     }

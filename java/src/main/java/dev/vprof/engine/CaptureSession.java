@@ -58,6 +58,8 @@ final class CaptureSession {
     private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** Without a terminal, a line this often, so that a long capture is never silent in a log. */
+    static final long LOG_EVERY_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long DRAIN_SLICE_BYTES = 1 << 20;
     private static final long FINAL_DRAIN_NS = TimeUnit.SECONDS.toNanos(3);
 
@@ -92,6 +94,8 @@ final class CaptureSession {
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private final TorchTraceFolder torch; // --torch-traces; null otherwise
     private long deadlineNs;          // 0: none
+    private DiskWatch disk;
+    private long beganNs;
 
     private record Pending(boolean inTree, long sinceNs) {}
 
@@ -307,7 +311,7 @@ final class CaptureSession {
             out.process(a.info);
             a.announced = true;
         } catch (IOException e) {
-            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+            throw new java.io.UncheckedIOException(e); // run() turns it into the write failure's sentence
         }
     }
 
@@ -444,9 +448,12 @@ final class CaptureSession {
                 closeAll();
                 throw e;
             }
-        } catch (IOException e) {
+        } catch (IOException | java.io.UncheckedIOException e) {
+            releaseAll();
+            IOException io = e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e;
+            long written = out.bytesWritten();
             closeQuietly();
-            throw new CaptureException("cannot write the capture file: " + e.getMessage(), e);
+            throw WriteFailure.of(plan.output(), written, io);
         }
         if (mode != CapturePlan.Mode.FEEDS) {
             watch = RegionWatch.open(dir);
@@ -454,33 +461,112 @@ final class CaptureSession {
         if (plan.duration() != null) {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
+        beganNs = System.nanoTime();
+        disk = DiskWatch.of(plan.output(), beganNs, deadlineNs);
+        disk.atStart(err);
     }
 
-    /** Runs the capture on the calling thread until it is over; finishes the output. */
+    /**
+     * Runs the capture on the calling thread until it is over; finishes the output. A file that
+     * cannot be written any more (a full disk) ends the capture at once: the agents are disarmed
+     * and released, the file is closed with what it holds, and a {@link CaptureException} says
+     * where, how much and how much space is free.
+     */
     CaptureSummary run() throws IOException {
         String stopReason;
         CaptureException torchFailure = null;
         try {
-            stopReason = loop();
-            feeds.beforeFinish(err, command != null && !command.isAlive());
-            finishAll(stopReason != null);
-            feeds.finish(out, err);
-            if (torch != null) {
-                // After /stop_profile (vLLM writes its traces then) and after the window closed.
-                try {
-                    torchLine = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
-                } catch (CaptureException e) {
-                    torchFailure = e;
+            try {
+                stopReason = loop();
+                feeds.beforeFinish(err, command != null && !command.isAlive());
+                finishAll(stopReason != null);
+                feeds.finish(out, err);
+                if (torch != null) {
+                    // After /stop_profile (vLLM writes its traces then) and after the window closed.
+                    try {
+                        torchLine = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
+                    } catch (CaptureException e) {
+                        torchFailure = e;
+                    }
                 }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                throw writeFailed(e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e);
+            } catch (RuntimeException | Error e) {
+                closeQuietly();
+                throw e;
+            }
+            try {
+                closeAll();
+            } catch (IOException e) {
+                throw writeFailed(e);
             }
         } finally {
-            closeAll();
+            if (progress != null) {
+                progress.clear();
+            }
         }
         if (torchFailure != null) {
             throw new CaptureException(torchFailure.getMessage() + "; " + plan.output()
                     + " holds the rest of the capture (metrics, spans, agents' records)", torchFailure);
         }
-        return summary(stopReason);
+        return summary(stopReason).ended(endLine(stopReason));
+    }
+
+    /** Why it ended, in the words of the capture's last line. */
+    private String endLine(String stopReason) {
+        CaptureEnd.Cause cause;
+        if (mode == CapturePlan.Mode.RUN) {
+            cause = CaptureEnd.Cause.COMMAND_EXITED;
+        } else {
+            boolean anyRange = false, anyExit = false;
+            for (Attached a : attached) {
+                anyRange |= a.endedByItself;
+                anyExit |= !a.endedByItself;
+            }
+            cause = anyRange && anyExit ? CaptureEnd.Cause.RANGES_DONE_OR_EXITED
+                    : anyRange ? CaptureEnd.Cause.RANGES_DONE : CaptureEnd.Cause.TARGETS_EXITED;
+        }
+        Integer status = command != null && !command.isAlive() ? command.exitValue() : null;
+        return CaptureEnd.line(stopReason, cause, System.nanoTime() - beganNs,
+                plan.duration() == null ? 0 : plan.duration().toNanos(), status);
+    }
+
+    /**
+     * The file cannot be written: every agent still armed is disarmed (what it flushes is read
+     * and dropped, so it never waits for room), the regions are released, the file is closed as
+     * it stands. Returns the exception that says so.
+     */
+    private CaptureException writeFailed(IOException cause) {
+        long written = out.bytesWritten();
+        for (Attached a : attached) {
+            if (a.finished) {
+                continue;
+            }
+            a.finished = true;
+            try {
+                if (a.liveness.alive() && a.region.state().isActive()) {
+                    a.region.disarm(DISARM_TIMEOUT_NS, () -> {
+                        try {
+                            return a.reader.drain((pid, src, offset, length) -> { }, DRAIN_SLICE_BYTES) > 0;
+                        } catch (RingCorruptException | IOException e) {
+                            return false;
+                        }
+                    });
+                }
+            } catch (RegionException | RuntimeException e) {
+                err.println("vprof: warning: " + e.getMessage());
+            }
+            if (a.region.frontendPid() == ourPid) {
+                a.region.setFrontendPid(0);
+            }
+            if (a.region.state() == AgentState.EXITED || !a.liveness.alive()) {
+                a.region.unlink();
+            }
+            a.region.close();
+            a.liveness.close();
+        }
+        closeQuietly();
+        return WriteFailure.of(plan.output(), written, cause);
     }
 
     /** What the torch traces added, for the closing summary; null without --torch-traces. */
@@ -492,19 +578,23 @@ final class CaptureSession {
             if (watch != null) {
                 watch.close();
             }
-            out.close();
         } finally {
-            if (progress != null) {
-                progress.clear();
+            try {
+                out.close();
+            } finally {
+                if (progress != null) {
+                    progress.clear();
+                }
             }
         }
     }
 
+    /** Closes everything after a failure; a second failure of the same file says nothing new. */
     private void closeQuietly() {
         try {
             closeAll();
         } catch (IOException | RuntimeException e) {
-            err.println("vprof: warning: " + e.getMessage());
+            // the failure that led here is the one reported
         }
     }
 
@@ -513,6 +603,7 @@ final class CaptureSession {
         long nextCheck = 0;
         long nextBeat = 0;
         long nextProgress = System.nanoTime() + PROGRESS_EVERY_NS;
+        long nextLog = System.nanoTime() + LOG_EVERY_NS;
         boolean commandExited = false;
         while (true) {
             long now = System.nanoTime();
@@ -547,9 +638,17 @@ final class CaptureSession {
             }
             feeds.pump(out, now, err);
             out.flushIfDue(now);
+            if (disk != null) {
+                disk.check(now, out.bytesWritten(), err);
+            }
             if (progress != null && now - nextProgress >= 0) {
-                progress.show(attached);
+                progress.show(attached, out.bytesWritten(), feeds.counts());
                 nextProgress = now + PROGRESS_EVERY_NS;
+            }
+            if (progress == null && now - nextLog >= 0) {
+                err.println(Progress.logLine(now - beganNs, attached, out.bytesWritten(), feeds.counts()));
+                err.flush();
+                nextLog = now + LOG_EVERY_NS;
             }
             if (stopRequest != null) {
                 return stopRequest;
@@ -617,6 +716,7 @@ final class CaptureSession {
             boolean alive = a.liveness.alive();
             if (st == AgentState.EXITED || !alive) {
                 drainToEnd(a, alive);
+                noteExit(a, st);
                 finish(a, true);
             } else if (mode == CapturePlan.Mode.ATTACH && st == AgentState.DORMANT && !a.endedByItself) {
                 // The range ended (capture-range-end=stop or repeat:N reached): read what is left.
@@ -634,8 +734,21 @@ final class CaptureSession {
             if (a.finished) {
                 return;
             }
-            if (a.reader.isEmpty() || (n == 0 && !alive)) {
+            if (a.reader.isEmpty()) {
                 return;
+            }
+            if (n == 0 && !alive) {
+                // The process is gone, so a record claimed and never committed at head never will be:
+                // consumed as padding (counted, named), and what was committed after it is read.
+                long span = a.reader.unblock();
+                if (span == 0) {
+                    return;
+                }
+                err.println("vprof: warning: pid " + a.pid() + " exited with a record claimed and never committed "
+                        + "in its ring (" + span + " bytes, a producer that died mid-write); skipped it as padding "
+                        + "and read on");
+                err.flush();
+                continue;
             }
             if (n == 0) {
                 if (System.nanoTime() - deadline > 0) {
@@ -659,10 +772,44 @@ final class CaptureSession {
         }
         for (Attached a : attached) {
             if (!a.finished) {
-                drainToEnd(a, a.liveness.alive());
+                boolean alive = a.liveness.alive();
+                drainToEnd(a, alive);
+                if (!alive) {
+                    noteExit(a, a.region.state());
+                }
                 finish(a, true);
             }
         }
+    }
+
+    /**
+     * A process of the capture is gone: how (a signal, a status, or no exit handler at all) and
+     * when go into the file at once, and on stderr when it failed (or, in ATTACH, whenever a
+     * target leaves before the capture ends).
+     */
+    private void noteExit(Attached a, AgentState st) throws IOException {
+        int waitStatus = -1;
+        if (command != null && command.pid() == a.pid() && !command.isAlive()) {
+            int v = command.exitValue(); // Process: 128 + the signal for a process a signal killed
+            waitStatus = v > 128 && v < 128 + 65 ? v - 128 : (v & 0xff) << 8;
+        } else {
+            waitStatus = proc.zombieWaitStatus(a.pid());
+        }
+        long at = Posix.realtimeNanos();
+        double into = beganNs == 0 ? 0 : (System.nanoTime() - beganNs) / 1e9;
+        long records = a.reader.records();
+        dev.vprof.capture.ProcessExit e = waitStatus >= 0
+                ? dev.vprof.capture.ProcessExit.fromWaitStatus(a.pid(), a.info.rank(), waitStatus, at, into, records)
+                : new dev.vprof.capture.ProcessExit(a.pid(), a.info.rank(), st == AgentState.EXITED ? "exited" : "vanished",
+                        0, -1, at, into, records);
+        out.chunk(dev.vprof.capture.ProcessExit.KIND, e.toJson());
+        boolean others = attached.stream().anyMatch(o -> o != a && !o.finished);
+        if (e.abnormal()) {
+            err.println("vprof: WARNING: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
+        } else if (mode == CapturePlan.Mode.ATTACH) {
+            err.println("vprof: " + e.sentence());
+        }
+        err.flush();
     }
 
     private void finish(Attached a, boolean writeEnd) throws IOException {

@@ -14,11 +14,25 @@ import java.util.List;
 public record CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
                              long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
                              List<String> feedLines, List<String> agentWarnings, List<String> hints,
-                             int failedAgents) {
+                             int failedAgents, String endLine) {
     public CaptureSummary {
         feedLines = List.copyOf(feedLines);
         agentWarnings = List.copyOf(agentWarnings);
         hints = List.copyOf(hints);
+    }
+
+    /** A summary without the last line that says why the capture ended. */
+    public CaptureSummary(int processes, long ranges, long kernels, long records, long ringDrops,
+                          long ringDropsKernels, long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds,
+                          List<String> feedLines, List<String> agentWarnings, List<String> hints, int failedAgents) {
+        this(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason, feeds, feedLines,
+                agentWarnings, hints, failedAgents, null);
+    }
+
+    /** This summary with {@code line} as its last line (why the capture ended). */
+    public CaptureSummary ended(String line) {
+        return new CaptureSummary(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
+                stopReason, feeds, feedLines, agentWarnings, hints, failedAgents, line);
     }
 
     /** A summary without agent warnings, hints or FAILED agents. */
@@ -45,6 +59,9 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
         }
         for (String w : agentWarnings) { // what CUPTI did to the capture, named (docs/cupti.md)
             err.println("vprof: WARNING: " + w + "; `vprof report " + file + "` says more");
+        }
+        if (endLine != null) {
+            err.println(endLine);
         }
         err.flush();
     }

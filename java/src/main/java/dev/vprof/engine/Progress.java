@@ -28,7 +28,46 @@ final class Progress {
         this.err = err;
     }
 
+    /** The periodic line when stderr is not a terminal (a log file): no rate, no redraw. */
+    static String logLine(long elapsedNs, List<Attached> attached, long bytes, CaptureFeeds.Counts feeds) {
+        long records = 0, drops = 0;
+        int processes = 0;
+        for (Attached a : attached) {
+            records += a.reader.records();
+            if (!a.finished) {
+                processes++;
+                a.last = a.region.counters();
+            }
+            var d = a.delta();
+            drops += d.ringDrops() + d.cuptiDrops();
+        }
+        return "vprof: capturing for " + CaptureEnd.seconds(elapsedNs) + ": " + processes + " process"
+                + (processes == 1 ? "" : "es") + ", " + records + " records, " + drops + " drops, "
+                + WriteFailure.bytes(bytes) + " written" + feedsPart(feeds);
+    }
+
+    /** ", 12 scrapes (1 gap), 100 spans" for the feeds that ran; empty when none did. */
+    static String feedsPart(CaptureFeeds.Counts f) {
+        if (f == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (f.scrapes() + f.gaps() > 0) {
+            sb.append(", ").append(f.scrapes()).append(" scrapes (").append(f.gaps()).append(f.gaps() == 1 ? " gap)" : " gaps)");
+        }
+        long spans = f.spansReceived() + f.spansImported();
+        if (spans > 0) {
+            sb.append(", ").append(spans).append(" spans");
+        }
+        return sb.toString();
+    }
+
     void show(List<Attached> attached) {
+        show(attached, -1, null);
+    }
+
+    /** The live line; {@code bytes} written so far (-1: not shown) and the feeds' counts (null: none). */
+    void show(List<Attached> attached, long bytes, CaptureFeeds.Counts feeds) {
         long records = 0, ranges = 0, drops = 0;
         int processes = 0, fill = 0;
         for (Attached a : attached) {
@@ -45,7 +84,8 @@ final class Progress {
         double rate = rate(records, System.nanoTime());
         String line = String.format("vprof: %d process%s | %d range%s | %s records/s | %d drops%s | ring %d%%",
                 processes, processes == 1 ? "" : "es", ranges, ranges == 1 ? "" : "s", human(rate), drops,
-                drops > 0 ? " (!)" : "", fill);
+                drops > 0 ? " (!)" : "", fill)
+                + (bytes >= 0 ? " | " + WriteFailure.bytes(bytes) : "") + feedsPart(feeds).replace(", ", " | ");
         int pad = Math.max(0, lastWidth - line.length());
         err.print("\r" + line + " ".repeat(pad));
         err.flush();

@@ -31,11 +31,21 @@ public enum ExportFormat {
      * name {@code nsys export --type sqlite} gives) is SQLite.
      */
     public static ExportFormat choose(String explicit, Path out) {
-        if (explicit != null && !explicit.isBlank()) {
-            return parse(explicit);
-        }
         Path fileName = out.getFileName();
         String name = fileName == null ? "" : fileName.toString().toLowerCase(Locale.ROOT);
+        if (explicit != null && !explicit.isBlank()) {
+            ExportFormat f = parse(explicit);
+            // A name that says the other kind of file would mislead whoever opens it: refuse it.
+            boolean protobufName = name.endsWith(".pftrace") || name.endsWith(".perfetto-trace");
+            boolean jsonName = name.endsWith(".json") || name.endsWith(".json.gz");
+            if (f == PERFETTO && jsonName || f != PERFETTO && protobufName) {
+                throw new IllegalArgumentException("--format " + explicit.strip().toLowerCase(Locale.ROOT)
+                        + " writes " + (f == PERFETTO ? "Perfetto protobuf" : "JSON") + ", but " + out + " is named as "
+                        + (jsonName ? "JSON" : "a Perfetto trace") + "; name it " + (f == PERFETTO ? ".pftrace" : ".json")
+                        + " or leave --format out");
+            }
+            return f;
+        }
         if (name.endsWith(".pftrace") || name.endsWith(".perfetto-trace")) {
             return PERFETTO;
         }

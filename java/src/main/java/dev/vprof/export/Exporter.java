@@ -49,7 +49,7 @@ public final class Exporter {
      * {@code dir/trace.json} -> {@code dir/trace-pid123.json}; {@code dir/w.pt.trace.json} ->
      * {@code dir/w-pid123.pt.trace.json}, which TensorBoard still finds.
      */
-    static Path perProcess(Path out, int pid) {
+    public static Path perProcess(Path out, int pid) {
         String name = out.getFileName().toString();
         if (name.endsWith(PYTORCH_TRACE) && name.length() > PYTORCH_TRACE.length()) {
             return out.resolveSibling(name.substring(0, name.length() - PYTORCH_TRACE.length()) + "-pid" + pid + PYTORCH_TRACE);

@@ -158,7 +158,12 @@ public final class ExpositionParser {
                 } else if (end - start > maxLineLength) {
                     error("line is " + (end - start) + " characters long; the limit is " + maxLineLength);
                 } else {
-                    eof = parseLine();
+                    String rule = openMetrics ? OpenMetricsLines.check(s.substring(start, end)) : null;
+                    if (rule != null && !(start == n)) {
+                        error(rule);
+                    } else {
+                        eof = parseLine();
+                    }
                 }
                 start = lineEnd + 1;
             }
@@ -168,6 +173,10 @@ public final class ExpositionParser {
             }
             for (FamilyBuilder f : families.values()) {
                 checkValues(f);
+                if (openMetrics) {
+                    OpenMetricsRules.check(f.name, f.type, f.unit, f.samples, f.lines,
+                            (line, message) -> errors.add(new ParseError(line, message, "")));
+                }
             }
             List<MetricFamily> out = new ArrayList<>(families.size());
             for (FamilyBuilder f : families.values()) {
@@ -309,6 +318,10 @@ public final class ExpositionParser {
                 error("second HELP line for " + name);
                 return;
             }
+            if (openMetrics && !f.samples.isEmpty()) {
+                error("HELP line for " + name + " comes after its samples; it must come first");
+                return;
+            }
             f.help = help;
             current = f;
         }
@@ -355,11 +368,9 @@ public final class ExpositionParser {
                 } else if (e == '"' && openMetrics) {
                     sb.append('"');
                     i++;
-                } else if (openMetrics) {
-                    error("invalid escape '\\" + e + "' in HELP text (OpenMetrics allows \\\\, \\\" and \\n)");
-                    return null;
                 } else {
-                    // Prometheus text keeps an unknown escape as written.
+                    // Any other escape (\t, \f) is kept as written, as the OpenMetrics project's
+                    // own parser does and its test cases expect; Prometheus text does the same.
                     sb.append(c);
                 }
             }
@@ -531,7 +542,9 @@ public final class ExpositionParser {
             switch (f.type) {
                 case HISTOGRAM, GAUGEHISTOGRAM -> {
                     boolean gauge = f.type == MetricType.GAUGEHISTOGRAM;
-                    String bucket = f.name + (gauge ? "_gbucket" : "_bucket");
+                    String bucket = f.name + "_bucket";
+                    // OpenMetrics 1.0 names gauge histogram buckets _bucket; its drafts said _gbucket
+                    String draftBucket = f.name + "_gbucket";
                     String countName = f.name + (gauge ? "_gcount" : "_count");
                     String sumName = f.name + (gauge ? "_gsum" : "_sum");
                     Map<Labels, List<Sample>> buckets = new LinkedHashMap<>();
@@ -541,7 +554,7 @@ public final class ExpositionParser {
                     for (int i = 0; i < f.samples.size(); i++) {
                         Sample smp = f.samples.get(i);
                         Labels series = smp.labels().without("le");
-                        if (smp.name().equals(bucket)) {
+                        if (smp.name().equals(bucket) || gauge && smp.name().equals(draftBucket)) {
                             buckets.computeIfAbsent(series, k -> new ArrayList<>()).add(smp);
                         } else if (smp.name().equals(countName)) {
                             counts.put(series, smp.value());
@@ -587,7 +600,7 @@ public final class ExpositionParser {
             return switch (type) {
                 case COUNTER -> suffix.equals("_total") || suffix.isEmpty();
                 case HISTOGRAM -> suffix.equals("_bucket");
-                case GAUGEHISTOGRAM -> suffix.equals("_gbucket");
+                case GAUGEHISTOGRAM -> suffix.equals("_bucket") || suffix.equals("_gbucket");
                 default -> false;
             };
         }
@@ -763,8 +776,12 @@ public final class ExpositionParser {
                         case '"' -> sb.append('"');
                         case 'n' -> sb.append('\n');
                         default -> {
-                            error("invalid escape '\\" + e + "' in a label value (allowed: \\\\, \\\" and \\n)");
-                            return null;
+                            if (!openMetrics) { // the Prometheus server's own text parser refuses it
+                                error("invalid escape '\\" + e + "' in a label value (allowed: \\\\, \\\" and \\n)");
+                                return null;
+                            }
+                            // OpenMetrics: \t, \f... kept as written, as its project's parser does
+                            sb.append('\\').append(e);
                         }
                     }
                     pos += 2;

@@ -20,6 +20,13 @@ public final class HttpFailures {
 
     /** The reason {@code t} (an exception from an HTTP client, or its cause) gives for {@code url}. */
     public static String describe(Throwable t, URI url) {
+        // The JDK's client wraps a failed name lookup in a ConnectException: look for it first, so
+        // that a misspelled host is named as such and not as a refused connection.
+        for (Throwable u = t; u != null; u = u.getCause() == u ? null : u.getCause()) {
+            if (u instanceof UnresolvedAddressException || u instanceof java.net.UnknownHostException) {
+                return "unknown host '" + url.getHost() + "' (the name does not resolve: check its spelling)";
+            }
+        }
         Throwable c = t;
         while (c != null) {
             if (c instanceof ConnectException) {

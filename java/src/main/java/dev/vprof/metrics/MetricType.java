@@ -32,7 +32,7 @@ public enum MetricType {
             case "gauge" -> GAUGE;
             case "histogram" -> HISTOGRAM;
             case "summary" -> SUMMARY;
-            case "untyped" -> UNKNOWN;
+            case "untyped" -> format == ExpositionFormat.OPENMETRICS ? null : UNKNOWN; // OpenMetrics says unknown
             case "unknown" -> format == ExpositionFormat.OPENMETRICS ? UNKNOWN : null;
             case "gaugehistogram" -> format == ExpositionFormat.OPENMETRICS ? GAUGEHISTOGRAM : null;
             case "info" -> format == ExpositionFormat.OPENMETRICS ? INFO : null;
@@ -51,7 +51,8 @@ public enum MetricType {
             case COUNTER -> suffix.isEmpty() || suffix.equals("_total") || suffix.equals("_created");
             case HISTOGRAM -> suffix.equals("_bucket") || suffix.equals("_sum") || suffix.equals("_count")
                     || suffix.equals("_created");
-            case GAUGEHISTOGRAM -> suffix.equals("_gbucket") || suffix.equals("_gsum") || suffix.equals("_gcount");
+            case GAUGEHISTOGRAM -> suffix.equals("_bucket") || suffix.equals("_gbucket") || suffix.equals("_gsum")
+                    || suffix.equals("_gcount");
             case SUMMARY -> suffix.isEmpty() || suffix.equals("_sum") || suffix.equals("_count")
                     || suffix.equals("_created");
             case INFO -> suffix.isEmpty() || suffix.equals("_info");

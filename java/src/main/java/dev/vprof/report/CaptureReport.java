@@ -137,6 +137,11 @@ public final class CaptureReport implements RecordVisitor {
                     + (triggerFailures == 1 ? "" : "s") + (url == null ? "" : " to " + url)
                     + " failed): the server may never have profiled it; the capture's log says why");
         }
+        for (dev.vprof.capture.ProcessExit e : dev.vprof.capture.ProcessExit.read(reader)) {
+            if (e.abnormal()) { // a worker that died mid-capture is named, not just "not ended"
+                warnings.add(e.sentence());
+            }
+        }
         warnings.addAll(notes);
         return new Report(base.file(), base.complete(), warnings, base.metadata(), verdict, base.processes(),
                 base.ranges(), base.totals(), base.topKernels(),

@@ -118,7 +118,7 @@ public final class TriageReport {
         s.put("start_epoch_ns", w.startEpochNs());
         s.put("end_epoch_ns", w.endEpochNs());
         s.put("seconds", n(w.seconds()));
-        s.put("requests", n(w.requests()));
+        s.put("requests", count(w.requests()));
         Map<String, Object> reasons = new LinkedHashMap<>();
         w.finishedByReason().forEach((k, v) -> reasons.put(k, n(v)));
         s.put("finished_by_reason", reasons);
@@ -131,8 +131,8 @@ public final class TriageReport {
         s.put("running", gauge(w.running()));
         s.put("waiting", gauge(w.waiting()));
         s.put("kv_cache_usage", gauge(w.kvCacheUsage()));
-        s.put("aborts", n(w.aborts()));
-        s.put("preemptions", n(w.preemptions()));
+        s.put("aborts", count(w.aborts()));
+        s.put("preemptions", count(w.preemptions()));
         s.put("prefix_cache_hit_rate", n(w.prefixCacheHitRate()));
         s.put("prompt_tokens_per_second", n(w.promptTokensPerSecond()));
         s.put("generation_tokens_per_second", n(w.generationTokensPerSecond()));
@@ -151,6 +151,11 @@ public final class TriageReport {
         return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
     }
 
+    /** A count (requests, aborts, observations) as a JSON integer: counter increases are whole. */
+    private static Long count(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : Math.round(v);
+    }
+
     /**
      * A latency: count, exact mean, and p50, p99 and max as {@link #bounds}; source "histogram",
      * "spans" or "absent".
@@ -158,7 +163,7 @@ public final class TriageReport {
     private static Map<String, Object> latency(Latency l) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("source", l.source().name().toLowerCase(java.util.Locale.ROOT));
-        m.put("count", n(l.count()));
+        m.put("count", count(l.count()));
         m.put("mean_s", n(l.mean()));
         m.put("p50", bounds(l.p50()));
         m.put("p99", bounds(l.p99()));

@@ -223,4 +223,29 @@ class RingReaderAgainstRingCTest {
         // Drained: the room is back for ring.c's producers.
         assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, 0, DATA));
     }
+
+    /** ring.c's own claim, never committed (its producer died mid-write), no longer blocks the Java reader. */
+    @Test
+    void aRingCClaimThatIsNeverCommittedIsUnblockedAndTheRecordsAfterItAreRead() throws Throwable {
+        Ring r = ring(64 * 1024);
+        MemorySegment scratch = arena.allocate(VprofRing.RECORD_MAX, 8);
+        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, 1, DATA));
+        MemorySegment dead = (MemorySegment) claim.invokeExact(r.struct(), (int) VprofRing.REC_KERNEL, 72, DATA);
+        assertTrue(dead.address() != 0);
+        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, 2, DATA));
+        List<Long> stamps = new ArrayList<>();
+        RecordSink sink = (pid, src, off, len) -> {
+            for (long o = off; o < off + len; o += src.get(ValueLayout.JAVA_INT, o)) {
+                stamps.add(src.get(ValueLayout.JAVA_LONG, o + 8));
+            }
+        };
+        RingReader reader = new RingReader(1, r.control(), r.bytes());
+        reader.drain(sink, Long.MAX_VALUE);
+        assertEquals(List.of(1L), stamps, "blocked at the claim");
+        assertEquals(72, reader.unblock(), "ring.c's aligned claim, consumed as padding");
+        reader.drain(sink, Long.MAX_VALUE);
+        assertEquals(List.of(1L, 2L), stamps);
+        assertTrue(reader.isEmpty());
+        assertEquals(1, reader.unblockedRecords());
+    }
 }

@@ -84,6 +84,8 @@ class TriageCommandTest {
             JsonNode json = new ObjectMapper().readTree(r.out());
             assertEquals("prefill_bound", json.get("verdict").asText(), r.out());
             assertTrue(json.get("stats").get("requests").asDouble() >= 10);
+            // counts are JSON integers, not 100.0
+            assertTrue(json.get("stats").get("requests").isIntegralNumber(), json.get("stats").toString());
             assertTrue(calls[0] >= 2);
             // Quantiles as numbers, with their source: a histogram gives a bucket, never a point.
             JsonNode p99 = json.at("/stats/ttft/p99");

@@ -149,6 +149,6 @@ class TriageTest {
         assertTrue(text.contains("Verdict: PREFILL-BOUND"), text);
         String json = TriageReport.json(a, URL.toString());
         assertTrue(json.contains("\"verdict\" : \"prefill_bound\""), json);
-        assertTrue(json.contains("\"requests\" : 100.0"), json);
+        assertTrue(json.contains("\"requests\" : 100,"), json); // a count, as a JSON integer
     }
 }
