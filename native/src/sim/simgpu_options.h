@@ -36,6 +36,8 @@ struct simgpu_options {
     int kineto_tsc;          /* the Kineto-like client registers a timestamp callback */
     char nvtx_before_init[64]; /* "": none */
     uint64_t stop_kernel_us; /* a kernel this long just before each cudaProfilerStop */
+    char rendezvous[64];     /* --rendezvous NAME: "" for none */
+    int rank, world;         /* --rank R --world W */
 };
 
 /* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a

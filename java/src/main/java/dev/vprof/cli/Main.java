@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
                 + "process records kernels, memcpys and NVTX ranges, only inside the capture range you choose."},
         subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, ListCommand.class,
                 ReportCommand.class, ExportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
-                TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
+                TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class, MergeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",
