@@ -101,6 +101,8 @@ final class RunCommand implements Callable<Integer> {
                 p.destroyForcibly();
             }
         }
-        return p.waitFor();
+        int exit = p.waitFor();
+        capture.exportSpans(file, spec.commandLine().getOut(), err);
+        return exit;
     }
 }
