@@ -69,7 +69,7 @@ final class MergeCommand implements Callable<Integer> {
         stdout.println("run " + r.runId() + ": " + r.nodes().size() + " nodes");
         for (RunMerge.Node n : r.nodes()) {
             String procs = n.capture().processes().size() + (n.capture().processes().size() == 1 ? " process" : " processes");
-            stdout.println("  " + n.machine() + " (" + n.capture().path().getFileName() + " -> " + n.file() + ", " + procs
+            stdout.println("  " + RunMerge.shown(n.machine()) + " (" + n.capture().path().getFileName() + " -> " + n.file() + ", " + procs
                     + ", " + n.capture().collectiveCount() + " collectives, " + n.capture().timeSyncWords() + "): "
                     + n.estimate().describe());
             if (n.estimate().method().equals(OffsetEstimate.COLLECTIVES)) {

@@ -122,7 +122,7 @@ public final class RunMerge {
                     ref.timeSyncWords(), cap.host(), cap.timeSyncWords());
             OffsetEstimate e = OffsetEstimate.ntpBound(refErr, capErr, why);
             if (e.uncertaintyNs() < 0) {
-                warnings.add("node " + machine + " is placed by its wall clock with no bound on the error: no "
+                warnings.add("node " + shown(machine) + " is placed by its wall clock with no bound on the error: no "
                         + "collectives to measure on, and a clock adjtimex does not call synchronised");
             }
             return new Node(cap, machine, file, e, 0, 0);
@@ -132,7 +132,7 @@ public final class RunMerge {
             if (Math.abs(best.offsetNs()) > bound + 3 * best.uncertaintyNs() + 1000) {
                 warnings.add(String.format(Locale.ROOT, "CLOCKS DISAGREE: node %s's clock is %s from the reference's "
                                 + "by the collectives, beyond the ±%s both nodes' NTP says it could be; one host's time "
-                                + "sync is wrong (check chrony/ptp4l there)", machine,
+                                + "sync is wrong (check chrony/ptp4l there)", shown(machine),
                         TimeSync.Units.ns(best.offsetNs()), TimeSync.Units.ns(bound)));
             }
         }
@@ -191,6 +191,13 @@ public final class RunMerge {
         if (v != null && v.matches("\\d{1,6}")) {
             sb.append('_').append(tag).append(v);
         }
+    }
+
+    /** A name from a capture as shown on a terminal: control and non-ASCII characters as \\uXXXX. */
+    public static String shown(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        s.chars().forEach(c -> sb.append(c < 0x20 || c >= 0x7f ? String.format("\\u%04x", c) : String.valueOf((char) c)));
+        return sb.toString();
     }
 
     static String safe(String s) {
