@@ -31,7 +31,7 @@ import java.util.Set;
 
 /**
  * {@code vprof merge}: the captures of one run's nodes as one archive that Perfetto opens merged
- * (its manifest format: google/perfetto {@code docs/reference/perfetto-manifest.md}). Each
+ * (Perfetto's trace manifest, version 1: docs/multinode.md says which rules it follows). Each
  * capture becomes a {@code .pftrace} written by the ordinary Perfetto sink, attributed to a
  * machine of its own; the first capture is the reference, and every other one is placed on it by
  * {@code clocks.sync_to} with the offset measured from collectives ({@link OffsetEstimate}), or

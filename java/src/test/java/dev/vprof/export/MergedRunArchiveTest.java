@@ -202,7 +202,7 @@ class MergedRunArchiveTest {
         return out;
     }
 
-    /** Every rule of google/perfetto docs/reference/perfetto-manifest.md that this archive touches. */
+    /** Every rule of Perfetto's manifest reference that this archive touches (listed in docs/multinode.md). */
     private static JsonNode checkManifest(Map<String, byte[]> members) throws IOException {
         List<String> manifests = members.entrySet().stream()
                 .filter(m -> new String(m.getValue(), StandardCharsets.UTF_8).replaceAll("\\s", "").startsWith("{\"perfetto_manifest\""))
