@@ -112,10 +112,12 @@ class MergedRunArchiveTest {
         Path out = dir.resolve("run.tar");
         RunMerge.Result r = RunMerge.merge(List.of(a, b), out);
         OffsetEstimate e = r.nodes().get(1).estimate();
-        assertEquals(OffsetEstimate.COLLECTIVES, e.method(), e.describe());
+        String logs = r.nodes().get(0).capture().collectiveCount() + " and " + r.nodes().get(1).capture().collectiveCount()
+                + " collectives\n" + logA + "\n" + Files.readString(dir.resolve("node1.log"));
+        assertEquals(OffsetEstimate.COLLECTIVES, e.method(), e.describe() + "\n" + logs);
         assertTrue(Math.abs(e.offsetNs() - FAKED_NS) <= 50_000, "estimated " + e.describe());
         assertTrue(e.uncertaintyNs() >= 0 && e.uncertaintyNs() < 50_000, e.describe());
-        assertTrue(e.pairs() >= 100 * 6 * 9 / 10, "collectives matched: " + e.pairs()); // 100 steps × 6 all-reduces
+        assertTrue(e.pairs() >= 100 * 6 * 9 / 10, "collectives matched: " + e.pairs() + " of " + logs); // 100 steps × 6 all-reduces
 
         Map<String, byte[]> members = untar(out);
         JsonNode manifest = checkManifest(members);
