@@ -104,11 +104,14 @@ int simgpu_rendezvous_join(const char *name, int rank, int world) {
 
 int simgpu_rendezvous_active(void) { return shared != NULL; }
 
+/* Yield, then sleep longer the longer the wait: a rank waiting seconds for a peer that is still
+ * starting must not take the CPU its own front end needs (the agent's heartbeat). How soon a rank
+ * wakes changes nothing in the kernels' times, which come from the shared instant. */
 static void pause_briefly(unsigned spins) {
     if (spins < 64) {
         sched_yield();
     } else {
-        struct timespec ts = { 0, 20000 }; /* 20 us */
+        struct timespec ts = { 0, spins < 2000 ? 20000 : 1000000 }; /* 20 us, then 1 ms */
         nanosleep(&ts, NULL);
     }
 }
@@ -131,7 +134,7 @@ void simgpu_rendezvous_allreduce(simcuda_stream stream, const char *name, simcud
     uint64_t waited_since = reference_ns();
     for (unsigned spins = 0; atomic_load(&shared->arrived) < target; spins++) {
         pause_briefly(spins);
-        if ((spins & 255) == 255 && reference_ns() - waited_since > RDV_TIMEOUT_NS) {
+        if ((spins & 63) == 63 && reference_ns() - waited_since > RDV_TIMEOUT_NS) {
             fprintf(stderr, "vprof-simgpu: pid=%d rank %d waited 30 s at all-reduce %llu of rendezvous %s for the other "
                     "ranks of %d; is every rank running with the same --rendezvous and --world?\n", (int)getpid(),
                     my_rank, (unsigned long long)collectives, shm_name + 1, my_world);

@@ -117,7 +117,11 @@ class MergedRunArchiveTest {
         assertEquals(OffsetEstimate.COLLECTIVES, e.method(), e.describe() + "\n" + logs);
         assertTrue(Math.abs(e.offsetNs() - FAKED_NS) <= 50_000, "estimated " + e.describe());
         assertTrue(e.uncertaintyNs() >= 0 && e.uncertaintyNs() < 50_000, e.describe());
-        assertTrue(e.pairs() >= 100 * 6 * 9 / 10, "collectives matched: " + e.pairs() + " of " + logs); // 100 steps × 6 all-reduces
+        // every collective of the shorter capture is matched (100 steps × 6 all-reduces each, unless an
+        // overloaded machine made an agent close its range early: the logs then say "heartbeat")
+        int shorter = Math.min(r.nodes().get(0).capture().collectiveCount(), r.nodes().get(1).capture().collectiveCount());
+        assertEquals(shorter, e.pairs(), "collectives matched: " + e.pairs() + " of " + logs);
+        assertTrue(shorter >= 8, logs);
 
         Map<String, byte[]> members = untar(out);
         JsonNode manifest = checkManifest(members);
