@@ -13,7 +13,8 @@
  * At exit it prints one line:
  *   fixture-report: pid=P kernels=N drops=D duration_sum=S graph_kernels=N
  *     zero_ts=N end_before_start=N start_zero=N end_zero=N devices=MASK
- *     rank=R local_rank=L world_size=W request_threads=N nvtx_callbacks=N
+ *     rank=R local_rank=L world_size=W request_threads=N nvtx_callbacks=N allreduces=N
+ *     allreduce_first_end=T allreduce_end_offsets=S
  * (rank, local_rank, world_size: the environment at InitializeInjection, -1 if unset;
  * devices: a bit per device id seen in kernel records.)
  */
@@ -50,8 +51,15 @@ static void CUPTIAPI requested(uint8_t **buffer, size_t *size, size_t *max_recor
     pthread_mutex_unlock(&mu);
 }
 
+/* NCCL all-reduce ends, for the rendezvous test: the first one, and every one's distance from it. */
+static unsigned long long allreduces, allreduce_first_end, allreduce_end_offsets;
+
 static void tally_kernel(const CUpti_ActivityKernel10 *k) {
     kernels++;
+    if (k->name != NULL && strstr(k->name, "AllReduce") != NULL && k->end != 0) {
+        if (allreduces++ == 0) allreduce_first_end = k->end;
+        allreduce_end_offsets += k->end - allreduce_first_end;
+    }
     if (k->graphId != 0) graph_kernels++;
     if (k->deviceId < 64) devices |= 1ull << k->deviceId;
     if (k->start == 0 && k->end == 0) zero_ts++;
@@ -96,9 +104,10 @@ static void report(void) {
     fprintf(stderr,
             "fixture-report: pid=%d kernels=%llu drops=%zu duration_sum=%llu graph_kernels=%llu zero_ts=%llu "
             "end_before_start=%llu start_zero=%llu end_zero=%llu devices=%llu rank=%d local_rank=%d world_size=%d "
-            "request_threads=%d nvtx_callbacks=%llu\n",
+            "request_threads=%d nvtx_callbacks=%llu allreduces=%llu allreduce_first_end=%llu allreduce_end_offsets=%llu\n",
             (int)getpid(), kernels, drops, duration_sum, graph_kernels, zero_ts, end_before_start, start_zero, end_zero,
-            devices, rank, local_rank, world_size, n_request_tids, nvtx_callbacks);
+            devices, rank, local_rank, world_size, n_request_tids, nvtx_callbacks, allreduces, allreduce_first_end,
+            allreduce_end_offsets);
     pthread_mutex_unlock(&mu);
 }
 

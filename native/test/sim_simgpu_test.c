@@ -65,6 +65,47 @@ TEST(profilerRangesBoundExactlyTheKernelsOfTheirSteps) {
     if (test_case_has_failed()) fputs(out, stderr);
 }
 
+/* Two ranks of one rendezvous, started apart: every all-reduce ends at the same instant on both
+ * (the first end and the others' distances from it agree, on one machine's clock), each rank
+ * was given its RANK and WORLD_SIZE, and the shared memory is gone after. */
+TEST(rendezvousRanksEndEveryAllReduceTogether) {
+    char cmd[4096], name[64];
+    snprintf(name, sizeof name, "simtest-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "(export SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s; "
+             "%s --rendezvous %s --rank 0 --world 2 --steps 20 --step-us 1000 & sleep 0.2; "
+             "%s --rendezvous %s --rank 1 --world 2 --steps 20 --step-us 1000; wait; test -e /dev/shm/vprof-rdv.%s && echo rendezvous-left-behind; true)",
+             fixture, simgpu, name, simgpu, name, name);
+    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(count_lines(out, "role=single kernels=800 "), 2);
+    EXPECT_EQ(field(out, " rank=0 local_rank", "world_size"), 2);
+    EXPECT_EQ(field(out, " rank=1 local_rank", "world_size"), 2);
+    EXPECT_EQ(field(out, " rank=0 local_rank", "allreduces"), 120); /* 6 a step: 3 layers of 2 */
+    EXPECT_EQ(field(out, " rank=1 local_rank", "allreduces"), 120);
+    /* each rank turns the shared instant into its own clock with a pair of clock reads: ends agree
+     * within what one such read can be off by (a few microseconds when a read is preempted) */
+    long long first0 = field(out, " rank=0 local_rank", "allreduce_first_end");
+    long long first1 = field(out, " rank=1 local_rank", "allreduce_first_end");
+    long long spread0 = field(out, " rank=0 local_rank", "allreduce_end_offsets");
+    long long spread1 = field(out, " rank=1 local_rank", "allreduce_end_offsets");
+    EXPECT(first0 > 0);
+    EXPECT_LT(llabs(first1 - first0), 20000);
+    EXPECT_LT(llabs(spread1 - spread0) / 119, 20000); /* the mean of the other 119 ends' disagreement */
+    EXPECT_EQ(count_lines(out, "rendezvous-left-behind"), 0);
+    if (test_case_has_failed()) fputs(out, stderr);
+}
+
+TEST(rendezvousOptionsAreChecked) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s --rendezvous x --rank 2 --world 2", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    EXPECT(strstr(out, "--rank below it") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --rank 1", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s --rendezvous x --world 2 --workers 2", simgpu);
+    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+}
+
 TEST(nvtxRangesCountTheKernelsInsideThem) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s --steps 30 --nvtx --nvtx-range NAME:10:20 --nvtx-range inner:12:14", simgpu);
@@ -466,6 +507,8 @@ int main(int argc, char **argv) {
         CASE(nvtxBeforeInitKeepsNvtxAwayFromCuptiForGood),
         CASE(theSummaryCountsInvalidTimestampsExactly),
         CASE(fieldOptionsRefuseWhatCannotWork),
+        CASE(rendezvousRanksEndEveryAllReduceTogether),
+        CASE(rendezvousOptionsAreChecked),
     };
     return test_main(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -365,6 +365,34 @@ void simcuda_launch_kernel(simcuda_stream stream, const char *name, simcuda_dim3
     sim_api_pair_exit(api);
 }
 
+uint64_t simcuda_stream_ready_ns(simcuda_stream stream) {
+    uint64_t now = sim_now_ns();
+    uint64_t b = atomic_load_explicit(&streams[sim_stream_slot(stream)].busy_until, memory_order_relaxed);
+    return b > now ? b : now;
+}
+
+void simcuda_launch_kernel_at(simcuda_stream stream, const char *name, simcuda_dim3 grid, simcuda_dim3 block,
+                              uint64_t start_ns, uint64_t end_ns) {
+    uint32_t corr = sim_new_correlation();
+    unsigned slot = sim_stream_slot(stream);
+    struct sim_api_frame api[2];
+    sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel",
+                       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", name, corr);
+    (void)sim_launch_checks(slot);
+    _Atomic uint64_t *busy = &streams[slot].busy_until;
+    uint64_t b = atomic_load_explicit(busy, memory_order_relaxed);
+    while (b < end_ns && !atomic_compare_exchange_weak_explicit(busy, &b, end_ns, memory_order_relaxed,
+                                                                memory_order_relaxed)) {
+    }
+    CUpti_ActivityKind kind = sim_kernel_kind();
+    if (kind != CUPTI_ACTIVITY_KIND_INVALID) {
+        struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block,
+                              .duration = end_ns - start_ns };
+        sim_emit_kernel(kind, &w, slot, start_ns, end_ns, corr);
+    }
+    sim_api_pair_exit(api);
+}
+
 /* A copy or set issued to a stream: a node of the graph it captures, or work
  * on its clock, recorded when `kind` is on. */
 static void issue(unsigned slot, const struct sim_work *w, CUpti_ActivityKind kind, uint32_t corr,

@@ -88,6 +88,16 @@ SIMCUDA_API void simcuda_launch_kernel(simcuda_stream stream, const char *name,
                                        simcuda_dim3 grid, simcuda_dim3 block,
                                        uint64_t duration_ns);
 
+/* When work issued to the stream now would start: max(now, busy-until). */
+SIMCUDA_API uint64_t simcuda_stream_ready_ns(simcuda_stream stream);
+
+/* A kernel whose times another party decided (a collective that ends when
+ * its peers' data arrives): as simcuda_launch_kernel, but it runs from
+ * start_ns to end_ns on the double's clock, and the stream is busy until
+ * end_ns. Not for a capturing stream (it runs eagerly). */
+SIMCUDA_API void simcuda_launch_kernel_at(simcuda_stream stream, const char *name, simcuda_dim3 grid,
+                                          simcuda_dim3 block, uint64_t start_ns, uint64_t end_ns);
+
 /* Like cudaMemcpyAsync of `bytes` bytes; the duration follows a PCIe/HBM-like
  * bandwidth for the direction. Captured like a kernel. */
 SIMCUDA_API void simcuda_memcpy(enum simcuda_memcpy_kind kind, uint64_t bytes,

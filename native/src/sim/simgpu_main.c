@@ -21,6 +21,7 @@
 #include "sim/simgpu_model.h"
 #include "sim/simgpu_options.h"
 #include "sim/simgpu_replay.h"
+#include "sim/simgpu_rendezvous.h"
 
 struct counts {
     uint64_t kernels, in_profiler, in_nvtx, memcpys, steps, graph_launches, replay_late;
@@ -461,5 +462,8 @@ int main(int argc, char **argv) {
     if (!o.serve && o.step_us == 0) setenv("VPROF_SIM_COMPLETION", "at-launch", 0);
     if (o.replay != NULL && start_replay(&o) != 0) return 2;
     if (o.workers > 0) return run_parent(&o);
-    return run_single(&o, "single", 0);
+    if (o.rendezvous[0] != '\0' && simgpu_rendezvous_join(o.rendezvous, o.rank, o.world) != 0) return 1;
+    rc = run_single(&o, "single", 0);
+    simgpu_rendezvous_leave();
+    return rc;
 }

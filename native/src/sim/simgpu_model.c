@@ -9,6 +9,7 @@
  * H100 at a mid-size batch, scaled by the batch and jittered by ±12%.
  */
 #include "sim/simgpu_model.h"
+#include "sim/simgpu_rendezvous.h"
 
 #include <stddef.h>
 
@@ -100,8 +101,11 @@ static uint64_t duration_of(struct simgpu_model *m, const struct kernel_kind *k,
 static void launch(struct simgpu_model *m, const struct kernel_kind *k, int prefill, int decode) {
     uint32_t rows = (uint32_t)(prefill + decode > 0 ? prefill + decode : 1);
     simcuda_dim3 grid = { k->lane == COMM ? 32 : (rows < 132 ? 132 : rows), k == &DECODE_ATTENTION ? 32 : 1, 1 };
-    simcuda_launch_kernel(k->lane == COMM ? m->comm : m->compute, k->name, grid, k->block,
-                          simgpu_slow_duration(m->slow, m->slow_count, k->name, duration_of(m, k, prefill, decode)));
+    uint64_t ns = simgpu_slow_duration(m->slow, m->slow_count, k->name, duration_of(m, k, prefill, decode));
+    if (k->lane == COMM && m->comm != m->compute && simgpu_rendezvous_active()) /* eager, not a graph's node */
+        simgpu_rendezvous_allreduce(m->comm, k->name, grid, k->block, ns);
+    else
+        simcuda_launch_kernel(k->lane == COMM ? m->comm : m->compute, k->name, grid, k->block, ns);
 }
 
 /* `count` kernels of the layer template (cycling through layers), then the

@@ -76,6 +76,11 @@ static const char HELP[] =
 "                          the trace's RANK and WORLD_SIZE). A step is one pass over\n"
 "                          the trace, so the range options count passes\n"
 "  --loop N                passes of --replay (default 1); or --duration D\n"
+"  --rendezvous NAME --rank R --world W\n"
+"                          one rank of W separate processes (one per simulated\n"
+"                          node) that meet at every NCCL all-reduce as NCCL ranks\n"
+"                          do: each kernel ends at the same physical instant on\n"
+"                          every rank; sets RANK=R, WORLD_SIZE=W, LOCAL_RANK=0\n"
 "  --seed S                seed of the schedule's random durations (default 1);\n"
 "                          the same arguments always give the same schedule\n"
 "  -h, --help              this text\n"
@@ -223,7 +228,8 @@ static int by_start_then_longest(const void *x, const void *y) {
 int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
            THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE,
-           SLOW, REPLAY, LOOP };
+           SLOW, REPLAY, LOOP,
+           RENDEZVOUS, RANK, WORLD };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -246,6 +252,9 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "slow", required_argument, NULL, SLOW },
         { "replay", required_argument, NULL, REPLAY },
         { "loop", required_argument, NULL, LOOP },
+        { "rendezvous", required_argument, NULL, RENDEZVOUS },
+        { "rank", required_argument, NULL, RANK },
+        { "world", required_argument, NULL, WORLD },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -328,6 +337,19 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
                                    "from 0.001 to 1000 (1.3: 30%% slower), not '%s'", optarg);
             o->slow_count++;
             break;
+        case RENDEZVOUS:
+            if (*optarg == '\0' || strlen(optarg) >= sizeof o->rendezvous || strchr(optarg, '/') != NULL)
+                return usage_error("--rendezvous expects a name of 1 to 63 characters without '/', not '%s'", optarg);
+            strcpy(o->rendezvous, optarg);
+            break;
+        case RANK:
+            if ((v = parse_count(optarg, 63)) < 0) return usage_error("--rank expects a number from 0 to 63, not '%s'", optarg);
+            o->rank = (int)v;
+            break;
+        case WORLD:
+            if ((v = parse_count(optarg, 64)) < 1) return usage_error("--world expects a number from 1 to 64, not '%s'", optarg);
+            o->world = (int)v;
+            break;
         case PROFILER_RANGE: {
             if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
             struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];
@@ -367,6 +389,14 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     if (o->stop_kernel_us && o->profiler_range_count == 0) return usage_error("--stop-kernel-us needs a --profiler-range to stop%s", "");
     if (o->threads > 1 && o->kernels_per_step < o->threads)
         return usage_error("--threads needs at least one kernel per thread: raise --kernels-per-step%s", "");
+    if (o->rendezvous[0] != '\0' && (o->world == 0 || o->rank >= o->world))
+        return usage_error("--rendezvous needs --world W and a --rank below it%s", "");
+    if (o->rendezvous[0] != '\0' && (o->workers || o->serve || o->threads > 1))
+        return usage_error("--rendezvous makes this process one rank: drop --workers, --serve and --threads%s", "");
+    if (o->rendezvous[0] == '\0' && (o->world || o->rank))
+        return usage_error("--rank and --world belong to --rendezvous NAME%s", "");
+    if (o->rendezvous[0] != '\0' && o->replay != NULL)
+        return usage_error("--rendezvous meets at the synthetic schedule's all-reduces; drop --replay%s", "");
     if (o->replay == NULL && loop > 0) return usage_error("--loop repeats a --replay; give --steps to the synthetic schedule%s", "");
     if (o->replay != NULL) {
         /* a step is one pass over the script; the rest of a step's shape comes from the trace */

@@ -41,6 +41,8 @@ struct simgpu_options {
     struct simgpu_slow slow[SIMGPU_MAX_SLOW]; /* --slow SUBSTRING:FACTOR, in the order given */
     int slow_count;
     const char *replay;      /* --replay SCRIPT: NULL for the synthetic schedule */
+    char rendezvous[64];     /* --rendezvous NAME: "" for none */
+    int rank, world;         /* --rank R --world W */
 };
 
 /* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a

@@ -119,7 +119,7 @@ final class AttachCommand implements Callable<Integer> {
         warnWhatLateAgentsMissed(err, running.targets());
         err.flush();
         running.awaitSummary();
-        return 0;
+        return capture.exportSpans(file, spec.commandLine().getOut(), err);
     }
 
     /**

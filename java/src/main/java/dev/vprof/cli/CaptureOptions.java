@@ -98,6 +98,12 @@ final class CaptureOptions {
                     + "to write large ones). Default: ${DEFAULT-VALUE}.")
     String torchTracesTimeout = "5m";
 
+    @Option(names = "--otlp-export", paramLabel = "URL",
+            description = "When the capture ends, send its request spans with vprof's GPU attributes to this "
+                    + "OpenTelemetry Collector (grpc://HOST:4317 or http://HOST:4318/v1/traces), as vprof export "
+                    + "FILE --otlp URL does; needs spans: --otlp or --spans")
+    String otlpExport;
+
     /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
     @Mixin
     OtlpOptions otlp = new OtlpOptions();
@@ -308,6 +314,22 @@ final class CaptureOptions {
         if (spans != null && !java.nio.file.Files.isReadable(spans)) {
             throw new CliException("--spans " + spans + ": no such readable file");
         }
+        if (otlpExport != null) {
+            if (!otlp.enabled() && spans == null) {
+                throw new CliException("--otlp-export sends the capture's request spans: add --otlp (receive them "
+                        + "from vLLM) or --spans FILE");
+            }
+            try {
+                dev.vprof.otlp.ForwardTarget.parse(otlpExport);
+            } catch (IllegalArgumentException e) {
+                throw new CliException(e.getMessage().replace("--otlp-forward", "--otlp-export"));
+            }
+        }
+    }
+
+    /** After the capture: --otlp-export's send (0 when not asked for, or all accepted; 2 otherwise). */
+    int exportSpans(Path file, java.io.PrintWriter out, java.io.PrintWriter err) {
+        return otlpExport == null ? 0 : OtlpExport.run(file, otlpExport, out, err);
     }
 
     /** The options as the capture file's metadata records them. */

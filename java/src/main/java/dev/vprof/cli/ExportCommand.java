@@ -68,10 +68,16 @@ public final class ExportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT",
             description = "the trace to write; the format follows the extension (.pftrace, .perfetto-trace, "
                     + ".pt.trace.json for Kineto, other .json for Chrome JSON, .sqlite for SQLite)")
     Path out;
+
+    @Option(names = "--otlp", paramLabel = "URL",
+            description = "send each request's span, with vprof's GPU attributes and a child span per phase, to an "
+                    + "OpenTelemetry Collector, Jaeger or Tempo: grpc://HOST:4317 or http://HOST:4318/v1/traces "
+                    + "(instead of, or besides, -o)")
+    String otlp;
 
     @Option(names = "--format", paramLabel = "FORMAT",
             description = "perfetto, chrome, kineto or sqlite (default: from the extension of OUT)")
@@ -98,6 +104,14 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (otlp != null) {
+            int sent = OtlpExport.run(file, otlp, stdout, err);
+            if (sent != 0 || out == null) {
+                return sent;
+            }
+        } else if (out == null) {
+            return fail(err, "give -o OUT (the trace to write) or --otlp URL (a collector to send the request spans to)");
+        }
         ExportFormat fmt;
         try {
             fmt = ExportFormat.choose(format, out);

@@ -14,7 +14,7 @@ import picocli.CommandLine;
         subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, CaptureCommand.class, ListCommand.class,
                 ReportCommand.class, ExportCommand.class, ImportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
                 TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
-                DiffCommand.class,
+                DiffCommand.class, MergeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",

@@ -128,7 +128,9 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             terminate(p);
         }
-        return p.waitFor();
+        int exit = p.waitFor();
+        capture.exportSpans(file, spec.commandLine().getOut(), err);
+        return exit;
     }
 
     /** SIGTERM, and SIGKILL when it has not exited 10 s later. */

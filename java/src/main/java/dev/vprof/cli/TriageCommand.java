@@ -8,6 +8,7 @@ import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.triage.Assessment;
+import dev.vprof.triage.ReplicaTriage;
 import dev.vprof.triage.Triage;
 import dev.vprof.triage.TriageReport;
 import dev.vprof.triage.Verdict;
@@ -148,7 +149,11 @@ public final class TriageCommand implements Callable<Integer> {
             err.println("vprof triage: " + gaps + " of the reads failed (last: " + lastError
                     + "); the verdict uses the rest");
         }
-        out.print(json ? TriageReport.json(a, metricsUrl.toString()) + "\n" : TriageReport.text(a, metricsUrl.toString()));
+        // Ray Serve or data-parallel engines behind one endpoint: a verdict per replica too.
+        List<ReplicaTriage.ReplicaVerdict> replicas = ReplicaTriage.assess(scrapes, seconds, Triage.Thresholds.DEFAULT,
+                metricsUrl);
+        out.print(json ? ReplicaTriage.json(TriageReport.json(a, metricsUrl.toString()), replicas) + "\n"
+                : TriageReport.text(a, metricsUrl.toString()) + ReplicaTriage.text(replicas));
         out.flush();
         return a.verdict() == Verdict.NOT_VLLM ? EXIT_NOT_VLLM : 0;
     }

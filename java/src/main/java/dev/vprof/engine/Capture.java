@@ -4,6 +4,7 @@ import dev.vprof.VprofVersion;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.WindowChunk;
+import dev.vprof.merge.NodeEvidence;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.region.Region;
 import java.io.IOException;
@@ -184,6 +185,8 @@ public final class Capture {
         Map<String, String> opts = new LinkedHashMap<>(plan.options());
         // The window's start is known now; its end is written at the end, in a WINDOW chunk.
         opts.put(WindowChunk.START_KEY, Long.toString(start));
+        // Which node this is and how good its clock is, for a merge of the run's nodes (dev.vprof.merge).
+        NodeEvidence.atStart().forEach(opts::putIfAbsent);
         CaptureMetadata md = new CaptureMetadata(hostName(), start, VprofVersion.get(), plan.commandLine(), opts);
         try {
             return CaptureOutput.of(CaptureWriter.create(plan.output(), md), start);

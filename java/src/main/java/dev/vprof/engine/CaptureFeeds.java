@@ -6,6 +6,7 @@ import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
+import dev.vprof.merge.NodeEvidence;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpFormatException;
@@ -380,7 +381,9 @@ public final class CaptureFeeds implements AutoCloseable {
         if (imported != null) {
             importedOutside = SpanWindow.filter(imported.spans(), windowStartNs, windowEndNs).outside().size();
         }
-        out.chunk(CaptureFormat.KIND_WINDOW, new WindowChunk(windowStartNs, windowEndNs, counts().asMap()).toJson());
+        Map<String, Long> windowCounts = counts().asMap();
+        windowCounts.putAll(NodeEvidence.atEnd()); // the node's clock at the end, for a merge (dev.vprof.merge)
+        out.chunk(CaptureFormat.KIND_WINDOW, new WindowChunk(windowStartNs, windowEndNs, windowCounts).toJson());
     }
 
     private Duration scrapeTimeout() {

@@ -6,7 +6,8 @@ import java.util.List;
  * vLLM's metric names, in the one place that knows them, with the older names vLLM used
  * before renaming them. Names are family names as vLLM declares them (counters without
  * {@code _total}: prometheus_client appends it to the sample), and every lookup accepts each
- * alias, newest first, so the same code reads a 0.6 server and a 0.11 one.
+ * alias, newest first, so the same code reads a 0.6 server and a 0.11 one; each also under Ray
+ * Serve's {@code ray_} prefix ({@link RayServe}).
  */
 public final class VllmMetrics {
     private VllmMetrics() {
@@ -32,7 +33,7 @@ public final class VllmMetrics {
          * when the snapshot has none of them.
          */
         public String resolve(MetricsSnapshot snapshot) {
-            for (String n : names) {
+            for (String n : RayServe.withRayPrefix(names)) {
                 switch (type) {
                     case COUNTER -> {
                         if (snapshot.has(n + "_total") || snapshot.has(n)) {
@@ -120,10 +121,10 @@ public final class VllmMetrics {
             TIME_TO_FIRST_TOKEN, INTER_TOKEN_LATENCY, E2E_REQUEST_LATENCY, REQUEST_QUEUE_TIME,
             REQUEST_PREFILL_TIME, REQUEST_DECODE_TIME);
 
-    /** Whether the snapshot looks like a vLLM server at all (any {@code vllm:} sample). */
+    /** Whether the snapshot looks like a vLLM server at all (any {@code vllm:} or Ray Serve's {@code ray_vllm:} sample). */
     public static boolean isVllm(MetricsSnapshot snapshot) {
         for (MetricFamily f : snapshot.families()) {
-            if (f.name().startsWith("vllm:") && !f.samples().isEmpty()) {
+            if ((f.name().startsWith("vllm:") || f.name().startsWith(RayServe.PREFIX + "vllm:")) && !f.samples().isEmpty()) {
                 return true;
             }
         }

@@ -1,0 +1,89 @@
+package dev.vprof.cli;
+
+import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.merge.OffsetEstimate;
+import dev.vprof.merge.RunMerge;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "merge", mixinStandardHelpOptions = true,
+        header = "Merge the captures of one run's nodes into one archive that Perfetto opens as one timeline.",
+        description = {"Writes a tar archive with a perfetto_manifest.json (one named machine per node) and one "
+                + ".pftrace per capture, named by topology (<host>_<pid>[_dp<d>]_rank<r>). The first capture is the "
+                + "reference clock; every other node is placed on it by the offset measured from the collectives "
+                + "(NCCL all-reduce, all-gather, vLLM's custom all-reduce) both captured, whose ends are "
+                + "near-simultaneous on every rank, with the residual stated. Where no collectives match, the wall "
+                + "clocks are taken as they are and the NTP bound (adjtimex's maximum error) is stated. See "
+                + "docs/multinode.md."},
+        footer = {"", "Examples:",
+                "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev"})
+final class MergeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "CAPTURE", arity = "2..*", description = "the nodes' .vprof captures (the first is the reference)")
+    List<Path> captures = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "RUN.tar", description = "the archive to write")
+    Path out;
+
+    @Option(names = "--force", description = "replace the archive if it exists")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        OutputPath.refuseExisting(out, force, "archive");
+        for (Path c : captures) {
+            if (!Files.isRegularFile(c)) {
+                throw new CliException(c + (Files.isDirectory(c) ? " is a directory" : " does not exist")
+                        + "; give the .vprof capture of each node");
+            }
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw new CliException("cannot write " + out + ": its folder is missing or not writable; choose another path with -o");
+        }
+        RunMerge.Result r;
+        try {
+            r = RunMerge.merge(captures, out);
+        } catch (CaptureFormatException e) {
+            throw new CliException(e.getMessage(), e);
+        } catch (NoSuchFileException e) {
+            throw new CliException(e.getFile() + " does not exist; give the .vprof capture of each node", e);
+        } catch (IOException e) {
+            throw new CliException("cannot merge into " + out + ": " + e.getMessage(), e);
+        }
+        stdout.println("run " + r.runId() + ": " + r.nodes().size() + " nodes");
+        for (RunMerge.Node n : r.nodes()) {
+            String procs = n.capture().processes().size() + (n.capture().processes().size() == 1 ? " process" : " processes");
+            stdout.println("  " + RunMerge.shown(n.machine()) + " (" + n.capture().path().getFileName() + " -> " + n.file() + ", " + procs
+                    + ", " + n.capture().collectiveCount() + " collectives, " + n.capture().timeSyncWords() + "): "
+                    + n.estimate().describe());
+            if (n.estimate().method().equals(OffsetEstimate.COLLECTIVES)) {
+                stdout.println("    measured on pid " + n.referencePid() + " (reference) and pid " + n.pid()
+                        + "; this node's times are moved by " + (-n.estimate().offsetNs()) + " ns");
+            }
+            n.estimate().notes().forEach(x -> stdout.println("    note: " + x));
+        }
+        r.warnings().forEach(w -> err.println("WARNING: " + w));
+        stdout.println("wrote " + out + ": " + RunMerge.MANIFEST + " and " + r.nodes().size() + " Perfetto traces");
+        stdout.println("open https://ui.perfetto.dev and drag " + out + " in; trace_processor_shell " + out
+                + " opens it merged too");
+        stdout.flush();
+        err.flush();
+        return 0;
+    }
+}

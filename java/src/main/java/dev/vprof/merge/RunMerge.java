@@ -1,0 +1,284 @@
+package dev.vprof.merge;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.vprof.adapt.CaptureTimeline;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ProcessInfo;
+import dev.vprof.export.ExportFormat;
+import dev.vprof.export.Exporter;
+import dev.vprof.names.KernelNames;
+import dev.vprof.source.CaptureSources;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code vprof merge}: the captures of one run's nodes as one archive that Perfetto opens merged
+ * (Perfetto's trace manifest, version 1: docs/multinode.md says which rules it follows). Each
+ * capture becomes a {@code .pftrace} written by the ordinary Perfetto sink, attributed to a
+ * machine of its own; the first capture is the reference, and every other one is placed on it by
+ * {@code clocks.sync_to} with the offset measured from collectives ({@link OffsetEstimate}), or
+ * with offset 0 and the NTP bound stated where none could be matched.
+ */
+public final class RunMerge {
+    private RunMerge() {}
+
+    /** Where {@code vprof merge} puts the manifest in the archive. */
+    public static final String MANIFEST = "perfetto_manifest.json";
+    /** The clock vprof's Perfetto traces carry their timestamps on (epoch ns; see PerfettoWriter). */
+    static final String TRACE_CLOCK = "BOOTTIME";
+
+    /** One node of the merged run. */
+    public record Node(NodeCapture capture, String machine, String file, OffsetEstimate estimate,
+                       int referencePid, int pid) {}
+
+    /** What was merged, and what the person must hear about it. */
+    public record Result(String runId, List<Node> nodes, List<String> warnings, Map<String, Object> manifest) {}
+
+    /** Merges {@code captures} into the tar archive {@code out} (written beside it, moved into place). */
+    public static Result merge(List<Path> captures, Path out) throws IOException {
+        Path abs = out.toAbsolutePath();
+        Path work = Files.createTempDirectory(abs.getParent(), "." + abs.getFileName() + ".parts");
+        try {
+            List<NodeCapture> caps = new ArrayList<>();
+            List<Path> traces = new ArrayList<>();
+            for (int i = 0; i < captures.size(); i++) {
+                try (CaptureReader reader = CaptureSources.open(captures.get(i))) {
+                    caps.add(NodeCapture.read(reader));
+                    Path trace = work.resolve("node" + i + ".pftrace");
+                    CaptureTimeline.Result r = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
+                    Exporter.export(r.source(), trace, ExportFormat.PERFETTO);
+                    traces.add(trace);
+                }
+            }
+            List<String> machines = machineNames(caps);
+            List<String> files = fileNames(caps);
+            List<String> warnings = new ArrayList<>();
+            List<Node> nodes = new ArrayList<>();
+            for (int i = 0; i < caps.size(); i++) {
+                nodes.add(place(caps.getFirst(), caps.get(i), i, machines.get(i), files.get(i), warnings));
+            }
+            String runId = runId(caps);
+            Map<String, Object> manifest = manifest(nodes, runId);
+            byte[] json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(manifest);
+            Path tmp = work.resolve("archive.tar");
+            try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16),
+                    System.currentTimeMillis() / 1000)) {
+                tar.add(MANIFEST, json);
+                for (int i = 0; i < nodes.size(); i++) {
+                    tar.add(nodes.get(i).file(), traces.get(i));
+                }
+            }
+            try {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return new Result(runId, nodes, warnings, manifest);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /** Node {@code index} against the reference: the best-agreeing pair of processes, or the NTP bound. */
+    static Node place(NodeCapture ref, NodeCapture cap, int index, String machine, String file, List<String> warnings) {
+        if (index == 0) {
+            return new Node(cap, machine, file, OffsetEstimate.reference(), 0, 0);
+        }
+        OffsetEstimate best = null;
+        int bestRef = 0, bestPid = 0;
+        for (var r : ref.collectiveEnds().entrySet()) {
+            for (var c : cap.collectiveEnds().entrySet()) {
+                Optional<OffsetEstimate> e = OffsetEstimate.fromCollectives(r.getValue(), c.getValue());
+                if (e.isPresent() && (best == null || e.get().uncertaintyNs() < best.uncertaintyNs())) {
+                    best = e.get();
+                    bestRef = r.getKey();
+                    bestPid = c.getKey();
+                }
+            }
+        }
+        long refErr = ref.maxErrorUs(), capErr = cap.maxErrorUs();
+        if (best == null) {
+            String why = String.format(Locale.ROOT, "no collectives matched between %s (%d collectives) and %s "
+                            + "(%d): the wall clocks are taken as they are; %s: %s, %s: %s", ref.path().getFileName(),
+                    ref.collectiveCount(), cap.path().getFileName(), cap.collectiveCount(), ref.host(),
+                    ref.timeSyncWords(), cap.host(), cap.timeSyncWords());
+            OffsetEstimate e = OffsetEstimate.ntpBound(refErr, capErr, why);
+            if (e.uncertaintyNs() < 0) {
+                warnings.add("node " + shown(machine) + " is placed by its wall clock with no bound on the error: no "
+                        + "collectives to measure on, and a clock adjtimex does not call synchronised");
+            }
+            return new Node(cap, machine, file, e, 0, 0);
+        }
+        if (refErr >= 0 && capErr >= 0) {
+            long bound = (refErr + capErr) * 1000;
+            if (Math.abs(best.offsetNs()) > bound + 3 * best.uncertaintyNs() + 1000) {
+                warnings.add(String.format(Locale.ROOT, "CLOCKS DISAGREE: node %s's clock is %s from the reference's "
+                                + "by the collectives, beyond the ±%s both nodes' NTP says it could be; one host's time "
+                                + "sync is wrong (check chrony/ptp4l there)", shown(machine),
+                        TimeSync.Units.ns(best.offsetNs()), TimeSync.Units.ns(bound)));
+            }
+        }
+        return new Node(cap, machine, file, best, bestRef, bestPid);
+    }
+
+    /** The hostnames, made distinct where several captures come from one host ({@code host-2}, ...). */
+    static List<String> machineNames(List<NodeCapture> caps) {
+        List<String> out = new ArrayList<>();
+        Map<String, Integer> seen = new LinkedHashMap<>();
+        for (NodeCapture c : caps) {
+            seen.merge(c.host(), 1, Integer::sum);
+        }
+        Map<String, Integer> used = new LinkedHashMap<>();
+        for (NodeCapture c : caps) {
+            String h = c.host().isBlank() ? "node" : c.host();
+            if (seen.get(c.host()) > 1) {
+                int k = used.merge(h, 1, Integer::sum);
+                h = h + "-" + k;
+            }
+            out.add(h);
+        }
+        return out;
+    }
+
+    /**
+     * Per-node file names by topology, as vLLM's profiler names its traces:
+     * {@code <host>_<pid>[_dp<d>][_pp<p>][_tp<t>][_rank<r>].pftrace}, from the lowest-ranked process
+     * and the node's launcher variables; made distinct with {@code _<i>} if two coincide.
+     */
+    static List<String> fileNames(List<NodeCapture> caps) {
+        List<String> out = new ArrayList<>();
+        Set<String> used = new HashSet<>();
+        for (int i = 0; i < caps.size(); i++) {
+            NodeCapture c = caps.get(i);
+            StringBuilder sb = new StringBuilder(safe(c.host()));
+            Optional<ProcessInfo> p = c.firstRank();
+            p.ifPresent(pi -> sb.append('_').append(pi.pid()));
+            topology(c.node(), "VLLM_DP_RANK", "dp", sb);
+            topology(c.node(), "VLLM_PP_RANK", "pp", sb);
+            topology(c.node(), "VLLM_TP_RANK", "tp", sb);
+            p.map(ProcessInfo::rank).ifPresent(r -> sb.append("_rank").append(r));
+            String stem = sb.length() > 80 ? sb.substring(0, 80) : sb.toString();
+            String name = stem + ".pftrace";
+            if (!used.add(name)) {
+                name = stem + "_" + i + ".pftrace";
+                used.add(name);
+            }
+            out.add(name);
+        }
+        return out;
+    }
+
+    private static void topology(Map<String, String> node, String var, String tag, StringBuilder sb) {
+        String v = node.get(NodeEvidence.RANK_ENV + var);
+        if (v != null && v.matches("\\d{1,6}")) {
+            sb.append('_').append(tag).append(v);
+        }
+    }
+
+    /** A name from a capture as shown on a terminal: control and non-ASCII characters as \\uXXXX. */
+    public static String shown(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        s.chars().forEach(c -> sb.append(c < 0x20 || c >= 0x7f ? String.format("\\u%04x", c) : String.valueOf((char) c)));
+        return sb.toString();
+    }
+
+    static String safe(String s) {
+        String t = s.replaceAll("[^A-Za-z0-9._-]", "_");
+        return t.isEmpty() || t.startsWith(".") ? "node" + t : t;
+    }
+
+    /** A stable id for the run: the same captures give the same id. */
+    static String runId(List<NodeCapture> caps) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (NodeCapture c : caps) {
+                sha.update((c.host() + "|" + c.node().getOrDefault(NodeEvidence.BOOT_ID, "") + "|"
+                        + c.node().getOrDefault(NodeEvidence.START_REALTIME, c.path().getFileName().toString()) + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            return HexFormat.of().formatHex(sha.digest(), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The manifest: version 1, one machine per node, clocks relative to the reference, attributes. */
+    static Map<String, Object> manifest(List<Node> nodes, String runId) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("version", 1);
+        String ref = nodes.getFirst().file();
+        m.put("trace_time", Map.of("clock", TRACE_CLOCK, "file", ref));
+        List<Object> files = new ArrayList<>();
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("vprof.run_id", runId);
+        attrs.put("vprof.reference", ref);
+        Set<String> methods = new java.util.TreeSet<>();
+        long worst = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            Node n = nodes.get(i);
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("path", n.file());
+            f.put("machine", Map.of("name", n.machine()));
+            OffsetEstimate e = n.estimate();
+            if (i > 0) {
+                Map<String, Object> clocks = new LinkedHashMap<>();
+                clocks.put("clock", TRACE_CLOCK);
+                clocks.put("sync_to", Map.of("file", ref, "clock", TRACE_CLOCK));
+                // At one instant this node's clock reads T while the reference reads T - offset.
+                clocks.put("offset_ns", -e.offsetNs());
+                f.put("clocks", clocks);
+                methods.add(e.method());
+                worst = worst < 0 || e.uncertaintyNs() < 0 ? -1 : Math.max(worst, e.uncertaintyNs());
+            }
+            files.add(f);
+            String key = "vprof.node." + i + ".";
+            attrs.put(key + "machine", n.machine());
+            attrs.put(key + "file", n.file());
+            attrs.put(key + "method", e.method());
+            attrs.put(key + "offset_ns", e.offsetNs());
+            attrs.put(key + "uncertainty_ns", e.uncertaintyNs() < 0 ? "unbounded" : (Object) e.uncertaintyNs());
+            if (e.method().equals(OffsetEstimate.COLLECTIVES)) {
+                attrs.put(key + "residual_max_ns", e.maxResidualNs());
+                attrs.put(key + "collectives_matched", (long) e.pairs());
+            }
+            attrs.put(key + "time_sync", n.capture().timeSyncWords());
+        }
+        m.put("files", files);
+        attrs.put("vprof.offset_method", methods.isEmpty() ? OffsetEstimate.REFERENCE : String.join("+", methods));
+        attrs.put("vprof.offset_uncertainty_ns", worst < 0 ? "unbounded" : (Object) worst);
+        m.put("attributes", attrs);
+        return Map.of("perfetto_manifest", m);
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var s = Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // A leftover temporary folder is harmless; the archive is what counts.
+        }
+    }
+}
