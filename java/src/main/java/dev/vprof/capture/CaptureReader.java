@@ -20,10 +20,12 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
@@ -78,7 +80,7 @@ public final class CaptureReader implements Closeable {
     private long tornLength;
     private long tornRecords;
     /** Offsets of the chunks skipped as damaged (a pass may meet one again), and their bytes. */
-    private final java.util.Set<Long> damagedChunks = new java.util.HashSet<>();
+    private final Set<Long> damagedChunks = new HashSet<>();
     private long damagedBytes;
 
     private CaptureMetadata metadata;

@@ -23,6 +23,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -191,7 +192,7 @@ final class AttachCommand implements Callable<Integer> {
     /** What to say about the processes of the tree that use CUDA without an agent; empty when none. */
     private static String injectHint(List<Integer> withoutAgent) {
         return withoutAgent.isEmpty() ? "" : "; pid" + (withoutAgent.size() == 1 ? " " : "s ")
-                + withoutAgent.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + withoutAgent.stream().map(String::valueOf).collect(Collectors.joining(", "))
                 + " use" + (withoutAgent.size() == 1 ? "s" : "") + " CUDA without one: "
                 + "use --inject to load the agent into the running process";
     }

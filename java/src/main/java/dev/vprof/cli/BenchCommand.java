@@ -4,15 +4,16 @@ import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
 import dev.vprof.metrics.HttpFailures;
 import dev.vprof.nativelib.Posix;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code vprof bench}: load an OpenAI-compatible server, as {@code vllm bench serve} does. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -101,7 +102,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + ": " + e.getMessage() + "; " + HttpFailures.CHECK_THE_URL);
             err.flush();
             return Main.EXIT_ERROR;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("vprof bench: " + e.getMessage());
             err.flush();
             return Main.EXIT_ERROR;

@@ -5,19 +5,22 @@ import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.ProfilerTrigger;
 import dev.vprof.metrics.MetricsScraper;
+import dev.vprof.otlp.ForwardTarget;
 import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.region.ArmSpec;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** The options every capture takes ({@code run} and {@code attach}), validated into an {@link ArmSpec}. */
 final class CaptureOptions {
@@ -140,7 +143,7 @@ final class CaptureOptions {
         if (s.contains(",") || s.contains("=")) {
             throw new CliException("the " + what + " '" + s + "' may not contain ',' or '='");
         }
-        if (s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= VprofRing.NAME_MAX) {
+        if (s.getBytes(StandardCharsets.UTF_8).length >= VprofRing.NAME_MAX) {
             throw new CliException("the " + what + " '" + s + "' is longer than " + (VprofRing.NAME_MAX - 1) + " bytes");
         }
     }
@@ -251,7 +254,7 @@ final class CaptureOptions {
         if (torchTraces == null) {
             return null;
         }
-        if (java.nio.file.Files.exists(torchTraces) && !java.nio.file.Files.isDirectory(torchTraces)) {
+        if (Files.exists(torchTraces) && !Files.isDirectory(torchTraces)) {
             throw new CliException("--torch-traces " + torchTraces + " is a file; give the folder vLLM writes its "
                     + "traces into (its torch_profiler_dir)");
         }
@@ -311,7 +314,7 @@ final class CaptureOptions {
         triggerUriOrNull();
         torchTracesOrNull();
         otlpConfigOrNull();
-        if (spans != null && !java.nio.file.Files.isReadable(spans)) {
+        if (spans != null && !Files.isReadable(spans)) {
             throw new CliException("--spans " + spans + ": no such readable file");
         }
         if (otlpExport != null) {
@@ -320,7 +323,7 @@ final class CaptureOptions {
                         + "from vLLM) or --spans FILE");
             }
             try {
-                dev.vprof.otlp.ForwardTarget.parse(otlpExport);
+                ForwardTarget.parse(otlpExport);
             } catch (IllegalArgumentException e) {
                 throw new CliException(e.getMessage().replace("--otlp-forward", "--otlp-export"));
             }
@@ -328,7 +331,7 @@ final class CaptureOptions {
     }
 
     /** After the capture: --otlp-export's send (0 when not asked for, or all accepted; 2 otherwise). */
-    int exportSpans(Path file, java.io.PrintWriter out, java.io.PrintWriter err) {
+    int exportSpans(Path file, PrintWriter out, PrintWriter err) {
         return otlpExport == null ? 0 : OtlpExport.run(file, otlpExport, out, err);
     }
 

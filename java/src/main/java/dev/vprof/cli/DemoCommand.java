@@ -12,8 +12,10 @@ import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
+import dev.vprof.html.HtmlReport;
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
+import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.names.KernelNames;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
@@ -21,10 +23,10 @@ import dev.vprof.otlp.OtlpOptions;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
-import dev.vprof.html.HtmlReport;
 import dev.vprof.report.CaptureReport;
-import dev.vprof.source.CaptureSources;
+import dev.vprof.report.Report;
 import dev.vprof.report.TextReport;
+import dev.vprof.source.CaptureSources;
 import dev.vprof.timeline.TimelineSource;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -33,13 +35,16 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -209,9 +214,9 @@ final class DemoCommand implements Callable<Integer> {
         try (CaptureReader reader = CaptureSources.open(capture)) {
             // The report leads with the triage verdict over the capture window (its metrics, and
             // the requests' latencies from their spans).
-            dev.vprof.report.Report built = CaptureReport.build(reader, 10);
+            Report built = CaptureReport.build(reader, 10);
             reportText = TextReport.render(built);
-            reportPage = HtmlReport.render(reader, built, dev.vprof.names.KernelNames.demangled());
+            reportPage = HtmlReport.render(reader, built, KernelNames.demangled());
         }
         Path report = dir.resolve("report.txt");
         Files.writeString(report, reportText);
@@ -248,7 +253,7 @@ final class DemoCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + AGENTS_READY_NS;
         while (true) {
             int ready = 0;
-            for (RegionFile f : agents.within(new java.util.HashSet<>(pids.stream().map(Long::intValue).toList()))) {
+            for (RegionFile f : agents.within(new HashSet<>(pids.stream().map(Long::intValue).toList()))) {
                 try (Region r = Region.open(f.path(), Posix.getuid(), false)) {
                     if (r.state() == AgentState.DORMANT) {
                         ready++;
@@ -273,8 +278,8 @@ final class DemoCommand implements Callable<Integer> {
      * 160 ms a 200 ms scrape interval allows, and the capture would open with gaps.
      */
     private static void warmUp(URI metrics) {
-        try (dev.vprof.metrics.MetricsScraper s = dev.vprof.metrics.MetricsScraper.onDemand(metrics,
-                java.time.Duration.ofSeconds(2))) {
+        try (MetricsScraper s = MetricsScraper.onDemand(metrics,
+                Duration.ofSeconds(2))) {
             for (int i = 0; i < 5; i++) {
                 s.scrapeOnce();
             }
@@ -304,7 +309,7 @@ final class DemoCommand implements Callable<Integer> {
         return files;
     }
 
-    private java.util.function.Consumer<LoadGenerator.RequestResult> counter(int total) {
+    private Consumer<LoadGenerator.RequestResult> counter(int total) {
         AtomicInteger done = new AtomicInteger();
         int every = Math.max(1, total / 4);
         return r -> {

@@ -2,13 +2,16 @@ package dev.vprof.cli;
 
 import dev.vprof.adapt.Selection;
 import dev.vprof.capture.CaptureFormatException;
-import dev.vprof.diff.Categories;
 import dev.vprof.diff.CaptureDiff;
+import dev.vprof.diff.Categories;
+import dev.vprof.diff.DiffException;
 import dev.vprof.diff.DiffJson;
 import dev.vprof.diff.DiffOptions;
 import dev.vprof.diff.DiffResult;
 import dev.vprof.diff.DiffText;
 import dev.vprof.export.ProfilerSteps;
+import dev.vprof.html.DiffPage;
+import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -126,7 +129,7 @@ public final class DiffCommand implements Callable<Integer> {
         DiffResult result;
         try {
             result = CaptureDiff.run(options);
-        } catch (dev.vprof.diff.DiffException e) {
+        } catch (DiffException e) {
             throw new CliException(e.getMessage(), e);
         } catch (CaptureFormatException e) {
             throw new CliException(e.getMessage() + "; give two vprof captures or PyTorch traces", e);
@@ -143,7 +146,7 @@ public final class DiffCommand implements Callable<Integer> {
         out.print(json ? DiffJson.render(result) : DiffText.render(result));
         if (html != null) {
             try {
-                long bytes = dev.vprof.html.HtmlReport.write(dev.vprof.html.DiffPage.render(result), html);
+                long bytes = HtmlReport.write(DiffPage.render(result), html);
                 err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
             } catch (IOException e) {
                 throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path", e);

@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.cuda.CuptiSearch;
+import dev.vprof.discovery.ProcFs;
 import dev.vprof.inject.InjectionReadiness;
 import dev.vprof.inject.Injector;
 import dev.vprof.inject.InjectorExit;
@@ -60,7 +61,7 @@ final class DoctorCommand implements Callable<Integer> {
             throw new CliException("--pid " + pid + " is not a process id: give the pid of your server (ps, or vprof list)");
         }
         if (pid > 0) {
-            String cmd = dev.vprof.discovery.ProcFs.system().commandLine((int) pid);
+            String cmd = ProcFs.system().commandLine((int) pid);
             add(cmd == null || cmd.isEmpty() ? Level.FAIL : Level.OK, "process", "pid " + pid
                     + (cmd == null || cmd.isEmpty() ? ": no such process (or not readable); give the pid of your server"
                             : ": " + cmd));

@@ -8,15 +8,16 @@ import dev.vprof.export.Exporter;
 import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
+import dev.vprof.nativelib.Posix;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
-import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -281,7 +282,7 @@ public final class ExportCommand implements Callable<Integer> {
 
     /** What a capture without GPU work still puts on the timeline. */
     private static List<String> shownParts(CaptureTimeline.Result r) {
-        List<String> parts = new java.util.ArrayList<>();
+        List<String> parts = new ArrayList<>();
         boolean cpu = r.timeline().processes().stream().anyMatch(p -> p.threads().stream()
                 .anyMatch(t -> t.ranges().size() > 0 || t.apiCalls().size() > 0));
         if (cpu) {

@@ -5,11 +5,17 @@ import dev.vprof.nativelib.NativeFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,7 +51,7 @@ final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--wait", paramLabel = "D", defaultValue = "2s", converter = TriageCommand.DurationConverter.class,
             description = "How long to watch CMD before returning: a command that dies in that time is reported "
                     + "with its exit status and the end of its log. Default: ${DEFAULT-VALUE}.")
-    java.time.Duration wait;
+    Duration wait;
 
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command to start, after --.")
     List<String> cmd = new ArrayList<>();
@@ -64,7 +70,7 @@ final class LaunchCommand implements Callable<Integer> {
         }
         // The pid is known only after the start: write to a temporary name, rename once known
         // (the child keeps writing to the same file).
-        Path tmp = OutputPath.expand(log, 0, java.time.LocalDateTime.now()).toAbsolutePath();
+        Path tmp = OutputPath.expand(log, 0, LocalDateTime.now()).toAbsolutePath();
         Path pending = tmp.resolveSibling(".vprof-launch-" + ProcessHandle.current().pid() + ".log");
         OutputPath.checkWritable(pending);
         if (!log.contains("%p")) { // known before CMD starts: refuse before anything runs
@@ -82,11 +88,11 @@ final class LaunchCommand implements Callable<Integer> {
             Files.deleteIfExists(pending);
             throw new CliException(CommandStart.why(cmd.getFirst(), e));
         }
-        Path logFile = OutputPath.expand(log, p.pid(), java.time.LocalDateTime.now()).toAbsolutePath();
+        Path logFile = OutputPath.expand(log, p.pid(), LocalDateTime.now()).toAbsolutePath();
         try {
             // Without --force an existing log (a reused pid) is kept, and this one keeps its temporary name.
             if (force) {
-                Files.move(pending, logFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.move(pending, logFile, StandardCopyOption.REPLACE_EXISTING);
             } else {
                 Files.move(pending, logFile);
             }
@@ -123,9 +129,9 @@ final class LaunchCommand implements Callable<Integer> {
     static final int LOG_TAIL_LINES = 15;
 
     /** Whether {@code p} ends within {@code wait}. */
-    private static boolean died(Process p, java.time.Duration wait) {
+    private static boolean died(Process p, Duration wait) {
         try {
-            return p.waitFor(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            return p.waitFor(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -137,12 +143,12 @@ final class LaunchCommand implements Callable<Integer> {
         try (var ch = Files.newByteChannel(file)) {
             long size = ch.size();
             int len = (int) Math.min(size, TAIL_BYTES);
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(len);
+            ByteBuffer buf = ByteBuffer.allocate(len);
             ch.position(size - len);
             while (buf.hasRemaining() && ch.read(buf) > 0) {
                 // read to the end
             }
-            List<String> lines = new String(buf.array(), 0, buf.position(), java.nio.charset.StandardCharsets.UTF_8)
+            List<String> lines = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8)
                     .lines().toList();
             if (lines.isEmpty()) {
                 return List.of("(empty)");
@@ -155,7 +161,7 @@ final class LaunchCommand implements Callable<Integer> {
 
     private static final int TAIL_BYTES = 64 * 1024;
 
-    private static String millis(java.time.Duration d) {
+    private static String millis(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 }

@@ -12,10 +12,12 @@ import dev.vprof.region.RegionException;
 import dev.vprof.region.RegionNotReadyException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -43,7 +45,7 @@ final class ListCommand implements Callable<Integer> {
     static final String STALE = "STALE";
 
     /** For each STALE row of the last listing, whether it still is (checked again just before removal). */
-    private final Map<Integer, java.util.function.BooleanSupplier> stillStale = new java.util.HashMap<>();
+    private final Map<Integer, BooleanSupplier> stillStale = new HashMap<>();
 
     /** One row of the listing. */
     record Row(int pid, int ppid, String state, long cuptiVersion, String command, String reason, int frontendPid) {}

@@ -2,15 +2,16 @@ package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.diff.DiffText;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
-import dev.vprof.source.CaptureSources;
-import dev.vprof.trace.TorchTraceOptions;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
 import dev.vprof.report.TextReport;
+import dev.vprof.source.CaptureSources;
+import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -138,7 +139,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         if (!json && (window != null || request != null)) {
             out.println("only the GPU work that starts in " + (window != null ? "the window " + window
-                    : "request " + dev.vprof.diff.DiffText.escape(request)) + " of the capture:");
+                    : "request " + DiffText.escape(request)) + " of the capture:");
         }
         if (page != null) {
             try {

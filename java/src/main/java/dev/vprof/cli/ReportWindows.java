@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.adapt.Selection;
 import dev.vprof.report.Report;
 import dev.vprof.time.CaptureWindow;
+import java.util.Locale;
 
 /**
  * The part of a capture {@code vprof report --window A..B} or {@code --request ID} narrows to, in
@@ -24,7 +25,7 @@ final class ReportWindows {
             long to = Math.min(s.endEpochNs(capture), capture.endNs() + 1);
             if (from >= to) {
                 throw new CliException("--window " + window + " starts after the capture ends (it is "
-                        + String.format(java.util.Locale.ROOT, "%.3f", capture.durationNs() / 1e9) + " s long)");
+                        + String.format(Locale.ROOT, "%.3f", capture.durationNs() / 1e9) + " s long)");
             }
             return new CaptureWindow(from, to, "window");
         }

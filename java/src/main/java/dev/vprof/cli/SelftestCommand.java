@@ -8,6 +8,13 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,12 +69,12 @@ public final class SelftestCommand implements Callable<Integer> {
 
     @Option(names = "--case", paramLabel = "NAME", completionCandidates = CaseNames.class,
             description = "With --gpu: run only this case (repeatable): ${COMPLETION-CANDIDATES}. Default: all")
-    java.util.List<String> cases = new java.util.ArrayList<>();
+    List<String> cases = new ArrayList<>();
 
     @Option(names = "--time-limit", paramLabel = "D", converter = TriageCommand.DurationConverter.class,
             description = "With --gpu: stop starting cases once D (7m, 300s) has passed, and cut the running one "
                     + "short, so that the table is written within D. Default: 1h")
-    java.time.Duration timeLimit = java.time.Duration.ofHours(1);
+    Duration timeLimit = Duration.ofHours(1);
 
     @Override
     public Integer call() throws Exception {
@@ -102,8 +109,8 @@ public final class SelftestCommand implements Callable<Integer> {
                     print.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
                     return requireGpu ? 1 : 0;
                 }
-                return new GpuSelftest(print, work, new GpuSelftest.Options(null, java.util.Map.of(),
-                        java.util.Set.copyOf(cases), timeLimit.toSeconds())).run();
+                return new GpuSelftest(print, work, new GpuSelftest.Options(null, Map.of(),
+                        Set.copyOf(cases), timeLimit.toSeconds())).run();
             }
             return new DoubleSelftest(print, work).run();
         } finally {
@@ -115,7 +122,7 @@ public final class SelftestCommand implements Callable<Integer> {
                 terminal.println("working folder: " + work);
             } else {
                 try (var files = Files.walk(work)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
         }
@@ -124,7 +131,7 @@ public final class SelftestCommand implements Callable<Integer> {
     /** The GPU self-test's cases, for --case's help. */
     static final class CaseNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return GpuSelftest.CASES.iterator();
         }
     }

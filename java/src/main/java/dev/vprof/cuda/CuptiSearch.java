@@ -1,6 +1,7 @@
 package dev.vprof.cuda;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ public final class CuptiSearch {
                     + "): is process " + pid + " running, and yours (or run as root)?", e);
         }
         Map<String, String> env = new LinkedHashMap<>();
-        for (String kv : new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split("\0")) {
+        for (String kv : new String(bytes, StandardCharsets.UTF_8).split("\0")) {
             int eq = kv.indexOf('=');
             if (eq > 0) {
                 env.putIfAbsent(kv.substring(0, eq), kv.substring(eq + 1));

@@ -1,6 +1,7 @@
 package dev.vprof.cuda;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ public record ProcessLibraries(Path cupti, Path cudart, List<Path> sitePackages)
             throw new IOException("cannot read " + maps + " (" + e.getMessage()
                     + "): is process " + pid + " running, and yours (or run as root)?", e);
         }
-        return parse(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+        return parse(new String(bytes, StandardCharsets.UTF_8));
     }
 
     /** Parses the text of a maps file. */

@@ -3,6 +3,7 @@ package dev.vprof.demo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,7 +78,7 @@ final class OtlpJsonExporter implements AutoCloseable {
                     .build();
             HttpResponse<Void> resp = http.send(req, HttpResponse.BodyHandlers.discarding());
             if (resp.statusCode() / 100 != 2) failed.incrementAndGet();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             failed.incrementAndGet();
         }
     }

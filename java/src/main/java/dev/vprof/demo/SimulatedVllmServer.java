@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -447,7 +448,7 @@ public final class SimulatedVllmServer implements AutoCloseable {
         private static final long NANO_AT_START;
 
         static {
-            java.time.Instant now = java.time.Instant.now();
+            Instant now = Instant.now();
             NANO_AT_START = System.nanoTime();
             EPOCH_AT_START = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         }

@@ -1,9 +1,14 @@
 package dev.vprof.diff;
 
+import dev.vprof.adapt.ApiNames;
 import dev.vprof.adapt.Selection;
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.MarkerEvent;
+import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
@@ -11,11 +16,16 @@ import dev.vprof.report.Report;
 import dev.vprof.report.RequestFigures;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.time.CaptureWindow;
+import dev.vprof.trace.TorchTraceImport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -76,7 +86,7 @@ public final class CaptureDiff {
                 if (s.total.count == 0) {
                     throw new DiffException("the " + (s == bs ? "base" : "new") + " side, " + s.label
                             + ", holds no kernels" + (s.selection.kind() == Selection.Kind.ALL ? ""
-                            : String.format(java.util.Locale.ROOT, " (the capture's window is %.3f s long)",
+                            : String.format(Locale.ROOT, " (the capture's window is %.3f s long)",
                                     s.facts.window.durationNs() / 1e9))
                             + "; choose a file, window, step or rank with GPU work");
                 }
@@ -85,9 +95,9 @@ public final class CaptureDiff {
         }
     }
 
-    private static java.util.Set<Integer> rankPids(CaptureReader r, int rank, Path file) {
-        java.util.Set<Integer> pids = new java.util.HashSet<>();
-        for (dev.vprof.capture.ProcessInfo p : r.processes()) {
+    private static Set<Integer> rankPids(CaptureReader r, int rank, Path file) {
+        Set<Integer> pids = new HashSet<>();
+        for (ProcessInfo p : r.processes()) {
             if (p.rank() != null && p.rank() == rank) {
                 pids.add(p.pid());
             }
@@ -159,8 +169,8 @@ public final class CaptureDiff {
             int pid = Integer.MIN_VALUE;
             ClockMapping clock = ClockMapping.identity();
             /** CPU ops and annotations open: (pid, id) -> {start}, and their names. */
-            final Map<Long, long[]> open = new java.util.HashMap<>();
-            final Map<Long, String> openName = new java.util.HashMap<>();
+            final Map<Long, long[]> open = new HashMap<>();
+            final Map<Long, String> openName = new HashMap<>();
 
             private ClockMapping clockOf(int p) {
                 if (p != pid) {
@@ -171,14 +181,14 @@ public final class CaptureDiff {
             }
 
             @Override
-            public void marker(int p, dev.vprof.capture.MarkerEvent m) {
+            public void marker(int p, MarkerEvent m) {
                 long key = ((long) p << 32) | (m.id() & 0xffffffffL);
-                if ((m.flags() & dev.vprof.bindings.VprofRing.MARKER_START) != 0) {
+                if ((m.flags() & VprofRing.MARKER_START) != 0) {
                     if (m.name() != null && (m.domain() == null || m.domain().equals(CPU_OP_DOMAIN))) {
                         open.put(key, new long[] {m.timestamp()});
                         openName.put(key, m.name());
                     }
-                } else if ((m.flags() & dev.vprof.bindings.VprofRing.MARKER_END) != 0) {
+                } else if ((m.flags() & VprofRing.MARKER_END) != 0) {
                     long[] s = open.remove(key);
                     String name = openName.remove(key);
                     if (s != null) {
@@ -191,8 +201,8 @@ public final class CaptureDiff {
             }
 
             @Override
-            public void api(int p, dev.vprof.capture.ApiEvent a) {
-                String name = dev.vprof.adapt.ApiNames.name(a.domain(), a.cbid());
+            public void api(int p, ApiEvent a) {
+                String name = ApiNames.name(a.domain(), a.cbid());
                 long es = clockOf(p).toEpochNs(a.start());
                 for (SideAcc side : sides) {
                     side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
@@ -218,7 +228,7 @@ public final class CaptureDiff {
     }
 
     /** The marker domain the trace reader gives PyTorch's cpu_op events. */
-    static final String CPU_OP_DOMAIN = dev.vprof.trace.TorchTraceImport.DOMAIN_CPU_OP;
+    static final String CPU_OP_DOMAIN = TorchTraceImport.DOMAIN_CPU_OP;
 
     /** The span attribute of prompt tokens, for the request mix. */
     static final String PROMPT_TOKENS = RequestPhases.ATTR_PROMPT_TOKENS;

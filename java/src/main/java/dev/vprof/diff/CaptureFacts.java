@@ -14,6 +14,7 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.time.CaptureWindow;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +53,9 @@ final class CaptureFacts implements RecordVisitor {
                 return; // nested, or another thread's: not a new step
             }
             if (size == start.length) {
-                start = java.util.Arrays.copyOf(start, size * 2);
-                end = java.util.Arrays.copyOf(end, size * 2);
-                number = java.util.Arrays.copyOf(number, size * 2);
+                start = Arrays.copyOf(start, size * 2);
+                end = Arrays.copyOf(end, size * 2);
+                number = Arrays.copyOf(number, size * 2);
             }
             start[size] = s;
             end[size] = e;
@@ -178,7 +179,7 @@ final class CaptureFacts implements RecordVisitor {
             return;
         }
         if (launchCount == launches.length) {
-            launches = java.util.Arrays.copyOf(launches, launches.length * 2);
+            launches = Arrays.copyOf(launches, launches.length * 2);
         }
         launches[launchCount++] = new long[] {pid, api.start(), api.correlationId()};
     }
@@ -268,8 +269,8 @@ final class CaptureFacts implements RecordVisitor {
                 if (s.corrMin == null) {
                     s.corrMin = new int[s.size];
                     s.corrMax = new int[s.size];
-                    java.util.Arrays.fill(s.corrMin, Integer.MAX_VALUE);
-                    java.util.Arrays.fill(s.corrMax, Integer.MIN_VALUE);
+                    Arrays.fill(s.corrMin, Integer.MAX_VALUE);
+                    Arrays.fill(s.corrMax, Integer.MIN_VALUE);
                 }
                 int c = (int) l[2];
                 s.corrMin[at] = Math.min(s.corrMin[at], c);
@@ -283,7 +284,7 @@ final class CaptureFacts implements RecordVisitor {
                     for (int i = 0; i < s.size; i++) {
                         if (s.corrMin[i] != Integer.MAX_VALUE) with[n++] = i;
                     }
-                    s.corrSteps = java.util.Arrays.copyOf(with, n);
+                    s.corrSteps = Arrays.copyOf(with, n);
                 }
             }
         }
@@ -310,7 +311,7 @@ final class CaptureFacts implements RecordVisitor {
     private static void sort(Steps s) {
         Integer[] order = new Integer[s.size];
         for (int i = 0; i < s.size; i++) order[i] = i;
-        java.util.Arrays.sort(order, (a, b) -> Long.compare(s.start[a], s.start[b]));
+        Arrays.sort(order, (a, b) -> Long.compare(s.start[a], s.start[b]));
         long[] st = new long[s.size], en = new long[s.size], nu = new long[s.size];
         for (int i = 0; i < s.size; i++) {
             st[i] = s.start[order[i]];

@@ -3,6 +3,7 @@ package dev.vprof.diff;
 import dev.vprof.diff.DiffResult.Row;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 
 /**
  * {@code vprof diff} for a terminal: the verdict on the first line, why on the next, then the top
@@ -66,7 +67,7 @@ public final class DiffText {
         StringBuilder b = new StringBuilder();
         if (s.steps() > 0) b.append(", ").append(s.steps()).append(" steps");
         if (s.requests() > 0) b.append(", ").append(s.requests()).append(" requests");
-        if (!s.devices().isEmpty()) b.append(", ").append(escape(String.join(", ", new java.util.TreeSet<>(s.devices()))));
+        if (!s.devices().isEmpty()) b.append(", ").append(escape(String.join(", ", new TreeSet<>(s.devices()))));
         if (s.worldSize() != null) b.append(", world size ").append(s.worldSize());
         return b.toString();
     }

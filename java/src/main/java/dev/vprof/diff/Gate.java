@@ -1,5 +1,6 @@
 package dev.vprof.diff;
 
+import dev.vprof.capture.ProcessInfo;
 import dev.vprof.diff.DiffResult.Mismatch;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The comparability gate: what must match for a change between two sides to mean anything. A
@@ -104,8 +106,8 @@ final class Gate {
 
     /** What the processes' source says (a trace's CUDA runtime and driver versions), all values seen; null if none. */
     private static String fact(CaptureDiff.Input in, String key) {
-        java.util.TreeSet<String> v = new java.util.TreeSet<>();
-        for (dev.vprof.capture.ProcessInfo p : in.reader.processes()) {
+        TreeSet<String> v = new TreeSet<>();
+        for (ProcessInfo p : in.reader.processes()) {
             if (p.facts() != null && p.facts().get(key) != null) {
                 v.add(p.facts().get(key));
             }

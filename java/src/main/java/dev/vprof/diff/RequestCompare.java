@@ -5,6 +5,7 @@ import dev.vprof.diff.DiffResult.Change;
 import dev.vprof.diff.DiffResult.LatencyChange;
 import dev.vprof.diff.DiffResult.MetricChange;
 import dev.vprof.diff.DiffResult.PhaseChange;
+import dev.vprof.otlp.AnyValue;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.report.Report;
@@ -189,7 +190,7 @@ final class RequestCompare {
         int n = 0;
         for (int i = 0; i < in.slices.size(); i++) {
             if (!s.requestPicked[i]) continue;
-            dev.vprof.otlp.AnyValue v = in.slices.get(i).span().attribute(RequestPhases.ATTR_PROMPT_TOKENS);
+            AnyValue v = in.slices.get(i).span().attribute(RequestPhases.ATTR_PROMPT_TOKENS);
             if (v != null && Double.isFinite(v.asDouble())) {
                 sum += v.asDouble();
                 n++;

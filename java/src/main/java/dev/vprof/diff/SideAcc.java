@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -70,7 +72,7 @@ final class SideAcc {
     private final Map<KernelDesc, KeyStats> shapeOfDesc = new IdentityHashMap<>();
     KeyStats total;
     /** CPU operators (and annotations, and runtime calls) by name: {count, total ns}. */
-    final Map<String, long[]> cpuOps = new java.util.TreeMap<>();
+    final Map<String, long[]> cpuOps = new TreeMap<>();
     private final SampleBudget budget = new SampleBudget(SAMPLES);
     final KeyStats.Rng rng;
     private String lastName;
@@ -255,7 +257,7 @@ final class SideAcc {
     }
 
     /** The processes of the asked rank; null for all. */
-    java.util.Set<Integer> pids;
+    Set<Integer> pids;
 
     private Entry entry(String name) {
         Entry e = byName.get(name);

@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +128,7 @@ public final class Capture {
 
     /** As {@link #awaitSummary()}, for at most {@code timeout}; null when the capture still runs. */
     public CaptureSummary awaitSummary(long timeout, TimeUnit unit) throws IOException, InterruptedException {
-        if (!drain.join(java.time.Duration.ofNanos(unit.toNanos(timeout)))) {
+        if (!drain.join(Duration.ofNanos(unit.toNanos(timeout)))) {
             return null;
         }
         return summaryOrThrow();

@@ -4,9 +4,9 @@ import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.MetricsCodec;
 import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
+import dev.vprof.merge.NodeEvidence;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
-import dev.vprof.merge.NodeEvidence;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpFormatException;
@@ -23,6 +23,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +100,7 @@ public final class CaptureFeeds implements AutoCloseable {
     private Thread triggerThread;
     private volatile boolean triggerStarted;
     /** What went wrong with {@code --trigger}, first failure first; the capture goes on, marked. */
-    private final List<String> triggerFailures = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<String> triggerFailures = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean stopping;
     private long windowStartNs;
     private long windowEndNs = -1;

@@ -2,7 +2,9 @@ package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
+import dev.vprof.capture.ProcessExit;
 import dev.vprof.capture.ProcessInfo;
+import dev.vprof.capture.RangeEvent;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcFs;
 import dev.vprof.discovery.ProcessLiveness;
@@ -16,6 +18,7 @@ import dev.vprof.region.RegionException;
 import dev.vprof.region.RegionNotReadyException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -272,12 +275,12 @@ final class CaptureSession {
                     corrupt[0] = e;
                     return false;
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
         } catch (RegionException e) {
             err.println("vprof: warning: " + e.getMessage());
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw e.getCause();
         }
         if (corrupt[0] != null) {
@@ -311,7 +314,7 @@ final class CaptureSession {
             out.process(a.info);
             a.announced = true;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // run() turns it into the write failure's sentence
+            throw new UncheckedIOException(e); // run() turns it into the write failure's sentence
         }
     }
 
@@ -448,9 +451,9 @@ final class CaptureSession {
                 closeAll();
                 throw e;
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             releaseAll();
-            IOException io = e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e;
+            IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
             long written = out.bytesWritten();
             closeQuietly();
             throw WriteFailure.of(plan.output(), written, io);
@@ -489,8 +492,8 @@ final class CaptureSession {
                         torchFailure = e;
                     }
                 }
-            } catch (IOException | java.io.UncheckedIOException e) {
-                throw writeFailed(e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e);
+            } catch (IOException | UncheckedIOException e) {
+                throw writeFailed(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);
             } catch (RuntimeException | Error e) {
                 closeQuietly();
                 throw e;
@@ -798,11 +801,11 @@ final class CaptureSession {
         long at = Posix.realtimeNanos();
         double into = beganNs == 0 ? 0 : (System.nanoTime() - beganNs) / 1e9;
         long records = a.reader.records();
-        dev.vprof.capture.ProcessExit e = waitStatus >= 0
-                ? dev.vprof.capture.ProcessExit.fromWaitStatus(a.pid(), a.info.rank(), waitStatus, at, into, records)
-                : new dev.vprof.capture.ProcessExit(a.pid(), a.info.rank(), st == AgentState.EXITED ? "exited" : "vanished",
+        ProcessExit e = waitStatus >= 0
+                ? ProcessExit.fromWaitStatus(a.pid(), a.info.rank(), waitStatus, at, into, records)
+                : new ProcessExit(a.pid(), a.info.rank(), st == AgentState.EXITED ? "exited" : "vanished",
                         0, -1, at, into, records);
-        out.chunk(dev.vprof.capture.ProcessExit.KIND, e.toJson());
+        out.chunk(ProcessExit.KIND, e.toJson());
         boolean others = attached.stream().anyMatch(o -> o != a && !o.finished);
         if (e.abnormal()) {
             err.println("vprof: WARNING: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
@@ -840,7 +843,7 @@ final class CaptureSession {
             long raised = a.delta().warningFlags();
             if (raised != 0) {
                 agentWarnings.add("pid " + a.pid() + ": " + a.lastReason + " ["
-                        + String.join(", ", dev.vprof.capture.RangeEvent.flagNames(raised)) + "]");
+                        + String.join(", ", RangeEvent.flagNames(raised)) + "]");
             }
             ranges += a.reader.rangesBegun();
             kernels += a.reader.records(VprofRing.REC_KERNEL);

@@ -1,5 +1,6 @@
 package dev.vprof.export;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -163,7 +164,7 @@ final class JsonOut {
      * and an unpaired surrogate (not encodable in UTF-8) replaced by U+FFFD.
      */
     static byte[] quoted(String s) {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(s.length() + 8);
+        ByteArrayOutputStream b = new ByteArrayOutputStream(s.length() + 8);
         b.write('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

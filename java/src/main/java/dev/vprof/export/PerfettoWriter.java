@@ -19,14 +19,22 @@ import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
 import dev.vprof.wire.WireType;
 import dev.vprof.wire.WireWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.Deflater;
 
 /**
  * Writes a {@link TimelineSource} (a timeline in memory, or a capture streamed from its file) as a
@@ -92,11 +100,11 @@ public final class PerfettoWriter {
      * packets are repetitive enough that level 1 already shrinks them about four times.
      */
     private static byte[] compressedPacket(byte[] chunk) {
-        java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_SPEED);
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
         try {
             deflater.setInput(chunk);
             deflater.finish();
-            java.io.ByteArrayOutputStream z = new java.io.ByteArrayOutputStream(chunk.length / 3 + 64);
+            ByteArrayOutputStream z = new ByteArrayOutputStream(chunk.length / 3 + 64);
             byte[] buf = new byte[64 << 10];
             while (!deflater.finished()) {
                 z.write(buf, 0, deflater.deflate(buf));
@@ -151,8 +159,8 @@ public final class PerfettoWriter {
         final WireWriter out = new WireWriter(FLUSH_AT + (64 << 10));
         final WireWriter scratch = new WireWriter(256);
         final WireWriter scratch2 = new WireWriter(256);
-        final java.util.ArrayDeque<java.util.concurrent.Future<byte[]>> pending = new java.util.ArrayDeque<>();
-        java.util.concurrent.ExecutorService compressor;
+        final ArrayDeque<Future<byte[]>> pending = new ArrayDeque<>();
+        ExecutorService compressor;
         final TrackMap<GpuStream, StreamTrack> streams = new TrackMap<>("a GPU stream");
         final TrackMap<CpuThread, ThreadTrack> threads = new TrackMap<>("a thread");
         /** Every sequence, in the order made: finished in that order. */
@@ -248,17 +256,17 @@ public final class PerfettoWriter {
                 packet = pending.removeFirst().get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while compressing the trace");
-            } catch (java.util.concurrent.ExecutionException e) {
+                throw new InterruptedIOException("interrupted while compressing the trace");
+            } catch (ExecutionException e) {
                 throw new IOException("compressing the trace failed", e.getCause());
             }
             bytes += packet.length;
             sink.write(packet);
         }
 
-        private java.util.concurrent.ExecutorService compressor() {
+        private ExecutorService compressor() {
             if (compressor == null) {
-                compressor = java.util.concurrent.Executors.newFixedThreadPool(COMPRESSOR_THREADS,
+                compressor = Executors.newFixedThreadPool(COMPRESSOR_THREADS,
                         Thread.ofPlatform().daemon().name("perfetto-deflate-", 0).factory());
             }
             return compressor;

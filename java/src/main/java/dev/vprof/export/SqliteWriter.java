@@ -43,6 +43,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -516,7 +517,7 @@ public final class SqliteWriter {
                     for (int i = 0, n = c.size(); i < n; i++) {
                         double v = c.value(i);
                         st.setString(1, c.name());
-                        st.setString(2, c.kind().name().toLowerCase(java.util.Locale.ROOT));
+                        st.setString(2, c.kind().name().toLowerCase(Locale.ROOT));
                         st.setString(3, c.unit());
                         st.setLong(4, t(c.time(i)));
                         if (Double.isFinite(v)) {

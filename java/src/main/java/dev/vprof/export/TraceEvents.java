@@ -4,6 +4,7 @@ import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.Timeline;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * The Trace Event Format events that the Chrome and Kineto exports both write: one JSON object
@@ -39,7 +40,7 @@ final class TraceEvents {
     /** The timeline string {@code id}, quoted for JSON (cached). */
     byte[] name(int id) {
         if (id >= names.length) { // a streamed walk may intern names as it goes
-            names = java.util.Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
+            names = Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
         }
         byte[] b = names[id];
         if (b == null) {

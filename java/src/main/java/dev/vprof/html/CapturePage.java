@@ -13,6 +13,8 @@ import dev.vprof.triage.Finding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The page of one capture: a renderer of what {@code vprof report} computes ({@link Report}) and of
@@ -136,7 +138,7 @@ public final class CapturePage {
             out.add(w.startsWith("WARNING: ") ? w.substring(9) : w);
         }
         Integer world = null;
-        java.util.Set<Integer> ranks = new java.util.TreeSet<>();
+        Set<Integer> ranks = new TreeSet<>();
         for (Report.ProcessSummary p : report.processes()) {
             if (p.worldSize() != null) {
                 world = world == null ? p.worldSize() : Math.max(world, p.worldSize());

@@ -8,6 +8,7 @@ import dev.vprof.diff.DiffResult;
 import dev.vprof.report.ReportFormat;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The page of a comparison ({@code vprof diff … --html}): a renderer of {@link DiffResult}, the
@@ -127,8 +128,8 @@ public final class DiffPage {
         sideRow(b, "GPU time", ReportFormat.duration(x.gpuNs()), ReportFormat.duration(y.gpuNs()));
         sideRow(b, "steps", Long.toString(x.steps()), Long.toString(y.steps()));
         sideRow(b, "requests", Long.toString(x.requests()), Long.toString(y.requests()));
-        sideRow(b, "GPUs", String.join(", ", new java.util.TreeSet<>(x.devices())),
-                String.join(", ", new java.util.TreeSet<>(y.devices())));
+        sideRow(b, "GPUs", String.join(", ", new TreeSet<>(x.devices())),
+                String.join(", ", new TreeSet<>(y.devices())));
         sideRow(b, "world size", x.worldSize() == null ? "-" : x.worldSize().toString(),
                 y.worldSize() == null ? "-" : y.worldSize().toString());
         sideRow(b, "ranks", String.valueOf(x.ranks()), String.valueOf(y.ranks()));

@@ -14,11 +14,13 @@ import dev.vprof.names.KernelNames;
 import dev.vprof.report.BusyTimeline;
 import dev.vprof.report.Report;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * What the page draws beyond the {@link Report}'s numbers, from one more bounded pass over the
@@ -44,7 +46,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
     static final int MAX_METRIC_POINTS = 2048;
     /** NVTX ranges open at once that are remembered (a push without a pop must not grow the heap). */
     private static final int MAX_OPEN = 1 << 16;
-    private static final java.util.regex.Pattern STEP_NUMBER = java.util.regex.Pattern.compile("#\\d+$");
+    private static final Pattern STEP_NUMBER = Pattern.compile("#\\d+$");
 
     /** A GPU's busy fraction per bin; outsideNs: its busy time outside [fromNs, toNs). */
     public record GpuLane(int pid, int device, String label, double[] busy, long outsideNs) {}
@@ -148,13 +150,13 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
         });
         List<MetricSeries> out = new ArrayList<>();
         for (int g = 0; g < gauges.size(); g++) {
-            double[] vals = java.util.Arrays.copyOf(v[g], n[0]);
+            double[] vals = Arrays.copyOf(v[g], n[0]);
             boolean any = false;
             for (double d : vals) {
                 any |= Double.isFinite(d);
             }
             if (any) {
-                out.add(new MetricSeries(labels[g], units[g], java.util.Arrays.copyOf(t, n[0]), vals));
+                out.add(new MetricSeries(labels[g], units[g], Arrays.copyOf(t, n[0]), vals));
             }
         }
         return out;
@@ -285,7 +287,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                     .forEach(e -> {
                         long[] s = stepSamples.get(e.getKey());
                         steps.add(new StepSeries(e.getKey(), e.getValue()[0], e.getValue()[1],
-                                java.util.Arrays.copyOfRange(s, 1, 1 + (int) s[0]), isStep(e.getKey())));
+                                Arrays.copyOfRange(s, 1, 1 + (int) s[0]), isStep(e.getKey())));
                     });
             return new PageData(from, to, gpus, kernels, steps, metrics);
         }

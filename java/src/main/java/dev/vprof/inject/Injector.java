@@ -1,5 +1,6 @@
 package dev.vprof.inject;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -111,7 +112,7 @@ public final class Injector {
         List<String> cmd = new ArrayList<>();
         cmd.add(executable.toString());
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         CompletableFuture<String> out = readAsync(p.getInputStream());
         CompletableFuture<String> err = readAsync(p.getErrorStream());
         try {

@@ -1,5 +1,6 @@
 package dev.vprof.inject;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,7 +54,7 @@ final class RemoteExec {
         Files.writeString(script, script(agent), StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(interpreter.toString(), "-c",
                 "import sys; sys.remote_exec(int(sys.argv[1]), sys.argv[2])", Integer.toString(pid), script.toString())
-                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         try {
             if (!p.waitFor(WAIT_MS, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();

@@ -3,6 +3,7 @@ package dev.vprof.merge;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -87,7 +88,7 @@ public record OffsetEstimate(String method, long offsetNs, long uncertaintyNs, i
         List<long[]> close = candidates.stream().filter(c -> c[1] <= 2 * best[1] + 1000).toList();
         if (close.size() > 1) {
             long[] nearest = close.stream().min((a, b) -> Long.compare(Math.abs(a[2]), Math.abs(b[2]))).orElseThrow();
-            notes.add(String.format(java.util.Locale.ROOT,
+            notes.add(String.format(Locale.ROOT,
                     "%d alignments of the collectives fit about as well (the collectives are nearly periodic); the one "
                             + "nearest the wall clocks was taken", close.size()));
             return Optional.of(finish(reference, other, (int) nearest[0], notes));
@@ -153,7 +154,7 @@ public record OffsetEstimate(String method, long offsetNs, long uncertaintyNs, i
         String off = (offsetNs >= 0 ? "+" : "") + TimeSync.Units.ns(offsetNs);
         return switch (method) {
             case REFERENCE -> "the reference clock";
-            case COLLECTIVES -> String.format(java.util.Locale.ROOT,
+            case COLLECTIVES -> String.format(Locale.ROOT,
                     "%s from %d collective ends (residual %s rms, max %s, %d outliers, shift %d)", off, pairs,
                     TimeSync.Units.ns(uncertaintyNs), TimeSync.Units.ns(maxResidualNs), outliers, shift);
             default -> off + " (no collectives matched: wall clocks taken as they are, NTP bound "

@@ -20,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code vprof merge}: the captures of one run's nodes as one archive that Perfetto opens merged
@@ -230,7 +232,7 @@ public final class RunMerge {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("vprof.run_id", runId);
         attrs.put("vprof.reference", ref);
-        Set<String> methods = new java.util.TreeSet<>();
+        Set<String> methods = new TreeSet<>();
         long worst = 0;
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
@@ -270,7 +272,7 @@ public final class RunMerge {
 
     private static void deleteTree(Path dir) {
         try (var s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
                     Files.deleteIfExists(p);
                 } catch (IOException e) {

@@ -6,6 +6,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -80,10 +81,10 @@ public record TimeSync(int state, int status, long maxErrorUs, long estErrorUs) 
 
         static String us(long us) {
             if (us >= 1_000_000) {
-                return String.format(java.util.Locale.ROOT, "%.3g s", us / 1e6);
+                return String.format(Locale.ROOT, "%.3g s", us / 1e6);
             }
             if (us >= 1000) {
-                return String.format(java.util.Locale.ROOT, "%.3g ms", us / 1e3);
+                return String.format(Locale.ROOT, "%.3g ms", us / 1e3);
             }
             return us + " µs";
         }
@@ -91,13 +92,13 @@ public record TimeSync(int state, int status, long maxErrorUs, long estErrorUs) 
         static String ns(long ns) {
             double a = Math.abs((double) ns);
             if (a >= 1e9) {
-                return String.format(java.util.Locale.ROOT, "%.3f s", ns / 1e9);
+                return String.format(Locale.ROOT, "%.3f s", ns / 1e9);
             }
             if (a >= 1e6) {
-                return String.format(java.util.Locale.ROOT, "%.3f ms", ns / 1e6);
+                return String.format(Locale.ROOT, "%.3f ms", ns / 1e6);
             }
             if (a >= 1e3) {
-                return String.format(java.util.Locale.ROOT, "%.1f µs", ns / 1e3);
+                return String.format(Locale.ROOT, "%.1f µs", ns / 1e3);
             }
             return ns + " ns";
         }

@@ -2,6 +2,7 @@ package dev.vprof.metrics;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -718,7 +719,7 @@ public final class ExpositionParser {
                     return null;
                 }
                 if (2 * count + 2 > labelBuf.length) {
-                    labelBuf = java.util.Arrays.copyOf(labelBuf, labelBuf.length * 2);
+                    labelBuf = Arrays.copyOf(labelBuf, labelBuf.length * 2);
                 }
                 labelBuf[2 * count] = labelName;
                 labelBuf[2 * count + 1] = value;
@@ -737,7 +738,7 @@ public final class ExpositionParser {
             if (count == 0) {
                 return Labels.EMPTY;
             }
-            String[] pairs = java.util.Arrays.copyOf(labelBuf, 2 * count);
+            String[] pairs = Arrays.copyOf(labelBuf, 2 * count);
             Labels labels = Labels.fromPairs(pairs, count);
             if (labels == null) {
                 error("a label name appears twice in one label set");

@@ -2,6 +2,7 @@ package dev.vprof.metrics;
 
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
@@ -23,7 +24,7 @@ public final class HttpFailures {
         // The JDK's client wraps a failed name lookup in a ConnectException: look for it first, so
         // that a misspelled host is named as such and not as a refused connection.
         for (Throwable u = t; u != null; u = u.getCause() == u ? null : u.getCause()) {
-            if (u instanceof UnresolvedAddressException || u instanceof java.net.UnknownHostException) {
+            if (u instanceof UnresolvedAddressException || u instanceof UnknownHostException) {
                 return "unknown host '" + url.getHost() + "' (the name does not resolve: check its spelling)";
             }
         }
@@ -32,7 +33,7 @@ public final class HttpFailures {
             if (c instanceof ConnectException) {
                 return "connection refused (is the server running and listening on " + hostPort(url) + "?)";
             }
-            if (c instanceof UnresolvedAddressException || c instanceof java.net.UnknownHostException) {
+            if (c instanceof UnresolvedAddressException || c instanceof UnknownHostException) {
                 return "unknown host '" + url.getHost() + "'";
             }
             if (c instanceof HttpConnectTimeoutException) {
@@ -51,7 +52,7 @@ public final class HttpFailures {
     public static boolean unreachable(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof ConnectException || c instanceof UnresolvedAddressException
-                    || c instanceof java.net.UnknownHostException || c instanceof HttpConnectTimeoutException) {
+                    || c instanceof UnknownHostException || c instanceof HttpConnectTimeoutException) {
                 return true;
             }
         }

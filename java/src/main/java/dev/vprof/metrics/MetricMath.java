@@ -2,6 +2,7 @@ package dev.vprof.metrics;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -97,7 +98,7 @@ public final class MetricMath {
      * null (see {@link SeriesRules#histogram}).
      */
     public static String histogramProblem(MetricsSnapshot snapshot, String base, Predicate<Labels> filter) {
-        Map<Labels, List<Sample>> buckets = new java.util.LinkedHashMap<>();
+        Map<Labels, List<Sample>> buckets = new LinkedHashMap<>();
         for (Sample s : snapshot.samples(base + "_bucket")) {
             Labels series = s.labels().without("le");
             if (filter.test(series)) {

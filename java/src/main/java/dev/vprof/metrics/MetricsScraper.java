@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -22,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
  * Scrapes a {@code /metrics} endpoint every interval on its own thread and hands each result,
@@ -198,8 +202,8 @@ public final class MetricsScraper implements AutoCloseable {
             Thread.currentThread().interrupt();
             return new ScrapeResult.Gap(epochNs, "GET " + url + ": interrupted");
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof java.net.http.HttpTimeoutException
-                    && !(e.getCause() instanceof java.net.http.HttpConnectTimeoutException)) {
+            if (e.getCause() instanceof HttpTimeoutException
+                    && !(e.getCause() instanceof HttpConnectTimeoutException)) {
                 return timedOut(epochNs); // the client's own timer fired first: the same gap
             }
             return new ScrapeResult.Gap(epochNs, "GET " + url + ": " + describe(e.getCause()));
@@ -241,7 +245,7 @@ public final class MetricsScraper implements AutoCloseable {
         if (body == null || body.length == 0) {
             return "";
         }
-        String s = new String(body, 0, Math.min(body.length, 200), java.nio.charset.StandardCharsets.UTF_8);
+        String s = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8);
         int nl = s.indexOf('\n');
         return " (" + (nl >= 0 ? s.substring(0, nl) : s).strip() + ")";
     }
@@ -268,7 +272,7 @@ public final class MetricsScraper implements AutoCloseable {
                 n += r;
             }
             return Arrays.copyOf(buf, n);
-        } catch (java.util.zip.ZipException e) {
+        } catch (ZipException e) {
             throw new IOException("body says gzip but is not: " + e.getMessage());
         }
     }

@@ -1,6 +1,7 @@
 package dev.vprof.metrics;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class RayServe {
     /** A replica: the values of its {@link #REPLICA_LABELS} (only those its samples have). */
     public record Replica(Map<String, String> labels) {
         public Replica {
-            labels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+            labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
         }
 
         /** The samples of this replica. */

@@ -4,6 +4,7 @@ import static dev.vprof.metrics.MetricMath.ALL_SERIES;
 
 import dev.vprof.metrics.MetricMath.GaugeStats;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,7 @@ public record WindowStats(
         /** From the observations themselves, in seconds: every figure exact (nearest rank). */
         public static Latency ofObservations(double[] seconds) {
             double[] sorted = seconds.clone();
-            java.util.Arrays.sort(sorted);
+            Arrays.sort(sorted);
             int n = sorted.length;
             if (n == 0) {
                 return new Latency(0, Double.NaN, Quantile.none(0.5), Quantile.none(0.99), Quantile.none(1),

@@ -3,7 +3,9 @@ package dev.vprof.nativelib;
 import dev.vprof.VprofVersion;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,7 +129,7 @@ public final class NativeFiles {
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException
-                     | java.nio.file.DirectoryNotEmptyException raced) {
+                     | DirectoryNotEmptyException raced) {
                 // Another vprof extracted the same content first: use its copy.
                 if (!isComplete(target, contents)) {
                     throw new IOException("cannot extract native files to " + target
@@ -163,7 +165,7 @@ public final class NativeFiles {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             for (var e : contents.entrySet()) {
-                md.update(e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                md.update(e.getKey().getBytes(StandardCharsets.UTF_8));
                 md.update(e.getValue());
             }
             return HexFormat.of().formatHex(md.digest(), 0, 8);

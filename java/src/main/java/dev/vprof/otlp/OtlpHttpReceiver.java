@@ -2,11 +2,14 @@ package dev.vprof.otlp;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -156,7 +159,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
             ex.getResponseHeaders().set("Connection", "close");
             error(ex, json, 413, RESOURCE_EXHAUSTED, e.getMessage());
             return;
-        } catch (ZipException | java.io.EOFException e) {
+        } catch (ZipException | EOFException e) {
             stats.malformed.incrementAndGet();
             error(ex, json, 400, INVALID_ARGUMENT, "Content-Encoding is gzip but the body is not valid gzip: " + e.getMessage());
             return;
@@ -226,7 +229,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     }
 
     private byte[] gunzipBounded(byte[] raw) throws IOException, TooLarge {
-        try (GZIPInputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(raw))) {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(raw))) {
             return readBounded(in, -1, "decompressed request body");
         }
     }
@@ -245,7 +248,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     }
 
     private static void plain(HttpExchange ex, int status, String message) throws IOException {
-        send(ex, status, "text/plain; charset=utf-8", (message + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        send(ex, status, "text/plain; charset=utf-8", (message + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     private static void send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {

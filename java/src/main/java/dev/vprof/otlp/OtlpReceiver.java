@@ -2,6 +2,7 @@ package dev.vprof.otlp;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -21,7 +22,7 @@ public final class OtlpReceiver implements AutoCloseable {
     private final OtlpHttpReceiver http;
     private final OtlpForwarder forwarder;
     private final ReceiverStats stats;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private OtlpReceiver(OtlpGrpcReceiver grpc, OtlpHttpReceiver http, OtlpForwarder forwarder, ReceiverStats stats) {
         this.grpc = grpc;

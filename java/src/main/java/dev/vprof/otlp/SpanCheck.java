@@ -1,5 +1,6 @@
 package dev.vprof.otlp;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,7 +42,7 @@ final class SpanCheck {
     /** Collects rejections while decoding one request. */
     static final class Rejections {
         long count;
-        final List<String> reasons = new java.util.ArrayList<>();
+        final List<String> reasons = new ArrayList<>();
 
         void add(String where, String reason) {
             count++;

@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code --spans FILE}: spans recorded elsewhere, imported instead of received. Two formats,
@@ -274,7 +277,7 @@ public final class SpanImport {
 
     private static AnyValue jaegerValue(JsonNode tag, String key) throws OtlpJson.BadSpan {
         JsonNode v = tag.get("value");
-        String type = OtlpJson.text(tag.get("type")).toLowerCase(java.util.Locale.ROOT);
+        String type = OtlpJson.text(tag.get("type")).toLowerCase(Locale.ROOT);
         if (v == null || v.isNull()) {
             return new AnyValue.StringValue("");
         }
@@ -283,7 +286,7 @@ public final class SpanImport {
                 case "bool" -> new AnyValue.BoolValue(v.isBoolean() ? v.booleanValue() : Boolean.parseBoolean(v.asText()));
                 case "int64" -> new AnyValue.LongValue(v.isIntegralNumber() ? v.longValue() : Long.parseLong(v.asText().trim()));
                 case "float64" -> new AnyValue.DoubleValue(v.isNumber() ? v.doubleValue() : Double.parseDouble(v.asText().trim()));
-                case "binary" -> new AnyValue.BytesValue(java.util.Base64.getDecoder().decode(v.asText()));
+                case "binary" -> new AnyValue.BytesValue(Base64.getDecoder().decode(v.asText()));
                 default -> new AnyValue.StringValue(v.asText());
             };
         } catch (IllegalArgumentException e) { // NumberFormatException included
@@ -299,7 +302,7 @@ public final class SpanImport {
         }
         String padded = "0".repeat(bytes * 2 - s.length()) + s;
         try {
-            return java.util.HexFormat.of().parseHex(padded);
+            return HexFormat.of().parseHex(padded);
         } catch (IllegalArgumentException e) {
             throw new OtlpJson.BadSpan(what + " '" + s + "' is not hex");
         }

@@ -1,5 +1,7 @@
 package dev.vprof.otlp;
 
+import java.util.Locale;
+
 /** trace.v1.Span.SpanKind; the ordinal is the protobuf enum number. */
 public enum SpanKind {
     UNSPECIFIED, INTERNAL, SERVER, CLIENT, PRODUCER, CONSUMER;
@@ -13,7 +15,7 @@ public enum SpanKind {
 
     /** Accepts "SPAN_KIND_SERVER", "SERVER" or "server" (Jaeger's span.kind tag). */
     public static SpanKind ofName(String name) {
-        String n = name.trim().toUpperCase(java.util.Locale.ROOT);
+        String n = name.trim().toUpperCase(Locale.ROOT);
         if (n.startsWith("SPAN_KIND_")) {
             n = n.substring("SPAN_KIND_".length());
         }

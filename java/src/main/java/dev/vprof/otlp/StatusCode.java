@@ -1,5 +1,7 @@
 package dev.vprof.otlp;
 
+import java.util.Locale;
+
 /** trace.v1.Status.StatusCode; the ordinal is the protobuf enum number. */
 public enum StatusCode {
     UNSET, OK, ERROR;
@@ -12,7 +14,7 @@ public enum StatusCode {
 
     /** Accepts "STATUS_CODE_ERROR", "ERROR" or "error". */
     public static StatusCode ofName(String name) {
-        String n = name.trim().toUpperCase(java.util.Locale.ROOT);
+        String n = name.trim().toUpperCase(Locale.ROOT);
         if (n.startsWith("STATUS_CODE_")) {
             n = n.substring("STATUS_CODE_".length());
         }

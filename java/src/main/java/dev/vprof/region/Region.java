@@ -1,7 +1,7 @@
 package dev.vprof.region;
 
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.Control;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.AgentCounters;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
@@ -134,7 +135,7 @@ public final class Region implements AutoCloseable {
                     + expectedUid + "); run vprof as the user who owns that process");
         }
         if (!perms.equals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE))) {
-            throw new RegionException(who + " has mode " + java.nio.file.attribute.PosixFilePermissions.toString(perms)
+            throw new RegionException(who + " has mode " + PosixFilePermissions.toString(perms)
                     + " instead of rw-------; refusing a region that others can open");
         }
     }

@@ -11,6 +11,7 @@ import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
+import dev.vprof.capture.ProcessExit;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
@@ -21,6 +22,7 @@ import dev.vprof.time.CaptureWindow;
 import dev.vprof.time.RangeEdges;
 import dev.vprof.trace.TorchTraceImport;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -137,7 +139,7 @@ public final class CaptureReport implements RecordVisitor {
                     + (triggerFailures == 1 ? "" : "s") + (url == null ? "" : " to " + url)
                     + " failed): the server may never have profiled it; the capture's log says why");
         }
-        for (dev.vprof.capture.ProcessExit e : dev.vprof.capture.ProcessExit.read(reader)) {
+        for (ProcessExit e : ProcessExit.read(reader)) {
             if (e.abnormal()) { // a worker that died mid-capture is named, not just "not ended"
                 warnings.add(e.sentence());
             }
@@ -572,8 +574,8 @@ public final class CaptureReport implements RecordVisitor {
                     Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
                     topKernels(byName, top, names),
                     new Report.RangeFidelity(graphKernels, kernels - graphKernels, kernelLaunches, graphLaunches,
-                            kernelsMissing, clipped, java.util.Collections.unmodifiableMap(new TreeMap<>(rejected)),
-                            dev.vprof.capture.RangeEvent.flagNames(Integer.toUnsignedLong(flags))));
+                            kernelsMissing, clipped, Collections.unmodifiableMap(new TreeMap<>(rejected)),
+                            RangeEvent.flagNames(Integer.toUnsignedLong(flags))));
         }
 
         /** A range edge in epoch ns, by the time layer's one rule (the exports use the same). */

@@ -1,6 +1,9 @@
 package dev.vprof.report;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
+import dev.vprof.capture.DeviceProperties;
+import dev.vprof.triage.Finding;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +48,7 @@ public record Report(
      * The triage verdict (see {@code vprof triage}) over the capture window: the leading verdict
      * ("queue_bound", ...) and every finding that holds, leading one first.
      */
-    public record VerdictSummary(String verdict, String title, List<dev.vprof.triage.Finding> findings) {}
+    public record VerdictSummary(String verdict, String title, List<Finding> findings) {}
 
     /**
      * Per-request latencies over the capture window. requests_with_spans counts the llm_request
@@ -147,11 +150,11 @@ public record Report(
             long cuptiDrops,
             long zeroTimestampKernels,
             ClockSummary clock,
-            dev.vprof.capture.AgentCounters counters,
+            AgentCounters counters,
             Integer rank,
             Integer localRank,
             Integer worldSize,
-            List<dev.vprof.capture.DeviceProperties> devices,
+            List<DeviceProperties> devices,
             List<String> agentWarnings,
             long cpuSlices,
             Map<String, String> source) {}

@@ -9,6 +9,7 @@ import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
 import dev.vprof.time.CaptureWindow;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -60,7 +61,7 @@ final class RequestsSection {
                 }
             }
             int window = (int) Math.min(MAX_WINDOW, (long) WINDOW_PER_PROCESS * Math.max(1, reader.processes().size()));
-            overlap = new GpuOverlap(java.util.Arrays.copyOf(points, n), window);
+            overlap = new GpuOverlap(Arrays.copyOf(points, n), window);
         }
         return new RequestsSection(all, requests, overlap);
     }

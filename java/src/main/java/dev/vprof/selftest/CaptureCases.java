@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The cases the self-test program runs under {@code vprof run}, one capture each: the three
@@ -28,7 +29,7 @@ final class CaptureCases {
      * every range the program lists (exact graphs, tuned by {@code tune}); null, with a failed row,
      * when there is nothing to check.
      */
-    private Checked capture(String name, long bound, java.util.function.UnaryOperator<RangeCheck> tune,
+    private Checked capture(String name, long bound, UnaryOperator<RangeCheck> tune,
                             String... opts) throws IOException, InterruptedException {
         Path dir = run.caseDir(name);
         SelftestRun.Captured c = run.vprofRun(dir, name, bound, opts);

@@ -1,6 +1,7 @@
 package dev.vprof.selftest;
 
 import dev.vprof.bindings.CuptiCallbackIds;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
@@ -209,7 +210,7 @@ final class CaptureFacts implements RecordVisitor {
     @Override
     public void api(int pid, ApiEvent a) {
         Range r = current(pid);
-        boolean runtime = a.domain() == dev.vprof.bindings.VprofRing.API_RUNTIME;
+        boolean runtime = a.domain() == VprofRing.API_RUNTIME;
         r.api.merge((runtime ? "runtime:" : "driver:") + a.cbid(), 1L, Long::sum);
         if (runtime && graphLaunch(true, a.cbid()) && r.runtimeGraphLaunchIds.size() < GROUP_LIMIT) {
             r.runtimeGraphLaunchIds.add(a.correlationId());

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.lang.foreign.Arena;
+import java.lang.foreign.SymbolLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -67,8 +70,8 @@ public final class GpuSelftest {
     public static String whyNoGpu() {
         boolean devices = Files.exists(Path.of("/dev/nvidiactl")) || Files.exists(Path.of("/dev/nvidia0"));
         boolean driver;
-        try (var arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.SymbolLookup.libraryLookup("libcuda.so.1", arena);
+        try (var arena = Arena.ofConfined()) {
+            SymbolLookup.libraryLookup("libcuda.so.1", arena);
             driver = true;
         } catch (IllegalArgumentException e) {
             driver = false;
@@ -134,7 +137,7 @@ public final class GpuSelftest {
             run.table.add(Row.of(name + ": the case ran to its end", "no error", e.getClass().getSimpleName() + ": "
                     + e.getMessage(), false));
         }
-        run.table.fact("case " + name + " took", String.format(java.util.Locale.ROOT, "%.1f s",
+        run.table.fact("case " + name + " took", String.format(Locale.ROOT, "%.1f s",
                 (System.nanoTime() - t0) / 1e9));
     }
 

@@ -1,12 +1,14 @@
 package dev.vprof.selftest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.engine.AgentEnvironment;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.region.AgentState;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +36,7 @@ final class InteractiveCases {
     }
 
     private Process attach(Path dir, long pid, String... opts) throws IOException {
-        List<String> args = new java.util.ArrayList<>(List.of("attach", "--pid", Long.toString(pid)));
+        List<String> args = new ArrayList<>(List.of("attach", "--pid", Long.toString(pid)));
         args.addAll(List.of(opts));
         args.addAll(List.of("-o", dir.resolve("capture.vprof").toString()));
         return SelfCli.start(SelfCli.vprof(args.toArray(String[]::new)), Map.of(), dir, "attach");
@@ -66,7 +68,7 @@ final class InteractiveCases {
     }
 
     /** What steps return when they stopped early: a row already says why. */
-    private static final JsonNode STOPPED = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    private static final JsonNode STOPPED = MissingNode.getInstance();
 
     /** Steps taken with an attach going; the program's result line, null when it printed none, or STOPPED. */
     @FunctionalInterface

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +76,7 @@ final class SelfCli {
     static Process start(List<String> command, Map<String, String> env, Path dir, String name) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
         pb.environment().putAll(env);
-        java.nio.file.Files.writeString(dir.resolve(name + ".command"), describe(command, env));
+        Files.writeString(dir.resolve(name + ".command"), describe(command, env));
         pb.redirectOutput(dir.resolve(name + ".stdout").toFile()).redirectError(dir.resolve(name + ".stderr").toFile());
         return pb.start();
     }
@@ -98,7 +99,7 @@ final class SelfCli {
     }
 
     static String read(Path p) throws IOException {
-        return java.nio.file.Files.exists(p) ? java.nio.file.Files.readString(p, StandardCharsets.UTF_8) : "";
+        return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
     }
 
 

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * What every case of one GPU self-test run shares: the table, the built program and the
@@ -130,7 +131,7 @@ final class SelftestRun {
 
     /** Judges every range the program's result lists against the capture. */
     List<Row> ranges(String label, JsonNode result, JsonNode report, CaptureFacts facts, RangeCheck.Graphs graphs,
-                     java.util.function.UnaryOperator<RangeCheck> tune) {
+                     UnaryOperator<RangeCheck> tune) {
         List<Row> rows = new ArrayList<>();
         int i = 1;
         for (JsonNode want : result.path("ranges")) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,8 +89,8 @@ final class SelftestTable {
         try {
             Path tmp = resultsJson.resolveSibling(resultsJson.getFileName() + ".tmp");
             Files.writeString(tmp, JSON.writeValueAsString(doc));
-            Files.move(tmp, resultsJson, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, resultsJson, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException ex) {
             out.println("(cannot write " + resultsJson + ": " + ex.getMessage() + ")");
         }

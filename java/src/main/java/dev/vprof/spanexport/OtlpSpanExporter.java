@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -43,7 +44,7 @@ public final class OtlpSpanExporter {
         }
 
         public String describe(ForwardTarget target) {
-            return String.format(java.util.Locale.ROOT,
+            return String.format(Locale.ROOT,
                     "%d of %d spans accepted by %s; not accepted: %d rejected by the server (partial success or "
                             + "refusal), %d failed after retries, %d dropped (queue full); %d requests, %d retries%s",
                     accepted, given, target, rejected, failed, dropped, requests, retries,

@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import java.util.Arrays;
+
 /**
  * A time series drawn as a counter track: gauge values, counter rates or histogram quantiles, each
  * stamped with the epoch time of its scrape. Values are doubles so NaN (an empty interval) can be
@@ -39,7 +41,7 @@ public final class CounterTrack {
                     + " ns comes before the previous one at " + time.get(n - 1) + " ns; add samples in time order");
         }
         if (n == values.length) {
-            values = java.util.Arrays.copyOf(values, n * 2);
+            values = Arrays.copyOf(values, n * 2);
         }
         values[n] = value;
         time.add(timeNs);

@@ -1,6 +1,7 @@
 package dev.vprof.timeline;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -93,7 +94,7 @@ public final class Lanes {
             long[] stack = stacks.get(lane);
             int depth = depths.get(lane);
             if (depth == stack.length) {
-                stack = java.util.Arrays.copyOf(stack, depth * 2);
+                stack = Arrays.copyOf(stack, depth * 2);
                 stacks.set(lane, stack);
             }
             stack[depth] = end[idx];
@@ -111,7 +112,7 @@ public final class Lanes {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> {
+        Arrays.sort(order, (a, b) -> {
             int c = Long.compare(start[a], start[b]);
             return c != 0 ? c : Long.compare(end[b], end[a]);
         });

@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +19,7 @@ public record Request(String traceId, String spanId, String name, long startNs, 
         traceId = traceId == null ? "" : traceId;
         spanId = spanId == null ? "" : spanId;
         name = name == null ? "" : name;
-        attributes = attributes == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attributes));
+        attributes = attributes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
         phases = phases == null ? List.of() : List.copyOf(phases);
     }
 }

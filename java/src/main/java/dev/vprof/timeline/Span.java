@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A span of any other service; it keeps its own name and its nesting (by time containment). */
@@ -14,6 +16,6 @@ public record Span(String traceId, String spanId, String parentSpanId, String se
         parentSpanId = parentSpanId == null ? "" : parentSpanId;
         service = service == null || service.isEmpty() ? "unknown_service" : service;
         name = name == null ? "" : name;
-        attributes = attributes == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attributes));
+        attributes = attributes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
     }
 }

@@ -2,6 +2,7 @@ package dev.vprof.timeline;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -204,7 +205,7 @@ public final class Timeline implements TimelineSource {
         for (int i = 0; i < n; i++) {
             byEnd[i] = i;
         }
-        java.util.Arrays.sort(byEnd, (a, b) -> r.end(a) != r.end(b) ? Long.compare(r.end(a), r.end(b)) : Integer.compare(a, b));
+        Arrays.sort(byEnd, (a, b) -> r.end(a) != r.end(b) ? Long.compare(r.end(a), r.end(b)) : Integer.compare(a, b));
         RangeNesting nesting = new RangeNesting(t, visitor);
         int e = 0;
         for (int i = 0; i < n; i++) {

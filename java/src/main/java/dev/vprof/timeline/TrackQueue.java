@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import java.io.IOException;
+
 /**
  * The events of one track (a GPU stream, a thread's API calls or its NVTX ranges) read from a
  * capture but not yet handed out: they leave in order (time, then the longer slice first, or for a
@@ -93,7 +95,7 @@ public final class TrackQueue {
     }
 
     /** Takes the next range event out, handing it to {@code to}. */
-    public void takeRange(RangeEvent to) throws java.io.IOException {
+    public void takeRange(RangeEvent to) throws IOException {
         pickNext();
         Columns c = fromRun ? run : late;
         int i = fromRun ? runHead : 0;
@@ -109,7 +111,7 @@ public final class TrackQueue {
 
     /** Receives a range event taken out of the queue. */
     public interface RangeEvent {
-        void event(int type, long ts, long serial, int nameId, int domainId, long arrival) throws java.io.IOException;
+        void event(int type, long ts, long serial, int nameId, int domainId, long arrival) throws IOException;
     }
 
     // ---- storage ----

@@ -1,17 +1,19 @@
 package dev.vprof.trace;
 
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
 import dev.vprof.bindings.VprofRing.KernelRecord;
 import dev.vprof.bindings.VprofRing.MarkerRecord;
 import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,7 +117,7 @@ final class RecordSpill implements Closeable {
     void writeTo(CaptureWriter writer, int pid, long baseNs) throws IOException {
         if (spill != null) {
             long at = 0;
-            var buf = java.nio.ByteBuffer.allocateDirect(BLOCK).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            var buf = ByteBuffer.allocateDirect(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
             MemorySegment seg = MemorySegment.ofBuffer(buf);
             while (at < spilled) {
                 buf.clear();

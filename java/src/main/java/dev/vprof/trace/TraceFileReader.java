@@ -1,15 +1,14 @@
 package dev.vprof.trace;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.adapt.ApiNames;
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
 import dev.vprof.bindings.VprofRing.ClockSyncRecord;
 import dev.vprof.bindings.VprofRing.DeviceRecord;
@@ -19,6 +18,7 @@ import dev.vprof.bindings.VprofRing.MarkerRecord;
 import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.bindings.VprofRing.StringRecord;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureFormatException;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
@@ -26,10 +26,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -518,7 +520,7 @@ final class TraceFileReader {
 
     private long slowMicrosToNs(JsonParser p) throws IOException {
         BigDecimal us = new BigDecimal(p.getText());
-        BigDecimal ns = us.movePointRight(3).setScale(0, java.math.RoundingMode.HALF_UP);
+        BigDecimal ns = us.movePointRight(3).setScale(0, RoundingMode.HALF_UP);
         if (us.stripTrailingZeros().scale() > 0) {
             out.fractionalTimes = true;
         }
@@ -847,7 +849,7 @@ final class TraceFileReader {
             while (cut > 0 && (bytes[cut] & 0xC0) == 0x80) {
                 cut--; // do not split a UTF-8 sequence
             }
-            bytes = java.util.Arrays.copyOf(bytes, cut);
+            bytes = Arrays.copyOf(bytes, cut);
         }
         stringBytes += value.length();
         if (stringBytes > MAX_NAME_BYTES) {
@@ -884,7 +886,7 @@ final class TraceFileReader {
                 }
                 int nameId = nextStringId++;
                 byte[] nb = devName.getBytes(StandardCharsets.UTF_8);
-                writeString(h, nameId, java.util.Arrays.copyOf(nb, Math.min(nb.length, (int) VprofRing.STRING_MAX)));
+                writeString(h, nameId, Arrays.copyOf(nb, Math.min(nb.length, (int) VprofRing.STRING_MAX)));
                 long at = h.begin(DeviceRecord.SIZE, VprofRing.REC_DEVICE);
                 MemorySegment g = h.segment();
                 int warp = d.path("warpSize").asInt(32);

@@ -1,12 +1,19 @@
 package dev.vprof.triage;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.RayServe;
 import dev.vprof.metrics.VllmMetrics;
 import dev.vprof.metrics.WindowStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The verdict per replica where one endpoint speaks for several (Ray Serve's replicas, vLLM's
@@ -51,12 +58,12 @@ public final class ReplicaTriage {
         for (ReplicaVerdict v : verdicts) {
             Finding f = v.assessment().findings().getFirst();
             sb.append("  ").append(escape(v.replica().describe())).append(": ")
-                    .append(f.verdict().title().toUpperCase(java.util.Locale.ROOT)).append(" - ")
+                    .append(f.verdict().title().toUpperCase(Locale.ROOT)).append(" - ")
                     .append(f.summary()).append('\n');
         }
         for (ReplicaVerdict v : off(verdicts)) {
             sb.append("Replica off: ").append(escape(v.replica().describe())).append(" is ")
-                    .append(v.assessment().verdict().title().toUpperCase(java.util.Locale.ROOT))
+                    .append(v.assessment().verdict().title().toUpperCase(Locale.ROOT))
                     .append(" while the others are not; look at how requests are routed to it and what runs on its node\n");
         }
         return sb.toString();
@@ -68,23 +75,23 @@ public final class ReplicaTriage {
             return wholeJson;
         }
         try {
-            com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
-            com.fasterxml.jackson.databind.node.ObjectNode root =
-                    (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(wholeJson);
-            com.fasterxml.jackson.databind.node.ArrayNode arr = root.putArray("replicas");
+            ObjectMapper m = new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode root =
+                    (ObjectNode) m.readTree(wholeJson);
+            ArrayNode arr = root.putArray("replicas");
             List<ReplicaVerdict> bad = off(verdicts);
             for (ReplicaVerdict v : verdicts) {
-                com.fasterxml.jackson.databind.node.ObjectNode o = arr.addObject();
-                com.fasterxml.jackson.databind.node.ObjectNode labels = o.putObject("labels");
+                ObjectNode o = arr.addObject();
+                ObjectNode labels = o.putObject("labels");
                 v.replica().labels().forEach(labels::put);
                 o.put("verdict", v.assessment().verdict().key());
                 o.put("summary", v.assessment().findings().getFirst().summary());
                 o.put("off", bad.contains(v));
             }
             return m.writeValueAsString(root);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

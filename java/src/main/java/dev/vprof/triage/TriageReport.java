@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.vprof.metrics.MetricMath.GaugeStats;
 import dev.vprof.metrics.Quantile;
 import dev.vprof.metrics.Seconds;
-import dev.vprof.metrics.WindowStats;
 import dev.vprof.metrics.WindowStats.Latency;
+import dev.vprof.metrics.WindowStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Renders an {@link Assessment} for a person (text) or a program (JSON). */
@@ -26,13 +27,13 @@ public final class TriageReport {
         sb.append("\nWindow: ").append(Triage.count(w.requests())).append(" requests finished, ")
                 .append(Triage.num(w.promptTokensPerSecond())).append(" prompt tok/s, ")
                 .append(Triage.num(w.generationTokensPerSecond())).append(" generation tok/s\n");
-        sb.append(String.format(java.util.Locale.ROOT, "  %-12s %-14s %-14s %-10s %s%n", "", "p50", "p99", "mean",
+        sb.append(String.format(Locale.ROOT, "  %-12s %-14s %-14s %-10s %s%n", "", "p50", "p99", "mean",
                 "source"));
         boolean histogram = false;
         for (Map.Entry<String, Latency> e : latencies(w).entrySet()) {
             Latency l = e.getValue();
             if (l.present()) {
-                sb.append(String.format(java.util.Locale.ROOT, "  %-12s %-14s %-14s %-10s %s%n", e.getKey(),
+                sb.append(String.format(Locale.ROOT, "  %-12s %-14s %-14s %-10s %s%n", e.getKey(),
                         Seconds.format(l.p50()), Seconds.format(l.p99()), Triage.secs(l.mean()), sourceWords(l)));
                 histogram |= l.source() == WindowStats.Source.HISTOGRAM;
             }
@@ -54,7 +55,7 @@ public final class TriageReport {
      * next steps; {@code note} follows the verdict's title on its line (may be empty).
      */
     public static void findings(StringBuilder sb, List<Finding> findings, String note) {
-        sb.append("Verdict: ").append(findings.getFirst().verdict().title().toUpperCase(java.util.Locale.ROOT))
+        sb.append("Verdict: ").append(findings.getFirst().verdict().title().toUpperCase(Locale.ROOT))
                 .append(note).append('\n');
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
@@ -162,7 +163,7 @@ public final class TriageReport {
      */
     private static Map<String, Object> latency(Latency l) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("source", l.source().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("source", l.source().name().toLowerCase(Locale.ROOT));
         m.put("count", count(l.count()));
         m.put("mean_s", n(l.mean()));
         m.put("p50", bounds(l.p50()));
