@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.VprofVersion;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.export.SqliteWriter;
 import dev.vprof.names.KernelNames;
@@ -26,9 +27,8 @@ final class SqliteExport {
     /** Writes {@code source}, a walk of {@code reader}'s capture, to {@code out}. */
     static SqliteWriter.Stats write(CaptureReader reader, Path file, TimelineSource source, Path out) throws IOException {
         Report report = CaptureReport.build(reader, 0);
-        String version = Main.class.getAnnotation(picocli.CommandLine.Command.class).version()[0];
         SqliteWriter.Facts facts = new SqliteWriter.Facts(file.toString(), reader.metadata().orElse(null), report,
-                reader.warnings(), version.startsWith("vprof ") ? version.substring(6) : version);
+                reader.warnings(), VprofVersion.get());
         return SqliteWriter.write(source, out, facts);
     }
 }
