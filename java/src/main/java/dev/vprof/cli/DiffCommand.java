@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
                 "  vprof diff --fail-on-regression --json base.vprof new.vprof > diff.json",
                 "  vprof diff demo/capture.vprof --split-at 7s          # the steady minutes against the burst",
                 "  vprof diff capture.vprof --base-window 0s..10s --new-window 20s..30s",
-                "  vprof diff capture.vprof --slow-requests 10          # the slowest 10 %% of requests against the rest",
+                "  vprof diff capture.vprof --slow-requests 10          # the slowest tenth of the requests against the rest",
                 "  vprof diff --step 1010 base/ test/                   # PyTorch traces, one ProfilerStep"})
 public final class DiffCommand implements Callable<Integer> {
     public static final int EXIT_REGRESSED = 1;

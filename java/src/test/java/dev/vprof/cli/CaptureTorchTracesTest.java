@@ -114,7 +114,7 @@ class CaptureTorchTracesTest {
             }
             CompletableFuture<Run> capture = CompletableFuture.supplyAsync(() -> vprof("capture",
                     "--trigger", base.toString(), "--torch-traces", torchDir.toString(),
-                    "--torch-traces-timeout", "30s", "--metrics", base + "/metrics", "--metrics-interval", "1s",
+                    "--torch-traces-timeout", "30s", "--metrics", base + "/metrics", "--metrics-interval", "2s", // 1.6 s per scrape: the loaded server answers late
                     "--otlp-http", "127.0.0.1:" + port, "--otlp-grpc", "off", "--duration", "5s",
                     "-o", file.toString()));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
