@@ -246,7 +246,12 @@ TEST(graphStepsReplayGraphsCapturedWhileDormant) {
     /* this client disables in the stop callback: the last step's work was still in flight */
     long long seen = field(out, "fixture-report", "kernels"), graph = field(out, "fixture-report", "graph_kernels");
     EXPECT_GE(seen, 31 * 40);
-    EXPECT_LT(seen, 32 * 40);
+    /* Under qemu-user the CPU side runs many times slower than the double's GPU clock, so the last
+     * step's work has often completed by the stop: there the client may see all of it. */
+    if (getenv("VPROF_IN_EMULATION") != NULL)
+        EXPECT_LE(seen, 32 * 40);
+    else
+        EXPECT_LT(seen, 32 * 40);
     EXPECT_GE(graph, 27 * 40);
     EXPECT_LE(graph, 28 * 40);
     EXPECT_EQ(field(out, "fixture-report", "zero_ts"), 0);
