@@ -73,7 +73,7 @@ class DemoTraceTest {
         List<PerfettoTraceReader.Slice> onLanes = r.children(requests.uuid()).stream()
                 .flatMap(l -> r.slices(l.uuid()).stream()).toList();
         long llmRequests = onLanes.stream().filter(s -> s.name().equals("llm_request") && s.depth() == 0).count();
-        assertEquals(8 + 24, llmRequests, "one llm_request per request sent");
+        assertEquals(8 + 24, llmRequests, "one llm_request per request sent; the demo said:\n" + out + err);
         Set<String> phases = onLanes.stream().filter(s -> s.depth() == 1).map(PerfettoTraceReader.Slice::name)
                 .collect(Collectors.toSet());
         assertEquals(Set.of("queue", "prefill", "decode"), phases);
