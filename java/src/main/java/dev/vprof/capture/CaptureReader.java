@@ -417,7 +417,9 @@ public final class CaptureReader implements Closeable {
     }
 
     private void damaged(long offset, long bytes) {
-        if (bytes > 0 && damagedChunks.add(offset)) {
+        // bytes is 0 for a file cut exactly on a record boundary inside a chunk: every whole record
+        // was recovered, yet the chunk is still short and unverified, so it counts as damage.
+        if (bytes >= 0 && damagedChunks.add(offset)) {
             damagedBytes += bytes;
         }
     }
