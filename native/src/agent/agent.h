@@ -196,8 +196,9 @@ void vprof_finalize_if_pending(struct vprof_agent *a);
 int vprof_cupti_start(struct vprof_agent *a);
 /* Returns an enum vprof_cmd_result; why gets a sentence when it is not OK. */
 uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *why, size_t why_size);
-/* Ends any open range with the given source (draining it) and returns to DORMANT. */
-void vprof_disarm(struct vprof_agent *a, uint32_t source);
+/* Ends any open range with the given source (draining it) and returns to DORMANT; why, when not
+ * NULL, becomes the control block's reason (the cause wins over the closed range's warnings). */
+void vprof_disarm(struct vprof_agent *a, uint32_t source, const char *why);
 /*
  * Ends an open range with the given source, on the control thread: stamps it,
  * drains it (state_lock is released between ticks, at most VPROF_DRAIN_MAX_NS

@@ -615,11 +615,18 @@ void vprof_end_range(struct vprof_agent *a, uint32_t source, int drain)
     }
 }
 
-void vprof_disarm(struct vprof_agent *a, uint32_t source)
+void vprof_disarm(struct vprof_agent *a, uint32_t source, const char *why)
 {
     if (!a->armed)
         return;
     vprof_end_range(a, source, 1);
+    /*
+     * Why the agent disarmed outlives the range's own warnings (judge_range wrote
+     * them into the reason as the range closed; its flags keep them): set before
+     * the state changes, so that a reader that sees DORMANT sees why.
+     */
+    if (why != NULL)
+        vprof_warn(a, why);
     if (a->armed)
         to_dormant(a);
 }
@@ -773,7 +780,7 @@ uint32_t vprof_arm(struct vprof_agent *a, const struct vprof_arming *req, char *
             snprintf(why, why_size, "front end pid %d already holds this agent", (int)a->holder_pid);
             return VPROF_RESULT_BUSY;
         }
-        vprof_disarm(a, VPROF_SOURCE_COMMAND);
+        vprof_disarm(a, VPROF_SOURCE_COMMAND, NULL);
     }
     vprof_read_rank_env(a); /* a forked worker sets RANK after the fork, before it is armed */
     if (vprof_cupti_start(a) != 0) {

@@ -50,7 +50,7 @@ static void answer_command(struct vprof_agent *a, uint64_t seq)
         if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == VPROF_STATE_FAILED)
             result = VPROF_RESULT_FAILED;
         else
-            vprof_disarm(a, VPROF_SOURCE_COMMAND); /* drains: up to VPROF_DRAIN_MAX_NS per range */
+            vprof_disarm(a, VPROF_SOURCE_COMMAND, NULL); /* drains: up to VPROF_DRAIN_MAX_NS per range */
         break;
     case VPROF_CMD_RANGE_BEGIN:
     case VPROF_CMD_RANGE_END:
@@ -80,8 +80,7 @@ static void check_heartbeat(struct vprof_agent *a, uint64_t now)
         char why[VPROF_REASON_MAX];
         snprintf(why, sizeof why, "front end pid %d silent for %.1f s; disarmed",
                  (int)a->holder_pid, (double)(now - beat) / 1e9);
-        vprof_warn(a, why); /* before the state changes: a reader that sees DORMANT sees why */
-        vprof_disarm(a, VPROF_SOURCE_HEARTBEAT);
+        vprof_disarm(a, VPROF_SOURCE_HEARTBEAT, why);
     }
     pthread_mutex_unlock(&a->state_lock);
 }

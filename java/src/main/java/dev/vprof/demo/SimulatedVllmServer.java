@@ -81,6 +81,7 @@ public final class SimulatedVllmServer implements AutoCloseable {
     private final Deque<Request> waiting = new ArrayDeque<>();
     private final List<Request> running = new ArrayList<>();
     private final AtomicLong requestIds = new AtomicLong();
+    private final AtomicLong metricsAnswered = new AtomicLong();
     private int kvFree;
     private volatile boolean stopped;
     private volatile IOException workerFailure;
@@ -94,10 +95,15 @@ public final class SimulatedVllmServer implements AutoCloseable {
         this.torch = config.torchProfilerDir() == null ? null
                 : new TorchProfilerTraces(config.torchProfilerDir(), workers.pids());
         this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
-        this.httpThreads = Executors.newVirtualThreadPerTaskExecutor();
+        // Platform threads, as uvicorn's: a handler is never queued behind a virtual-thread carrier that
+        // something else in this JVM (a test's in-process capture, its loaders) keeps busy or pinned.
+        this.httpThreads = Executors.newCachedThreadPool(Thread.ofPlatform().name("sim-vllm-http-", 0).daemon().factory());
         http.setExecutor(httpThreads);
         http.createContext("/v1/completions", this::completions);
-        http.createContext("/metrics", ex -> reply(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.render()));
+        http.createContext("/metrics", ex -> {
+            reply(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.render());
+            metricsAnswered.incrementAndGet();
+        });
         http.createContext("/start_profile", ex -> profile(ex, true));
         http.createContext("/stop_profile", ex -> profile(ex, false));
         http.createContext("/health", ex -> reply(ex, 200, "text/plain", ""));
@@ -112,6 +118,11 @@ public final class SimulatedVllmServer implements AutoCloseable {
         s.scheduler.start();
         s.http.start();
         return s;
+    }
+
+    /** How many /metrics answers were sent in full: what a scraper's failures are told apart by. */
+    public long metricsAnswered() {
+        return metricsAnswered.get();
     }
 
     public URI baseUri() {
