@@ -165,6 +165,7 @@ final class TraceFileReader {
 
     private final Parsed out;
     private final TorchTraceOptions options;
+    private final NameTable names = new NameTable();
     private final Map<String, Integer> strings = new HashMap<>();
     private long stringBytes;
     private int nextStringId = 1;
@@ -173,6 +174,7 @@ final class TraceFileReader {
     private int nextMarkerId = 1;
     private final IntSeen apiCorrelations = new IntSeen();
     private long lastStartNs = Long.MIN_VALUE;
+    private long lastDevice = Long.MIN_VALUE;
     private JsonNode deviceProperties;
 
     private record DescKey(int nameId, int device, int context, int stream, int gx, int gy, int gz, int bx, int by,
@@ -373,7 +375,8 @@ final class TraceFileReader {
                             ? p.getTextCharacters()[p.getTextOffset()] : '?';
                     case "cat" -> ev.kind = t == JsonToken.VALUE_STRING
                             ? Kind.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength()) : Kind.OTHER;
-                    case "name" -> ev.name = t == JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "name" -> ev.name = t == JsonToken.VALUE_STRING
+                            ? names.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength()) : null;
                     case "pid" -> {
                         if (t == JsonToken.VALUE_NUMBER_INT) {
                             ev.pid = p.getLongValue();
@@ -481,7 +484,8 @@ final class TraceFileReader {
         long whole = 0;
         int digits = 0;
         while (i < end && buf[i] >= '0' && buf[i] <= '9') {
-            if (++digits > 15) {
+            // 16 digits: an epoch in µs (Kineto's ts), whose ns still fit a long below 9.2e15 µs
+            if (++digits > 16 || (digits == 16 && whole >= 922_337_203_685_477L)) {
                 return slowMicrosToNs(p);
             }
             whole = whole * 10 + (buf[i] - '0');
@@ -694,6 +698,10 @@ final class TraceFileReader {
     }
 
     private void noteDevice(long device) {
+        if (device == lastDevice) {
+            return; // the common case, every kernel of one GPU: no String per kernel
+        }
+        lastDevice = device;
         String d = Long.toString(device);
         if (out.devicesSeen.size() < MAX_DEVICES && !out.devicesSeen.contains(d)) {
             out.devicesSeen.add(d);

@@ -1,0 +1,82 @@
+package dev.vprof.trace;
+
+/**
+ * One String per distinct event name, found from the parser's own characters: a real trace
+ * repeats a few hundred names (some several KB long) across millions of events, and making a new
+ * String of each, then hashing it for the STRING ids, was the reader's largest avoidable cost.
+ * Bounded: past {@link #MAX_CHARS} characters of distinct names it stops remembering and answers
+ * fresh Strings, so a hostile trace cannot grow the heap through it (the STRING ids have their own
+ * bound, in {@link TraceFileReader}).
+ */
+final class NameTable {
+    static final long MAX_CHARS = 64L << 20;
+    private String[] slots = new String[1 << 10];
+    private int[] hashes = new int[1 << 10];
+    private int size;
+    private long chars;
+
+    /** The String of {@code buf[off, off + len)}, the same instance each time the same text comes. */
+    String of(char[] buf, int off, int len) {
+        int h = 1;
+        for (int i = off, end = off + len; i < end; i++) {
+            h = 31 * h + buf[i];
+        }
+        int mask = slots.length - 1;
+        int i = mix(h) & mask;
+        for (String s; (s = slots[i]) != null; i = (i + 1) & mask) {
+            if (hashes[i] == h && same(s, buf, off, len)) {
+                return s;
+            }
+        }
+        String s = new String(buf, off, len);
+        if (chars + len > MAX_CHARS) {
+            return s;
+        }
+        chars += len;
+        slots[i] = s;
+        hashes[i] = h;
+        if (++size * 2 > slots.length) {
+            grow();
+        }
+        return s;
+    }
+
+    private static boolean same(String s, char[] buf, int off, int len) {
+        if (s.length() != len) {
+            return false;
+        }
+        for (int k = 0; k < len; k++) {
+            if (s.charAt(k) != buf[off + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void grow() {
+        String[] old = slots;
+        int[] oldHashes = hashes;
+        slots = new String[old.length * 2];
+        hashes = new int[old.length * 2];
+        int mask = slots.length - 1;
+        for (int k = 0; k < old.length; k++) {
+            if (old[k] != null) {
+                int i = mix(oldHashes[k]) & mask;
+                while (slots[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = old[k];
+                hashes[i] = oldHashes[k];
+            }
+        }
+    }
+
+    private static int mix(int h) {
+        h *= 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    int size() {
+        return size;
+    }
+}
