@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
+import dev.vprof.region.AgentCounters;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -5,6 +5,7 @@ import static dev.vprof.capture.CaptureFormat.INDEX_ENTRY_SIZE;
 import static dev.vprof.capture.CaptureFormat.RECORDS_HEADER_SIZE;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.region.AgentCounters;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,6 @@
 package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessExit;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
@@ -11,6 +10,7 @@ import dev.vprof.discovery.ProcessLiveness;
 import dev.vprof.discovery.RegionWatch;
 import dev.vprof.drain.RingCorruptException;
 import dev.vprof.nativelib.Posix;
+import dev.vprof.region.AgentCounters;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;

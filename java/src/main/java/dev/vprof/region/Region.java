@@ -2,7 +2,6 @@ package dev.vprof.region;
 
 import dev.vprof.bindings.VprofRing.Control;
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.capture.AgentCounters;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,6 @@
 package dev.vprof.report;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
@@ -18,6 +17,7 @@ import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
+import dev.vprof.region.AgentCounters;
 import dev.vprof.time.CaptureWindow;
 import dev.vprof.time.RangeEdges;
 import dev.vprof.trace.TorchTraceImport;

@@ -1,4 +1,4 @@
-package dev.vprof.capture;
+package dev.vprof.region;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 
@@ -37,7 +37,7 @@ public record AgentCounters(
     }
 
     /** Two stays of one process in one capture, added up. */
-    AgentCounters plus(AgentCounters o) {
+    public AgentCounters plus(AgentCounters o) {
         return new AgentCounters(records + o.records, bytes + o.bytes, ringDrops + o.ringDrops,
                 ringDropsKernels + o.ringDropsKernels, cuptiDrops + o.cuptiDrops, ranges + o.ranges,
                 poolEmergencyBuffers + o.poolEmergencyBuffers, poolRefusals + o.poolRefusals,
