@@ -99,7 +99,7 @@ class TriageTest {
         // below its top, so the bounds close on 0.3 without ever claiming more than the bucket.
         assertTrue(a.stats().interToken().p99().atLeast(0.2) && a.stats().interToken().p99().atMost(0.3),
                 a.stats().interToken().p99().toString());
-        assertTrue(all(a.primary()).contains("(histogram buckets)"), all(a.primary()));
+        assertTrue(all(a.primary()).contains("(metrics histogram buckets)"), all(a.primary()));
         assertTrue(all(a.primary()).contains("--capture-range=cudaProfilerApi"));
     }
 
