@@ -168,7 +168,7 @@ final class DemoCommand implements Callable<Integer> {
         CaptureOptions options = CaptureOptions.parse(attachArgs);
         options.validate();
         Capture running = Capture.start(options.plan(CapturePlan.Mode.ATTACH, self, null,
-                options.toSpec(Capture.newCaptureId()), capture, List.of("attach", "--pid", Integer.toString(self)),
+                options.toSpec(Capture.newCaptureId()), capture, List.of("demo", "attach", "--pid", Integer.toString(self)),
                 feeds), new CaptureEnvironment(AgentDirectory.system(), err, false));
 
         LoadGenerator load = new LoadGenerator();
@@ -183,7 +183,8 @@ final class DemoCommand implements Callable<Integer> {
                     counter(steady));
             sent += r.requests();
             failed += r.failed();
-            step(String.format("steady: TTFT p50 %.0f ms, p99 %.0f ms", r.ttftP50Ms(), r.ttftP99Ms()));
+            step(String.format("steady: client TTFT p50 %.0f ms, p99 %.0f ms (the load generator's clock)", r.ttftP50Ms(),
+                    r.ttftP99Ms()));
         }
         if (burst > 0) {
             step(String.format("burst: %d requests at once, more than the server's 16 batch slots: the queue builds",
@@ -192,7 +193,8 @@ final class DemoCommand implements Callable<Integer> {
                     maxTokens, false, 2), counter(burst));
             sent += r.requests();
             failed += r.failed();
-            step(String.format("burst: TTFT p50 %.0f ms, p99 %.0f ms", r.ttftP50Ms(), r.ttftP99Ms()));
+            step(String.format("burst: client TTFT p50 %.0f ms, p99 %.0f ms (the load generator's clock)", r.ttftP50Ms(),
+                    r.ttftP99Ms()));
         }
         awaitSpans(feeds, sent);
         step("POST " + base + "/stop_profile: cudaProfilerStop, the range ends and the capture finishes");

@@ -115,7 +115,7 @@ public final class CaptureReport implements RecordVisitor {
             agg.process(info.pid());
         }
         List<String> notes = new ArrayList<>();
-        agg.requests = RequestsSection.prepare(reader, extraSpans, notes);
+        agg.requests = RequestsSection.prepare(reader, extraSpans, notes, only);
         if (agg.requests != null && agg.requests.wantsKernels() || only != null) {
             // Kernels meet spans (or the window) on epoch time: fit the clocks first (one extra pass).
             agg.clocks = reader.clocks();
@@ -128,8 +128,12 @@ public final class CaptureReport implements RecordVisitor {
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
         Latencies.Chosen latency = Latencies.choose(metrics == null ? null : metrics.stats(),
                 agg.requests == null ? null : agg.requests.latencies(window));
+        Report.QueueFacts queue = agg.requests == null || agg.requests.slices().isEmpty() ? null
+                : agg.requests.queueFacts();
+        boolean kernelsHeld = base.totals().kernels() > 0;
         Report.VerdictSummary verdict = metrics == null || metrics.stats() == null ? null
-                : VerdictSection.of(latency.stats(), metrics.vllm(), reader.metadata().orElse(null));
+                : VerdictSection.of(latency.stats(), metrics.vllm(), reader.metadata().orElse(null),
+                        VerdictSection.held(queue, kernelsHeld, metrics.summary(), reader));
         List<String> warnings = new ArrayList<>(base.warnings());
         long triggerFailures = reader.window().map(w -> w.counts().getOrDefault(WindowChunk.TRIGGER_FAILURES_KEY, 0L))
                 .orElse(0L);
@@ -149,7 +153,8 @@ public final class CaptureReport implements RecordVisitor {
                 base.ranges(), base.totals(), base.topKernels(),
                 new Report.WindowSummary(window.startNs(), window.endNs(), window.durationNs(), window.source()),
                 latency == null ? null : latency.section(), metrics == null ? null : metrics.summary(), spans, reqs,
-                RequestsSection.slowest(reqs, top));
+                RequestsSection.slowest(reqs, top), queue,
+                agg.requests == null || !kernelsHeld ? null : agg.requests.slowPhaseKernels(top, agg.names));
     }
 
     /** The capture window: as the metadata records it, else from the ranges, else from the records. */
@@ -201,7 +206,7 @@ public final class CaptureReport implements RecordVisitor {
                 clock = clocks.getOrDefault(pid, ClockMapping.identity());
                 clockPid = pid;
             }
-            requests.kernel(clock.toEpochNs(start), clock.toEpochNs(end));
+            requests.kernel(clock.toEpochNs(start), clock.toEpochNs(end), name);
         }
     }
 

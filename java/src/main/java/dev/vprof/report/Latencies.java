@@ -73,7 +73,12 @@ final class Latencies {
     }
 
     static Report.LatencySummary summary(Latency l) {
-        return new Report.LatencySummary(l.source().name().toLowerCase(Locale.ROOT), finite(l.count()),
+        String side = switch (l.source()) {
+            case SPANS -> "server_spans";
+            case HISTOGRAM -> "metrics_histogram";
+            case ABSENT -> "absent";
+        };
+        return new Report.LatencySummary(l.source().name().toLowerCase(Locale.ROOT), side, finite(l.count()),
                 finite(l.mean()), quantile(l.p50()), quantile(l.p99()), quantile(l.max()));
     }
 

@@ -81,14 +81,15 @@ final class MetricsSection {
         if (in.size() < 2) {
             notes.add("fewer than two metric scrapes cover the capture window: no metrics over it");
             return new Result(new Report.MetricsSummary(scrapes[0], null, null, null, null, null, null, null, null,
-                    null, null, null, List.of(), List.of(), gaps), null, false);
+                    null, null, null, List.of(), List.of(), gaps, null), null, false);
         }
         in.set(in.size() - 1, lastFull[0]);
         WindowStats w = WindowStats.over(in);
         return new Result(new Report.MetricsSummary(scrapes[0], v(w.seconds()), v(w.requests()),
                 v(w.waiting().mean()), v(w.waiting().max()), v(w.running().mean()), v(w.kvCacheUsage().max()),
                 v(w.aborts()), v(w.preemptions()), v(w.prefixCacheHitRate()),
-                v(w.promptTokensPerSecond()), v(w.generationTokensPerSecond()), w.missing(), w.invalid(), gaps), w,
+                v(w.promptTokensPerSecond()), v(w.generationTokensPerSecond()), w.missing(), w.invalid(), gaps,
+                v(w.seconds() / (in.size() - 1))), w,
                 VllmMetrics.isVllm(lastFull[0]));
     }
 

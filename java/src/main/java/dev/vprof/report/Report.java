@@ -15,6 +15,9 @@ import java.util.Map;
  * @param verdict the triage verdict over the capture window; null without vLLM metrics
  * @param latency per-request latencies over the capture window, each from the requests' spans
  *                (exact) or the server's histograms (bucket bounds); null with neither
+ * @param queue   what the spans say about the queue, against the GPU's busy time; null without requests
+ * @param slowPhaseKernels the top kernels inside the slowest requests' prefill and decode windows;
+ *                null without requests
  */
 public record Report(
         String file,
@@ -31,15 +34,38 @@ public record Report(
         MetricsSummary metrics,
         SpansSummary spans,
         List<RequestSummary> requests,
-        List<RequestSummary> slowestRequests) {
+        List<RequestSummary> slowestRequests,
+        QueueFacts queue,
+        SlowPhaseKernels slowPhaseKernels) {
 
     /** The report before metrics and spans: the capture's own sections only. */
     public Report(String file, boolean complete, List<String> warnings, CaptureMetadata metadata,
                   List<ProcessSummary> processes, List<RangeSummary> ranges, Totals totals,
                   List<KernelSummary> topKernels) {
         this(file, complete, warnings, metadata, null, processes, ranges, totals, topKernels, null, null, null, null,
-                List.of(), List.of());
+                List.of(), List.of(), null, null);
     }
+
+    /**
+     * From the requests' spans: queued_ns, how long at least one request waited (inside the capture
+     * window); gpu_busy_ns_while_queued, the GPU busy time (kernels, all devices, as a union) during
+     * it, and gpu_busy_fraction_while_queued their ratio (null when nothing waited); waiting_max, the
+     * most requests in their queue phase at one instant; in_model_max, the most in prefill or decode
+     * at one instant (the batch the scheduler ran at its fullest).
+     */
+    public record QueueFacts(long queuedNs, long gpuBusyNsWhileQueued, Double gpuBusyFractionWhileQueued,
+                             long waitingMax, long inModelMax) {}
+
+    /**
+     * The kernels inside the slowest requests' phases: the slowest percent % of the requests by
+     * ranked_by (e2e; at least one), the union of their prefill windows (prefill_window_ns long) and of
+     * their decode windows, and in each the top kernels by GPU time inside those windows.
+     */
+    public record SlowPhaseKernels(double percent, int requests, String rankedBy, long prefillWindowNs,
+                                   long decodeWindowNs, List<PhaseKernel> prefill, List<PhaseKernel> decode) {}
+
+    /** One kernel name in a phase's windows: how many of its kernels overlap them, and their GPU ns inside. */
+    public record PhaseKernel(String name, long kernels, long gpuNsInside) {}
 
     /** The interval metrics and spans are read against; source: metadata, ranges, records or none. */
     public record WindowSummary(long startNs, long endNs, long durationNs, String source) {}
@@ -61,9 +87,12 @@ public record Report(
 
     /**
      * One latency: source "spans" (every figure exact), "histogram" (mean exact, quantiles known to
-     * a bucket) or "absent"; count of observations; p50, p99 and max as {@link QuantileSummary}.
+     * a bucket) or "absent"; side, who measured it: "server_spans" (the server's llm_request spans),
+     * "metrics_histogram" (the server's /metrics histograms) or "absent" (a client's figures, from a
+     * load generator, are never in a report); count of observations; p50, p99 and max as
+     * {@link QuantileSummary}.
      */
-    public record LatencySummary(String source, Double count, Double meanS, QuantileSummary p50,
+    public record LatencySummary(String source, String side, Double count, Double meanS, QuantileSummary p50,
                                  QuantileSummary p99, QuantileSummary max) {}
 
     /**
@@ -93,7 +122,8 @@ public record Report(
             Double generationTokensPerS,
             List<String> missing,
             List<String> invalid,
-            List<MetricGap> gaps) {}
+            List<MetricGap> gaps,
+            Double sampleIntervalS) {}
 
     /** A stretch without metrics: scrapes failed from start_ns until the next good scrape (end_ns). */
     public record MetricGap(long startNs, long endNs, String error) {}

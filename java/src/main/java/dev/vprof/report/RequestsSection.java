@@ -1,6 +1,8 @@
 package dev.vprof.report;
 
+import dev.vprof.adapt.Selection;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
 import dev.vprof.metrics.WindowStats.Latency;
 import dev.vprof.otlp.AnyValue;
 import dev.vprof.otlp.RequestPhases;
@@ -11,7 +13,9 @@ import dev.vprof.time.CaptureWindow;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The report's requests: each llm_request span's time before the engine, queue, prefill and decode, and the GPU busy time
@@ -25,18 +29,46 @@ final class RequestsSection {
     static final int WINDOW_PER_PROCESS = 1 << 16;
     static final int MAX_WINDOW = 1 << 22;
 
+    /**
+     * The requests whose prefill and decode windows the report names kernels in: the slowest
+     * {@value #SLOW_PERCENT} % by e2e (at least one), picked by the rule {@code vprof diff} uses.
+     */
+    static final double SLOW_PERCENT = 10;
+
     private final List<Span> spans;
     private final List<RequestSlice> requests;
     private final GpuOverlap overlap;
+    /** The union of the requests' queue phases (inside the recorded window, if any). */
+    private final Intervals queued;
+    /** The union of the slowest requests' prefill windows, and of their decode windows. */
+    private final Intervals slowPrefill;
+    private final Intervals slowDecode;
+    private final int slowRequests;
+    /** Kernel name -> {kernels overlapping, ns inside}, for the slow prefill and decode windows. */
+    private final Map<String, long[]> prefillKernels = new HashMap<>();
+    private final Map<String, long[]> decodeKernels = new HashMap<>();
 
-    private RequestsSection(List<Span> spans, List<RequestSlice> requests, GpuOverlap overlap) {
+    private RequestsSection(List<Span> spans, List<RequestSlice> requests, GpuOverlap overlap, Intervals queued,
+                            Intervals slowPrefill, Intervals slowDecode, int slowRequests) {
         this.spans = spans;
         this.requests = requests;
         this.overlap = overlap;
+        this.queued = queued;
+        this.slowPrefill = slowPrefill;
+        this.slowDecode = slowDecode;
+        this.slowRequests = slowRequests;
     }
 
     /** The capture's own spans and {@code extra} ones (--spans); null when there are none. */
     static RequestsSection prepare(CaptureReader reader, List<Span> extra, List<String> notes) {
+        return prepare(reader, extra, notes, null);
+    }
+
+    /**
+     * As {@link #prepare(CaptureReader, List, List)}; the time requests spent queued is read inside
+     * {@code only} when given, else inside the window the capture recorded (all of it without one).
+     */
+    static RequestsSection prepare(CaptureReader reader, List<Span> extra, List<String> notes, CaptureWindow only) {
         if (!reader.hasSpans() && extra.isEmpty()) {
             return null;
         }
@@ -47,9 +79,36 @@ final class RequestsSection {
             all.addAll(0, read.spans());
         }
         List<RequestSlice> requests = RequestPhases.split(all).requests();
+        CaptureWindow clip = only != null ? only : CaptureWindow.choose(reader.window().orElse(null), Long.MAX_VALUE,
+                Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE);
+        long from = clip.source().equals("none") ? Long.MIN_VALUE : clip.startNs();
+        long to = clip.source().equals("none") ? Long.MAX_VALUE : clip.endNs();
+        List<long[]> queues = new ArrayList<>();
+        long[] e2e = new long[requests.size()];
+        for (int i = 0; i < requests.size(); i++) {
+            RequestSlice r = requests.get(i);
+            RequestSlice.Phase q = r.phase(RequestPhases.QUEUE);
+            queues.add(new long[] {q.startEpochNs(), q.endEpochNs()});
+            e2e[i] = r.endEpochNs() - r.startEpochNs();
+        }
+        Intervals queued = Intervals.union(queues, from, to);
+        boolean[] slow = Selection.slowest(SLOW_PERCENT).pick(e2e);
+        List<long[]> prefills = new ArrayList<>();
+        List<long[]> decodes = new ArrayList<>();
+        int slowCount = 0;
+        for (int i = 0; i < slow.length; i++) {
+            if (slow[i]) {
+                slowCount++;
+                RequestSlice.Phase p = requests.get(i).phase(RequestPhases.PREFILL);
+                RequestSlice.Phase d = requests.get(i).phase(RequestPhases.DECODE);
+                prefills.add(new long[] {p.startEpochNs(), p.endEpochNs()});
+                decodes.add(new long[] {d.startEpochNs(), d.endEpochNs()});
+            }
+        }
         GpuOverlap overlap = null;
         if (!requests.isEmpty()) {
-            long[] points = new long[requests.size() * 5];
+            long[] queuedEdges = queued.edges();
+            long[] points = new long[requests.size() * 5 + queuedEdges.length];
             int n = 0;
             for (RequestSlice r : requests) {
                 for (String phase : RequestPhases.PHASES) {
@@ -60,10 +119,15 @@ final class RequestsSection {
                     }
                 }
             }
+            for (long t : queuedEdges) {
+                points[n++] = t;
+            }
             int window = (int) Math.min(MAX_WINDOW, (long) WINDOW_PER_PROCESS * Math.max(1, reader.processes().size()));
             overlap = new GpuOverlap(Arrays.copyOf(points, n), window);
         }
-        return new RequestsSection(all, requests, overlap);
+        return new RequestsSection(all, requests, overlap, queued,
+                Intervals.union(prefills, Long.MIN_VALUE, Long.MAX_VALUE),
+                Intervals.union(decodes, Long.MIN_VALUE, Long.MAX_VALUE), slowCount);
     }
 
     /** Whether kernels should be fed (there are requests to credit them to). */
@@ -73,6 +137,81 @@ final class RequestsSection {
 
     void kernel(long startEpochNs, long endEpochNs) {
         overlap.add(startEpochNs, endEpochNs);
+    }
+
+    /** A kernel with its name (as the file holds it): also tallied in the slowest requests' phases. */
+    void kernel(long startEpochNs, long endEpochNs, String name) {
+        overlap.add(startEpochNs, endEpochNs);
+        tally(prefillKernels, slowPrefill, startEpochNs, endEpochNs, name);
+        tally(decodeKernels, slowDecode, startEpochNs, endEpochNs, name);
+    }
+
+    private static void tally(Map<String, long[]> into, Intervals windows, long start, long end, String name) {
+        long in = windows.overlapNs(start, end);
+        if (in > 0) {
+            long[] t = into.computeIfAbsent(name, k -> new long[2]);
+            t[0]++;
+            t[1] += in;
+        }
+    }
+
+    /**
+     * The top kernels inside the slowest requests' prefill and decode windows (call after the pass);
+     * null without requests.
+     */
+    Report.SlowPhaseKernels slowPhaseKernels(int top, KernelNames names) {
+        if (requests.isEmpty()) {
+            return null;
+        }
+        return new Report.SlowPhaseKernels(SLOW_PERCENT, slowRequests, "e2e", slowPrefill.totalNs(),
+                slowDecode.totalNs(), ranked(prefillKernels, top, names), ranked(decodeKernels, top, names));
+    }
+
+    private static List<Report.PhaseKernel> ranked(Map<String, long[]> tally, int top, KernelNames names) {
+        return tally.entrySet().stream()
+                .map(e -> new Report.PhaseKernel(names.show(e.getKey()), e.getValue()[0], e.getValue()[1]))
+                .sorted(Comparator.comparingLong(Report.PhaseKernel::gpuNsInside).reversed()
+                        .thenComparing(Report.PhaseKernel::name))
+                .limit(Math.max(0, top))
+                .toList();
+    }
+
+    /**
+     * What the spans say about the queue: how long at least one request waited (inside the window
+     * read), the GPU busy time during it, and the most requests waiting, and in their model phases
+     * (prefill or decode), at the same instant.
+     */
+    Report.QueueFacts queueFacts() {
+        long queuedNs = queued.totalNs();
+        long busy = overlap == null || queued.isEmpty() ? 0 : queued.busyIn(overlap);
+        List<long[]> waiting = new ArrayList<>();
+        List<long[]> model = new ArrayList<>();
+        for (RequestSlice r : requests) {
+            RequestSlice.Phase q = r.phase(RequestPhases.QUEUE);
+            waiting.add(new long[] {q.startEpochNs(), q.endEpochNs()});
+            model.add(new long[] {r.phase(RequestPhases.PREFILL).startEpochNs(),
+                    r.phase(RequestPhases.DECODE).endEpochNs()});
+        }
+        return new Report.QueueFacts(queuedNs, busy, queuedNs > 0 ? (double) busy / queuedNs : null,
+                mostAtOnce(waiting), mostAtOnce(model));
+    }
+
+    /** The most of these [start, end) intervals that hold one instant; an end before a start at the same time. */
+    static long mostAtOnce(List<long[]> intervals) {
+        List<long[]> edges = new ArrayList<>();
+        for (long[] i : intervals) {
+            if (i[1] > i[0]) {
+                edges.add(new long[] {i[0], 1});
+                edges.add(new long[] {i[1], -1});
+            }
+        }
+        edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        long now = 0, most = 0;
+        for (long[] e : edges) {
+            now += e[1];
+            most = Math.max(most, now);
+        }
+        return most;
     }
 
     Report.SpansSummary spans(CaptureWindow window) {

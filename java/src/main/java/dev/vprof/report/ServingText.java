@@ -1,5 +1,6 @@
 package dev.vprof.report;
 
+import dev.vprof.adapt.Selection;
 import dev.vprof.metrics.Quantile;
 import dev.vprof.metrics.Seconds;
 import dev.vprof.triage.TriageReport;
@@ -27,15 +28,43 @@ final class ServingText {
         }
         Report.MetricsSummary m = report.metrics();
         if (m != null) {
-            metrics(out, m);
+            metrics(out, m, report.queue());
         }
         Report.SpansSummary s = report.spans();
         if (s != null) {
             requests(out, report, s);
         }
+        if (report.slowPhaseKernels() != null) {
+            slowPhaseKernels(out, report.slowPhaseKernels());
+        }
     }
 
-    private static void metrics(StringBuilder out, Report.MetricsSummary m) {
+    /** The top kernels inside the slowest requests' prefill and decode windows. */
+    private static void slowPhaseKernels(StringBuilder out, Report.SlowPhaseKernels k) {
+        String who = "the slowest " + k.requests() + (k.requests() == 1 ? " request" : " requests") + " (top "
+                + Selection.slowest(k.percent()).describe().replace("the slowest ", "") + " by " + k.rankedBy()
+                + ", server spans)";
+        phaseKernels(out, "prefill", who, k.prefillWindowNs(), k.prefill());
+        phaseKernels(out, "decode", who, k.decodeWindowNs(), k.decode());
+    }
+
+    private static void phaseKernels(StringBuilder out, String phase, String who, long windowNs,
+                                     List<Report.PhaseKernel> kernels) {
+        out.append("top kernels in the ").append(phase).append(" of ").append(who).append(", ")
+                .append(TextReport.duration(windowNs)).append(" of ").append(phase).append(" windows:\n");
+        if (kernels.isEmpty()) {
+            out.append("  (no kernel ran inside them)\n");
+            return;
+        }
+        out.append(String.format(Locale.ROOT, "  %13s %9s  %s%n", "GPU inside", "kernels", "name"));
+        for (Report.PhaseKernel pk : kernels) {
+            out.append(String.format(Locale.ROOT, "  %13s %9d  %s%n", TextReport.duration(pk.gpuNsInside()),
+                    pk.kernels(), TraceFacts.printable(pk.name())));
+        }
+        out.append("  GPU inside: each kernel's time clipped to those windows, summed by name\n");
+    }
+
+    private static void metrics(StringBuilder out, Report.MetricsSummary m, Report.QueueFacts queue) {
         out.append("metrics over the capture window (").append(m.scrapes()).append(" scrapes");
         if (m.seconds() != null) {
             out.append(String.format(Locale.ROOT, ", %.1f s between the first and last used", m.seconds()));
@@ -43,9 +72,11 @@ final class ServingText {
         out.append("):\n");
         if (m.seconds() != null) {
             line(out, "requests finished", num(m.requests(), "%.0f"));
-            line(out, "queue depth mean / max", num(m.queueDepthMean(), "%.1f") + " / " + num(m.queueDepthMax(), "%.0f"));
+            line(out, "queue depth mean / max", num(m.queueDepthMean(), "%.1f") + " / " + num(m.queueDepthMax(), "%.0f")
+                    + " (" + sampled(m) + ")"
+                    + (queue == null ? "" : "; " + queue.waitingMax() + " waiting at once in the spans"));
             line(out, "KV-cache usage max", m.kvCacheUsageMax() == null ? "n/a"
-                    : String.format(Locale.ROOT, "%.1f%%", 100 * m.kvCacheUsageMax()));
+                    : String.format(Locale.ROOT, "%.1f%% (%s)", 100 * m.kvCacheUsageMax(), sampled(m)));
             line(out, "aborts / preemptions", num(m.aborts(), "%.0f") + " / " + num(m.preemptions(), "%.0f"));
             line(out, "prefix-cache hit rate", m.prefixCacheHitRate() == null ? "n/a"
                     : String.format(Locale.ROOT, "%.1f%%", 100 * m.prefixCacheHitRate()));
@@ -62,6 +93,12 @@ final class ServingText {
             out.append("  GAP: no metrics for ").append(TextReport.duration(g.endNs() - g.startNs())).append(" from ")
                     .append(TextReport.instantOf(g.startNs())).append(": ").append(g.error()).append('\n');
         }
+    }
+
+    /** How a gauge was read: at each scrape, so its max may miss a peak between two. */
+    private static String sampled(Report.MetricsSummary m) {
+        return m.sampleIntervalS() == null ? "sampled at each scrape"
+                : "sampled every " + Seconds.format(m.sampleIntervalS());
     }
 
     /** The per-request latencies, each row saying where its figures come from. */
@@ -81,11 +118,14 @@ final class ServingText {
             histogram |= fromHistogram;
             out.append(String.format(Locale.ROOT, "  %-12s %-14s %-14s %-10s %-14s %s%n", names[i],
                     quantile(r.p50()), quantile(r.p99()), r.meanS() == null ? "n/a" : Seconds.format(r.meanS()),
-                    quantile(r.max()), fromHistogram ? "histogram buckets" : "spans, exact"));
+                    quantile(r.max()), fromHistogram ? "metrics histogram buckets" : "server spans, exact"));
         }
         if (histogram) {
             out.append(TriageReport.HISTOGRAM_LEGEND).append('\n');
         }
+        out.append("every latency above is the server's (its llm_request spans, its /metrics histograms); a client's"
+                + " (vprof bench, a load generator) TTFT and e2e are longer by the network, HTTP and tokenization"
+                + " time before the engine, which the spans' before-engine phase measures\n");
     }
 
     /** A quantile from the report's numbers: its value, or its bounds (high_s null: no upper bound). */
@@ -112,7 +152,8 @@ final class ServingText {
         if (slowest.isEmpty()) {
             return;
         }
-        out.append("slowest ").append(slowest.size()).append(" requests (GPU: kernel busy time, all devices, during each phase)")
+        out.append("slowest ").append(slowest.size())
+                .append(" requests (server spans; GPU: kernel busy time, all devices, during each phase)")
                 .append(s.gpuOverlapApproximate() ? ", GPU times approximate (kernels arrived far out of order)" : "")
                 .append(":\n");
         out.append(String.format(Locale.ROOT, "  %10s %21s %21s %21s %21s  %-13s %s%n", "e2e", "before engine (GPU)",

@@ -1,6 +1,7 @@
 package dev.vprof.report;
 
 import dev.vprof.capture.CaptureMetadata;
+import dev.vprof.capture.CaptureReader;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.WindowStats;
 import dev.vprof.triage.Assessment;
@@ -18,9 +19,27 @@ final class VerdictSection {
     /** The metrics URL the next steps name when the capture does not record one. */
     private static final URI UNKNOWN_URL = URI.create("http://127.0.0.1:8000/metrics");
 
-    static Report.VerdictSummary of(WindowStats stats, boolean vllm, CaptureMetadata metadata) {
-        Assessment a = Triage.assess(stats, vllm, Triage.Thresholds.DEFAULT, metricsUrl(metadata));
+    static Report.VerdictSummary of(WindowStats stats, boolean vllm, CaptureMetadata metadata, Triage.Held held) {
+        Assessment a = Triage.assess(stats, vllm, Triage.Thresholds.DEFAULT, metricsUrl(metadata), held);
         return new Report.VerdictSummary(a.verdict().key(), a.verdict().title(), a.findings());
+    }
+
+    /**
+     * What the capture holds, for the verdict's next steps: its spans and kernels, how far apart its
+     * scrapes are, the queue against the GPU; the URL it scraped counts as live unless the capture
+     * is the demo's (its server is gone once the demo ends) or recorded none.
+     */
+    static Triage.Held held(Report.QueueFacts queue, boolean kernels, Report.MetricsSummary metrics,
+                            CaptureReader reader) {
+        CaptureMetadata m = reader.metadata().orElse(null);
+        boolean demo = m != null && m.commandLine() != null && !m.commandLine().isEmpty()
+                && "demo".equals(m.commandLine().getFirst());
+        boolean recorded = m != null && m.options() != null && m.options().get("metrics") != null;
+        double sample = metrics == null || metrics.sampleIntervalS() == null ? Double.NaN : metrics.sampleIntervalS();
+        Triage.Queue q = queue == null ? null : new Triage.Queue(queue.queuedNs() / 1e9,
+                queue.gpuBusyFractionWhileQueued() == null ? Double.NaN : queue.gpuBusyFractionWhileQueued(),
+                queue.waitingMax(), queue.inModelMax());
+        return new Triage.Held(queue != null, kernels, recorded && !demo, sample, q);
     }
 
     private static URI metricsUrl(CaptureMetadata metadata) {

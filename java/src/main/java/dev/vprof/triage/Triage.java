@@ -30,6 +30,32 @@ public final class Triage {
         public static final Thresholds DEFAULT = new Thresholds(1.0, 0.100, 0.95, 0.05, 0.5, 5);
     }
 
+    /**
+     * What the data being judged already holds, so that a next step never asks for it, and whether
+     * the server's URL may be named in a command (not when it came from a capture of a server that
+     * is gone, such as the demo's).
+     *
+     * @param spans              the requests' spans are at hand (a capture holding them)
+     * @param kernels            kernel records are at hand
+     * @param urlLive            the metrics URL is one the user can reach now
+     * @param gaugeSampleSeconds how far apart the scrapes the gauges were read from are (NaN: unknown)
+     * @param queue              what the spans say about the queue against the GPU; null without spans
+     */
+    public record Held(boolean spans, boolean kernels, boolean urlLive, double gaugeSampleSeconds, Queue queue) {
+        /** A live server's /metrics and nothing else: what {@code vprof triage} reads. */
+        public static final Held LIVE = new Held(false, false, true, Double.NaN, null);
+    }
+
+    /**
+     * From the spans and the kernel records: how long requests queued, the GPU's busy fraction over
+     * that time (NaN when unknown), the most requests waiting at once and the most in their model
+     * phases (prefill or decode) at once, the scheduler's batch at its fullest.
+     */
+    public record Queue(double queuedSeconds, double gpuBusyFraction, long waitingMax, long inModelMax) {}
+
+    /** The GPU counts as mostly idle while requests queue below this busy fraction. */
+    public static final double GPU_IDLE_BELOW = 0.5;
+
     /** The default vLLM address, used in commands when the caller gives none. */
     static final URI DEFAULT_URL = URI.create("http://localhost:8000/metrics");
 
@@ -57,7 +83,16 @@ public final class Triage {
      * @param vllm whether the scrapes had vLLM's metrics at all
      */
     public static Assessment assess(WindowStats w, boolean vllm, Thresholds t, URI metricsUrl) {
-        Commands cmd = new Commands(metricsUrl);
+        return assess(w, vllm, t, metricsUrl, Held.LIVE);
+    }
+
+    /**
+     * As {@link #assess(WindowStats, boolean, Thresholds, URI)}, for data that holds more than a
+     * live server's metrics (a capture): next steps point at what {@code held} has instead of asking
+     * for it again, and name the server's URL only while it is live.
+     */
+    public static Assessment assess(WindowStats w, boolean vllm, Thresholds t, URI metricsUrl, Held held) {
+        Commands cmd = new Commands(held.urlLive() ? metricsUrl : PLACEHOLDER_URL);
         List<Finding> findings = new ArrayList<>();
         if (!vllm) {
             findings.add(new Finding(Verdict.NOT_VLLM,
@@ -79,7 +114,7 @@ public final class Triage {
             List<String> ev = new ArrayList<>();
             ev.add("KV-cache usage max = " + pct(w.kvCacheUsage().max()) + " (last " + pct(w.kvCacheUsage().last()) + ")");
             ev.add("preemptions = " + count(w.preemptions()) + " in " + secs(w.seconds()));
-            ev.add("requests waiting max = " + count(w.waiting().max()));
+            ev.add("requests waiting max = " + count(w.waiting().max()) + " (" + sampled(held) + ")");
             findings.add(new Finding(Verdict.KV_CACHE_PRESSURE,
                     w.preemptions() > 0
                             ? "The KV cache is full: vLLM preempted running sequences to make room."
@@ -96,17 +131,45 @@ public final class Triage {
         boolean growing = w.waiting().last() - w.waiting().first() >= t.waitingGrowth()
                 || (w.waiting().mean() >= t.waitingGrowth() && w.waiting().last() >= w.waiting().first());
         if (growing || (queueShare >= t.queueShareOfTtft() && ttftSlow)) {
+            Queue q = held.queue();
+            boolean idleGpu = held.kernels() && q != null && q.queuedSeconds() > 0
+                    && q.gpuBusyFraction() < GPU_IDLE_BELOW;
+            List<String> ev = new ArrayList<>();
+            ev.add("requests waiting: " + count(w.waiting().first()) + " -> " + count(w.waiting().last())
+                    + " (mean " + num(w.waiting().mean()) + ", max " + count(w.waiting().max()) + ", "
+                    + sampled(held) + ")" + (q == null ? "" : "; " + q.waitingMax() + " waiting at once in the spans"));
+            ev.add("requests running mean = " + num(w.running().mean()) + " (" + sampled(held) + ")"
+                    + (q == null ? "" : "; at most " + q.inModelMax() + " in prefill or decode at once in the spans"));
+            ev.add("queue time p50/p99 = " + p50p99(w.queue()) + ", " + pct(queueShare) + " of mean TTFT");
+            ev.add("TTFT p99 = " + p99(w.ttft()));
+            if (held.kernels() && q != null && q.queuedSeconds() > 0) {
+                ev.add("GPU busy while requests queued = " + pct(q.gpuBusyFraction()) + " of "
+                        + secs(q.queuedSeconds()) + " (kernel records against the spans' queue time)");
+            }
+            List<String> next = new ArrayList<>();
+            if (idleGpu) {
+                next.add("raise the scheduler's limits: more batch slots (--max-num-seqs; at most " + q.inModelMax()
+                        + " requests were in prefill or decode at once in the spans) and a larger"
+                        + " --max-num-batched-tokens, as far as the KV cache has room (usage max "
+                        + pct(w.kvCacheUsage().max()) + ")");
+                next.add("if the queue stays once the GPU is busy, add capacity: more replicas behind the router,"
+                        + " or autoscale on num_requests_waiting");
+            } else {
+                next.add("add capacity or shed load: more replicas behind the router, autoscale on"
+                        + " num_requests_waiting, or lower the request rate; a profile will not fix a queue");
+            }
+            if (held.spans()) {
+                next.add("which requests waited and for how long is in this capture's spans: the slowest requests"
+                        + " below, every one in vprof report --json (.requests[].queue_ns)");
+            } else {
+                next.add("to see which requests waited and for how long, record their spans (vLLM started with"
+                        + " --otlp-traces-endpoint grpc://127.0.0.1:4317): " + cmd.traces());
+            }
             findings.add(new Finding(Verdict.QUEUE_BOUND,
-                    "Past the knee: requests arrive faster than the server finishes them and wait in the queue.",
-                    List.of("requests waiting: " + count(w.waiting().first()) + " -> " + count(w.waiting().last())
-                                    + " (mean " + num(w.waiting().mean()) + ", max " + count(w.waiting().max()) + ")",
-                            "requests running mean = " + num(w.running().mean()),
-                            "queue time p50/p99 = " + p50p99(w.queue()) + ", " + pct(queueShare) + " of mean TTFT",
-                            "TTFT p99 = " + p99(w.ttft())),
-                    List.of("add capacity or shed load: more replicas behind the router, autoscale on"
-                                    + " num_requests_waiting, or lower the request rate; a profile will not fix a queue",
-                            "to see which requests waited and for how long, record their spans (vLLM started with"
-                                    + " --otlp-traces-endpoint grpc://127.0.0.1:4317): " + cmd.traces())));
+                    idleGpu ? "Requests wait in the queue while the GPU is mostly idle (busy " + pct(q.gpuBusyFraction())
+                                    + " of the time they waited): the scheduler's limits hold them back, not the GPU."
+                            : "Past the knee: requests arrive faster than the server finishes them and wait in the queue.",
+                    ev, next));
         }
 
         if (w.aborts() > 0 && abortFraction >= t.abortFraction()) {
@@ -116,8 +179,12 @@ public final class Triage {
                                     + secs(w.seconds()),
                             "e2e latency p99 = " + p99(w.e2e()) + ", TTFT p99 = " + p99(w.ttft())),
                     List.of("compare the e2e and TTFT p99 with the clients' timeout: the SLO is already missed",
-                            "find where the aborted requests spent their time (queue, prefill or decode) in their"
-                                    + " spans: " + cmd.traces())));
+                            held.spans()
+                                    ? "find where the slow requests spent their time (queue, prefill or decode) in this"
+                                            + " capture's spans: the slowest requests below, every one in vprof report"
+                                            + " --json (.requests[])"
+                                    : "find where the aborted requests spent their time (queue, prefill or decode) in"
+                                            + " their spans: " + cmd.traces())));
         }
 
         if (ttftSlow && prefillShare >= 0.5 && !(queueShare >= t.queueShareOfTtft())) {
@@ -130,8 +197,11 @@ public final class Triage {
                             "prefix-cache hit rate = " + pct(w.prefixCacheHitRate())),
                     List.of("long prompts or prefill batching: try chunked prefill with a smaller"
                                     + " --max-num-batched-tokens, and prefix caching for shared prompt heads",
-                            "to see the prefill kernels, profile a few seconds (vLLM started with"
-                                    + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
+                            held.kernels() && held.spans()
+                                    ? "the prefill kernels are in this capture: the top kernels in the slowest"
+                                            + " requests' prefill below (vprof report --json: .slow_phase_kernels.prefill)"
+                                    : "to see the prefill kernels, profile a few seconds (vLLM started with"
+                                            + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
         }
 
         if (w.interToken().p99().atLeast(t.interTokenP99Seconds())) {
@@ -143,8 +213,11 @@ public final class Triage {
                             "generation tokens/s = " + num(w.generationTokensPerSecond())),
                     List.of("decode is memory-bandwidth bound and slows with batch width: lower --max-num-seqs,"
                                     + " check that CUDA graphs are on (no --enforce-eager)",
-                            "to see the decode kernels, profile a few seconds (vLLM started with"
-                                    + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
+                            held.kernels() && held.spans()
+                                    ? "the decode kernels are in this capture: the top kernels in the slowest"
+                                            + " requests' decode below (vprof report --json: .slow_phase_kernels.decode)"
+                                    : "to see the decode kernels, profile a few seconds (vLLM started with"
+                                            + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
         }
 
         if (findings.isEmpty()) {
@@ -154,12 +227,26 @@ public final class Triage {
                             : "Healthy: no queue build-up, no KV pressure, no aborts, latency within target.",
                     List.of("requests finished = " + count(w.requests()) + " in " + secs(w.seconds()),
                             "TTFT p99 = " + p99(w.ttft()) + ", inter-token p99 = " + p99(w.interToken()),
-                            "requests waiting max = " + count(w.waiting().max()) + ", KV-cache usage max = "
+                            "requests waiting max = " + count(w.waiting().max()) + " (" + sampled(held) + ")" + ", KV-cache usage max = "
                                     + pct(w.kvCacheUsage().max())),
-                    idle ? List.of("run triage while the server is under its usual load")
-                            : List.of("if users still see slow requests, trace them end to end: " + cmd.traces())));
+                    idle ? List.of(held.urlLive() ? "run triage while the server is under its usual load"
+                                    : "capture again while the server is under its usual load")
+                            : List.of(held.spans()
+                                    ? "if users still see slow requests, compare their client-side timings with the"
+                                            + " server spans below: a client's TTFT adds the network, HTTP and"
+                                            + " tokenization time before the engine (the before-engine phase)"
+                                    : "if users still see slow requests, trace them end to end: " + cmd.traces())));
         }
         return new Assessment(findings.getFirst().verdict(), findings, w);
+    }
+
+    /** The address commands name when the server's own is not live (a capture's server may be gone). */
+    static final URI PLACEHOLDER_URL = URI.create("http://VLLM_HOST:8000/metrics");
+
+    /** How a gauge was read: "sampled every 200 ms from /metrics", or without the interval when unknown. */
+    static String sampled(Held held) {
+        double s = held.gaugeSampleSeconds();
+        return s > 0 && Double.isFinite(s) ? "sampled every " + secs(s) + " from /metrics" : "sampled from /metrics";
     }
 
     /** The vprof commands a next step names, written for this server. */
@@ -196,8 +283,8 @@ public final class Triage {
     /** The source of a latency's quantiles, as a suffix: a reader must know a bucket from a value. */
     static String source(Latency l) {
         return switch (l.source()) {
-            case HISTOGRAM -> " (histogram buckets)";
-            case SPANS -> " (spans, exact)";
+            case HISTOGRAM -> " (metrics histogram buckets)";
+            case SPANS -> " (server spans, exact)";
             case ABSENT -> "";
         };
     }

@@ -94,8 +94,8 @@ public final class TriageReport {
     /** Where a latency's figures come from, in a person's words. */
     public static String sourceWords(Latency l) {
         return switch (l.source()) {
-            case HISTOGRAM -> "histogram buckets";
-            case SPANS -> "spans, exact";
+            case HISTOGRAM -> "metrics histogram buckets";
+            case SPANS -> "server spans, exact";
             case ABSENT -> "";
         };
     }

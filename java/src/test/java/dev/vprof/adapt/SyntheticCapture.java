@@ -64,8 +64,12 @@ public final class SyntheticCapture {
     }
 
     public static Path write(Path file, boolean withMetricsAndSpans) throws IOException {
-        try (CaptureWriter w = CaptureWriter.create(file,
-                new CaptureMetadata("host", R0, "0.1.0", List.of("vprof", "run"), Map.of()))) {
+        return write(file, withMetricsAndSpans, new CaptureMetadata("host", R0, "0.1.0", List.of("vprof", "run"), Map.of()));
+    }
+
+    /** As {@link #write(Path, boolean)}, with the file's metadata as given (the command and options it records). */
+    public static Path write(Path file, boolean withMetricsAndSpans, CaptureMetadata metadata) throws IOException {
+        try (CaptureWriter w = CaptureWriter.create(file, metadata)) {
             w.process(new ProcessInfo(PID, 1, "/usr/bin/python3 -m vllm.entrypoints.openai.api_server", 130000, 1,
                     1 << 20, R0));
             RingRecords r = new RingRecords();

@@ -211,8 +211,8 @@ class DemoTest {
         assertFalse(rows.isEmpty(), where);
         for (Map.Entry<String, String[]> e : rows.entrySet()) {
             String[] c = e.getValue();
-            Pattern expected = c[2].equals("spans, exact") ? VALUE : BUCKET;
-            assertTrue(c[2].equals("spans, exact") || c[2].equals("histogram buckets"),
+            Pattern expected = c[2].equals("server spans, exact") ? VALUE : BUCKET;
+            assertTrue(c[2].equals("server spans, exact") || c[2].equals("metrics histogram buckets"),
                     where + ": " + e.getKey() + " says where its figures come from: " + c[2]);
             for (int i = 0; i < 2; i++) {
                 assertTrue(expected.matcher(c[i]).matches(), where + ": " + e.getKey() + (i == 0 ? " p50" : " p99")
@@ -244,7 +244,7 @@ class DemoTest {
                 java.net.URI.create("http://127.0.0.1:8000/metrics")), "demo");
         Map<String, String[]> rows = table(triage, "Window:");
         assertShownHonestly("triage over the demo's metrics", rows);
-        rows.values().forEach(c -> assertEquals("histogram buckets", c[2], triage));
+        rows.values().forEach(c -> assertEquals("metrics histogram buckets", c[2], triage));
         assertFalse(triage.matches("(?s).*p99 = [0-9.]+ (s|ms) .*"), "no bare histogram p99 in the evidence: " + triage);
     }
 
@@ -291,7 +291,7 @@ class DemoTest {
         Map<String, String> rowOf = Map.of("TTFT", "TTFT", "queue time", "queue", "prefill time", "prefill",
                 "decode time", "decode", "e2e latency", "e2e");
         java.util.regex.Matcher m = Pattern.compile("(TTFT|queue time|prefill time|decode time|e2e latency)"
-                + " (p99|p50/p99) = (?:([0-9.]+ [a-z]+) / )?([0-9.]+ [a-z]+) \\(spans, exact\\)").matcher(verdict);
+                + " (p99|p50/p99) = (?:([0-9.]+ [a-z]+) / )?([0-9.]+ [a-z]+) \\(server spans, exact\\)").matcher(verdict);
         int quoted = 0;
         while (m.find()) {
             String[] row = rows.get(rowOf.get(m.group(1)));

@@ -1,6 +1,7 @@
 package dev.vprof.triage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.metrics.ExpositionFormat;
@@ -51,6 +52,59 @@ class TriageTest {
         assertTrue(text.contains("--gpu-memory-utilization"), text);
     }
 
+    /** The queue-bound window of the test below, assessed as a capture holding spans and kernels would be. */
+    private static Assessment queueBoundHolding(Triage.Held held) {
+        VllmFixture f = server();
+        f.waiting = 2;
+        MetricsSnapshot first = f.snapshot(1_736_322_000);
+        f.finish(100, "stop", 3.0, 0.1, 2.0, 500, 100);
+        f.waiting = 40;
+        MetricsSnapshot second = f.snapshot(1_736_322_030);
+        return Triage.assess(dev.vprof.metrics.WindowStats.compute(List.of(first, second), 30, l -> true), true,
+                Triage.Thresholds.DEFAULT, URL, held);
+    }
+
+    @Test
+    void aQueueWhileTheGpuIsMostlyIdlePointsAtTheSchedulersLimitsWithTheSpansRunningMax() {
+        Assessment a = queueBoundHolding(new Triage.Held(true, true, true, 1.0,
+                new Triage.Queue(12.0, 0.08, 54, 16)));
+        assertEquals(Verdict.QUEUE_BOUND, a.verdict());
+        String text = all(a.primary());
+        assertTrue(a.primary().summary().contains("GPU is mostly idle (busy 8%"), text);
+        assertTrue(text.contains("--max-num-seqs; at most 16 requests were in prefill or decode at once in the spans"),
+                text);
+        assertTrue(text.contains("--max-num-batched-tokens"), text);
+        assertFalse(text.contains("a profile will not fix a queue"), text);
+        assertTrue(text.contains("GPU busy while requests queued = 8% of 12 s"), text);
+        // The gauge is sampled; the spans' count is exact and shown beside it.
+        assertTrue(text.contains("max 40, sampled every 1 s from /metrics); 54 waiting at once in the spans"), text);
+    }
+
+    @Test
+    void aQueueWithTheGpuBusyStillSaysAProfileWillNotFixIt() {
+        String text = all(queueBoundHolding(new Triage.Held(true, true, true, 1.0,
+                new Triage.Queue(12.0, 0.9, 54, 16))).primary());
+        assertTrue(text.contains("a profile will not fix a queue"), text);
+        assertFalse(text.contains("--max-num-seqs"), text);
+    }
+
+    @Test
+    void nextStepsNeverAskForSpansTheDataHoldsNorNameAUrlThatIsGone() {
+        Assessment held = queueBoundHolding(new Triage.Held(true, true, false, 1.0, new Triage.Queue(12.0, 0.9, 5, 4)));
+        for (Finding f : held.findings()) {
+            for (String n : f.nextSteps()) {
+                assertFalse(n.contains("record their spans") || n.contains("--otlp"), "asks for spans it holds: " + n);
+                assertFalse(n.contains(URL.getHost()), "names a URL that is gone: " + n);
+            }
+        }
+        // Without spans it asks for them, and with the server gone the command names a placeholder.
+        Assessment noSpans = queueBoundHolding(new Triage.Held(false, false, false, Double.NaN, null));
+        String text = all(noSpans.primary());
+        assertTrue(text.contains("record their spans") && text.contains("--metrics http://VLLM_HOST:8000/metrics"), text);
+        assertFalse(text.contains(URL.getHost()), text);
+        assertTrue(text.contains("sampled from /metrics"), text);
+    }
+
     @Test
     void aGrowingQueueThatDominatesTtftIsQueueBound() {
         VllmFixture f = server();
@@ -99,7 +153,7 @@ class TriageTest {
         // below its top, so the bounds close on 0.3 without ever claiming more than the bucket.
         assertTrue(a.stats().interToken().p99().atLeast(0.2) && a.stats().interToken().p99().atMost(0.3),
                 a.stats().interToken().p99().toString());
-        assertTrue(all(a.primary()).contains("(histogram buckets)"), all(a.primary()));
+        assertTrue(all(a.primary()).contains("(metrics histogram buckets)"), all(a.primary()));
         assertTrue(all(a.primary()).contains("--capture-range=cudaProfilerApi"));
     }
 

@@ -1,0 +1,91 @@
+package dev.vprof.report;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A union of intervals [start, end) in epoch ns, sorted and disjoint, built once before the
+ * records pass; {@link #overlapNs} says how much of a kernel falls inside it in O(log n).
+ */
+final class Intervals {
+    /** start0, end0, start1, end1, ... sorted and disjoint. */
+    private final long[] edges;
+
+    private Intervals(long[] edges) {
+        this.edges = edges;
+    }
+
+    /** The union of {@code pairs} (start, end; empty or reversed ones left out), clipped to [from, to). */
+    static Intervals union(List<long[]> pairs, long from, long to) {
+        List<long[]> kept = new ArrayList<>();
+        for (long[] p : pairs) {
+            long s = Math.max(p[0], from);
+            long e = Math.min(p[1], to);
+            if (e > s) {
+                kept.add(new long[] {s, e});
+            }
+        }
+        kept.sort((a, b) -> Long.compare(a[0], b[0]));
+        long[] out = new long[kept.size() * 2];
+        int n = 0;
+        for (long[] p : kept) {
+            if (n > 0 && p[0] <= out[n - 1]) {
+                out[n - 1] = Math.max(out[n - 1], p[1]);
+            } else {
+                out[n++] = p[0];
+                out[n++] = p[1];
+            }
+        }
+        return new Intervals(Arrays.copyOf(out, n));
+    }
+
+    boolean isEmpty() {
+        return edges.length == 0;
+    }
+
+    /** Every edge, for a {@link GpuOverlap}'s query points. */
+    long[] edges() {
+        return edges.clone();
+    }
+
+    /** The sum of the intervals' lengths. */
+    long totalNs() {
+        long t = 0;
+        for (int i = 0; i < edges.length; i += 2) {
+            t += edges[i + 1] - edges[i];
+        }
+        return t;
+    }
+
+    /** How much of [start, end) lies inside the union. */
+    long overlapNs(long start, long end) {
+        if (end <= start || edges.length == 0) {
+            return 0;
+        }
+        // The first interval whose end is after start.
+        int lo = 0, hi = edges.length / 2;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (edges[2 * mid + 1] <= start) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        long in = 0;
+        for (int i = lo; i < edges.length / 2 && edges[2 * i] < end; i++) {
+            in += Math.min(end, edges[2 * i + 1]) - Math.max(start, edges[2 * i]);
+        }
+        return in;
+    }
+
+    /** The busy time of {@code overlap} inside the union (its edges were given to it as query points). */
+    long busyIn(GpuOverlap overlap) {
+        long t = 0;
+        for (int i = 0; i < edges.length; i += 2) {
+            t += overlap.busyBetween(edges[i], edges[i + 1]);
+        }
+        return t;
+    }
+}
