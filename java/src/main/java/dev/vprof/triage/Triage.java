@@ -149,7 +149,8 @@ public final class Triage {
             List<String> next = new ArrayList<>();
             if (idleGpu) {
                 next.add("raise the scheduler's limits: more batch slots (--max-num-seqs; at most " + q.inModelMax()
-                        + " requests were in prefill or decode at once in the spans) and a larger"
+                        + (q.inModelMax() == 1 ? " request was" : " requests were")
+                        + " in prefill or decode at once in the spans) and a larger"
                         + " --max-num-batched-tokens, as far as the KV cache has room (usage max "
                         + pct(w.kvCacheUsage().max()) + ")");
                 next.add("if the queue stays once the GPU is busy, add capacity: more replicas behind the router,"
