@@ -86,7 +86,7 @@ class AdviceFollowsDataTest {
         String text = queue.summary() + "\n" + String.join("\n", queue.evidence()) + "\n"
                 + String.join("\n", queue.nextSteps());
         assertTrue(queue.summary().contains("GPU is mostly idle (busy 2%"), text);
-        assertTrue(text.contains("--max-num-seqs; at most 1 requests were in prefill or decode at once in the spans"),
+        assertTrue(text.contains("--max-num-seqs; at most 1 request was in prefill or decode at once in the spans"),
                 text);
         assertTrue(text.contains("--max-num-batched-tokens"), text);
         assertFalse(text.contains("a profile will not fix a queue"), text);
