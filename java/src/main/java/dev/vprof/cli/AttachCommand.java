@@ -8,6 +8,7 @@ import dev.vprof.engine.CaptureEnvironment;
 import dev.vprof.engine.CaptureException;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.CaptureSummary;
 import dev.vprof.inject.InjectPrompt;
 import dev.vprof.inject.InjectionException;
 import dev.vprof.inject.Injector;
@@ -108,7 +109,7 @@ final class AttachCommand implements Callable<Integer> {
                 running = Capture.start(capture.plan(CapturePlan.Mode.FEEDS, pid, null, armSpec, file,
                         List.of("attach", "--pid", Integer.toString(pid)), capture.openFeeds(err)),
                         new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
-                running.awaitSummary();
+                capture.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
                 return 0;
             }
             throw new CliException(e.getMessage() + (inject ? "; none of them has CUDA loaded (libcuda mapped) to "
@@ -119,8 +120,10 @@ final class AttachCommand implements Callable<Integer> {
         }
         warnWhatLateAgentsMissed(err, running.targets());
         err.flush();
-        running.awaitSummary();
-        return capture.exportSpans(file, spec.commandLine().getOut(), err);
+        CaptureSummary summary = running.awaitSummary();
+        int exit = capture.exportSpans(file, capture.humanOut(spec.commandLine().getOut(), err), err);
+        capture.printSummaryJson(summary, file, null, spec.commandLine().getOut());
+        return exit;
     }
 
     /**
