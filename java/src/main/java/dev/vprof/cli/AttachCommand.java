@@ -8,6 +8,7 @@ import dev.vprof.engine.CaptureEnvironment;
 import dev.vprof.engine.CaptureException;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.CaptureSummary;
 import dev.vprof.inject.InjectPrompt;
 import dev.vprof.inject.InjectionException;
 import dev.vprof.inject.Injector;
@@ -45,7 +46,8 @@ import picocli.CommandLine.Spec;
                 "  vprof attach --pid 4242 --inject --duration 3s   # started without vprof: see docs/attach.md",
                 "  # kernels, /metrics and spans in one file; vprof POSTs /start_profile and /stop_profile:",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --duration 10s \\",
-                "      --trigger localhost:8000 --metrics localhost:8000 --otlp"})
+                "      --trigger localhost:8000 --metrics localhost:8000 --otlp",
+                "  vprof attach --pid 1 --all --duration 5s   # every agent on the machine, whichever launch"})
 final class AttachCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -68,6 +70,11 @@ final class AttachCommand implements Callable<Integer> {
                     + "default: ${DEFAULT-VALUE}. Nothing is changed in a process that never gets there.")
     String injectTimeout = "5s";
 
+    @Option(names = "--all", description = "Capture every agent of the tree even when they belong to separate "
+            + "launches (attach --pid 1, a shell that started two servers); without it vprof asks on a terminal, "
+            + "and elsewhere refuses, naming the launches.")
+    boolean all;
+
     AgentDirectory directory = AgentDirectory.system();
     /** Late injection and its terminal prompt (null: no terminal); tests replace them. */
     LateInjection lateInjection;
@@ -85,6 +92,7 @@ final class AttachCommand implements Callable<Integer> {
         OutputPath.checkWritable(file);
         OutputPath.refuseExisting(file, capture.force, "the capture file");
 
+        confirmLaunches();
         // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
         CaptureFeeds feeds = capture.openFeeds(err);
         List<Integer> withoutAgent;
@@ -108,7 +116,7 @@ final class AttachCommand implements Callable<Integer> {
                 running = Capture.start(capture.plan(CapturePlan.Mode.FEEDS, pid, null, armSpec, file,
                         List.of("attach", "--pid", Integer.toString(pid)), capture.openFeeds(err)),
                         new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
-                running.awaitSummary();
+                capture.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
                 return 0;
             }
             throw new CliException(e.getMessage() + (inject ? "; none of them has CUDA loaded (libcuda mapped) to "
@@ -119,8 +127,31 @@ final class AttachCommand implements Callable<Integer> {
         }
         warnWhatLateAgentsMissed(err, running.targets());
         err.flush();
-        running.awaitSummary();
-        return capture.exportSpans(file, spec.commandLine().getOut(), err);
+        CaptureSummary summary = running.awaitSummary();
+        int exit = capture.exportSpans(file, capture.humanOut(spec.commandLine().getOut(), err), err);
+        capture.printSummaryJson(summary, file, null, spec.commandLine().getOut());
+        return exit;
+    }
+
+    /**
+     * Agents of more than one launch in the tree: captured with --all or a yes on the terminal;
+     * without a terminal, refused with the launches named.
+     */
+    private void confirmLaunches() {
+        if (all) {
+            return;
+        }
+        List<Launches.Launch> launches = Launches.inTree(pid, directory);
+        if (launches.size() < 2) {
+            return;
+        }
+        if (prompt == null) {
+            throw new CliException(Launches.refusal(pid, launches));
+        }
+        if (!prompt.confirm(Launches.question(pid, launches))) {
+            throw new CliException("not capturing the " + launches.size() + " launches in the tree of pid " + pid
+                    + "; attach to one of them with --pid, or pass --all");
+        }
     }
 
     /**

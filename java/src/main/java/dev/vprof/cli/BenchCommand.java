@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
 import dev.vprof.metrics.HttpFailures;
@@ -7,6 +8,8 @@ import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
@@ -57,6 +60,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "0", description = "Random seed for arrivals and prompt lengths (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--json", description = "Print the result as one JSON object on stdout instead of the table "
+            + "(counts as integers, times in ms, null for what no request measured); messages stay on stderr.")
+    boolean json;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** The request counter is redrawn in place: only on a terminal. */
     boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
 
@@ -92,7 +101,17 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             });
             if (liveProgress) err.println();
-            out.print(r.format());
+            if (json) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("url", url.toString());
+                m.put("model", model);
+                m.put("num_prompts", numPrompts);
+                m.put("request_rate", Double.isInfinite(rate) ? "inf" : rate);
+                m.putAll(r.asJson());
+                out.println(JSON.writeValueAsString(m));
+            } else {
+                out.print(r.format());
+            }
             out.flush();
             return r.failed() == 0 ? 0 : 1;
         } catch (LoadGenerator.UnreachableException e) {

@@ -76,6 +76,10 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Replace the capture file if it exists.")
     boolean force;
 
+    @Option(names = "--json", description = "When the capture ends, also print its closing summary (the file, "
+            + "scrapes, spans; counts as integers) as one JSON object on stdout; the human lines stay on stderr.")
+    boolean json;
+
     /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
     @Mixin
     OtlpOptions otlp = new OtlpOptions();
@@ -106,7 +110,7 @@ final class CaptureCommand implements Callable<Integer> {
         commandLine.addAll(spec.commandLine().getParseResult().originalArgs());
         Capture running = Capture.start(o.plan(CapturePlan.Mode.FEEDS, 0, null, o.toSpec(Capture.newCaptureId()), file,
                 commandLine, feeds), CaptureEnvironment.system(err));
-        running.awaitSummary();
+        o.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
         return 0;
     }
 
@@ -122,6 +126,7 @@ final class CaptureCommand implements Callable<Integer> {
         o.duration = duration;
         o.output = output;
         o.otlp = otlp;
+        o.json = json;
         return o;
     }
 }

@@ -1,7 +1,10 @@
 package dev.vprof.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.engine.CaptureFeeds;
+import dev.vprof.engine.CaptureSummary;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.ProfilerTrigger;
 import dev.vprof.metrics.MetricsScraper;
@@ -107,9 +110,41 @@ final class CaptureOptions {
                     + "FILE --otlp URL does; needs spans: --otlp or --spans")
     String otlpExport;
 
+    @Option(names = "--json", description = "When the capture ends, also print its closing summary (the file, "
+            + "processes, ranges, kernels, records, drops, scrapes, spans; counts as integers) as one JSON object, "
+            + "the last line on stdout; the human lines stay on stderr.")
+    boolean json;
+
     /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
     @Mixin
     OtlpOptions otlp = new OtlpOptions();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * With --json, the closing summary as one line of JSON on {@code out}; {@code commandExit}:
+     * run's command's exit status (null for attach and capture).
+     */
+    void printSummaryJson(CaptureSummary s, Path file, Integer commandExit, PrintWriter out) {
+        if (!json || s == null) {
+            return;
+        }
+        Map<String, Object> m = s.asJson(file.toString());
+        if (commandExit != null) {
+            m.put("command_exit", commandExit);
+        }
+        try {
+            out.println(JSON.writeValueAsString(m));
+        } catch (JsonProcessingException e) {
+            throw new CliException("cannot write the summary as JSON: " + e.getMessage(), e);
+        }
+        out.flush();
+    }
+
+    /** Where lines for people go that would otherwise share stdout with --json's object. */
+    PrintWriter humanOut(PrintWriter out, PrintWriter err) {
+        return json ? err : out;
+    }
 
     /** The ARM arguments this capture sends (or puts into VPROF_ARM). */
     ArmSpec toSpec(int captureId) {

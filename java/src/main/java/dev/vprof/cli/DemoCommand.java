@@ -63,7 +63,9 @@ import picocli.CommandLine.Spec;
                 + "GPU workers (the CUPTI test double), a load with a burst that overloads it, and one capture "
                 + "holding the kernels, the server's /metrics and its request spans.",
                 "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome), report.txt and report.html into --dir."},
-        footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100"})
+        footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100",
+                "  vprof demo --serve &           # the server alone, on 127.0.0.1:8000, until Ctrl-C or SIGTERM",
+                "  vprof demo --serve --port 0 --load 10 --otlp http://127.0.0.1:14318/v1/traces"})
 final class DemoCommand implements Callable<Integer> {
     private static final long AGENTS_READY_NS = TimeUnit.SECONDS.toNanos(20);
     private static final long SPANS_WAIT_NS = TimeUnit.SECONDS.toNanos(10);
@@ -95,6 +97,37 @@ final class DemoCommand implements Callable<Integer> {
             + "captured with vprof capture --torch-traces, no agent.")
     boolean noTorchPath;
 
+    @Option(names = "--serve", description = "Start the simulated vLLM server and keep it up until Ctrl-C or "
+            + "SIGTERM, for trying the commands of a real server on it (README: \"Profiling a real server\"): prints "
+            + "its URL and its GPU workers' pids; nothing is captured or written but the workers' logs in --dir.")
+    boolean serve;
+
+    @Option(names = "--port", paramLabel = "P", defaultValue = "8000",
+            description = "With --serve: the HTTP port, 0 for a free one. Default: ${DEFAULT-VALUE}, as vLLM's.")
+    int port;
+
+    @Option(names = "--host", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+            description = "With --serve: the address to listen on. Default: ${DEFAULT-VALUE} (this machine only).")
+    String host;
+
+    @Option(names = "--otlp", paramLabel = "URL", defaultValue = "http://127.0.0.1:4318/v1/traces",
+            description = "With --serve: where the server sends its llm_request spans (OTLP/HTTP JSON; HOST:PORT means "
+                    + "http://HOST:PORT/v1/traces). Default: ${DEFAULT-VALUE}, where `vprof attach --otlp` listens.")
+    String otlp;
+
+    @Option(names = "--no-otlp", description = "With --serve: export no spans.")
+    boolean noOtlp;
+
+    @Option(names = "--load", paramLabel = "R", defaultValue = "4",
+            description = "With --serve: requests per second the server sends itself, so captures have requests "
+                    + "and kernels; 0 for none (bring your own, e.g. vprof bench). Default: ${DEFAULT-VALUE}.")
+    double load;
+
+    @Option(names = "--torch-profiler-dir", paramLabel = "DIR",
+            description = "With --serve: also write a PyTorch profiler trace per worker into DIR on /stop_profile, as "
+                    + "vLLM's torch profiler does (for vprof capture --torch-traces DIR).")
+    Path torchProfilerDir;
+
     private PrintWriter err;
     private long t0;
 
@@ -102,6 +135,14 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         err = spec.commandLine().getErr();
+        if (serve) {
+            return serve(out);
+        }
+        for (String o : new String[] {"--port", "--host", "--otlp", "--no-otlp", "--load", "--torch-profiler-dir"}) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new CliException(o + " is an option of vprof demo --serve; add --serve, or leave it out");
+            }
+        }
         if (steady < 0 || burst < 0 || steady + burst == 0) {
             throw new CliException("--steady and --burst must be 0 or more, and not both 0");
         }
@@ -247,6 +288,26 @@ final class DemoCommand implements Callable<Integer> {
             err.println("vprof demo: warning: " + failed + " of " + sent + " requests failed");
         }
         return 0;
+    }
+
+    private int serve(PrintWriter out) throws InterruptedException {
+        for (String o : new String[] {"--steady", "--rate", "--burst", "--no-torch-path"}) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new CliException(o + " shapes the demo's own run, not --serve; for load on the server use "
+                        + "--load R or vprof bench");
+            }
+        }
+        if (port < 0 || port > 65535) {
+            throw new CliException("--port must be between 0 and 65535, not " + port);
+        }
+        if (!(load >= 0) || Double.isInfinite(load)) {
+            throw new CliException("--load must be 0 or a positive number of requests per second");
+        }
+        if (maxTokens < 1) {
+            throw new CliException("--max-tokens must be at least 1");
+        }
+        return DemoServe.run(new DemoServe.Options(host, port, noOtlp ? null : DemoServe.otlpUrl(otlp), load, maxTokens,
+                dir, torchProfilerDir), out, err);
     }
 
     /** Until the agents in both workers have made their regions and are DORMANT (CUDA initialized). */

@@ -1,5 +1,7 @@
 package dev.vprof.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.cuda.CuptiSearch;
 import dev.vprof.discovery.ProcFs;
 import dev.vprof.inject.InjectionReadiness;
@@ -21,7 +23,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,6 +52,10 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--python", paramLabel = "PYTHON", defaultValue = "python3",
             description = "The Python that runs your server, whose pip-installed CUDA (nvidia-cuda-cupti wheels) is searched. Default: ${DEFAULT-VALUE} on PATH")
     String python;
+
+    @Option(names = "--json", description = "Print the checks as one JSON object on stdout: ok, the number of "
+            + "FAIL and WARN checks, and each check's level, name and detail (the exit code is the same).")
+    boolean json;
 
     private enum Level { OK, WARN, FAIL }
 
@@ -77,10 +85,30 @@ final class DoctorCommand implements Callable<Integer> {
         checkPtrace();
         checkInjection();
         PrintWriter out = spec.commandLine().getOut();
-        boolean failed = false;
-        for (Check c : checks) {
-            out.printf("%-5s %-14s %s%n", c.level(), c.what(), c.detail());
-            failed |= c.level() == Level.FAIL;
+        boolean failed = checks.stream().anyMatch(c -> c.level() == Level.FAIL);
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("ok", !failed);
+            m.put("fail", checks.stream().filter(c -> c.level() == Level.FAIL).count());
+            m.put("warn", checks.stream().filter(c -> c.level() == Level.WARN).count());
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (Check c : checks) {
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("level", c.level().name());
+                o.put("check", c.what());
+                o.put("detail", c.detail());
+                list.add(o);
+            }
+            m.put("checks", list);
+            try {
+                out.println(new ObjectMapper().writeValueAsString(m));
+            } catch (JsonProcessingException e) {
+                throw new CliException("cannot write the checks as JSON: " + e.getMessage(), e);
+            }
+        } else {
+            for (Check c : checks) {
+                out.printf("%-5s %-14s %s%n", c.level(), c.what(), c.detail());
+            }
         }
         out.flush();
         return failed ? 1 : 0;

@@ -129,7 +129,8 @@ final class RunCommand implements Callable<Integer> {
             terminate(p);
         }
         int exit = p.waitFor();
-        capture.exportSpans(file, spec.commandLine().getOut(), err);
+        capture.exportSpans(file, capture.humanOut(spec.commandLine().getOut(), err), err);
+        capture.printSummaryJson(s, file, exit, spec.commandLine().getOut());
         return exit;
     }
 

@@ -6,6 +6,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.BindException;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -44,20 +46,27 @@ public final class SimulatedVllmServer implements AutoCloseable {
     /**
      * How the server is shaped. {@code otlpTraces} may be null (no spans). {@code torchProfilerDir}:
      * vLLM's {@code torch_profiler_dir}; with it, /stop_profile writes a PyTorch profiler trace per
-     * worker there ({@link TorchProfilerTraces}); null for none.
+     * worker there ({@link TorchProfilerTraces}); null for none. {@code bind}: where the HTTP
+     * server listens (the demo's default: an ephemeral loopback port).
      */
     public record Config(String model, int maxNumSeqs, int kvBlocks, int blockSize, int maxBatchedTokens,
                          int workers, Path simgpu, Map<String, String> workerEnv, URI otlpTraces, Path logDir,
-                         Path torchProfilerDir) {
+                         Path torchProfilerDir, InetSocketAddress bind) {
         public static Config demo(Path simgpu, Map<String, String> workerEnv, URI otlpTraces, Path logDir) {
             return new Config("Qwen/Qwen2.5-7B-Instruct", 16, 1200, 16, 4096, 2, simgpu, workerEnv, otlpTraces, logDir,
-                    null);
+                    null, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         }
 
         /** The same server, whose profiler also writes torch traces into {@code dir}. */
         public Config withTorchProfilerDir(Path dir) {
             return new Config(model, maxNumSeqs, kvBlocks, blockSize, maxBatchedTokens, workers, simgpu, workerEnv,
-                    otlpTraces, logDir, dir);
+                    otlpTraces, logDir, dir, bind);
+        }
+
+        /** The same server, listening on {@code address} (port 0: an ephemeral one). */
+        public Config withBind(InetSocketAddress address) {
+            return new Config(model, maxNumSeqs, kvBlocks, blockSize, maxBatchedTokens, workers, simgpu, workerEnv,
+                    otlpTraces, logDir, torchProfilerDir, address);
         }
     }
 
@@ -90,11 +99,17 @@ public final class SimulatedVllmServer implements AutoCloseable {
         this.config = config;
         this.kvFree = config.kvBlocks();
         this.metrics = new ServerMetrics(config.model());
-        this.workers = new GpuWorkers(config.simgpu(), config.workers(), config.workerEnv(), config.logDir());
+        // Bound before the workers start: an address in use fails with no process left behind.
+        this.http = HttpServer.create(config.bind(), 128);
+        try {
+            this.workers = new GpuWorkers(config.simgpu(), config.workers(), config.workerEnv(), config.logDir());
+        } catch (IOException | RuntimeException e) {
+            http.stop(0);
+            throw e;
+        }
         this.spans = config.otlpTraces() == null ? null : new OtlpJsonExporter(config.otlpTraces(), "vllm");
         this.torch = config.torchProfilerDir() == null ? null
                 : new TorchProfilerTraces(config.torchProfilerDir(), workers.pids());
-        this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
         // Platform threads, as uvicorn's: a handler is never queued behind a virtual-thread carrier that
         // something else in this JVM (a test's in-process capture, its loaders) keeps busy or pinned.
         this.httpThreads = Executors.newCachedThreadPool(Thread.ofPlatform().name("sim-vllm-http-", 0).daemon().factory());
@@ -112,7 +127,10 @@ public final class SimulatedVllmServer implements AutoCloseable {
         this.scheduler = Thread.ofPlatform().name("engine-core").daemon().unstarted(this::scheduleLoop);
     }
 
-    /** Starts the workers, the engine loop and the HTTP server on 127.0.0.1 (an ephemeral port). */
+    /**
+     * Starts the workers, the engine loop and the HTTP server on the config's address. An address
+     * in use throws {@link BindException} before any worker starts.
+     */
     public static SimulatedVllmServer start(Config config) throws IOException {
         SimulatedVllmServer s = new SimulatedVllmServer(config);
         s.scheduler.start();
@@ -126,7 +144,10 @@ public final class SimulatedVllmServer implements AutoCloseable {
     }
 
     public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
+        InetAddress a = http.getAddress().getAddress();
+        String host = a.isAnyLocalAddress() || a.isLoopbackAddress() ? "127.0.0.1"
+                : a instanceof Inet6Address ? "[" + a.getHostAddress() + "]" : a.getHostAddress();
+        return URI.create("http://" + host + ":" + http.getAddress().getPort());
     }
 
     /** The model name it serves (what requests must name). */

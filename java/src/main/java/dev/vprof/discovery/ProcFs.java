@@ -51,6 +51,15 @@ public interface ProcFs {
         return -1;
     }
 
+    /**
+     * The value of {@code name} in {@code /proc/<pid>/environ} (the environment the process was
+     * started with), or null when it is not set there or the file cannot be read (another user's
+     * process, a process gone).
+     */
+    default String environment(int pid, String name) {
+        return null;
+    }
+
     /** The machine's {@code /proc}. */
     static ProcFs system() {
         return of(Path.of("/proc"));
@@ -64,6 +73,9 @@ public interface ProcFs {
             @Override public boolean isAlive(int pid) { return ProcessTree.isAlive(root, pid); }
             @Override public boolean exists(int pid) { return Files.isDirectory(root.resolve(Integer.toString(pid))); }
             @Override public String commandLine(int pid) { return ProcessTree.commandLine(root, pid); }
+            @Override public String environment(int pid, String name) {
+                return ProcessTree.environment(root.resolve(Integer.toString(pid)).resolve("environ"), name);
+            }
             @Override public int zombieWaitStatus(int pid) {
                 return ProcessTree.zombieWaitStatus(root.resolve(Integer.toString(pid)).resolve("stat"));
             }

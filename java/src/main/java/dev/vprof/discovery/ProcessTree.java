@@ -1,6 +1,7 @@
 package dev.vprof.discovery;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -120,6 +121,26 @@ public final class ProcessTree {
         } catch (IOException | RuntimeException e) {
             return "";
         }
+    }
+
+    /** Bounded: an environment larger than this is read only this far. */
+    private static final int ENVIRON_MAX_BYTES = 1 << 20;
+
+    /** {@code name}'s value in an environ file (NUL-separated NAME=VALUE), or null. */
+    static String environment(Path environ, String name) {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(environ)) {
+            bytes = in.readNBytes(ENVIRON_MAX_BYTES);
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+        String prefix = name + "=";
+        for (String kv : new String(bytes, StandardCharsets.UTF_8).split("\0")) {
+            if (kv.startsWith(prefix)) {
+                return kv.substring(prefix.length());
+            }
+        }
+        return null;
     }
 
     /** The number of processes read. */

@@ -1,10 +1,17 @@
 package dev.vprof.engine;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 
 /** The variables that put vprof's agent into a CUDA process the front end starts. */
 public final class AgentEnvironment {
+    /** The variable that names the launch: {@code PID@START_MS} of the vprof that started the process. */
+    public static final String LAUNCH_VARIABLE = "VPROF_LAUNCH";
+
+    private static final String LAUNCH_ID = ProcessHandle.current().pid() + "@" + ProcessHandle.current().info()
+            .startInstant().map(Instant::toEpochMilli).orElse(System.currentTimeMillis());
+
     private AgentEnvironment() {}
 
     /**
@@ -21,6 +28,9 @@ public final class AgentEnvironment {
         // library: it loads the libcupti it will use itself and hands NVTX to it. A value the user
         // set is kept.
         env.putIfAbsent("NVTX_INJECTION64_PATH", agent.toString());
+        // Which launch the agent belongs to, so that an attach whose tree holds agents of other
+        // launches (attach --pid 1) can name them and ask first (cli.Launches).
+        env.put(LAUNCH_VARIABLE, LAUNCH_ID);
         if (arm != null) {
             env.put("VPROF_ARM", arm);
         } else {

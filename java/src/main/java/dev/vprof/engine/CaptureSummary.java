@@ -1,7 +1,9 @@
 package dev.vprof.engine;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a capture saw, for the closing lines and for tests.
@@ -40,6 +42,30 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
                           long cuptiDrops, String stopReason, CaptureFeeds.Counts feeds, List<String> feedLines) {
         this(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops, stopReason, feeds, feedLines,
                 List.of(), List.of(), 0);
+    }
+
+    /**
+     * The closing summary as one JSON object's fields ({@code --json}): every count an integer,
+     * what the closing lines say in words kept as strings.
+     */
+    public Map<String, Object> asJson(String file) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", file);
+        m.put("processes", processes);
+        m.put("ranges", ranges);
+        m.put("kernels", kernels);
+        m.put("records", records);
+        m.put("ring_drops", ringDrops);
+        m.put("ring_drops_kernels", ringDropsKernels);
+        m.put("cupti_drops", cuptiDrops);
+        m.put("failed_agents", failedAgents);
+        m.put("stop_reason", stopReason);
+        m.put("feeds", feeds == null ? CaptureFeeds.Counts.NONE.asMap() : feeds.asMap());
+        m.put("feed_lines", feedLines);
+        m.put("agent_warnings", agentWarnings);
+        m.put("hints", hints);
+        m.put("end", endLine);
+        return m;
     }
 
     /** The closing lines; loud when anything was lost. */

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * reflection, so the strict build (every lint a warning, every warning an error) has no
  * internal-API warning to carry, and a JDK without it leaves the shutdown hook to finish the file.
  */
-final class StopSignals {
+public final class StopSignals {
     private final List<Object> signals = new ArrayList<>();
     private final List<Object> previous = new ArrayList<>();
     private final Method handle;
@@ -29,7 +29,7 @@ final class StopSignals {
     }
 
     /** Installs the handlers; {@code stop} gets "SIGINT" or "SIGTERM". Null when the JVM refuses them. */
-    static StopSignals install(Consumer<String> stop) {
+    public static StopSignals install(Consumer<String> stop) {
         Class<?> signalClass;
         Class<?> handlerClass;
         Method handle;
@@ -69,7 +69,7 @@ final class StopSignals {
     }
 
     /** The handlers the JVM had before, back in place (the capture is over). */
-    void restore() {
+    public void restore() {
         for (int i = 0; i < signals.size(); i++) {
             try {
                 handle.invoke(null, signals.get(i), previous.get(i));

@@ -1,8 +1,10 @@
 package dev.vprof.loadgen;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** A benchmark run's summary: throughput and latency percentiles, in the units vLLM's bench prints. */
 public record BenchResult(int requests, int failed, double durationS, double requestThroughput,
@@ -35,6 +37,40 @@ public record BenchResult(int requests, int failed, double durationS, double req
 
     static double mean(long[] v) {
         return v.length == 0 ? Double.NaN : Arrays.stream(v).average().orElse(Double.NaN) / 1e6;
+    }
+
+    /**
+     * {@code vprof bench --json}: the same figures as one JSON object's fields; counts as integers,
+     * times in ms, a figure the run could not measure (no successful request) as null.
+     */
+    public Map<String, Object> asJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("requests", requests);
+        m.put("successful", requests - failed);
+        m.put("failed", failed);
+        m.put("duration_s", finite(durationS));
+        m.put("output_tokens", outputTokens);
+        m.put("request_throughput", finite(requestThroughput));
+        m.put("output_token_throughput", finite(outputTokenThroughput));
+        m.put("ttft_ms", quantiles(true, ttftMeanMs, ttftP50Ms, ttftP99Ms));
+        m.put("itl_ms", quantiles(true, itlMeanMs, itlP50Ms, itlP99Ms));
+        m.put("e2e_ms", quantiles(false, Double.NaN, e2eP50Ms, e2eP99Ms));
+        m.put("errors", errors);
+        return m;
+    }
+
+    private static Map<String, Object> quantiles(boolean withMean, double mean, double p50, double p99) {
+        Map<String, Object> q = new LinkedHashMap<>();
+        if (withMean) {
+            q.put("mean", finite(mean));
+        }
+        q.put("p50", finite(p50));
+        q.put("p99", finite(p99));
+        return q;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
     }
 
     public String format() {
