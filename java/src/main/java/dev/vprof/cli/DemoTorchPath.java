@@ -40,11 +40,19 @@ final class DemoTorchPath {
                 "--otlp-grpc", "off", "--duration", "4s", "--force", "-o", file.toString()};
         step.accept("torch-profiler path: vprof " + String.join(" ", args));
         StringWriter captureLog = new StringWriter();
-        CompletableFuture<Integer> capture = CompletableFuture.supplyAsync(() -> {
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(captureLog, true));
-            cl.setErr(new PrintWriter(captureLog, true));
-            return cl.execute(args);
+        // On a thread of its own, as the command runs on main: in the common pool it would hold that
+        // pool's worker (one on 2 cores) for the whole capture, where the JDK's HTTP client
+        // completes its futures.
+        CompletableFuture<Integer> capture = new CompletableFuture<>();
+        Thread.ofPlatform().name("vprof-demo-torch-capture").daemon().start(() -> {
+            try {
+                CommandLine cl = Main.commandLine();
+                cl.setOut(new PrintWriter(captureLog, true));
+                cl.setErr(new PrintWriter(captureLog, true));
+                capture.complete(cl.execute(args));
+            } catch (RuntimeException | Error e) {
+                capture.completeExceptionally(e);
+            }
         });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!server.torchProfiling() && !capture.isDone() && System.nanoTime() - deadline < 0) {

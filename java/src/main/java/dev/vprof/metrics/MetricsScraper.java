@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -17,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -189,11 +191,32 @@ public final class MetricsScraper implements AutoCloseable {
                 .header("Accept-Encoding", "gzip")
                 .header("User-Agent", "vprof")
                 .build();
-        CompletableFuture<HttpResponse<byte[]>> future =
-                client.sendAsync(request, info -> new BoundedBody(maxBodyBytes));
-        HttpResponse<byte[]> response;
+        // The answer is taken from the body subscriber, which completes on the client's own threads:
+        // the future sendAsync returns completes one hop later in the common ForkJoin pool (JDK's
+        // HttpClientImpl), so a caller whose long task holds that pool (one worker on 2 cores) saw
+        // every scrape time out although the server had answered in milliseconds. Failures before
+        // an answer still arrive through that future.
+        CompletableFuture<Answer> answer = new CompletableFuture<>();
+        CompletableFuture<HttpResponse<byte[]>> future = client.sendAsync(request, info -> {
+            BoundedBody b = new BoundedBody(maxBodyBytes);
+            b.result.whenComplete((bytes, t) -> {
+                if (t == null) {
+                    answer.complete(new Answer(info.statusCode(), info.headers(), bytes));
+                } else {
+                    answer.completeExceptionally(t);
+                }
+            });
+            return b;
+        });
+        future.whenComplete((r, t) -> {
+            if (t != null) {
+                answer.completeExceptionally(t instanceof CompletionException && t.getCause() != null
+                        ? t.getCause() : t);
+            }
+        });
+        Answer response;
         try {
-            response = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            response = answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
             return timedOut(epochNs);
@@ -318,6 +341,9 @@ public final class MetricsScraper implements AutoCloseable {
             super("response body is larger than " + limit + " bytes; refusing it (is this a /metrics endpoint?)");
         }
     }
+
+    /** An answer as the body subscriber saw it complete. */
+    private record Answer(int statusCode, HttpHeaders headers, byte[] body) {}
 
     /** Collects a body up to a limit and cancels the transfer past it. */
     private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {

@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
@@ -104,7 +106,8 @@ class CaptureTorchTracesTest {
         int requests = 10;
         long answeredBefore;
         long answeredDuring;
-        try (SimulatedVllmServer server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, Map.of(),
+        try (ExecutorService runner = Executors.newSingleThreadExecutor();
+             SimulatedVllmServer server = SimulatedVllmServer.start(SimulatedVllmServer.Config.demo(simgpu, Map.of(),
                 otlp, dir).withTorchProfilerDir(torchDir))) {
             URI base = server.baseUri();
             // A cold server answers its first scrapes slowly; the demo warms it the same way.
@@ -115,11 +118,12 @@ class CaptureTorchTracesTest {
                 }
             }
             answeredBefore = server.metricsAnswered();
+            // On a thread of its own, as `vprof capture` runs on its main thread, not in the common pool.
             CompletableFuture<Run> capture = CompletableFuture.supplyAsync(() -> vprof("capture",
                     "--trigger", base.toString(), "--torch-traces", torchDir.toString(),
                     "--torch-traces-timeout", "30s", "--metrics", base + "/metrics", "--metrics-interval", "2s", // 1.6 s per scrape: the loaded server answers late
                     "--otlp-http", "127.0.0.1:" + port, "--otlp-grpc", "off", "--duration", "5s",
-                    "-o", file.toString()));
+                    "-o", file.toString()), runner);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!server.torchProfiling() && !capture.isDone() && System.nanoTime() < deadline) {
                 Thread.sleep(20);

@@ -18,9 +18,13 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -96,6 +100,48 @@ class MetricsScraperTest {
         assertTrue(accept.get().contains("application/openmetrics-text") && accept.get().contains("text/plain"),
                 accept.get());
         assertTrue(acceptEncoding.get().contains("gzip"));
+    }
+
+    /**
+     * The JDK client completes sendAsync's future in the common ForkJoin pool; a caller whose own
+     * long tasks hold every worker of that pool (a capture run with supplyAsync, one worker on
+     * 2 cores) must still get its answers, and errors must still be named.
+     */
+    @Test
+    void scrapesWhileEveryWorkerOfTheCommonPoolIsBusy() throws Exception {
+        URI url = serve(0, fixed(200, ExpositionFormat.OPENMETRICS.contentType(),
+                OM_BODY.getBytes(StandardCharsets.UTF_8), false));
+        ForkJoinPool pool = ForkJoinPool.commonPool();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(pool.getParallelism());
+        List<Future<?>> holders = new ArrayList<>();
+        for (int i = 0; i < pool.getParallelism(); i++) {
+            holders.add(pool.submit(() -> {
+                held.countDown();
+                while (release.getCount() > 0) {
+                    try {
+                        Thread.sleep(5); // a plain sleep: the pool does not compensate for it
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }));
+        }
+        try {
+            assertTrue(held.await(10, TimeUnit.SECONDS), "the common pool's workers are held");
+            try (MetricsScraper scraper = MetricsScraper.onDemand(url, Duration.ofSeconds(2))) {
+                for (int i = 0; i < 3; i++) {
+                    ScrapeResult r = scraper.scrapeOnce();
+                    ScrapeResult.Scrape s = assertInstanceOf(ScrapeResult.Scrape.class, r, r.toString());
+                    assertEquals(7.0, s.snapshot().samples("vllm:num_requests_waiting").getFirst().value());
+                }
+            }
+        } finally {
+            release.countDown();
+            for (Future<?> f : holders) {
+                f.get(10, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test
