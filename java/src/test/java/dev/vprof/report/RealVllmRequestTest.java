@@ -11,7 +11,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.capture.SpansCodec;
+import dev.vprof.capture.SpansV1;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.export.ChromeJsonWriter;
 import dev.vprof.names.KernelNames;
@@ -110,7 +110,7 @@ class RealVllmRequestTest {
                 rr.kernel(k[0], k[1], corr++, 1);
             }
             rr.writeTo(w, PID);
-            w.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encode(List.of(s)));
+            w.chunk(CaptureFormat.KIND_SPANS, SpansV1.encode(List.of(s)));
         }
         Report report;
         Timeline timeline;
