@@ -114,9 +114,12 @@ class RealVllmRequestTest {
         }
         Report report;
         Timeline timeline;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (CaptureReader reader = CaptureReader.open(file)) {
             report = CaptureReport.build(reader, 10);
-            timeline = CaptureTimeline.read(reader, KernelNames.demangled(), null).timeline();
+            CaptureTimeline.Result read = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
+            timeline = read.timeline();
+            new ChromeJsonWriter().write(read.source(), out);
         }
         JsonNode j = new ObjectMapper().readTree(ReportJson.render(report));
         JsonNode req = j.at("/requests/0");
@@ -140,8 +143,6 @@ class RealVllmRequestTest {
                 onLane.phases().stream().map(Phase::name).toList());
         assertEquals(ns(TTFT) - ns(QUEUE) - ns(PREFILL),
                 onLane.phases().getFirst().endNs() - onLane.phases().getFirst().startNs());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new ChromeJsonWriter().write(timeline, out);
         JsonNode chrome = new ObjectMapper().readTree(out.toByteArray());
         List<String> phaseEvents = new ArrayList<>();
         for (JsonNode e : chrome.get("traceEvents")) {
