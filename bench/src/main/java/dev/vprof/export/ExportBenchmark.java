@@ -1,7 +1,6 @@
 package dev.vprof.export;
 
 import dev.vprof.timeline.GpuDevice;
-import dev.vprof.timeline.Timeline;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
@@ -39,31 +38,28 @@ public class ExportBenchmark {
     static final int KERNELS = 1_000_000;
     static final long T0 = 1_735_689_600_000_000_123L;
 
-    Timeline timeline;
+    BenchTimeline timeline;
     final CountingSink sink = new CountingSink();
     long runs;
 
     @Setup(Level.Trial)
     public void build() {
-        timeline = new Timeline();
-        GpuDevice gpu = timeline.process(1, "bench", java.util.List.of("bench")).device(0);
+        timeline = new BenchTimeline();
+        GpuDevice gpu = timeline.layout().process(1, "bench", java.util.List.of("bench")).device(0);
         int[] names = new int[16];
         for (int i = 0; i < names.length; i++) {
-            names[i] = timeline.intern("void at::native::elementwise_kernel<128, 4, kernel_" + i + ">(int, F)");
+            names[i] = timeline.layout().intern("void at::native::elementwise_kernel<128, 4, kernel_" + i + ">(int, F)");
         }
         long[] cursor = {T0, T0, T0, T0};
         for (int i = 0; i < KERNELS; i++) {
             int s = i & 3;
             long dur = 2_000 + (i * 7919L) % 30_000;
             long start = cursor[s] + 300 + (i * 104729L) % 2_000;
-            gpu.stream(s + 7).addKernel(names[(i >>> 2) & 15], start, start + dur, i + 1,
+            timeline.kernel(gpu.stream(s + 7), names[(i >>> 2) & 15], start, start + dur, i + 1,
                     108 + (i & 7), 1, 1, 256, 1, 1, 64, 0);
             cursor[s] = start + dur;
         }
-        gpu.streams().forEach(st -> {
-            st.sortByStart();
-            st.trim();
-        });
+        timeline.sorted();
     }
 
     @Setup(Level.Iteration)

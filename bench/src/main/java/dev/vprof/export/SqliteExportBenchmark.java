@@ -3,7 +3,6 @@ package dev.vprof.export;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
-import dev.vprof.timeline.Timeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ public class SqliteExportBenchmark {
     @Param({"false", "true"})
     boolean launches;
 
-    Timeline timeline;
+    BenchTimeline timeline;
     Path dir;
     long bytes;
     long runs;
@@ -56,30 +55,27 @@ public class SqliteExportBenchmark {
     @Setup(Level.Trial)
     public void build() throws IOException {
         dir = Files.createTempDirectory("vprof-sqlite-bench");
-        timeline = new Timeline();
-        GpuDevice gpu = timeline.process(1, "bench", java.util.List.of("bench")).device(0);
-        CpuThread host = timeline.process(1).thread(1);
-        int launch = timeline.intern("cudaLaunchKernel");
+        timeline = new BenchTimeline();
+        GpuDevice gpu = timeline.layout().process(1, "bench", java.util.List.of("bench")).device(0);
+        CpuThread host = timeline.layout().process(1).thread(1);
+        int launch = timeline.layout().intern("cudaLaunchKernel");
         int[] names = new int[16];
         for (int i = 0; i < names.length; i++) {
-            names[i] = timeline.intern("_ZN2at6native18elementwise_kernelILi128ELi4EZ" + i + "EEviT1_");
+            names[i] = timeline.layout().intern("_ZN2at6native18elementwise_kernelILi128ELi4EZ" + i + "EEviT1_");
         }
         long[] cursor = {T0, T0, T0, T0};
         for (int i = 0; i < KERNELS; i++) {
             int s = i & 3;
             long dur = 2_000 + (i * 7919L) % 30_000;
             long start = cursor[s] + 300 + (i * 104729L) % 2_000;
-            gpu.stream(s + 7).addKernel(names[(i >>> 2) & 15], start, start + dur, i + 1,
+            timeline.kernel(gpu.stream(s + 7), names[(i >>> 2) & 15], start, start + dur, i + 1,
                     108 + (i & 7), 1, 1, 256, 1, 1, 64, 0);
             if (launches) {
-                host.addApiCall(ApiKind.RUNTIME, launch, start - 5_000, start - 3_000, i + 1, 211);
+                timeline.apiCall(host, ApiKind.RUNTIME, launch, start - 5_000, start - 3_000, i + 1, 211);
             }
             cursor[s] = start + dur;
         }
-        gpu.streams().forEach(st -> {
-            st.sortByStart();
-            st.trim();
-        });
+        timeline.sorted();
     }
 
     @Setup(Level.Iteration)

@@ -10,8 +10,8 @@ import dev.vprof.timeline.TimelineProcess;
 
 /**
  * Where {@link RecordAdapter} puts what it maps, on epoch ns and the timeline's tracks: into the
- * model ({@link ModelRecords}) or into a streamed walk ({@link StreamedCapture}). The views handed
- * over ({@link GpuOp}, {@link ApiCall}) are reused for the next record.
+ * layout pass ({@code StreamedCapture.TrackTimes}) or into a streamed walk ({@link StreamedCapture}).
+ * The views handed over ({@link GpuOp}, {@link ApiCall}) are reused for the next record.
  */
 interface AdaptedRecords {
     void gpuOp(GpuStream stream, GpuOp op);

@@ -16,16 +16,14 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
- * Reads a capture file into the {@link Timeline} the exporters write: one clock (epoch ns) for
+ * Reads a capture file as the {@link TimelineSource} the exporters write: one clock (epoch ns) for
  * kernels (CUPTI time through each process's clock pairs), metric samples (the scrape's epoch time)
  * and spans (their own epoch ns).
  *
  * <p>Passes over the records: the first fits the clock mappings (the pairs are spread through the
- * file), the second maps each record as it streams by. {@link #read} keeps every slice: 40 bytes
- * per GPU op in columns ({@link dev.vprof.timeline.GpuStream}), so 10 M kernels take about 400 MB,
- * which is for tests and small captures. {@link #stream}, what {@code vprof export} uses, keeps
- * only the layout and walks the file again for each trace, holding per track only what the file
- * leaves out of order: a 10 M-kernel capture exports within a 256 MiB heap.
+ * file), the second maps each record as it streams by into the layout ({@link Timeline}). Each
+ * trace is then written from one more pass, holding per track only what the file leaves out of
+ * order: a 10 M-kernel capture exports within a 256 MiB heap.
  */
 public final class CaptureTimeline {
     private CaptureTimeline() {}
@@ -38,7 +36,7 @@ public final class CaptureTimeline {
      * @param notes   what was changed, left out or could not be read, one sentence each
      * @param gpuOps  kernels, copies and sets on the timeline
      * @param records records read in the mapping pass
-     * @param source  what a trace is written from: the timeline itself, or the file streamed again
+     * @param source  what a trace is written from: the file streamed again
      */
     public record Result(Timeline timeline, CaptureWindow window, SpanWindow.Result spans, int requests,
                          long metricScrapes, int metricGaps, List<String> notes, long gpuOps, long records,
@@ -48,32 +46,14 @@ public final class CaptureTimeline {
         }
     }
 
-    /** The capture as a timeline, kernel names demangled. */
-    public static Timeline build(CaptureReader reader) {
-        return read(reader, KernelNames.demangled(), null).timeline();
-    }
-
-    /**
-     * The capture as a timeline in memory, with what was left out; kernel names shown as {@code
-     * names} says. {@code progress}, when not null, hears the number of records read so far every
-     * million records.
-     */
-    public static Result read(CaptureReader reader, KernelNames names, LongConsumer progress) {
-        Timeline timeline = new Timeline();
-        Notes notes = new Notes();
-        RecordAdapter records = mapRecords(reader, timeline, new ModelRecords(), names, new HashMap<>(), notes, progress);
-        return result(reader, timeline, timeline, records, notes);
-    }
-
     /**
      * The capture as a streamed source: one pass over the records builds its layout (a
-     * {@link Timeline#layoutOnly()} timeline, with every count and note {@link #read} gives), and
-     * each walk is one more pass that hands the slices out, holding only what the file leaves out
+     * {@link Timeline}: every count, with the notes), and each walk is one more pass that hands the slices out, holding only what the file leaves out
      * of order ({@link StreamedCapture}). The reader must stay open while the source is walked.
      * {@code progress} hears the records read during the layout pass.
      */
     public static Result stream(CaptureReader reader, KernelNames names, LongConsumer progress) {
-        Timeline timeline = Timeline.layoutOnly();
+        Timeline timeline = new Timeline();
         Notes notes = new Notes();
         Map<String, Integer> kernelNameIds = new HashMap<>();
         StreamedCapture.TrackTimes tracks = new StreamedCapture.TrackTimes();

@@ -28,8 +28,7 @@ import java.util.function.LongConsumer;
  * One streaming pass of a capture's records onto a {@link Timeline}'s tracks: GPU ops onto stream
  * tracks, NVTX markers into thread ranges, API records into thread API calls, RANGE pairs into
  * capture ranges, every CUPTI time mapped to epoch ns through its process's clock mapping. What it
- * maps goes to an {@link AdaptedRecords}: into the model (kept, or counted for a layout), or into
- * a streamed walk. The mapping is deterministic, so two passes over one file map alike. Nothing
+ * maps goes to an {@link AdaptedRecords}: counted for the layout, or into a streamed walk. The mapping is deterministic, so two passes over one file map alike. Nothing
  * is kept per record, except NVTX ranges whose END has not come yet.
  */
 final class RecordAdapter implements RecordVisitor {
@@ -311,7 +310,7 @@ final class RecordAdapter implements RecordVisitor {
         rangesEnd = Math.max(rangesEnd, end);
     }
 
-    /** Closes what the file left open and gives each stream back its spare capacity. */
+    /** Closes what the file left open. */
     void finish() {
         for (Proc p : procs.values()) {
             if (p.openRange != null) {
@@ -328,9 +327,6 @@ final class RecordAdapter implements RecordVisitor {
             }
             dataStart = Math.min(dataStart, p.firstNs);
             dataEnd = Math.max(dataEnd, p.lastNs);
-        }
-        for (Proc p : procs.values()) {
-            p.process.devices().forEach(d -> d.streams().forEach(GpuStream::trim));
         }
         if (markersWithoutStart > 0) {
             notes.add(markersWithoutStart + " NVTX range END(s) without a START in the file were left out");

@@ -7,6 +7,7 @@ import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CpuThread;
+import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.RangeNesting;
@@ -30,7 +31,7 @@ import java.util.function.LongConsumer;
 
 /**
  * A capture file as a {@link TimelineSource} whose memory does not grow with the capture: the
- * layout (a {@link Timeline#layoutOnly()} timeline) is built by one pass over the records, and each
+ * layout (a {@link Timeline}, which counts slices and keeps none) is built by one pass over the records, and each
  * walk is another pass that hands events out through a reorder window per track.
  *
  * <p><b>Why per track.</b> Records of one GPU stream, one thread's API calls or one thread's NVTX
@@ -154,10 +155,10 @@ final class StreamedCapture implements TimelineSource {
     private record RangeTrackKey(TimelineProcess process, long tid) {}
 
     /**
-     * What the layout pass records besides the model's counts: each track's chunk times, and the
-     * ranges that never end because their id was started again.
+     * What the layout pass records: the counts, capture ranges and devices of the layout, each
+     * track's chunk times, and the ranges that never end because their id was started again.
      */
-    static final class TrackTimes extends ModelRecords {
+    static final class TrackTimes implements AdaptedRecords {
         final Map<GpuStream, ChunkTimes> streams = new IdentityHashMap<>();
         final Map<CpuThread, ChunkTimes> apiTracks = new IdentityHashMap<>();
         final Map<RangeTrackKey, ChunkTimes> rangeTracks = new HashMap<>();
@@ -173,7 +174,7 @@ final class StreamedCapture implements TimelineSource {
 
         @Override
         public void gpuOp(GpuStream stream, GpuOp op) {
-            super.gpuOp(stream, op);
+            stream.count(op);
             if (stream != lastStream) {
                 lastStream = stream;
                 lastStreamTimes = streams.computeIfAbsent(stream, s -> new ChunkTimes());
@@ -183,7 +184,7 @@ final class StreamedCapture implements TimelineSource {
 
         @Override
         public void apiCall(CpuThread thread, ApiCall call) {
-            super.apiCall(thread, call);
+            thread.countApiCall(call);
             apiTracks.computeIfAbsent(thread, t -> new ChunkTimes()).note(chunk, call.start());
         }
 
@@ -200,10 +201,24 @@ final class StreamedCapture implements TimelineSource {
         @Override
         public void range(CpuThread thread, long serial, boolean started, int nameId, long startNs, long endNs,
                           int domainId) {
-            super.range(thread, serial, started, nameId, startNs, endNs, domainId);
+            thread.countRange(startNs);
             // A range's end, or an instant's start and end, on the thread's range track.
             rangeTracks.computeIfAbsent(new RangeTrackKey(thread.process(), thread.tid()), k -> new ChunkTimes())
                     .note(chunk, started ? endNs : startNs);
+        }
+
+        @Override
+        public void captureRange(TimelineProcess process, CaptureRange range) {
+            process.addCaptureRange(range);
+        }
+
+        @Override
+        public void device(TimelineProcess process, DeviceProperties d) {
+            process.device(d.id())
+                    .properties(d.name(), d.globalMemoryBytes(), d.computeMajor(), d.computeMinor(), d.smCount())
+                    .limits(new GpuDevice.Limits(d.warpSize(), d.maxThreadsPerBlock(), d.maxThreadsPerSm(),
+                            d.maxRegistersPerBlock(), d.maxRegistersPerSm(), d.maxSharedMemoryPerBlock(),
+                            d.maxSharedMemoryPerSm()));
         }
 
         void seal() {

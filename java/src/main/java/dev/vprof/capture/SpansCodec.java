@@ -40,9 +40,9 @@ import java.util.zip.Inflater;
  * vLLM's OTLP JSON shrinks about eightfold. A request that this vprof cannot decode is left out
  * with a note; the others are read.
  *
- * <p><b>Version 1: spans as vprof decoded them</b> (files written before version 2; still written
- * for a request too large for one chunk). A batch with a per-batch string table, so the service,
- * scope and attribute keys that every span repeats are stored once.
+ * <p><b>Version 1: spans as vprof decoded them</b> (files written before version 2, read and no
+ * longer written). A batch with a per-batch string table, so the service, scope and attribute
+ * keys that every span repeats are stored once.
  * <pre>
  * u8      version (1)
  * varint  string count, then per string: varint byte length, UTF-8 bytes
@@ -217,67 +217,13 @@ public final class SpansCodec {
         return spans;
     }
 
-    private static final int T_STRING = 1;
-    private static final int T_INT = 2;
-    private static final int T_DOUBLE = 3;
-    private static final int T_BOOL = 4;
-    private static final int T_BYTES = 5;
-    private static final int T_ARRAY = 6;
-    private static final int T_KVLIST = 7;
-
-    /** A version 1 chunk: the spans as vprof decoded them. */
-    public static byte[] encode(List<Span> spans) {
-        ChunkStrings strings = new ChunkStrings(0);
-        WireWriter body = new WireWriter(16 + spans.size() * 96);
-        body.varint(spans.size());
-        for (Span s : spans) {
-            body.raw(s.traceId());
-            body.raw(s.spanId());
-            byte[] parent = s.parentSpanId();
-            body.u8(parent.length);
-            body.raw(parent);
-            body.varint(strings.id(s.name()));
-            body.u8(s.kind().number());
-            body.u8(s.status().number());
-            body.varint(strings.id(s.statusMessage()));
-            body.varint(strings.id(s.serviceName()));
-            body.varint(strings.id(s.scopeName()));
-            body.varint(strings.id(s.scopeVersion()));
-            body.fixed64(s.startEpochNs());
-            body.varint(s.endEpochNs() - s.startEpochNs());
-            body.varint(s.attributes().size());
-            for (Attribute a : s.attributes()) {
-                body.varint(strings.id(a.key()));
-                writeValue(body, a.value(), strings);
-            }
-        }
-        return strings.chunk(new byte[] {VERSION_DECODED}, body);
-    }
-
-    private static void writeValue(WireWriter w, AnyValue v, ChunkStrings strings) {
-        switch (v) {
-            case AnyValue.StringValue s -> { w.u8(T_STRING); w.varint(strings.id(s.value())); }
-            case AnyValue.LongValue l -> { w.u8(T_INT); w.varint((l.value() << 1) ^ (l.value() >> 63)); }
-            case AnyValue.DoubleValue d -> { w.u8(T_DOUBLE); w.fixed64(Double.doubleToRawLongBits(d.value())); }
-            case AnyValue.BoolValue b -> { w.u8(T_BOOL); w.u8(b.value() ? 1 : 0); }
-            case AnyValue.BytesValue b -> { byte[] x = b.value(); w.u8(T_BYTES); w.varint(x.length); w.raw(x); }
-            case AnyValue.ArrayValue a -> {
-                w.u8(T_ARRAY);
-                w.varint(a.values().size());
-                for (AnyValue x : a.values()) {
-                    writeValue(w, x, strings);
-                }
-            }
-            case AnyValue.KeyValueList kv -> {
-                w.u8(T_KVLIST);
-                w.varint(kv.values().size());
-                for (Attribute x : kv.values()) {
-                    w.varint(strings.id(x.key()));
-                    writeValue(w, x.value(), strings);
-                }
-            }
-        }
-    }
+    static final int T_STRING = 1;
+    static final int T_INT = 2;
+    static final int T_DOUBLE = 3;
+    static final int T_BOOL = 4;
+    static final int T_BYTES = 5;
+    static final int T_ARRAY = 6;
+    static final int T_KVLIST = 7;
 
     /** The spans of a version 1 chunk. */
     public static List<Span> decode(byte[] chunk) throws OtlpFormatException {

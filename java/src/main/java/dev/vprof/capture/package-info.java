@@ -27,8 +27,10 @@
  * answer the sender (partial success), count the spans and push back when it falls behind.
  * Spans imported with {@code --spans} are stored as the requests read from the file (each OTLP
  * JSON line, or the whole document); a Jaeger export is not OTLP, so its spans are stored as
- * requests vprof encodes itself. A request larger than a chunk can hold is stored decoded
- * (SpansCodec version 1), as every span was before version 2. Deflated, the requests take about
+ * requests vprof encodes itself. A received request always fits one chunk ({@code --otlp-max-body}
+ * is at most 32 MiB); an imported document larger than a chunk can hold is stored as requests
+ * vprof encodes from its spans. Version 1 chunks (spans as vprof decoded them, as every span was
+ * stored before version 2) are still read, no longer written. Deflated, the requests take about
  * what the decoded spans took (the demo's 100 spans: 18.2 KB against 18.1 KB).
  *
  * <p><b>Compatibility.</b> {@link dev.vprof.capture.CaptureFormat#FORMAT_VERSION} is raised only for

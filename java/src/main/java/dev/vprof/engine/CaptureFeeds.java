@@ -54,8 +54,10 @@ public final class CaptureFeeds implements AutoCloseable {
     private static final long WRITE_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     /** Request bodies a SPANS chunk holds at most (a larger request takes a chunk of its own). */
     private static final long SPANS_CHUNK_BYTES = 4 << 20;
-    /** Spans per chunk when a request too large for one chunk is stored decoded (SpansCodec version 1). */
+    /** Spans per request when an imported request too large for one chunk is re-encoded. */
     private static final int SPANS_PER_CHUNK = 10_000;
+    /** The largest request a SPANS chunk holds (room left for the chunk's own header). */
+    private static final long MAX_REQUEST_BYTES = CaptureFormat.MAX_PAYLOAD - 16;
     private static final int SCRAPES_PER_CHUNK = 64;
 
     /** The counts of the closing summary (and of the WINDOW chunk). */
@@ -439,29 +441,33 @@ public final class CaptureFeeds implements AutoCloseable {
     }
 
     /**
-     * SPANS chunks of the requests as they arrived (SpansCodec version 2), up to about 4 MiB each. A
-     * request too large for any chunk is stored as its decoded spans instead (version 1).
+     * SPANS chunks of the requests as they arrived (SpansCodec version 2), up to about 4 MiB each.
+     * A received request always fits one chunk ({@link OtlpOptions#MAX_MAX_BODY_BYTES}); an
+     * imported file too large for one (a whole OTLP JSON document over 64 MiB) is stored as its
+     * decoded spans, re-encoded as OTLP protobuf requests of {@value #SPANS_PER_CHUNK} spans.
      */
     private static void writeSpans(CaptureOutput out, List<ExportRequest> list) throws IOException {
         List<ExportRequest> batch = new ArrayList<>();
         long batchBytes = 0;
-        for (ExportRequest r : list) {
-            long size = SpansCodec.encodedSize(r);
-            if (size > CaptureFormat.MAX_PAYLOAD - 16) {
-                List<Span> spans = r.spans();
+        for (ExportRequest whole : list) {
+            List<ExportRequest> parts = List.of(whole);
+            if (SpansCodec.encodedSize(whole) > MAX_REQUEST_BYTES) {
+                List<Span> spans = whole.spans();
+                parts = new ArrayList<>();
                 for (int i = 0; i < spans.size(); i += SPANS_PER_CHUNK) {
-                    out.chunk(CaptureFormat.KIND_SPANS,
-                            SpansCodec.encode(spans.subList(i, Math.min(spans.size(), i + SPANS_PER_CHUNK))));
+                    parts.add(ExportRequest.of(spans.subList(i, Math.min(spans.size(), i + SPANS_PER_CHUNK))));
                 }
-                continue;
             }
-            if (!batch.isEmpty() && batchBytes + size > SPANS_CHUNK_BYTES) {
-                out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));
-                batch.clear();
-                batchBytes = 0;
+            for (ExportRequest r : parts) {
+                long size = SpansCodec.encodedSize(r);
+                if (!batch.isEmpty() && batchBytes + size > SPANS_CHUNK_BYTES) {
+                    out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));
+                    batch.clear();
+                    batchBytes = 0;
+                }
+                batch.add(r);
+                batchBytes += size;
             }
-            batch.add(r);
-            batchBytes += size;
         }
         if (!batch.isEmpty()) {
             out.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encodeRequests(batch));

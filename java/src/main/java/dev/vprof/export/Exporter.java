@@ -19,7 +19,7 @@ public final class Exporter {
     private Exporter() {}
 
     /**
-     * Writes {@code source} (a timeline in memory, or a capture streamed from its file) to {@code out}
+     * Writes {@code source} (a capture streamed from its file) to {@code out}
      * in {@code format} and returns the files written. Kineto traces hold one process each (HTA reads
      * one file per rank): with several processes, each goes to {@code NAME-pidPID.json} next to
      * {@code out} ({@link KinetoFiles}, which also takes steps).

@@ -37,7 +37,7 @@ import java.util.concurrent.Future;
 import java.util.zip.Deflater;
 
 /**
- * Writes a {@link TimelineSource} (a timeline in memory, or a capture streamed from its file) as a
+ * Writes a {@link TimelineSource} (a capture streamed from its file) as a
  * Perfetto trace (the native protobuf format, {@code .pftrace}), encoded by hand: no protobuf
  * runtime, no intermediate objects per slice.
  *
@@ -131,9 +131,7 @@ public final class PerfettoWriter {
 
     /**
      * Writes the whole trace of {@code source} to {@code out} (not closed; writes come in 1 MiB
-     * chunks): every track first, then the walk's events, each on its track's packet sequence. A
-     * {@link Timeline} in memory is sorted in place by the walk, so it must not be written from two
-     * threads at once.
+     * chunks): every track first, then the walk's events, each on its track's packet sequence.
      */
     public Stats write(TimelineSource source, OutputStream out) throws IOException {
         Run run = new Run(source.layout(), out);

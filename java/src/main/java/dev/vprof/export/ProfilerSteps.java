@@ -2,7 +2,6 @@ package dev.vprof.export;
 
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CpuThread;
-import dev.vprof.timeline.ThreadSlices;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.util.ArrayList;
@@ -55,18 +54,6 @@ public final class ProfilerSteps {
         public String toString() {
             return NVTX + rangeName;
         }
-    }
-
-    /** The steps of {@code process} (a timeline that keeps its ranges), numbered from 0; empty when no range has the name. */
-    public static List<Step> of(Timeline timeline, TimelineProcess process, Spec spec) {
-        Collector steps = new Collector(timeline, spec);
-        for (CpuThread t : process.threads()) {
-            ThreadSlices r = t.ranges();
-            for (int i = 0, n = r.size(); i < n; i++) {
-                steps.range(t, r.nameId(i), r.start(i), r.end(i));
-            }
-        }
-        return steps.of(process);
     }
 
     /**

@@ -1,6 +1,6 @@
 /**
  * The trace formats, as sinks of one walk over a {@link dev.vprof.timeline.TimelineSource}: a
- * timeline in memory, or a capture streamed from its file with bounded memory.
+ * capture streamed from its file with bounded memory.
  *
  * <p>{@link dev.vprof.export.PerfettoWriter} encodes Perfetto's protobuf by hand (a packet
  * sequence per track, interned names, DEFLATE-compressed batches), {@link

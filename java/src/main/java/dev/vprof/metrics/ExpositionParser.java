@@ -38,10 +38,6 @@ public final class ExpositionParser {
     private static final String[] SUFFIXES = {
         "_total", "_created", "_bucket", "_sum", "_count", "_info", "_gbucket", "_gsum", "_gcount"
     };
-    private static final double[] POW10 = {
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
-    };
 
     private final int maxChars;
     private final int maxLineLength;
@@ -797,7 +793,13 @@ public final class ExpositionParser {
 
         // ---------------------------------------------------------------- numbers
 
-        /** Parses a float token; sets {@link #badNumber} instead of throwing. */
+        /**
+         * Parses a float token; sets {@link #badNumber} instead of throwing. The format's own
+         * spellings of the special values (NaN, +Inf, -Inf, Inf, any case, "Infinity" too) are read
+         * here; everything else is digits, a point, an exponent and signs, which Double.parseDouble
+         * reads exactly; it would also take "1d", "0x1p3" or blanks around the number, so any other
+         * character is refused before it sees the token.
+         */
         private double parseNumber(String str, int from, int to) {
             badNumber = false;
             int len = to - from;
@@ -810,92 +812,8 @@ public final class ExpositionParser {
                     && (str.charAt(from + 1) == 'I' || str.charAt(from + 1) == 'i'))) {
                 return parseSpecial(str, from, to);
             }
-            int i = from;
-            boolean negative = false;
-            if (c0 == '+' || c0 == '-') {
-                negative = c0 == '-';
-                i++;
-            }
-            long mantissa = 0;
-            int digits = 0;
-            int exp10 = 0;
-            boolean sawDigit = false;
-            while (i < to) {
-                char c = str.charAt(i);
-                if (c < '0' || c > '9') {
-                    break;
-                }
-                sawDigit = true;
-                if (mantissa != 0 || c != '0') {
-                    digits++;
-                }
-                mantissa = mantissa * 10 + (c - '0');
-                i++;
-                if (digits > 18) {
-                    return slowNumber(str, from, to);
-                }
-            }
-            if (i < to && str.charAt(i) == '.') {
-                i++;
-                while (i < to) {
-                    char c = str.charAt(i);
-                    if (c < '0' || c > '9') {
-                        break;
-                    }
-                    sawDigit = true;
-                    if (mantissa != 0 || c != '0') {
-                        digits++;
-                    }
-                    mantissa = mantissa * 10 + (c - '0');
-                    exp10--;
-                    i++;
-                    if (digits > 18) {
-                        return slowNumber(str, from, to);
-                    }
-                }
-            }
-            if (!sawDigit) {
-                badNumber = true;
-                return Double.NaN;
-            }
-            if (i < to && (str.charAt(i) == 'e' || str.charAt(i) == 'E')) {
-                i++;
-                boolean expNegative = false;
-                if (i < to && (str.charAt(i) == '+' || str.charAt(i) == '-')) {
-                    expNegative = str.charAt(i) == '-';
-                    i++;
-                }
-                int expStart = i;
-                int e = 0;
-                while (i < to && str.charAt(i) >= '0' && str.charAt(i) <= '9') {
-                    if (e < 100_000) {
-                        e = e * 10 + (str.charAt(i) - '0');
-                    }
-                    i++;
-                }
-                if (i == expStart) {
-                    badNumber = true;
-                    return Double.NaN;
-                }
-                exp10 += expNegative ? -e : e;
-            }
-            if (i != to) {
-                badNumber = true;
-                return Double.NaN;
-            }
-            // Clinger's fast path: an exact mantissa (< 2^53) times or divided by an exact power
-            // of ten is one correctly rounded IEEE operation.
-            if (mantissa < (1L << 53) && exp10 >= -22 && exp10 <= 22) {
-                double d = exp10 >= 0 ? mantissa * POW10[exp10] : mantissa / POW10[-exp10];
-                return negative ? -d : d;
-            }
-            return slowNumber(str, from, to);
-        }
-
-        private double slowNumber(String str, int from, int to) {
             for (int i = from; i < to; i++) {
                 char c = str.charAt(i);
-                // Double.parseDouble also takes "1d", "0x1p3" and "Infinity": refuse those here.
                 if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) {
                     badNumber = true;
                     return Double.NaN;

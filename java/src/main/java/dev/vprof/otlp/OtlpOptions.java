@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * --otlp-grpc [HOST:]PORT|off gRPC elsewhere (e.g. 14317, 0.0.0.0:4317, [::1]:4317)
  * --otlp-http [HOST:]PORT|off HTTP elsewhere
  * --otlp-forward URL          pass every request on to the user's collector (see ForwardTarget)
- * --otlp-max-body BYTES       request size limit (suffixes k, m: 16m), default 16 MiB
+ * --otlp-max-body BYTES       request size limit (suffixes k, m: 16m), default 16 MiB, at most 32 MiB
  * </pre>
  * A bare PORT binds the loopback address: receiving from other hosts must be asked for.
  */
@@ -23,6 +23,11 @@ public final class OtlpOptions {
     public static final int DEFAULT_GRPC_PORT = 4317;
     public static final int DEFAULT_HTTP_PORT = 4318;
     public static final long DEFAULT_MAX_BODY_BYTES = 16L << 20;
+    /**
+     * The most {@code --otlp-max-body} may be: a capture stores each request as it arrived in one
+     * chunk, whose payload is at most 64 MiB, so a request must stay well below that.
+     */
+    public static final long MAX_MAX_BODY_BYTES = 32L << 20;
 
     @Option(names = "--otlp", description = "Receive OpenTelemetry spans: OTLP/gRPC on 127.0.0.1:4317, OTLP/HTTP on 127.0.0.1:4318.")
     boolean otlp;
@@ -36,7 +41,7 @@ public final class OtlpOptions {
     @Option(names = "--otlp-forward", paramLabel = "URL", description = "Pass every OTLP request on, unchanged, to this collector (grpc://HOST:4317 or http://HOST:4318/v1/traces).")
     String forward;
 
-    @Option(names = "--otlp-max-body", paramLabel = "BYTES", description = "Largest OTLP request accepted (default 16m).")
+    @Option(names = "--otlp-max-body", paramLabel = "BYTES", description = "Largest OTLP request accepted (default 16m, at most 32m).")
     String maxBody;
 
     public OtlpOptions() {}
@@ -73,6 +78,10 @@ public final class OtlpOptions {
         }
         ForwardTarget f = forward == null ? null : ForwardTarget.parse(forward);
         long max = maxBody == null ? DEFAULT_MAX_BODY_BYTES : parseSize("--otlp-max-body", maxBody);
+        if (max > MAX_MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("--otlp-max-body " + maxBody + " is over the " + (MAX_MAX_BODY_BYTES >> 20)
+                    + "m a capture stores in one piece; send smaller batches (the exporter's max batch size)");
+        }
         return new Config(g, h, f, max);
     }
 

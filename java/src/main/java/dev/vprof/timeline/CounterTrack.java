@@ -11,8 +11,9 @@ public final class CounterTrack {
     private final String name;
     private final CounterKind kind;
     private final String unit;
-    private final LongColumn time = new LongColumn(64);
+    private long[] times = new long[64];
     private double[] values = new double[64];
+    private int size;
 
     CounterTrack(String name, CounterKind kind, String unit) {
         this.name = name;
@@ -35,24 +36,26 @@ public final class CounterTrack {
 
     /** Appends a sample; samples must come in time order (one per scrape). */
     public void add(long timeNs, double value) {
-        int n = time.size();
-        if (n > 0 && timeNs < time.get(n - 1)) {
+        int n = size;
+        if (n > 0 && timeNs < times[n - 1]) {
             throw new IllegalArgumentException("counter '" + name + "': sample at " + timeNs
-                    + " ns comes before the previous one at " + time.get(n - 1) + " ns; add samples in time order");
+                    + " ns comes before the previous one at " + times[n - 1] + " ns; add samples in time order");
         }
         if (n == values.length) {
             values = Arrays.copyOf(values, n * 2);
+            times = Arrays.copyOf(times, n * 2);
         }
         values[n] = value;
-        time.add(timeNs);
+        times[n] = timeNs;
+        size++;
     }
 
     public int size() {
-        return time.size();
+        return size;
     }
 
     public long time(int i) {
-        return time.get(i);
+        return times[i];
     }
 
     public double value(int i) {

@@ -1,6 +1,6 @@
 package dev.vprof.timeline;
 
-/** One host thread of a process: its NVTX ranges and its CUDA API calls. */
+/** One host thread of a process: its name, and the counts of its NVTX ranges and CUDA API calls. */
 public final class CpuThread {
     private final TimelineProcess process;
     private final long tid;
@@ -8,11 +8,11 @@ public final class CpuThread {
     private final ThreadSlices ranges;
     private final ThreadSlices apiCalls;
 
-    CpuThread(TimelineProcess process, long tid, boolean keep) {
+    CpuThread(TimelineProcess process, long tid) {
         this.process = process;
         this.tid = tid;
-        this.ranges = new ThreadSlices("NVTX range on thread " + tid + " of pid " + process.pid(), keep);
-        this.apiCalls = new ThreadSlices("CUDA API call on thread " + tid + " of pid " + process.pid(), keep);
+        this.ranges = new ThreadSlices();
+        this.apiCalls = new ThreadSlices();
     }
 
     public TimelineProcess process() {
@@ -32,15 +32,15 @@ public final class CpuThread {
         return this;
     }
 
-    /** Adds an NVTX push/pop or start/end range; {@code domainId} is the interned domain (0: default). */
-    public void addRange(int nameId, long startNs, long endNs, int domainId) {
-        ranges.add(nameId, 0, startNs, endNs, 0, domainId);
+    /** Counts an NVTX push/pop or start/end range (or an instant mark) that starts at {@code startNs}. */
+    public void countRange(long startNs) {
+        ranges.count(startNs);
     }
 
-    /** Adds a CUDA runtime or driver call with its CUPTI correlation id and callback id. */
-    public void addApiCall(ApiKind kind, int nameId, long startNs, long endNs, long correlationId, int callbackId) {
-        apiCalls.add(nameId, kind.ordinal(), startNs, endNs, correlationId, callbackId);
-        process.launchLinks().apiCall(correlationId);
+    /** Counts a CUDA runtime or driver call, and notes its correlation id for launch links. */
+    public void countApiCall(ApiCall call) {
+        apiCalls.count(call.start());
+        process.launchLinks().apiCall(call.correlationId());
     }
 
     public ThreadSlices ranges() {
@@ -49,16 +49,5 @@ public final class CpuThread {
 
     public ThreadSlices apiCalls() {
         return apiCalls;
-    }
-
-    /** The API kind of API call {@code i}. */
-    public ApiKind apiKind(int i) {
-        return ApiKind.of(apiCalls.kindOrdinal(i));
-    }
-
-    /** API call {@code i} (a kept one) into {@code into}. */
-    public ApiCall apiCall(int i, ApiCall into) {
-        return into.set(apiKind(i), apiCalls.nameId(i), apiCalls.start(i), apiCalls.end(i), apiCalls.correlationId(i),
-                apiCalls.tag(i));
     }
 }

@@ -45,7 +45,7 @@ public final class GpuDevice {
 
     /** The stream with this CUDA stream id, created on first use. */
     public GpuStream stream(long streamId) {
-        return streams.computeIfAbsent(streamId, id -> new GpuStream(this, id, process.keepsEvents()));
+        return streams.computeIfAbsent(streamId, id -> new GpuStream(this, id));
     }
 
     /** Streams in order of first use. */

@@ -4,7 +4,7 @@ package dev.vprof.timeline;
  * One kernel, copy or set as a walk hands it out: a reusable view (the walk fills it for each op
  * and the sink reads it before the next), so that millions of ops cost no object each.
  *
- * <p>Per-kind arguments share two packed words, as {@link GpuStream} stores them: a kernel keeps
+ * <p>Per-kind arguments share two packed words, as a {@link TrackQueue} holds them: a kernel keeps
  * grid x (31 bits), grid y and z (16 bits each) in one and block x, y (11 bits), z (7 bits),
  * registers per thread (8 bits) and shared memory bytes (24 bits) in the other, which covers every
  * limit CUDA documents; a copy keeps its byte count in one and its copy kind and the memory kinds
@@ -79,8 +79,7 @@ public final class GpuOp extends SliceView {
 
     /**
      * Sets the CUDA graph node a kernel ran as (CUPTI's graphNodeId; 0: not from a graph or not
-     * recorded). A streamed walk carries it; a timeline in memory does not keep it (its walk hands
-     * out 0). Set after {@link #kernel}, which clears it.
+     * recorded). Set after {@link #kernel}, which clears it.
      */
     public GpuOp graphNode(long nodeId) {
         this.graphNodeId = nodeId;
@@ -129,35 +128,35 @@ public final class GpuOp extends SliceView {
     }
 
     public int gridX() {
-        return gridX(aux0);
+        return (int) (aux0 >>> 32);
     }
 
     public int gridY() {
-        return gridY(aux0);
+        return (int) (aux0 >>> 16) & 0xffff;
     }
 
     public int gridZ() {
-        return gridZ(aux0);
+        return (int) aux0 & 0xffff;
     }
 
     public int blockX() {
-        return blockX(aux1);
+        return (int) aux1 & 0x7ff;
     }
 
     public int blockY() {
-        return blockY(aux1);
+        return (int) (aux1 >>> 11) & 0x7ff;
     }
 
     public int blockZ() {
-        return blockZ(aux1);
+        return (int) (aux1 >>> 22) & 0x7f;
     }
 
     public int registersPerThread() {
-        return registersPerThread(aux1);
+        return (int) (aux1 >>> 29) & 0xff;
     }
 
     public int sharedMemoryBytes() {
-        return sharedMemoryBytes(aux1);
+        return (int) (aux1 >>> 37) & 0xff_ffff;
     }
 
     /** Bytes copied or set (copies and sets only). */
@@ -167,67 +166,21 @@ public final class GpuOp extends SliceView {
 
     /** CUpti_ActivityMemcpyKind of a copy (copies only). */
     public int copyKind() {
-        return copyKind(aux1);
+        return (int) aux1 & 0xff;
     }
 
     /** CUpti_ActivityMemoryKind of a copy's source, 0 when not recorded (copies only). */
     public int srcMemoryKind() {
-        return srcMemoryKind(aux1);
+        return (int) (aux1 >>> 8) & 0xff;
     }
 
     /** CUpti_ActivityMemoryKind of a copy's destination, 0 when not recorded (copies only). */
     public int dstMemoryKind() {
-        return dstMemoryKind(aux1);
+        return (int) (aux1 >>> 16) & 0xff;
     }
 
     /** The value a set wrote (sets only). */
     public int memsetValue() {
         return (int) aux1;
-    }
-
-    // The packed words, decoded; GpuStream reads its columns through these too.
-
-    static int gridX(long aux0) {
-        return (int) (aux0 >>> 32);
-    }
-
-    static int gridY(long aux0) {
-        return (int) (aux0 >>> 16) & 0xffff;
-    }
-
-    static int gridZ(long aux0) {
-        return (int) aux0 & 0xffff;
-    }
-
-    static int blockX(long aux1) {
-        return (int) aux1 & 0x7ff;
-    }
-
-    static int blockY(long aux1) {
-        return (int) (aux1 >>> 11) & 0x7ff;
-    }
-
-    static int blockZ(long aux1) {
-        return (int) (aux1 >>> 22) & 0x7f;
-    }
-
-    static int registersPerThread(long aux1) {
-        return (int) (aux1 >>> 29) & 0xff;
-    }
-
-    static int sharedMemoryBytes(long aux1) {
-        return (int) (aux1 >>> 37) & 0xff_ffff;
-    }
-
-    static int copyKind(long aux1) {
-        return (int) aux1 & 0xff;
-    }
-
-    static int srcMemoryKind(long aux1) {
-        return (int) (aux1 >>> 8) & 0xff;
-    }
-
-    static int dstMemoryKind(long aux1) {
-        return (int) (aux1 >>> 16) & 0xff;
     }
 }

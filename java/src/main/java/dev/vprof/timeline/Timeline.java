@@ -1,56 +1,27 @@
 package dev.vprof.timeline;
 
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Everything one capture put on its single clock (epoch nanoseconds): processes with their GPUs and
- * threads, requests and other spans, and metric series. An adapter builds it incrementally; the
- * exporters read it and know nothing of where the records came from.
- *
- * <p>A timeline either keeps its slices (GPU ops, API calls, NVTX ranges) in columns, or, made with
- * {@link #layoutOnly()}, only counts them: then it is the layout of a capture too large to hold,
- * whose slices a walk streams from the file ({@link TimelineSource}). Everything else (processes,
- * devices, streams and threads in the order they appeared, capture ranges, requests, spans,
- * counters, the earliest time, which correlation ids link a launch to its GPU work) is the same in
- * both.
+ * The layout of everything one capture put on its single clock (epoch nanoseconds): processes with
+ * their GPUs, streams and threads in the order they appeared, capture ranges, requests and other
+ * spans, metric series, the names, the earliest time and which correlation ids link a launch to
+ * its GPU work. Slices (GPU ops, API calls, NVTX ranges) are only counted here: a walk over the
+ * source hands them out ({@link TimelineSource}). An adapter builds it incrementally; the exporters
+ * read it and know nothing of where the records came from.
  *
  * <p>Not thread-safe: build it on one thread, then hand it to writers.
  */
-public final class Timeline implements TimelineSource {
-    private final boolean keep;
+public final class Timeline {
     private final StringTable strings = new StringTable();
     private final Map<Integer, TimelineProcess> processes = new LinkedHashMap<>();
     private final List<Request> requests = new ArrayList<>();
     private final List<Span> spans = new ArrayList<>();
     private final Map<String, CounterTrack> counters = new LinkedHashMap<>();
-
-    /** A timeline that keeps every slice. */
-    public Timeline() {
-        this(true);
-    }
-
-    private Timeline(boolean keep) {
-        this.keep = keep;
-    }
-
-    /**
-     * A timeline that counts slices instead of keeping them: the layout of a streamed capture. Its
-     * sizes, earliest time and launch links are those of the whole capture; reading a slice throws.
-     */
-    public static Timeline layoutOnly() {
-        return new Timeline(false);
-    }
-
-    /** Whether this timeline keeps its slices (false for a layout-only one). */
-    public boolean keepsSlices() {
-        return keep;
-    }
 
     public StringTable strings() {
         return strings;
@@ -63,7 +34,7 @@ public final class Timeline implements TimelineSource {
 
     /** The process with this pid, created (with this name and command line) on first use. */
     public TimelineProcess process(int pid, String name, List<String> commandLine) {
-        return processes.computeIfAbsent(pid, p -> new TimelineProcess(p, name, commandLine, keep));
+        return processes.computeIfAbsent(pid, p -> new TimelineProcess(p, name, commandLine));
     }
 
     /** The process with this pid, created without a name on first use. */
@@ -145,79 +116,5 @@ public final class Timeline implements TimelineSource {
             }
         }
         return min;
-    }
-
-    // ---- the timeline as its own source ----
-
-    @Override
-    public Timeline layout() {
-        return this;
-    }
-
-    /**
-     * Walks the kept slices track by track: each stream and thread is sorted by start first (in
-     * place, so a timeline is walked from one thread at a time).
-     */
-    @Override
-    public void walk(TimelineVisitor visitor) throws IOException {
-        if (!keep) {
-            throw new IllegalStateException("a layout-only timeline keeps no slices to walk; walk the source it "
-                    + "describes");
-        }
-        GpuOp op = new GpuOp();
-        ApiCall call = new ApiCall();
-        for (TimelineProcess p : processes.values()) {
-            for (GpuDevice d : p.devices()) {
-                for (GpuStream s : d.streams()) {
-                    s.sortByStart();
-                    for (int i = 0, n = s.size(); i < n; i++) {
-                        visitor.gpuOp(s, s.op(i, op));
-                    }
-                }
-            }
-            for (CpuThread t : p.threads()) {
-                walkRanges(t, visitor);
-                ThreadSlices calls = t.apiCalls();
-                calls.sortByStart();
-                for (int i = 0, n = calls.size(); i < n; i++) {
-                    visitor.apiCall(t, t.apiCall(i, call));
-                }
-            }
-        }
-    }
-
-    /** A thread's ranges: each complete, then (if wanted) as starts and ends in time order. */
-    private static void walkRanges(CpuThread t, TimelineVisitor visitor) throws IOException {
-        ThreadSlices r = t.ranges();
-        int n = r.size();
-        if (n == 0) {
-            return;
-        }
-        r.sortByStart();
-        for (int i = 0; i < n; i++) {
-            visitor.range(t, r.nameId(i), r.start(i), r.end(i), r.tag(i));
-        }
-        if (!visitor.nestedRanges()) {
-            return;
-        }
-        // Starts are in order already; ends by end time, ties in the order recorded.
-        Integer[] byEnd = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            byEnd[i] = i;
-        }
-        Arrays.sort(byEnd, (a, b) -> r.end(a) != r.end(b) ? Long.compare(r.end(a), r.end(b)) : Integer.compare(a, b));
-        RangeNesting nesting = new RangeNesting(t, visitor);
-        int e = 0;
-        for (int i = 0; i < n; i++) {
-            while (e < n && r.end(byEnd[e]) < r.start(i)) {
-                nesting.end(byEnd[e], r.end(byEnd[e]), byEnd[e]);
-                e++;
-            }
-            nesting.start(i, r.start(i), r.nameId(i), r.tag(i));
-        }
-        for (; e < n; e++) {
-            nesting.end(byEnd[e], r.end(byEnd[e]), byEnd[e]);
-        }
-        nesting.finish();
     }
 }

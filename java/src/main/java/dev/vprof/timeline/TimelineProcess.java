@@ -17,12 +17,10 @@ public final class TimelineProcess {
     private Integer rank;
     private Integer localRank;
     private Integer worldSize;
-    private final boolean keep;
     private final LaunchLinks launchLinks = new LaunchLinks();
 
-    TimelineProcess(int pid, String name, List<String> commandLine, boolean keep) {
+    TimelineProcess(int pid, String name, List<String> commandLine) {
         this.pid = pid;
-        this.keep = keep;
         this.name = name == null ? "" : name;
         this.commandLine = List.copyOf(commandLine == null ? List.of() : commandLine);
     }
@@ -80,7 +78,7 @@ public final class TimelineProcess {
 
     /** The host thread with this tid, created on first use. */
     public CpuThread thread(long tid) {
-        return threads.computeIfAbsent(tid, id -> new CpuThread(this, id, keep));
+        return threads.computeIfAbsent(tid, id -> new CpuThread(this, id));
     }
 
     /** The host thread with this tid, or null when the process has none (never creates one). */
@@ -98,11 +96,6 @@ public final class TimelineProcess {
 
     public List<CaptureRange> captureRanges() {
         return Collections.unmodifiableList(captureRanges);
-    }
-
-    /** Whether slices are kept (a timeline in memory) or only counted (the layout of a streamed capture). */
-    boolean keepsEvents() {
-        return keep;
     }
 
     /** Which correlation ids are on API calls and which on GPU ops, for launch-to-op flows. */

@@ -4,8 +4,8 @@ import java.io.IOException;
 
 /**
  * A timeline a trace format can be written from: its layout up front, then a walk over its events.
- * A {@link Timeline} in memory is one; a capture file streamed through a bounded reorder window is
- * another ({@code dev.vprof.adapt.CaptureTimeline#stream}), whose layout keeps no slices.
+ * A capture file streamed through a bounded reorder window per track is the one the product has
+ * ({@code dev.vprof.adapt.CaptureTimeline#stream}).
  */
 public interface TimelineSource {
     /** Every process, device, stream, thread, capture range, request, span and counter, and the names. */

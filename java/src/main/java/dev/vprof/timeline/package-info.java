@@ -4,9 +4,9 @@
  * and CUDA API calls, capture ranges, requests, spans and counters
  * ({@link dev.vprof.timeline.Timeline}).
  *
- * <p>Slices live in columns, not objects ({@link dev.vprof.timeline.GpuStream},
- * {@link dev.vprof.timeline.ThreadSlices}); a layout-only timeline ({@code Timeline.layoutOnly()})
- * only counts them, for a capture too large to hold. A format is written from a
+ * <p>The timeline is a layout: it counts slices ({@link dev.vprof.timeline.GpuStream},
+ * {@link dev.vprof.timeline.ThreadSlices}) but keeps none, so a capture of any size fits. A format
+ * is written from a
  * {@link dev.vprof.timeline.TimelineSource}: its layout first, then a walk that hands each track's
  * events to a {@link dev.vprof.timeline.TimelineVisitor} in slice order, as reusable views
  * ({@link dev.vprof.timeline.GpuOp}, {@link dev.vprof.timeline.ApiCall}). A streamed source orders

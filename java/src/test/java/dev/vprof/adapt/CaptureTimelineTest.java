@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CounterKind;
 import dev.vprof.timeline.CounterTrack;
 import dev.vprof.timeline.CpuThread;
-import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.Phase;
+import dev.vprof.timeline.Recorded;
 import dev.vprof.timeline.Request;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -25,10 +27,15 @@ class CaptureTimelineTest {
     @TempDir
     Path dir;
 
+    /** What one walk over the last capture read handed out. */
+    private Recorded events;
+
     private CaptureTimeline.Result read(boolean withMetricsAndSpans) throws IOException {
         Path file = SyntheticCapture.write(dir.resolve("c.vprof"), withMetricsAndSpans);
         try (CaptureReader reader = CaptureReader.open(file)) {
-            return CaptureTimeline.read(reader, dev.vprof.names.KernelNames.demangled(), null);
+            CaptureTimeline.Result r = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
+            events = Recorded.walk(r.source());
+            return r;
         }
     }
 
@@ -43,21 +50,18 @@ class CaptureTimelineTest {
     @Test
     void kernelsOnASkewedGpuClockLineUpWithTheSpansTheyServe() throws IOException {
         Timeline t = read(true).timeline();
-        GpuStream s7 = t.processes().getFirst().device(0).stream(7);
+        List<GpuOp> s7 = events.ops(t.processes().getFirst().device(0).stream(7));
         // The prefill gemm (correlation 5) ran at 1.6 .. 1.8 s realtime; CUPTI said 3.7 s later.
-        int i = 0;
-        while (s7.correlationId(i) != 5) {
-            i++;
-        }
-        assertTrue(Math.abs(s7.start(i) - at(1600)) < MS, "kernel start off by " + (s7.start(i) - at(1600)) + " ns");
-        assertTrue(Math.abs(s7.end(i) - at(1800)) < MS, "kernel end off by " + (s7.end(i) - at(1800)) + " ns");
+        GpuOp k = s7.stream().filter(op -> op.correlationId() == 5).findFirst().orElseThrow();
+        assertTrue(Math.abs(k.start() - at(1600)) < MS, "kernel start off by " + (k.start() - at(1600)) + " ns");
+        assertTrue(Math.abs(k.end() - at(1800)) < MS, "kernel end off by " + (k.end() - at(1800)) + " ns");
         Phase prefill = phase(request(t, "req-A"), "prefill");
-        assertTrue(prefill.startNs() <= s7.start(i) && s7.end(i) <= prefill.endNs(),
+        assertTrue(prefill.startNs() <= k.start() && k.end() <= prefill.endNs(),
                 "the prefill kernel lies inside request A's prefill phase");
         // The last kernel, 7.5 s after the first pair, where the 20 ppm drift has added 150 us.
-        int last = s7.size() - 1;
-        assertTrue(Math.abs(s7.end(last) - at(7500)) < MS);
-        assertTrue(phase(request(t, "req-B"), "decode").endNs() >= s7.end(last));
+        GpuOp last = s7.getLast();
+        assertTrue(Math.abs(last.end() - at(7500)) < MS);
+        assertTrue(phase(request(t, "req-B"), "decode").endNs() >= last.end());
     }
 
     @Test
@@ -71,24 +75,27 @@ class CaptureTimelineTest {
         assertEquals(4, p.device(0).stream(7).size());
         assertEquals(2, p.device(1).stream(13).size());
         assertEquals(6, r.gpuOps());
-        assertEquals("gemm", t.strings().get(p.device(0).stream(7).nameId(0)));
+        assertEquals("gemm", t.strings().get(events.ops(p.device(0).stream(7)).getFirst().nameId()));
 
         CpuThread thread = p.thread(100);
+        List<Recorded.Range> ranges = events.ranges(thread);
         assertEquals(2, thread.ranges().size()); // "step" and the instant "mark"
-        assertEquals("step", t.strings().get(thread.ranges().nameId(0)));
-        assertEquals("vllm", t.strings().get(thread.ranges().tag(0)));
-        assertTrue(Math.abs(thread.ranges().start(0) - at(1550)) < MS);
-        assertTrue(Math.abs(thread.ranges().end(0) - at(1950)) < MS);
-        assertEquals(thread.ranges().start(1), thread.ranges().end(1), "an instant mark has no length");
+        assertEquals(2, ranges.size());
+        assertEquals("step", t.strings().get(ranges.get(0).nameId()));
+        assertEquals("vllm", t.strings().get(ranges.get(0).domainId()));
+        assertTrue(Math.abs(ranges.get(0).start() - at(1550)) < MS);
+        assertTrue(Math.abs(ranges.get(0).end() - at(1950)) < MS);
+        assertEquals(ranges.get(1).start(), ranges.get(1).end(), "an instant mark has no length");
         assertEquals(1, thread.apiCalls().size());
-        assertEquals("cudaLaunchKernel", t.strings().get(thread.apiCalls().nameId(0)));
-        assertEquals(5, thread.apiCalls().correlationId(0));
+        assertEquals(1, events.apiCalls(thread).size());
+        assertEquals("cudaLaunchKernel", t.strings().get(events.apiCalls(thread).getFirst().nameId()));
+        assertEquals(5, events.apiCalls(thread).getFirst().correlationId());
 
-        List<CaptureRange> ranges = p.captureRanges();
-        assertEquals(1, ranges.size());
-        assertEquals("profiler", ranges.getFirst().source());
-        assertTrue(Math.abs(ranges.getFirst().startNs() - at(500)) < MS);
-        assertTrue(Math.abs(ranges.getFirst().endNs() - at(9500)) < MS);
+        List<CaptureRange> captureRanges = p.captureRanges();
+        assertEquals(1, captureRanges.size());
+        assertEquals("profiler", captureRanges.getFirst().source());
+        assertTrue(Math.abs(captureRanges.getFirst().startNs() - at(500)) < MS);
+        assertTrue(Math.abs(captureRanges.getFirst().endNs() - at(9500)) < MS);
         assertEquals("ranges", r.window().source());
     }
 

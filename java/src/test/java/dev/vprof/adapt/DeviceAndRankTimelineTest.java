@@ -9,6 +9,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
+import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -41,7 +42,7 @@ class DeviceAndRankTimelineTest {
         }
         Timeline t;
         try (CaptureReader c = CaptureReader.open(file)) {
-            t = CaptureTimeline.build(c);
+            t = CaptureTimeline.stream(c, KernelNames.demangled(), null).timeline();
         }
         TimelineProcess p = t.process(20);
         assertEquals(0, p.rank());

@@ -7,9 +7,12 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CpuThread;
+import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.Recorded;
 import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineVisitor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -61,26 +64,42 @@ class StreamedCaptureTest {
     }
 
     @Test
-    void theLayoutOfAStreamedCaptureCountsWhatTheWholeTimelineHolds() throws IOException {
+    void theLayoutOfAStreamedCaptureCountsWhatAWalkHandsOut() throws IOException {
         Path capture = DisorderlyCapture.write(dir.resolve("c.vprof"), 2, 60, 30);
-        Timeline whole;
-        Timeline layout;
         try (CaptureReader reader = CaptureReader.open(capture)) {
-            whole = CaptureTimeline.read(reader, KernelNames.demangled(), null).timeline();
-        }
-        try (CaptureReader reader = CaptureReader.open(capture)) {
-            layout = CaptureTimeline.stream(reader, KernelNames.demangled(), null).timeline();
-        }
-        assertEquals(whole.earliestNs(), layout.earliestNs());
-        assertEquals(whole.processes().size(), layout.processes().size());
-        for (int p = 0; p < whole.processes().size(); p++) {
-            var a = whole.processes().get(p);
-            var b = layout.processes().get(p);
-            assertEquals(a.pid(), b.pid());
-            assertEquals(a.gpuOps(), b.gpuOps());
-            assertEquals(a.captureRanges(), b.captureRanges());
-            assertEquals(a.threads().stream().map(t -> t.tid() + ":" + t.ranges().size() + ":" + t.apiCalls().size()).toList(),
-                    b.threads().stream().map(t -> t.tid() + ":" + t.ranges().size() + ":" + t.apiCalls().size()).toList());
+            CaptureTimeline.Result streamed = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
+            Timeline layout = streamed.timeline();
+            Recorded walked = Recorded.walk(streamed.source());
+            long earliest = Long.MAX_VALUE;
+            assertEquals(2, layout.processes().size());
+            for (TimelineProcess p : layout.processes()) {
+                long ops = 0;
+                for (GpuDevice d : p.devices()) {
+                    for (GpuStream s : d.streams()) {
+                        assertEquals(s.size(), walked.ops(s).size(), "ops of stream " + s.streamId());
+                        ops += s.size();
+                        for (GpuOp op : walked.ops(s)) {
+                            earliest = Math.min(earliest, op.start());
+                        }
+                    }
+                }
+                assertEquals(p.gpuOps(), ops);
+                assertTrue(ops > 0);
+                for (CpuThread t : p.threads()) {
+                    assertEquals(t.ranges().size(), walked.ranges(t).size(), "ranges of thread " + t.tid());
+                    assertEquals(t.apiCalls().size(), walked.apiCalls(t).size(), "API calls of thread " + t.tid());
+                    for (Recorded.Range r : walked.ranges(t)) {
+                        earliest = Math.min(earliest, r.start());
+                    }
+                    for (ApiCall c : walked.apiCalls(t)) {
+                        earliest = Math.min(earliest, c.start());
+                    }
+                }
+                for (var r : p.captureRanges()) {
+                    earliest = Math.min(earliest, r.startNs());
+                }
+            }
+            assertEquals(earliest, layout.earliestNs());
         }
     }
 }

@@ -15,7 +15,7 @@ import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Attribute;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanKind;
-import dev.vprof.capture.SpansCodec;
+import dev.vprof.capture.SpansV1;
 import dev.vprof.otlp.StatusCode;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -95,7 +95,7 @@ public final class SyntheticCapture {
             if (withMetricsAndSpans) {
                 w.chunk(CaptureFormat.KIND_METRICS, MetricsCodec.encode(scrapes().subList(0, 4)));
                 w.chunk(CaptureFormat.KIND_METRICS, MetricsCodec.encode(scrapes().subList(4, 7)));
-                w.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encode(spans()));
+                w.chunk(CaptureFormat.KIND_SPANS, SpansV1.encode(spans()));
             }
         }
         return file;

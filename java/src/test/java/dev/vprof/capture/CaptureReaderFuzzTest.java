@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.adapt.SyntheticCapture;
+import dev.vprof.names.KernelNames;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.testing.FuzzSeeds;
+import dev.vprof.timeline.Walks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -70,7 +72,7 @@ class CaptureReaderFuzzTest {
             reader.metadata();
             reader.counters();
             CaptureReport.build(reader, 5);
-            CaptureTimeline.build(reader);
+            Walks.drain(CaptureTimeline.stream(reader, KernelNames.demangled(), null).source());
             for (String w : reader.warnings()) {
                 assertTrue(w != null && !w.isBlank(), "an empty warning");
             }

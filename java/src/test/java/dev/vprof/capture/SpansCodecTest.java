@@ -93,7 +93,7 @@ class SpansCodecTest {
     @Test
     void chunksWrittenBeforeRequestsWereKeptStillRead() throws Exception {
         List<Span> spans = TestSpans.mixed(7);
-        byte[] old = SpansCodec.encode(spans); // version 1, as vprof wrote SPANS chunks before
+        byte[] old = SpansV1.encode(spans); // version 1, as vprof wrote SPANS chunks before
         assertEquals(SpansCodec.VERSION_DECODED, old[0]);
         assertEquals(spans, SpansCodec.decode(old, n -> { }));
     }
@@ -101,21 +101,21 @@ class SpansCodecTest {
     @Test
     void aBatchReadsBackIdentical() throws Exception {
         List<Span> spans = TestSpans.mixed(50);
-        assertEquals(spans, SpansCodec.decode(SpansCodec.encode(spans)));
-        assertEquals(List.of(), SpansCodec.decode(SpansCodec.encode(List.of())));
+        assertEquals(spans, SpansCodec.decode(SpansV1.encode(spans)));
+        assertEquals(List.of(), SpansCodec.decode(SpansV1.encode(List.of())));
     }
 
     @Test
     void repeatedStringsAreStoredOnceSoTheChunkIsSmallerThanOtlp() {
         List<Span> spans = TestSpans.mixed(200);
-        int chunk = SpansCodec.encode(spans).length;
+        int chunk = SpansV1.encode(spans).length;
         int otlp = OtlpProtobuf.encodeRequest(spans).length;
         assertTrue(chunk < otlp * 0.8, "chunk " + chunk + " bytes vs OTLP protobuf " + otlp);
     }
 
     @Test
     void everyTruncationOfAChunkIsACleanError() {
-        byte[] good = SpansCodec.encode(TestSpans.mixed(2));
+        byte[] good = SpansV1.encode(TestSpans.mixed(2));
         for (int cut = 0; cut < good.length; cut++) {
             byte[] bad = Arrays.copyOf(good, cut);
             OtlpFormatException e = assertThrows(OtlpFormatException.class, () -> SpansCodec.decode(bad), "cut " + cut);
@@ -125,7 +125,7 @@ class SpansCodecTest {
 
     @Test
     void anUnknownVersionIsNamed() {
-        byte[] chunk = SpansCodec.encode(TestSpans.mixed(1));
+        byte[] chunk = SpansV1.encode(TestSpans.mixed(1));
         chunk[0] = 9;
         OtlpFormatException e = assertThrows(OtlpFormatException.class, () -> SpansCodec.decode(chunk));
         assertTrue(e.getMessage().contains("version 9"), e.getMessage());

@@ -9,7 +9,7 @@ import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
-import dev.vprof.capture.SpansCodec;
+import dev.vprof.capture.SpansV1;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -32,7 +32,7 @@ class ExportRefusalsTest {
                 new CaptureMetadata("host", SyntheticCapture.R0, "0.1.0", List.of("vprof", "attach"), Map.of()))) {
             w.process(new ProcessInfo(100, 1, "python serve.py", 130000, 1, 1 << 20, SyntheticCapture.R0));
             if (withSpans) {
-                w.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encode(SyntheticCapture.spans()));
+                w.chunk(CaptureFormat.KIND_SPANS, SpansV1.encode(SyntheticCapture.spans()));
             }
         }
         return file;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.adapt.SyntheticCapture;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.timeline.Timeline;
+import dev.vprof.names.KernelNames;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,12 +21,10 @@ class CaptureExportTest {
 
     private PerfettoTraceReader trace() throws IOException {
         Path file = SyntheticCapture.write(dir.resolve("c.vprof"), true);
-        Timeline t;
-        try (CaptureReader reader = CaptureReader.open(file)) {
-            t = CaptureTimeline.build(reader);
-        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new PerfettoWriter().write(t, out);
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            new PerfettoWriter().write(CaptureTimeline.stream(reader, KernelNames.demangled(), null).source(), out);
+        }
         return PerfettoTraceReader.read(out.toByteArray());
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Timeline;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class ChromeJsonWriterTest {
 
-    static JsonNode write(Timeline t) throws IOException {
+    static JsonNode write(ListTimeline t) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ChromeJsonWriter.Stats stats = new ChromeJsonWriter().write(t, out);
         assertEquals(out.size(), stats.bytes());
@@ -59,9 +60,9 @@ class ChromeJsonWriterTest {
 
     @Test
     void timesAreWrittenAsMicrosecondsWithThreeExactDecimals() throws IOException {
-        Timeline t = new Timeline();
-        t.process(1).device(0).stream(1).addKernel(t.intern("k"), 1_000_000_000_000_000_000L, 1_000_000_000_000_001_234L, 0, 1, 1, 1, 1, 1, 1, 0, 0);
-        t.process(1).device(0).stream(1).addKernel(t.intern("k"), 1_000_000_000_000_002_005L, 1_000_000_000_000_002_006L, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        ListTimeline t = new ListTimeline();
+        t.kernel(t.process(1).device(0).stream(1), t.intern("k"), 1_000_000_000_000_000_000L, 1_000_000_000_000_001_234L, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(t.process(1).device(0).stream(1), t.intern("k"), 1_000_000_000_000_002_005L, 1_000_000_000_000_002_006L, 0, 1, 1, 1, 1, 1, 1, 0, 0);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new ChromeJsonWriter().write(t, out);
         String text = out.toString(java.nio.charset.StandardCharsets.UTF_8);
@@ -111,9 +112,9 @@ class ChromeJsonWriterTest {
 
     @Test
     void controlCharactersAndNonAsciiNamesStayValidJson() throws IOException {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         String odd = "tab\there\nnew\u0001ctl \u00e9\u4e2d \ud83d\ude80 lone\ud800";
-        t.process(1).device(0).stream(1).addKernel(t.intern(odd), 10, 20, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(t.process(1).device(0).stream(1), t.intern(odd), 10, 20, 0, 1, 1, 1, 1, 1, 1, 0, 0);
         JsonNode root = write(t);
         JsonNode k = events(root, e -> "kernel".equals(e.path("cat").asText())).getFirst();
         assertEquals("tab\there\nnew\u0001ctl \u00e9\u4e2d \ud83d\ude80 lone\ufffd", k.get("name").asText());

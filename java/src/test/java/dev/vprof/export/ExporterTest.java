@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Timeline;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ class ExporterTest {
 
     @Test
     void eachFormatWritesItsFileAndLeavesNoPartialFileBehind() throws IOException {
-        Timeline t = SampleTimelines.everything();
+        ListTimeline t = SampleTimelines.everything();
         Path pf = dir.resolve("t.pftrace");
         assertEquals(List.of(pf), Exporter.export(t, pf, ExportFormat.PERFETTO));
         assertTrue(PerfettoTraceReader.read(Files.readAllBytes(pf)).packets > 10);
@@ -51,8 +52,8 @@ class ExporterTest {
 
     @Test
     void kinetoWritesOneFilePerProcessBecauseHtaReadsOneFilePerRank() throws IOException {
-        Timeline t = SampleTimelines.everything();
-        t.process(777, "worker-1", List.of()).device(0).stream(7).addKernel(t.intern("k"), SampleTimelines.T0, SampleTimelines.T0 + 5, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        ListTimeline t = SampleTimelines.everything();
+        t.kernel(t.process(777, "worker-1", List.of()).device(0).stream(7), t.intern("k"), SampleTimelines.T0, SampleTimelines.T0 + 5, 0, 1, 1, 1, 1, 1, 1, 0, 0);
         List<Path> files = Exporter.export(t, dir.resolve("trace.json"), ExportFormat.KINETO);
         assertEquals(List.of(dir.resolve("trace-pid4242.json"), dir.resolve("trace-pid777.json")), files);
         assertTrue(Files.exists(files.get(1)));
@@ -63,7 +64,7 @@ class ExporterTest {
     @Test
     void kinetoFilesNoteOtherTracesInTheFolderBecauseHtaReadsEveryJsonThereAsARank() throws IOException {
         Files.writeString(dir.resolve("old-chrome.json"), "{}");
-        Timeline t = SampleTimelines.everything();
+        ListTimeline t = SampleTimelines.everything();
         KinetoFiles.Result r = KinetoFiles.write(t, dir.resolve("trace.json"), null);
         assertEquals(List.of(dir.resolve("trace.json")), r.paths());
         assertEquals(1, r.notes().size(), r.notes().toString());
@@ -75,7 +76,7 @@ class ExporterTest {
     @Test
     void aMissingOutputDirectoryIsReportedByName() {
         Path out = dir.resolve("no-such-dir").resolve("t.pftrace");
-        var e = assertThrows(IOException.class, () -> Exporter.export(new Timeline(), out, ExportFormat.PERFETTO));
+        var e = assertThrows(IOException.class, () -> Exporter.export(new ListTimeline(), out, ExportFormat.PERFETTO));
         assertTrue(e.getMessage().contains("no-such-dir"), e.getMessage());
     }
 }

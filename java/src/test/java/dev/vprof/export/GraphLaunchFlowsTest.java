@@ -9,6 +9,7 @@ import dev.vprof.export.PerfettoTraceReader.Slice;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Timeline;
 import java.io.IOException;
 import java.util.HashSet;
@@ -24,17 +25,17 @@ class GraphLaunchFlowsTest {
     private static final long T0 = 1_700_000_000_000_000_000L;
 
     /** cudaGraphLaunch (corr 500) with 3 node kernels, and a plain launch (corr 501). */
-    static Timeline graphLaunch() {
-        Timeline t = new Timeline();
+    static ListTimeline graphLaunch() {
+        ListTimeline t = new ListTimeline();
         CpuThread main = t.process(10).thread(10);
-        main.addApiCall(ApiKind.RUNTIME, t.intern("cudaGraphLaunch"), T0, T0 + 500, 500, 311);
-        main.addApiCall(ApiKind.RUNTIME, t.intern("cudaLaunchKernel"), T0 + 600, T0 + 700, 501, 211);
+        t.apiCall(main, ApiKind.RUNTIME, t.intern("cudaGraphLaunch"), T0, T0 + 500, 500, 311);
+        t.apiCall(main, ApiKind.RUNTIME, t.intern("cudaLaunchKernel"), T0 + 600, T0 + 700, 501, 211);
         GpuStream s = t.process(10).device(0).stream(7);
         for (int n = 0; n < 3; n++) {
-            s.addKernel(t.intern("node_" + n), T0 + 1_000 + n * 1_000L, T0 + 1_900 + n * 1_000L, 500,
+            t.kernel(s, t.intern("node_" + n), T0 + 1_000 + n * 1_000L, T0 + 1_900 + n * 1_000L, 500,
                     1, 1, 1, 32, 1, 1, 16, 0);
         }
-        s.addKernel(t.intern("eager"), T0 + 5_000, T0 + 5_500, 501, 1, 1, 1, 32, 1, 1, 16, 0);
+        t.kernel(s, t.intern("eager"), T0 + 5_000, T0 + 5_500, 501, 1, 1, 1, 32, 1, 1, 16, 0);
         return t;
     }
 

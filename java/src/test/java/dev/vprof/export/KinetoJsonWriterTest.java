@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -22,11 +23,11 @@ import org.junit.jupiter.api.Test;
 
 class KinetoJsonWriterTest {
 
-    static JsonNode write(Timeline t) throws IOException {
+    static JsonNode write(ListTimeline t) throws IOException {
         return parse(text(t, new KinetoRanks.Rank(0, 1, KinetoRanks.Source.ORDER), List.of()));
     }
 
-    static String text(Timeline t, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps) throws IOException {
+    static String text(ListTimeline t, KinetoRanks.Rank rank, List<ProfilerSteps.Step> steps) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new KinetoJsonWriter().write(t, t.processes().getFirst(), rank, steps, "vllm.json", out);
         return out.toString(StandardCharsets.UTF_8);
@@ -74,7 +75,7 @@ class KinetoJsonWriterTest {
 
     @Test
     void devicePropertiesUseKinetosFieldNamesAndLeaveOutWhatWasNotRecorded() throws IOException {
-        Timeline t = SampleTimelines.everything();
+        ListTimeline t = SampleTimelines.everything();
         TimelineProcess p = t.processes().getFirst();
         p.device(0).limits(new GpuDevice.Limits(32, 1024, 2048, 65536, 65536, 49152, 233472));
         p.device(3); // a device the capture knows only by ordinal
@@ -111,7 +112,7 @@ class KinetoJsonWriterTest {
 
     @Test
     void stepsBecomeProfilerStepUserAnnotationsOnTheirThread() throws IOException {
-        Timeline t = SampleTimelines.everything();
+        ListTimeline t = SampleTimelines.everything();
         List<ProfilerSteps.Step> steps = List.of(
                 new ProfilerSteps.Step(0, 4242, SampleTimelines.T0, SampleTimelines.T0 + 5_000),
                 new ProfilerSteps.Step(1, 4242, SampleTimelines.T0 + 5_000, SampleTimelines.T0 + 10_000));

@@ -3,6 +3,7 @@ package dev.vprof.export;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.util.List;
@@ -11,10 +12,10 @@ import org.junit.jupiter.api.Test;
 class KinetoRanksTest {
 
     /** A process that ran one kernel on {@code device}, or none when {@code device} is negative. */
-    private static TimelineProcess process(Timeline t, int pid, int device) {
+    private static TimelineProcess process(ListTimeline t, int pid, int device) {
         TimelineProcess p = t.process(pid);
         if (device >= 0) {
-            p.device(device).stream(7).addKernel(t.intern("k"), 1, 2, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+            t.kernel(p.device(device).stream(7), t.intern("k"), 1, 2, 0, 1, 1, 1, 1, 1, 1, 0, 0);
         }
         return p;
     }
@@ -25,7 +26,7 @@ class KinetoRanksTest {
 
     @Test
     void eachProcessKeepsTheRankAndWorldSizeOfItsEnvironment() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 300, 0).distributed(1, 1, 2);
         process(t, 200, 1).distributed(0, 0, 2);
         KinetoRanks r = KinetoRanks.assign(t.processes());
@@ -36,7 +37,7 @@ class KinetoRanksTest {
 
     @Test
     void processesWithoutARankAreNumberedByTheirLowestBusyDeviceThenPid() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 10, 3);
         process(t, 11, -1); // no GPU work: last
         process(t, 12, 0);
@@ -51,7 +52,7 @@ class KinetoRanksTest {
 
     @Test
     void localRankServesWhenRankIsMissing() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 50, 0).distributed(null, 1, null);
         process(t, 51, 1).distributed(null, 0, null);
         KinetoRanks r = KinetoRanks.assign(t.processes());
@@ -61,7 +62,7 @@ class KinetoRanksTest {
 
     @Test
     void aProcessOutsideTheJobGetsARankAboveItsWorldSizeNotAHoleInIt() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 70, 0).distributed(2, 2, 4); // ranks 2 and 3 of a 4-rank job were captured on this host
         process(t, 71, 1).distributed(3, 3, 4);
         process(t, 5, -1); // the API server: no RANK
@@ -73,7 +74,7 @@ class KinetoRanksTest {
 
     @Test
     void twoProcessesClaimingOneRankBothKeepAFileAndTheLaterOneIsNoted() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 40, 0).distributed(0, 0, 1);
         process(t, 41, 1).distributed(0, 0, 1); // a second single-GPU server, also RANK=0
         KinetoRanks r = KinetoRanks.assign(t.processes());
@@ -85,14 +86,14 @@ class KinetoRanksTest {
 
     @Test
     void aWorldSizeNoLargerThanTheRankIsNotBelieved() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 80, 0).distributed(5, 0, 2);
         assertEquals(rank(5, 6, KinetoRanks.Source.RANK), KinetoRanks.assign(t.processes()).of(80));
     }
 
     @Test
     void everyRankIsDistinctWhateverTheMix() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         process(t, 1, 0).distributed(1, 1, 3);
         process(t, 2, 1).distributed(null, 1, null); // LOCAL_RANK 1 is taken by pid 1's RANK
         process(t, 3, 2);

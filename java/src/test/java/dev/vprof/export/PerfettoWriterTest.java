@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.export.PerfettoTraceReader.Slice;
 import dev.vprof.export.PerfettoTraceReader.Track;
+import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Timeline;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 class PerfettoWriterTest {
 
-    static PerfettoTraceReader roundTrip(Timeline t, PerfettoWriter.Options options) throws IOException {
+    static PerfettoTraceReader roundTrip(ListTimeline t, PerfettoWriter.Options options) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PerfettoWriter.Stats stats = new PerfettoWriter(options).write(t, out);
         assertEquals(out.size(), stats.bytes(), "stats report the bytes written");
@@ -43,10 +45,10 @@ class PerfettoWriterTest {
     /** The agent reports every GPU it sees; one this process ran nothing on gets no empty track. */
     @Test
     void aGpuWithoutWorkInAProcessGetsNoTrack() throws IOException {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         var process = t.process(1, "worker", List.of("worker"));
-        process.device(0).properties("NVIDIA H100 80GB HBM3", 80L << 30, 9, 0, 132)
-                .stream(7).addKernel(t.intern("gemm"), 1_000, 2_000, 1, 1, 1, 1, 1, 1, 1, 0, 0);
+        process.device(0).properties("NVIDIA H100 80GB HBM3", 80L << 30, 9, 0, 132);
+        t.kernel(process.device(0).stream(7), t.intern("gemm"), 1_000, 2_000, 1, 1, 1, 1, 1, 1, 1, 0, 0);
         process.device(1).properties("NVIDIA H100 80GB HBM3", 80L << 30, 9, 0, 132);
         PerfettoTraceReader r = roundTrip(t, PerfettoWriter.Options.defaults());
         assertEquals(List.of("GPU 0 (NVIDIA H100 80GB HBM3)"),
@@ -55,16 +57,19 @@ class PerfettoWriterTest {
 
     @Test
     void gpuSlicesRoundTripWithExactNanosecondTimestampsAndNames() throws IOException {
-        Timeline t = SampleTimelines.everything();
+        ListTimeline t = SampleTimelines.everything();
         PerfettoTraceReader r = roundTrip(t, PerfettoWriter.Options.defaults());
         for (GpuStream s : t.processes().getFirst().devices().getFirst().streams()) {
             List<Slice> slices = r.slices(r.trackNamed("Stream " + s.streamId()).uuid());
+            List<GpuOp> ops = t.ops(s);
             assertEquals(s.size(), slices.size());
-            for (int i = 0; i < s.size(); i++) {
-                assertEquals(s.start(i), slices.get(i).start(), "start of op " + i + " on stream " + s.streamId());
-                assertEquals(s.end(i), slices.get(i).end(), "end of op " + i + " on stream " + s.streamId());
-                String expected = s.nameId(i) != 0 ? t.strings().get(s.nameId(i))
-                        : s.kind(i) == GpuOpKind.MEMCPY ? "Memcpy HtoD (Pinned -> Device)" : "Memset (Device)";
+            assertEquals(ops.size(), slices.size());
+            for (int i = 0; i < ops.size(); i++) {
+                GpuOp op = ops.get(i);
+                assertEquals(op.start(), slices.get(i).start(), "start of op " + i + " on stream " + s.streamId());
+                assertEquals(op.end(), slices.get(i).end(), "end of op " + i + " on stream " + s.streamId());
+                String expected = op.nameId() != 0 ? t.strings().get(op.nameId())
+                        : op.kind() == GpuOpKind.MEMCPY ? "Memcpy HtoD (Pinned -> Device)" : "Memset (Device)";
                 assertEquals(expected, slices.get(i).name());
             }
         }
@@ -187,11 +192,11 @@ class PerfettoWriterTest {
 
     @Test
     void aSlicePartlyOverlappingItsPredecessorOnOneStreamIsClampedSoSlicesStillNest() throws IOException {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         GpuStream s = t.process(1).device(0).stream(1);
         int k = t.intern("k");
-        s.addKernel(k, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
-        s.addKernel(k, 150, 260, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(s, k, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(s, k, 150, 260, 0, 1, 1, 1, 1, 1, 1, 0, 0);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PerfettoWriter.Stats stats = new PerfettoWriter().write(t, out);
         assertEquals(1, stats.clampedSlices());
@@ -202,11 +207,11 @@ class PerfettoWriterTest {
 
     @Test
     void unsortedStreamsAreWrittenInTimeOrder() throws IOException {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         GpuStream s = t.process(1).device(0).stream(1);
         int k = t.intern("k");
-        s.addKernel(k, 500, 600, 0, 1, 1, 1, 1, 1, 1, 0, 0);
-        s.addKernel(k, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(s, k, 500, 600, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(s, k, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
         PerfettoTraceReader r = roundTrip(t, PerfettoWriter.Options.lean());
         assertEquals(List.of(100L, 500L), r.slices(r.trackNamed("Stream 1").uuid()).stream().map(Slice::start).toList());
     }
@@ -222,7 +227,7 @@ class PerfettoWriterTest {
     @Test
     void aLeanUncompressedKernelSliceCostsUnderThirtyBytesThatIsUnderFifteenPerTrackEvent() throws IOException {
         // The encoding is deterministic, so this guards the size against regressions exactly.
-        Timeline t = SampleTimelines.kernels(100_000, 4);
+        ListTimeline t = SampleTimelines.kernels(100_000, 4);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PerfettoWriter.Stats stats = new PerfettoWriter(PerfettoWriter.Options.lean().uncompressed()).write(t, out);
         double perSlice = (double) stats.bytes() / stats.gpuSlices();
@@ -232,7 +237,7 @@ class PerfettoWriterTest {
 
     @Test
     void compressedOutputIsAtMostSixteenBytesPerKernelAndDecodesToTheSameEvents() throws IOException {
-        Timeline t = SampleTimelines.kernels(100_000, 4);
+        ListTimeline t = SampleTimelines.kernels(100_000, 4);
         ByteArrayOutputStream zipped = new ByteArrayOutputStream();
         PerfettoWriter.Stats stats = new PerfettoWriter(PerfettoWriter.Options.defaults()).write(t, zipped);
         double perKernel = (double) stats.bytes() / stats.gpuSlices();
@@ -250,7 +255,7 @@ class PerfettoWriterTest {
 
     @Test
     void anEmptyTimelineIsStillAValidTrace() throws IOException {
-        PerfettoTraceReader r = roundTrip(new Timeline(), PerfettoWriter.Options.defaults());
+        PerfettoTraceReader r = roundTrip(new ListTimeline(), PerfettoWriter.Options.defaults());
         assertEquals(1, r.packets);
         assertTrue(r.tracks.isEmpty());
     }

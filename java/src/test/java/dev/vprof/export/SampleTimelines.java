@@ -6,6 +6,7 @@ import dev.vprof.timeline.CounterKind;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
 import dev.vprof.timeline.Span;
@@ -22,8 +23,8 @@ final class SampleTimelines {
     /** 2025-01-01T00:00:00Z in epoch ns, plus an odd 123 ns so microsecond rounding would show. */
     static final long T0 = 1_735_689_600_000_000_123L;
 
-    static Timeline everything() {
-        Timeline t = new Timeline();
+    static ListTimeline everything() {
+        ListTimeline t = new ListTimeline();
         TimelineProcess p = t.process(4242, "vllm-worker", List.of("python", "-m", "vllm.entrypoints.openai.api_server"));
         GpuDevice gpu = p.device(0).properties("NVIDIA H100 80GB HBM3", 85_000_000_000L, 9, 0, 132);
         GpuStream s7 = gpu.stream(7);
@@ -31,20 +32,20 @@ final class SampleTimelines {
         int gemm = t.intern("sm90_xmma_gemm_bf16 \"quoted\"\\path");
         int attn = t.intern("flash_fwd_kernel<128>");
         // Stream 7: two kernels back to back; stream 13 overlaps both (needs its own track).
-        s7.addKernel(gemm, T0 + 1_000, T0 + 5_000, 101, 132, 1, 1, 256, 1, 1, 168, 49152);
-        s7.addKernel(attn, T0 + 5_000, T0 + 9_500, 102, 64, 8, 1, 128, 1, 1, 255, 0);
-        s13.addMemcpy(0, T0 + 2_000, T0 + 7_000, 103, 1 << 20, 1, 2, 3); // HtoD, pinned to device
-        s13.addMemset(0, T0 + 7_500, T0 + 7_600, 104, 4096, 0);
-        s13.addKernel(attn, T0 + 8_000, T0 + 8_001, 0, 1, 1, 1, 32, 1, 1, 0, 0);
+        t.kernel(s7, gemm, T0 + 1_000, T0 + 5_000, 101, 132, 1, 1, 256, 1, 1, 168, 49152);
+        t.kernel(s7, attn, T0 + 5_000, T0 + 9_500, 102, 64, 8, 1, 128, 1, 1, 255, 0);
+        t.memcpy(s13, 0, T0 + 2_000, T0 + 7_000, 103, 1 << 20, 1, 2, 3); // HtoD, pinned to device
+        t.memset(s13, 0, T0 + 7_500, T0 + 7_600, 104, 4096, 0);
+        t.kernel(s13, attn, T0 + 8_000, T0 + 8_001, 0, 1, 1, 1, 32, 1, 1, 0, 0);
 
         CpuThread main = p.thread(4242).name("MainThread");
-        main.addRange(t.intern("forward"), T0, T0 + 10_000, 0);
-        main.addRange(t.intern("attention"), T0 + 300, T0 + 4_000, t.intern("vllm"));
-        main.addApiCall(ApiKind.RUNTIME, t.intern("cudaLaunchKernel"), T0 + 400, T0 + 900, 101, 211);
-        main.addApiCall(ApiKind.RUNTIME, t.intern("cudaLaunchKernel"), T0 + 950, T0 + 1_200, 102, 211);
-        main.addApiCall(ApiKind.DRIVER, t.intern("cuMemcpyHtoDAsync_v2"), T0 + 1_300, T0 + 1_700, 103, 279);
-        main.addApiCall(ApiKind.RUNTIME, t.intern("cudaMemsetAsync"), T0 + 1_800, T0 + 1_900, 104, 51);
-        main.addApiCall(ApiKind.RUNTIME, t.intern("cudaStreamSynchronize"), T0 + 2_000, T0 + 9_600, 105, 131);
+        t.range(main, t.intern("forward"), T0, T0 + 10_000, 0);
+        t.range(main, t.intern("attention"), T0 + 300, T0 + 4_000, t.intern("vllm"));
+        t.apiCall(main, ApiKind.RUNTIME, t.intern("cudaLaunchKernel"), T0 + 400, T0 + 900, 101, 211);
+        t.apiCall(main, ApiKind.RUNTIME, t.intern("cudaLaunchKernel"), T0 + 950, T0 + 1_200, 102, 211);
+        t.apiCall(main, ApiKind.DRIVER, t.intern("cuMemcpyHtoDAsync_v2"), T0 + 1_300, T0 + 1_700, 103, 279);
+        t.apiCall(main, ApiKind.RUNTIME, t.intern("cudaMemsetAsync"), T0 + 1_800, T0 + 1_900, 104, 51);
+        t.apiCall(main, ApiKind.RUNTIME, t.intern("cudaStreamSynchronize"), T0 + 2_000, T0 + 9_600, 105, 131);
         p.addCaptureRange(new CaptureRange(1, T0, T0 + 10_000, "cudaProfilerApi"));
 
         t.addRequest(request("a", T0, T0 + 6_000));
@@ -77,8 +78,8 @@ final class SampleTimelines {
     }
 
     /** {@code kernels} back-to-back kernels spread over {@code streams} streams of one GPU, a few names. */
-    static Timeline kernels(int kernels, int streams) {
-        Timeline t = new Timeline();
+    static ListTimeline kernels(int kernels, int streams) {
+        ListTimeline t = new ListTimeline();
         TimelineProcess p = t.process(1, "bench", List.of("bench"));
         GpuDevice gpu = p.device(0);
         int[] names = new int[16];
@@ -92,7 +93,7 @@ final class SampleTimelines {
             long dur = 2_000 + (i * 7919L) % 30_000; // 2..32 us
             long gap = 300 + (i * 104729L) % 2_000;
             long start = cursor[s] + gap;
-            gpu.stream(s + 7).addKernel(names[i & 15], start, start + dur, i + 1,
+            t.kernel(gpu.stream(s + 7), names[i & 15], start, start + dur, i + 1,
                     128 + (i & 3), 1, 1, 256, 1, 1, 64, 0);
             cursor[s] = start + dur;
         }

@@ -1,7 +1,6 @@
 package dev.vprof.export;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -12,6 +11,7 @@ import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ChunkInfo;
 import dev.vprof.names.KernelNames;
+import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.TimelineSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,8 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A capture streamed from its file through the per-track reorder windows exports exactly what the
- * same capture read whole into memory exports: Perfetto packet for packet on every sequence,
- * Chrome JSON and Kineto JSON event for event (their order in the file is free).
+ * simplest source of the same events exports ({@link ListTimeline}: each track a list, sorted whole,
+ * its NVTX ranges nested from the complete ranges): Perfetto packet for packet on every sequence,
+ * Chrome JSON and Kineto JSON event for event (their order in the file is free). So each track
+ * leaves the windows in slice order and the ranges nest as a sort of the whole would nest them.
  */
 class StreamedExportTest {
     @TempDir
@@ -40,17 +42,17 @@ class StreamedExportTest {
         void to(TimelineSource source, Path out) throws IOException;
     }
 
-    /** {@code write} from the whole timeline and from the streamed file, each into its own folder. */
+    /**
+     * {@code write} from the streamed file, and from its events as lists sorted whole (into
+     * "memory"), each into its own folder.
+     */
     private void both(Path capture, Write write, String name) throws IOException {
         Files.createDirectories(dir.resolve("memory"));
         Files.createDirectories(dir.resolve("streamed"));
         try (CaptureReader reader = CaptureReader.open(capture)) {
-            write.to(CaptureTimeline.read(reader, KernelNames.demangled(), null).source(), dir.resolve("memory").resolve(name));
-        }
-        try (CaptureReader reader = CaptureReader.open(capture)) {
             TimelineSource streamed = CaptureTimeline.stream(reader, KernelNames.demangled(), null).source();
-            assertFalse(streamed.layout().keepsSlices(), "the streamed layout keeps no slices");
             write.to(streamed, dir.resolve("streamed").resolve(name));
+            write.to(ListTimeline.of(streamed), dir.resolve("memory").resolve(name));
         }
     }
 

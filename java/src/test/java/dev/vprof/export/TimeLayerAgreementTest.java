@@ -21,7 +21,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.capture.SpansCodec;
+import dev.vprof.capture.SpansV1;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.cli.Main;
 import dev.vprof.names.KernelNames;
@@ -72,7 +72,7 @@ class TimeLayerAgreementTest {
                     SyntheticCapture.request(1, 1, -1, "starts-on-the-begin-edge", 500, 3000, 0.5, 1.0, 1.0),
                     SyntheticCapture.request(2, 2, -1, "ends-on-the-end-edge", 8000, 9500, 0.5, 0.5, 0.5),
                     SyntheticCapture.request(3, 3, -1, "well-inside", 4000, 5000, 0.2, 0.3, 0.5));
-            w.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encode(spans));
+            w.chunk(CaptureFormat.KIND_SPANS, SpansV1.encode(spans));
             if (withWindowChunk) {
                 w.chunk(CaptureFormat.KIND_WINDOW, new WindowChunk(at(500), at(9500), Map.of()).toJson());
             }

@@ -5,7 +5,7 @@ import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.capture.SpansCodec;
+import dev.vprof.capture.SpansV1;
 import dev.vprof.otlp.Attribute;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanKind;
@@ -68,7 +68,7 @@ final class HostileCapture {
                             Attribute.of("gen_ai.latency.e2e", 1.5),
                             Attribute.of("note", ATTRIBUTE)),
                     StatusCode.UNSET, "", "vllm", "test", "1");
-            w.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encode(List.of(request)));
+            w.chunk(CaptureFormat.KIND_SPANS, SpansV1.encode(List.of(request)));
         }
         return file;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.capture.CaptureFormat;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -41,6 +42,15 @@ class OtlpOptionsTest {
         assertEquals(1 << 20, c.maxBodyBytes());
         assertEquals(new InetSocketAddress("127.0.0.1", 9999), parse("--otlp-grpc", "9999").grpc());
         assertEquals(new InetSocketAddress("::1", 4317), OtlpOptions.parseAddress("--otlp-grpc", "[::1]:4317"));
+    }
+
+    @Test
+    void theBodyLimitStaysBelowWhatOneCaptureChunkHolds() {
+        // A received request is stored as it arrived, in one SPANS chunk: no request may outgrow one.
+        assertTrue(OtlpOptions.MAX_MAX_BODY_BYTES + 64 < CaptureFormat.MAX_PAYLOAD);
+        assertEquals(OtlpOptions.MAX_MAX_BODY_BYTES, parse("--otlp", "--otlp-max-body", "32m").maxBodyBytes());
+        var e = assertThrows(IllegalArgumentException.class, () -> parse("--otlp", "--otlp-max-body", "33m"));
+        assertTrue(e.getMessage().startsWith("--otlp-max-body 33m is over the 32m"), e.getMessage());
     }
 
     @Test

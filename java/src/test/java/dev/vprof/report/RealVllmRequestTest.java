@@ -11,7 +11,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.capture.SpansCodec;
+import dev.vprof.capture.SpansV1;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.export.ChromeJsonWriter;
 import dev.vprof.names.KernelNames;
@@ -110,13 +110,16 @@ class RealVllmRequestTest {
                 rr.kernel(k[0], k[1], corr++, 1);
             }
             rr.writeTo(w, PID);
-            w.chunk(CaptureFormat.KIND_SPANS, SpansCodec.encode(List.of(s)));
+            w.chunk(CaptureFormat.KIND_SPANS, SpansV1.encode(List.of(s)));
         }
         Report report;
         Timeline timeline;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (CaptureReader reader = CaptureReader.open(file)) {
             report = CaptureReport.build(reader, 10);
-            timeline = CaptureTimeline.read(reader, KernelNames.demangled(), null).timeline();
+            CaptureTimeline.Result read = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
+            timeline = read.timeline();
+            new ChromeJsonWriter().write(read.source(), out);
         }
         JsonNode j = new ObjectMapper().readTree(ReportJson.render(report));
         JsonNode req = j.at("/requests/0");
@@ -140,8 +143,6 @@ class RealVllmRequestTest {
                 onLane.phases().stream().map(Phase::name).toList());
         assertEquals(ns(TTFT) - ns(QUEUE) - ns(PREFILL),
                 onLane.phases().getFirst().endNs() - onLane.phases().getFirst().startNs());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new ChromeJsonWriter().write(timeline, out);
         JsonNode chrome = new ObjectMapper().readTree(out.toByteArray());
         List<String> phaseEvents = new ArrayList<>();
         for (JsonNode e : chrome.get("traceEvents")) {

@@ -5,78 +5,86 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class TimelineTest {
 
+    /** An op through a track's reorder window, the packed form a streamed walk holds it in. */
+    private static GpuOp throughQueue(GpuOp op) {
+        TrackQueue q = new TrackQueue();
+        q.add(op, 0);
+        return q.takeGpuOp(new GpuOp());
+    }
+
     @Test
-    void kernelArgumentsSurviveColumnPackingAtTheirCudaLimits() {
-        Timeline t = new Timeline();
-        GpuStream s = t.process(1).device(0).stream(7);
-        s.addKernel(t.intern("k"), 1, 2, 0xffff_ffffL, 0x7fff_ffff, 65535, 65535, 1024, 1024, 64, 255, 228 * 1024);
-        assertEquals(0x7fff_ffff, s.gridX(0));
-        assertEquals(65535, s.gridY(0));
-        assertEquals(65535, s.gridZ(0));
-        assertEquals(1024, s.blockX(0));
-        assertEquals(1024, s.blockY(0));
-        assertEquals(64, s.blockZ(0));
-        assertEquals(255, s.registersPerThread(0));
-        assertEquals(228 * 1024, s.sharedMemoryBytes(0));
-        assertEquals(0xffff_ffffL, s.correlationId(0));
-        assertEquals(GpuOpKind.KERNEL, s.kind(0));
-        assertEquals("k", t.strings().get(s.nameId(0)));
+    void kernelArgumentsSurvivePackingAtTheirCudaLimits() {
+        ListTimeline t = new ListTimeline();
+        GpuOp k = throughQueue(new GpuOp().kernel(t.intern("k"), 1, 2, 0xffff_ffffL, 0x7fff_ffff, 65535, 65535, 1024,
+                1024, 64, 255, 228 * 1024));
+        assertEquals(0x7fff_ffff, k.gridX());
+        assertEquals(65535, k.gridY());
+        assertEquals(65535, k.gridZ());
+        assertEquals(1024, k.blockX());
+        assertEquals(1024, k.blockY());
+        assertEquals(64, k.blockZ());
+        assertEquals(255, k.registersPerThread());
+        assertEquals(228 * 1024, k.sharedMemoryBytes());
+        assertEquals(0xffff_ffffL, k.correlationId());
+        assertEquals(GpuOpKind.KERNEL, k.kind());
+        assertEquals("k", t.strings().get(k.nameId()));
     }
 
     @Test
     void copiesKeepBytesTheirKindAndTheMemoryKindsOfBothEnds() {
-        Timeline t = new Timeline();
-        GpuStream s = t.process(1).device(0).stream(7);
-        s.addMemcpy(0, 5, 9, 3, 1L << 40, 8, 3, 5);
-        s.addMemset(0, 10, 12, 4, 64, -1);
-        assertEquals(GpuOpKind.MEMCPY, s.kind(0));
-        assertEquals(1L << 40, s.bytes(0));
-        assertEquals(8, s.copyKind(0));
-        assertEquals(3, s.srcMemoryKind(0));
-        assertEquals(5, s.dstMemoryKind(0));
-        assertEquals(-1, s.memsetValue(1), "a set keeps its whole 32-bit value");
+        GpuOp copy = throughQueue(new GpuOp().memcpy(0, 5, 9, 3, 1L << 40, 8, 3, 5));
+        GpuOp set = throughQueue(new GpuOp().memset(0, 10, 12, 4, 64, -1));
+        assertEquals(GpuOpKind.MEMCPY, copy.kind());
+        assertEquals(1L << 40, copy.bytes());
+        assertEquals(8, copy.copyKind());
+        assertEquals(3, copy.srcMemoryKind());
+        assertEquals(5, copy.dstMemoryKind());
+        assertEquals(-1, set.memsetValue(), "a set keeps its whole 32-bit value");
     }
 
     @Test
     void outOfRangeArgumentsAndBackwardsSlicesAreRejectedWithTheirName() {
-        Timeline t = new Timeline();
+        ListTimeline t = new ListTimeline();
         GpuStream s = t.process(1).device(0).stream(7);
-        var e = assertThrows(IllegalArgumentException.class, () -> s.addKernel(0, 1, 2, 0, 1, 1, 1, 2048, 1, 1, 0, 0));
+        var e = assertThrows(IllegalArgumentException.class, () -> t.kernel(s, 0, 1, 2, 0, 1, 1, 1, 2048, 1, 1, 0, 0));
         assertTrue(e.getMessage().contains("blockX"), e.getMessage());
-        var f = assertThrows(IllegalArgumentException.class, () -> s.addMemset(0, 5, 4, 0, 1, 0));
-        assertTrue(f.getMessage().contains("stream 7"), f.getMessage());
+        var f = assertThrows(IllegalArgumentException.class, () -> t.memset(s, 0, 5, 4, 0, 1, 0));
+        assertTrue(f.getMessage().contains("MEMSET ends (4 ns) before it starts (5 ns)"), f.getMessage());
     }
 
     @Test
-    void sortingByStartReordersEveryColumnTogetherAndPutsParentsFirst() {
-        Timeline t = new Timeline();
-        GpuStream s = t.process(1).device(0).stream(7);
-        s.addKernel(t.intern("late"), 300, 400, 3, 3, 1, 1, 1, 1, 1, 0, 0);
-        s.addKernel(t.intern("child"), 100, 150, 2, 2, 1, 1, 1, 1, 1, 0, 0);
-        s.addKernel(t.intern("parent"), 100, 200, 1, 1, 1, 1, 1, 1, 1, 0, 0);
-        s.sortByStart();
-        assertEquals(List.of("parent", "child", "late"), List.of(t.strings().get(s.nameId(0)), t.strings().get(s.nameId(1)), t.strings().get(s.nameId(2))));
-        assertEquals(List.of(1L, 2L, 3L), List.of(s.correlationId(0), s.correlationId(1), s.correlationId(2)));
-        assertEquals(List.of(1, 2, 3), List.of(s.gridX(0), s.gridX(1), s.gridX(2)));
+    void aTrackLeavesItsWindowInSliceOrderEveryFieldTogetherAndParentsFirst() {
+        TrackQueue q = new TrackQueue();
+        q.add(new GpuOp().kernel(3, 300, 400, 3, 3, 1, 1, 1, 1, 1, 0, 0), 0);
+        q.add(new GpuOp().kernel(2, 100, 150, 2, 2, 1, 1, 1, 1, 1, 0, 0), 1);
+        q.add(new GpuOp().kernel(1, 100, 200, 1, 1, 1, 1, 1, 1, 1, 0, 0), 2);
+        List<GpuOp> out = List.of(q.takeGpuOp(new GpuOp()), q.takeGpuOp(new GpuOp()), q.takeGpuOp(new GpuOp()));
+        assertEquals(List.of(1, 2, 3), out.stream().map(GpuOp::nameId).toList(), "parent, child, late");
+        assertEquals(List.of(1L, 2L, 3L), out.stream().map(GpuOp::correlationId).toList());
+        assertEquals(List.of(1, 2, 3), out.stream().map(GpuOp::gridX).toList());
     }
 
     @Test
-    void sortingAManySliceStreamMatchesAReferenceSort() {
-        Timeline t = new Timeline();
-        GpuStream s = t.process(1).device(0).stream(7);
-        java.util.Random r = new java.util.Random(42);
+    void aManySliceTrackInNoOrderAtAllLeavesInSliceOrder() {
+        TrackQueue q = new TrackQueue();
+        Random r = new Random(42);
         for (int i = 0; i < 10_000; i++) {
             long start = r.nextInt(1_000_000);
-            s.addKernel(0, start, start + r.nextInt(1000), i, 1, 1, 1, 1, 1, 1, 0, 0);
+            q.add(new GpuOp().kernel(0, start, start + r.nextInt(1000), i, 1, 1, 1, 1, 1, 1, 0, 0), i);
         }
-        s.sortByStart();
-        for (int i = 1; i < s.size(); i++) {
-            assertTrue(s.start(i - 1) < s.start(i) || (s.start(i - 1) == s.start(i) && s.end(i - 1) >= s.end(i)), "order at " + i);
+        GpuOp prev = q.takeGpuOp(new GpuOp());
+        for (int i = 1; i < 10_000; i++) {
+            GpuOp next = q.takeGpuOp(new GpuOp());
+            assertTrue(prev.start() < next.start() || (prev.start() == next.start() && prev.end() >= next.end()),
+                    "order at " + i);
+            prev = next;
         }
+        assertTrue(q.isEmpty());
     }
 
     @Test
@@ -84,10 +92,12 @@ class TimelineTest {
         Timeline t = new Timeline();
         assertEquals(Long.MAX_VALUE, t.earliestNs());
         t.counter("c", CounterKind.GAUGE, "").add(50, 1);
-        t.process(1).device(0).stream(1).addKernel(0, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.process(1).device(0).stream(1).count(new GpuOp().kernel(0, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0));
         assertEquals(50, t.earliestNs());
         t.addSpan(new Span("t", "s", "", "svc", "n", 10, 20, null));
         assertEquals(10, t.earliestNs());
+        t.process(1).thread(1).countRange(5);
+        assertEquals(5, t.earliestNs());
     }
 
     @Test

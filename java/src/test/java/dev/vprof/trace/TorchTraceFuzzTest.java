@@ -6,9 +6,11 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.testing.FuzzSeeds;
+import dev.vprof.timeline.Walks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -88,7 +90,7 @@ class TorchTraceFuzzTest {
         }
         try (reader) {
             CaptureReport.build(reader, 5);
-            CaptureTimeline.build(reader);
+            Walks.drain(CaptureTimeline.stream(reader, KernelNames.demangled(), null).source());
             for (String w : reader.warnings()) {
                 assertTrue(w != null && !w.isBlank(), "an empty warning");
             }
