@@ -189,7 +189,7 @@ public final class SqliteWriter {
     }
 
     /** Rows bound per statement: one step of SQLite inserts this many, in one pass of its cursor. */
-    static final int ROWS_PER_STATEMENT = 64;
+    static final int ROWS_PER_STATEMENT = 256;
 
     /**
      * A prepared INSERT of integer rows, sent as statements of {@link #ROWS_PER_STATEMENT} rows in
