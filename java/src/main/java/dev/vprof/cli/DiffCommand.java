@@ -15,7 +15,6 @@ import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -132,13 +131,11 @@ public final class DiffCommand implements Callable<Integer> {
         } catch (DiffException e) {
             throw new CliException(e.getMessage(), e);
         } catch (CaptureFormatException e) {
-            throw new CliException(e.getMessage() + "; give two vprof captures or PyTorch traces", e);
+            throw CaptureOpenError.of(null, e, "give two vprof captures or PyTorch traces");
         } catch (NoSuchFileException e) {
-            throw new CliException(e.getFile() + " does not exist; give the path of a capture", e);
-        } catch (AccessDeniedException e) {
-            throw new CliException("cannot read " + e.getFile() + ": permission denied", e);
+            throw CaptureOpenError.of(null, e, "give the path of a capture");
         } catch (IOException e) {
-            throw new CliException("cannot read the captures: " + e.getMessage(), e);
+            throw CaptureOpenError.of(null, e, null);
         }
         for (String w : result.warnings()) {
             err.println("warning: " + DiffText.escape(w));

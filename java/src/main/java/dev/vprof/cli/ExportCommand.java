@@ -1,7 +1,6 @@
 package dev.vprof.cli;
 
 import dev.vprof.adapt.CaptureTimeline;
-import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
@@ -13,7 +12,6 @@ import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -194,16 +192,13 @@ public final class ExportCommand implements Callable<Integer> {
             if (large) {
                 err.print("\r" + " ".repeat(60) + "\r");
             }
-        } catch (CaptureFormatException e) {
-            return fail(err, e.getMessage());
         } catch (NoSuchFileException e) {
-            return fail(err, (e.getFile() != null && Path.of(e.getFile()).equals(file) ? file + " does not exist"
-                    : "cannot write " + out + ": " + e.getMessage()));
-        } catch (AccessDeniedException e) {
-            return fail(err, "permission denied: " + e.getFile());
+            if (e.getFile() != null && !Path.of(e.getFile()).equals(file)) {
+                return fail(err, "cannot write " + out + ": " + e.getMessage());
+            }
+            throw CaptureOpenError.of(file, e, null);
         } catch (IOException e) {
-            String why = Files.isDirectory(file) ? file + " is a directory, not a capture file" : e.getMessage();
-            return fail(err, why);
+            throw CaptureOpenError.of(file, e, null);
         } catch (IllegalArgumentException e) {
             return fail(err, e.getMessage());
         }
@@ -315,10 +310,10 @@ public final class ExportCommand implements Callable<Integer> {
         }
     }
 
+    /** An error of the command line: one sentence, exit code 2, as every command's (never returns). */
     private static int fail(PrintWriter err, String message) {
-        err.println("vprof export: " + message);
         err.flush();
-        return Main.EXIT_ERROR;
+        throw new CliException(message);
     }
 
     /** Why {@code out} cannot be written, or null when it can. */

@@ -1,13 +1,10 @@
 package dev.vprof.cli;
 
-import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,14 +64,8 @@ public final class ImportCommand implements Callable<Integer> {
         TorchTraceImport.Result result;
         try {
             result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv);
-        } catch (CaptureFormatException e) {
-            throw new CliException(e.getMessage());
-        } catch (NoSuchFileException e) {
-            throw new CliException(e.getFile() + " does not exist");
-        } catch (AccessDeniedException e) {
-            throw new CliException("cannot read " + e.getFile() + ": permission denied");
         } catch (IOException e) {
-            throw new CliException("cannot import: " + e.getMessage());
+            throw CaptureOpenError.of(null, e, null);
         }
         result.warnings().forEach(w -> err.println("warning: " + w));
         long size;

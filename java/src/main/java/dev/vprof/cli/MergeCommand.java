@@ -60,9 +60,9 @@ final class MergeCommand implements Callable<Integer> {
         try {
             r = RunMerge.merge(captures, out);
         } catch (CaptureFormatException e) {
-            throw new CliException(e.getMessage(), e);
+            throw CaptureOpenError.of(null, e, null);
         } catch (NoSuchFileException e) {
-            throw new CliException(e.getFile() + " does not exist; give the .vprof capture of each node", e);
+            throw CaptureOpenError.of(null, e, "give the .vprof capture of each node");
         } catch (IOException e) {
             throw new CliException("cannot merge into " + out + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,5 @@
 package dev.vprof.cli;
 
-import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.otlp.ForwardTarget;
 import dev.vprof.otlp.Span;
@@ -9,7 +8,6 @@ import dev.vprof.spanexport.GpuSpans;
 import dev.vprof.spanexport.OtlpSpanExporter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,26 +21,17 @@ final class OtlpExport {
         try {
             target = ForwardTarget.parse(url);
         } catch (IllegalArgumentException e) {
-            err.println("vprof export: " + e.getMessage().replace("--otlp-forward", "--otlp"));
-            return 2;
+            throw new CliException(e.getMessage().replace("--otlp-forward", "--otlp"));
         }
         List<Span> spans;
         try (CaptureReader reader = CaptureSources.open(file)) {
             spans = GpuSpans.of(reader);
-        } catch (CaptureFormatException e) {
-            err.println("vprof export: " + e.getMessage());
-            return 2;
-        } catch (NoSuchFileException e) {
-            err.println("vprof export: " + file + " does not exist");
-            return 2;
         } catch (IOException e) {
-            err.println("vprof export: cannot read " + file + ": " + e.getMessage());
-            return 2;
+            throw CaptureOpenError.of(file, e, null);
         }
         if (spans.isEmpty()) {
-            err.println("vprof export: " + file + " holds no request spans (llm_request); capture with --otlp while vLLM "
+            throw new CliException(file + " holds no request spans (llm_request); capture with --otlp while vLLM "
                     + "sends its traces (--otlp-traces-endpoint) to have some");
-            return 2;
         }
         OtlpSpanExporter.Result r;
         try {

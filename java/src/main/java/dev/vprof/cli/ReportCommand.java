@@ -1,6 +1,5 @@
 package dev.vprof.cli;
 
-import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.diff.DiffText;
 import dev.vprof.html.HtmlReport;
@@ -14,9 +13,6 @@ import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -94,9 +90,7 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (top < 0) {
-            err.println("vprof report: --top must be 0 or more, not " + top);
-            err.flush();
-            return 2;
+            throw new CliException("--top must be 0 or more, not " + top);
         }
         Report report;
         List<Span> extraSpans = SpansFile.read(spans, err);
@@ -116,23 +110,8 @@ public final class ReportCommand implements Callable<Integer> {
             if (html != null) {
                 page = HtmlReport.render(reader, report, names);
             }
-        } catch (CaptureFormatException e) {
-            err.println("vprof report: " + e.getMessage());
-            err.flush();
-            return 2;
-        } catch (NoSuchFileException e) {
-            err.println("vprof report: " + file + " does not exist");
-            err.flush();
-            return 2;
-        } catch (AccessDeniedException e) {
-            err.println("vprof report: cannot read " + file + ": permission denied");
-            err.flush();
-            return 2;
         } catch (IOException e) {
-            String why = Files.isDirectory(file) ? "it is a directory" : e.getMessage();
-            err.println("vprof report: cannot read " + file + ": " + why);
-            err.flush();
-            return 2;
+            throw CaptureOpenError.of(file, e, null);
         }
         for (String w : report.warnings()) {
             err.println("warning: " + w);

@@ -9,7 +9,7 @@ import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.cli.ReportCommand;
+import dev.vprof.cli.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -33,10 +33,13 @@ class ReportCommandTest {
     static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new ReportCommand());
+        CommandLine cli = Main.commandLine(); // its error handler: one sentence, exit 2
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
+        String[] withCommand = new String[args.length + 1];
+        withCommand[0] = "report";
+        System.arraycopy(args, 0, withCommand, 1, args.length);
+        int exit = cli.execute(withCommand);
         return new Run(exit, out.toString(), err.toString());
     }
 
@@ -67,7 +70,7 @@ class ReportCommandTest {
         Files.writeString(text, "not a capture");
         Run r = run(text.toString());
         assertEquals(2, r.exit());
-        assertEquals("vprof report: " + text + " is not a vprof capture file (bad magic)\n", r.err());
+        assertEquals("vprof: " + text + " is not a vprof capture file (bad magic)\n", r.err());
         assertEquals("", r.out());
     }
 
@@ -75,11 +78,11 @@ class ReportCommandTest {
     void aMissingFileOrADirectoryExitsTwo() {
         Run missing = run(dir.resolve("nope.vprof").toString());
         assertEquals(2, missing.exit());
-        assertEquals("vprof report: " + dir.resolve("nope.vprof") + " does not exist\n", missing.err());
+        assertEquals("vprof: " + dir.resolve("nope.vprof") + " does not exist\n", missing.err());
         Run directory = run(dir.toString());
         assertEquals(2, directory.exit());
         // A folder is read as a folder of PyTorch profiler traces: one without any says so.
-        assertTrue(directory.err().startsWith("vprof report: " + dir + " holds no PyTorch profiler trace"),
+        assertTrue(directory.err().startsWith("vprof: " + dir + " holds no PyTorch profiler trace"),
                 directory.err());
         assertEquals(1, directory.err().lines().count());
     }
