@@ -10,7 +10,7 @@ import dev.vprof.metrics.Sample;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
 import dev.vprof.timeline.CounterKind;
-import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ServiceSpan;
 import dev.vprof.timeline.Timeline;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -79,7 +79,7 @@ final class MetricTracks implements Consumer<ScrapeResult> {
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("error", gapError == null ? "" : gapError);
         gaps++;
-        timeline.addSpan(new Span("", "gap-" + gaps, "", GAP_SERVICE, "metrics gap: scrape failed",
+        timeline.addSpan(new ServiceSpan("", "gap-" + gaps, "", GAP_SERVICE, "metrics gap: scrape failed",
                 gapStartNs, endNs, attrs));
         gapStartNs = -1;
         gapError = null;

@@ -6,6 +6,7 @@ import dev.vprof.otlp.RequestSlice;
 import dev.vprof.otlp.Span;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
+import dev.vprof.timeline.ServiceSpan;
 import dev.vprof.timeline.Timeline;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,7 +46,7 @@ final class SpanTracks {
         for (Span s : split.others()) {
             Map<String, String> attrs = new LinkedHashMap<>();
             attributes(s, attrs);
-            timeline.addSpan(new dev.vprof.timeline.Span(s.traceIdHex(), s.spanIdHex(),
+            timeline.addSpan(new ServiceSpan(s.traceIdHex(), s.spanIdHex(),
                     s.isRoot() ? "" : s.parentSpanIdHex(), s.serviceName(), s.name(),
                     s.startEpochNs(), Math.max(s.startEpochNs(), s.endEpochNs()), attrs));
         }

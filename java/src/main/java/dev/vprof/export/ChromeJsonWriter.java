@@ -12,7 +12,7 @@ import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Lanes;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
-import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ServiceSpan;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
@@ -244,15 +244,15 @@ public final class ChromeJsonWriter {
 
         @Override
         void spans() throws IOException {
-            Map<String, List<Span>> byService = timeline.spansByService();
+            Map<String, List<ServiceSpan>> byService = timeline.spansByService();
             int serviceIndex = 0;
-            for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
+            for (Map.Entry<String, List<ServiceSpan>> e : byService.entrySet()) {
                 int pid = SPANS_PID_BASE + serviceIndex++;
                 ev.metadata("process_name", pid, 0, "name", "Spans: " + e.getKey());
-                List<Span> spans = e.getValue();
-                Lanes.Assignment lanes = Lanes.nested(spans, Span::startNs, Span::endNs);
+                List<ServiceSpan> spans = e.getValue();
+                Lanes.Assignment lanes = Lanes.nested(spans, ServiceSpan::startNs, ServiceSpan::endNs);
                 for (int i = 0; i < spans.size(); i++) {
-                    Span s = spans.get(i);
+                    ServiceSpan s = spans.get(i);
                     ev.complete(JsonOut.quoted(s.name()), "span", pid, lanes.laneOf()[i] + 1, s.startNs(), s.endNs());
                     json.raw("\"trace_id\":");
                     json.string(s.traceId());

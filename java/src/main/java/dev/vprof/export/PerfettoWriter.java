@@ -13,7 +13,7 @@ import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Lanes;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
-import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ServiceSpan;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
@@ -519,18 +519,18 @@ public final class PerfettoWriter {
 
         @Override
         void spans() throws IOException {
-            Map<String, List<Span>> byService = timeline.spansByService();
-            for (Map.Entry<String, List<Span>> e : byService.entrySet()) {
-                List<Span> spans = e.getValue();
-                Lanes.Assignment lanes = Lanes.nested(spans, Span::startNs, Span::endNs);
-                List<List<Span>> byLane = groupByLane(spans, lanes);
+            Map<String, List<ServiceSpan>> byService = timeline.spansByService();
+            for (Map.Entry<String, List<ServiceSpan>> e : byService.entrySet()) {
+                List<ServiceSpan> spans = e.getValue();
+                Lanes.Assignment lanes = Lanes.nested(spans, ServiceSpan::startNs, ServiceSpan::endNs);
+                List<List<ServiceSpan>> byLane = groupByLane(spans, lanes);
                 long groupUuid = track(0, "Spans: " + e.getKey(), null);
                 for (int lane = 0; lane < byLane.size(); lane++) {
                     long laneUuid = track(groupUuid, e.getKey() + " lane " + (lane + 1), null);
                     Sequence seq = new Sequence(laneUuid);
-                    List<Span> laneSpans = byLane.get(lane);
+                    List<ServiceSpan> laneSpans = byLane.get(lane);
                     laneSpans.sort((a, b) -> a.startNs() != b.startNs() ? Long.compare(a.startNs(), b.startNs()) : Long.compare(b.endNs(), a.endNs()));
-                    for (Span s : laneSpans) {
+                    for (ServiceSpan s : laneSpans) {
                         seq.open(s.startNs(), s.endNs(), nameId(s.name()));
                         seq.annotateString("trace_id", s.traceId(), false);
                         seq.annotateString("span_id", s.spanId(), false);

@@ -17,7 +17,7 @@ import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
-import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ServiceSpan;
 import dev.vprof.timeline.StringTable;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
@@ -497,7 +497,7 @@ public final class SqliteWriter {
         void spans() throws IOException {
             try (PreparedStatement st = db.prepareStatement("INSERT INTO VPROF_SPANS (traceId, spanId, parentSpanId, "
                     + "service, name, start, end, attributes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                for (Span s : timeline.spans()) {
+                for (ServiceSpan s : timeline.spans()) {
                     st.setString(1, s.traceId());
                     st.setString(2, s.spanId());
                     st.setString(3, s.parentSpanId());

@@ -11,7 +11,7 @@ import java.util.Map;
  * phase, each with the medians of its five blocks of rounds. A ratio is held to its margin only
  * where the measurement repeats better than that margin: the noise of a ratio is the larger spread
  * of its two phases (between their block medians), or of the dormant phase measured twice; a ratio
- * above the margin but within that noise is {@link Verdict#INCONCLUSIVE}, not a pass or a failure.
+ * above the margin but within that noise is {@link CheckOutcome#INCONCLUSIVE}, not a pass or a failure.
  * Pure: tested on recorded events (LaunchCostCheckTest).
  */
 final class LaunchCostCheck {
@@ -101,8 +101,8 @@ final class LaunchCostCheck {
         String actual = String.format(Locale.ROOT, "x%.3f (%.1f vs %.1f ns; noise %.1f %%)", ratio, a.nsPerLaunch(),
                 base.nsPerLaunch(), 100 * noise);
         if (ratio <= 1 + MARGIN) {
-            return new Row(check, want, actual, Verdict.OK);
+            return new Row(check, want, actual, CheckOutcome.OK);
         }
-        return new Row(check, want, actual, ratio > 1 + MARGIN + noise ? Verdict.MISMATCH : Verdict.INCONCLUSIVE);
+        return new Row(check, want, actual, ratio > 1 + MARGIN + noise ? CheckOutcome.MISMATCH : CheckOutcome.INCONCLUSIVE);
     }
 }

@@ -148,17 +148,17 @@ final class RangeCheck {
                 String wantText = expected + ", or 0 with graph_kernels_not_delivered";
                 if (count == expected && expected > 0) {
                     outcomes.put(name, "delivered");
-                    rows.add(new Row(check, wantText, "DELIVERED: " + count, Verdict.OK));
+                    rows.add(new Row(check, wantText, "DELIVERED: " + count, CheckOutcome.OK));
                 } else if (count == 0 && warnings().contains("graph_kernels_not_delivered")
                         && got.path("fidelity").path("graph_kernels").asLong() == 0) {
                     outcomes.put(name, "not delivered");
                     allowedWarnings.add("graph_kernels_not_delivered");
                     allowedWarnings.add("drain_timeout"); // the drain waited for node kernels that never came
-                    rows.add(new Row(check, wantText, "NOT DELIVERED by CUPTI, said loudly", Verdict.OK));
+                    rows.add(new Row(check, wantText, "NOT DELIVERED by CUPTI, said loudly", CheckOutcome.OK));
                 } else {
                     outcomes.put(name, count == 0 ? "silently lost" : "partly delivered");
                     rows.add(new Row(check, wantText, count + (count == 0 ? ", and no warning: a silent loss"
-                            : ": partly delivered"), Verdict.MISMATCH));
+                            : ": partly delivered"), CheckOutcome.MISMATCH));
                 }
             }
             if (count > 0 || mode == Graphs.EXACT) {

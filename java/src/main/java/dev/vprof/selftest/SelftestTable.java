@@ -61,12 +61,12 @@ final class SelftestTable {
         out.println();
         facts.forEach((k, v) -> out.println(k + ": " + v));
         out.printf(Locale.ROOT, fmt, "check", "expected", "", "vprof / the GPU");
-        Map<Verdict, Integer> n = new LinkedHashMap<>();
+        Map<CheckOutcome, Integer> n = new LinkedHashMap<>();
         for (Row r : rows) {
             out.printf(Locale.ROOT, fmt, r.check(), r.expected(), r.verdict().word(), r.actual());
             n.merge(r.verdict(), 1, Integer::sum);
         }
-        boolean failed = n.getOrDefault(Verdict.MISMATCH, 0) > 0;
+        boolean failed = n.getOrDefault(CheckOutcome.MISMATCH, 0) > 0;
         StringBuilder counts = new StringBuilder();
         n.forEach((v, c) -> counts.append(counts.isEmpty() ? "" : ", ").append(c).append(' ').append(v.word()));
         out.println((failed ? "GPU self-test FAILED: see the MISMATCH rows (" : "GPU self-test passed (") + counts

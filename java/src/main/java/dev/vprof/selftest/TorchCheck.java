@@ -83,13 +83,13 @@ final class TorchCheck {
             List<String> loud = w.stream().filter(LOUD::contains).toList();
             String expected = want + ", or fewer with a warning naming another client";
             if (got == want && w.isEmpty()) {
-                rows.add(new Row(label + " r2 (torch.profiler inside it): kernels", expected, got + ", exact", Verdict.OK));
+                rows.add(new Row(label + " r2 (torch.profiler inside it): kernels", expected, got + ", exact", CheckOutcome.OK));
             } else if (!loud.isEmpty()) {
                 rows.add(new Row(label + " r2 (torch.profiler inside it): kernels", expected,
-                        got + ", said loudly: " + w, Verdict.OK));
+                        got + ", said loudly: " + w, CheckOutcome.OK));
             } else {
                 rows.add(new Row(label + " r2 (torch.profiler inside it): kernels", expected,
-                        got + (w.isEmpty() ? " and no warning: a silent loss" : ", warnings " + w), Verdict.MISMATCH));
+                        got + (w.isEmpty() ? " and no warning: a silent loss" : ", warnings " + w), CheckOutcome.MISMATCH));
             }
         }
         if (result != null) {

@@ -20,7 +20,7 @@ public final class Timeline {
     private final StringTable strings = new StringTable();
     private final Map<Integer, TimelineProcess> processes = new LinkedHashMap<>();
     private final List<Request> requests = new ArrayList<>();
-    private final List<Span> spans = new ArrayList<>();
+    private final List<ServiceSpan> spans = new ArrayList<>();
     private final Map<String, CounterTrack> counters = new LinkedHashMap<>();
 
     public StringTable strings() {
@@ -54,18 +54,18 @@ public final class Timeline {
         return Collections.unmodifiableList(requests);
     }
 
-    public void addSpan(Span s) {
+    public void addSpan(ServiceSpan s) {
         spans.add(s);
     }
 
-    public List<Span> spans() {
+    public List<ServiceSpan> spans() {
         return Collections.unmodifiableList(spans);
     }
 
     /** The spans grouped by service, services in the order their first span was added. */
-    public Map<String, List<Span>> spansByService() {
-        Map<String, List<Span>> byService = new LinkedHashMap<>();
-        for (Span s : spans) {
+    public Map<String, List<ServiceSpan>> spansByService() {
+        Map<String, List<ServiceSpan>> byService = new LinkedHashMap<>();
+        for (ServiceSpan s : spans) {
             byService.computeIfAbsent(s.service(), k -> new ArrayList<>()).add(s);
         }
         return byService;
@@ -107,7 +107,7 @@ public final class Timeline {
                 min = Math.min(min, ph.startNs());
             }
         }
-        for (Span s : spans) {
+        for (ServiceSpan s : spans) {
             min = Math.min(min, s.startNs());
         }
         for (CounterTrack c : counters.values()) {

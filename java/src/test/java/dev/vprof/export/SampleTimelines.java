@@ -9,7 +9,7 @@ import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Phase;
 import dev.vprof.timeline.Request;
-import dev.vprof.timeline.Span;
+import dev.vprof.timeline.ServiceSpan;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.util.LinkedHashMap;
@@ -52,9 +52,9 @@ final class SampleTimelines {
         t.addRequest(request("b", T0 + 2_000, T0 + 8_000)); // overlaps a: second lane
         t.addRequest(request("c", T0 + 6_000, T0 + 9_000)); // starts as a ends: reuses lane 1
 
-        t.addSpan(new Span("t1", "s1", "", "router", "route", T0, T0 + 9_000, Map.of("http.method", "POST")));
-        t.addSpan(new Span("t1", "s2", "s1", "router", "pick_backend", T0 + 100, T0 + 200, Map.of()));
-        t.addSpan(new Span("t2", "s3", "", "router", "route", T0 + 8_500, T0 + 9_500, Map.of())); // overlaps route s1, does not nest
+        t.addSpan(new ServiceSpan("t1", "s1", "", "router", "route", T0, T0 + 9_000, Map.of("http.method", "POST")));
+        t.addSpan(new ServiceSpan("t1", "s2", "s1", "router", "pick_backend", T0 + 100, T0 + 200, Map.of()));
+        t.addSpan(new ServiceSpan("t2", "s3", "", "router", "route", T0 + 8_500, T0 + 9_500, Map.of())); // overlaps route s1, does not nest
 
         var running = t.counter("vllm:num_requests_running", CounterKind.GAUGE, "requests");
         running.add(T0, 1);

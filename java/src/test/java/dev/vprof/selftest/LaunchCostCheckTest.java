@@ -38,9 +38,9 @@ class LaunchCostCheckTest {
     @Test
     void afterACaptureWithinOnePercentIsOk() throws Exception {
         List<Row> rows = LaunchCostCheck.check(phases(2010, 1), true, true);
-        assertEquals(Verdict.OK, row(rows, "launch-cost: after a finished capture").verdict());
-        assertEquals(Verdict.OK, row(rows, "launch-cost: dormant agent vs no agent").verdict());
-        assertEquals(Verdict.OK, row(rows, "launch-cost: agent finalized").verdict());
+        assertEquals(CheckOutcome.OK, row(rows, "launch-cost: after a finished capture").verdict());
+        assertEquals(CheckOutcome.OK, row(rows, "launch-cost: dormant agent vs no agent").verdict());
+        assertEquals(CheckOutcome.OK, row(rows, "launch-cost: agent finalized").verdict());
         assertTrue(row(rows, "launch-cost: capturing").actual().contains("x1.297"));
     }
 
@@ -48,28 +48,28 @@ class LaunchCostCheckTest {
     void aCostThatOutlivesTheCaptureBeyondTheNoiseIsAMismatch() throws Exception {
         // pytorch#146604's 10-20 %: well beyond a 0.1 % noise.
         List<Row> rows = LaunchCostCheck.check(phases(2300, 1), false, true);
-        assertEquals(Verdict.MISMATCH, row(rows, "launch-cost: after a finished capture").verdict());
-        assertEquals(Verdict.MISMATCH, row(rows, "launch-cost: agent finalized").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(rows, "launch-cost: after a finished capture").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(rows, "launch-cost: agent finalized").verdict());
     }
 
     @Test
     void aRatioAboveTheMarginButWithinTheNoiseIsInconclusive() throws Exception {
         // 1.5 % more, while the dormant phase's own blocks differ by 4 %.
         List<Row> rows = LaunchCostCheck.check(phases(2035, 40), true, true);
-        assertEquals(Verdict.INCONCLUSIVE, row(rows, "launch-cost: after a finished capture").verdict());
+        assertEquals(CheckOutcome.INCONCLUSIVE, row(rows, "launch-cost: after a finished capture").verdict());
     }
 
     @Test
     void aCuptiTheAgentDoesNotFinalizeIsNotHeldToIt() throws Exception {
         List<Row> rows = LaunchCostCheck.check(phases(2010, 1), false, false);
-        assertEquals(Verdict.OK, row(rows, "launch-cost: agent finalized").verdict());
+        assertEquals(CheckOutcome.OK, row(rows, "launch-cost: agent finalized").verdict());
     }
 
     @Test
     void aPhaseNotMeasuredIsAMismatch() throws Exception {
         Map<String, JsonNode> p = phases(2010, 1);
         p.remove("after-capture");
-        assertEquals(Verdict.MISMATCH, row(LaunchCostCheck.check(p, true, true),
+        assertEquals(CheckOutcome.MISMATCH, row(LaunchCostCheck.check(p, true, true),
                 "launch-cost: after a finished capture").verdict());
     }
 }

@@ -97,7 +97,7 @@ class RangeCheckTest {
     void noNodeKernelWithoutTheWarningIsASilentLoss() throws Exception {
         RangeCheck.Result r = check(got(0, 0, 2, 0, 0, "[]", 0), facts(0, 0, true), RangeCheck.Graphs.DELIVERED_OR_LOUD);
         Row a = row(r, "vprof_selftest_graph_a (instantiated while dormant)");
-        assertEquals(Verdict.MISMATCH, a.verdict());
+        assertEquals(CheckOutcome.MISMATCH, a.verdict());
         assertTrue(a.actual().contains("silent loss"), a.actual());
     }
 
@@ -105,15 +105,15 @@ class RangeCheckTest {
     void oneGraphDeliveredAndTheOtherNotIsAMismatchTheAgentCannotSee() throws Exception {
         // The agent warns only when no graph kernel at all came: B's loss is silent.
         RangeCheck.Result r = check(got(8, 0, 2, 4, 4, "[]", 8), facts(2, 0, true), RangeCheck.Graphs.DELIVERED_OR_LOUD);
-        assertEquals(Verdict.OK, row(r, "vprof_selftest_graph_a (instantiated while dormant)").verdict());
-        assertEquals(Verdict.MISMATCH, row(r, "vprof_selftest_graph_b (instantiated while dormant)").verdict());
+        assertEquals(CheckOutcome.OK, row(r, "vprof_selftest_graph_a (instantiated while dormant)").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(r, "vprof_selftest_graph_b (instantiated while dormant)").verdict());
         assertEquals("silently lost", r.graphOutcomes().get("vprof_selftest_graph_b"));
     }
 
     @Test
     void nodeKernelsWithoutNodeIdsAreAMismatch() throws Exception {
         RangeCheck.Result r = check(got(8, 8, 2, 4, 4, "[]", 16), facts(2, 2, false), RangeCheck.Graphs.DELIVERED_OR_LOUD);
-        assertEquals(Verdict.MISMATCH, row(r, "vprof_selftest_graph_a graph and node ids").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(r, "vprof_selftest_graph_a graph and node ids").verdict());
     }
 
     @Test
@@ -123,17 +123,17 @@ class RangeCheckTest {
             facts.kernel("memset32_aligned1D").add(1000, 2000, 100 + i, desc(1, 7, 99));
         }
         RangeCheck.Result asKernels = check(got(8, 8, 2, 4, 0, "[]", 20), facts, RangeCheck.Graphs.DELIVERED_OR_LOUD);
-        assertEquals(Verdict.OK, row(asKernels, "memset nodes").verdict());
+        assertEquals(CheckOutcome.OK, row(asKernels, "memset nodes").verdict());
         assertTrue(row(asKernels, "memset nodes").actual().contains("memset32_aligned1D"));
         RangeCheck.Result lost = check(got(8, 8, 2, 4, 0, "[]", 16), facts(2, 2, true), RangeCheck.Graphs.DELIVERED_OR_LOUD);
-        assertEquals(Verdict.MISMATCH, row(lost, "memset nodes").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(lost, "memset nodes").verdict());
     }
 
     @Test
     void aKernelShortByOneIsAMismatchThatNamesIt() throws Exception {
         RangeCheck.Result r = check(got(8, 8, 1, 4, 4, "[]", 16), facts(2, 2, true), RangeCheck.Graphs.EXACT);
         Row add = row(r, ": vprof_selftest_add");
-        assertEquals(Verdict.MISMATCH, add.verdict());
+        assertEquals(CheckOutcome.MISMATCH, add.verdict());
         assertEquals("2", add.expected());
         assertEquals("1", add.actual());
     }
@@ -144,7 +144,7 @@ class RangeCheckTest {
         facts.kernel("vprof_selftest_add").add(1000, 2000, 502, desc(255, 0, 0));
         RangeCheck.Result r = check(got(8, 8, 2, 4, 4, "[]", 16), facts, RangeCheck.Graphs.EXACT);
         Row shapes = row(r, "grid and block in the records");
-        assertEquals(Verdict.MISMATCH, shapes.verdict());
+        assertEquals(CheckOutcome.MISMATCH, shapes.verdict());
         assertTrue(shapes.actual().contains("255x1x1"), shapes.actual());
     }
 
@@ -153,12 +153,12 @@ class RangeCheckTest {
         JsonNode got = got(8, 8, 2, 4, 4, "[\"records_missing\"]", 16);
         ((com.fasterxml.jackson.databind.node.ObjectNode) got.path("fidelity").path("rejected")).put("end_before_start", 3);
         RangeCheck.Result strict = check(got, facts(2, 2, true), RangeCheck.Graphs.EXACT);
-        assertEquals(Verdict.MISMATCH, row(strict, ": warnings").verdict());
-        assertEquals(Verdict.MISMATCH, row(strict, "rejected as invalid").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(strict, ": warnings").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(strict, "rejected as invalid").verdict());
         RangeCheck.Result loose = new RangeCheck("x", json(WANT), got, facts(2, 2, true), SHAPES)
                 .allowWarnings("records_missing").allowRejected().check(RangeCheck.Graphs.EXACT);
-        assertEquals(Verdict.OK, row(loose, ": warnings").verdict());
-        assertEquals(Verdict.INFO, row(loose, "rejected as invalid, by reason").verdict());
+        assertEquals(CheckOutcome.OK, row(loose, ": warnings").verdict());
+        assertEquals(CheckOutcome.INFO, row(loose, "rejected as invalid, by reason").verdict());
     }
 
     @Test
@@ -166,7 +166,7 @@ class RangeCheckTest {
         // CUDA 13.2's CUPTI is outside vprof's verified list: every range carries the flag.
         RangeCheck.Result r = check(got(8, 8, 2, 4, 4, "[\"unverified_record_layout\"]", 16), facts(2, 2, true),
                 RangeCheck.Graphs.EXACT);
-        assertEquals(Verdict.OK, row(r, ": warnings").verdict());
+        assertEquals(CheckOutcome.OK, row(r, ": warnings").verdict());
         assertEquals("[unverified_record_layout]", row(r, ": warnings").actual());
     }
 
@@ -175,12 +175,12 @@ class RangeCheckTest {
         CaptureFacts.Range facts = facts(2, 2, true);
         facts.kernel("vprof_selftest_add").add(2000, 1000, 503, desc(256, 0, 0));
         RangeCheck.Result r = check(got(8, 8, 2, 4, 4, "[]", 16), facts, RangeCheck.Graphs.EXACT);
-        assertEquals(Verdict.MISMATCH, row(r, "kept kernels with invalid timestamps").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(r, "kept kernels with invalid timestamps").verdict());
     }
 
     @Test
     void aMissingRangeIsOneMismatch() throws Exception {
         RangeCheck.Result r = check(null, facts(0, 0, true), RangeCheck.Graphs.EXACT);
-        assertEquals(List.of(Verdict.MISMATCH), r.rows().stream().map(Row::verdict).toList());
+        assertEquals(List.of(CheckOutcome.MISMATCH), r.rows().stream().map(Row::verdict).toList());
     }
 }

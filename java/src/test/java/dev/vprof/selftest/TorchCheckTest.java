@@ -32,10 +32,10 @@ class TorchCheckTest {
     void equalCountsInTwoProcessesMatchNameByName() throws Exception {
         List<Row> rows = TorchCheck.compare("pytorch", json(REFERENCE), 60,
                 Map.of("ampere_sgemm_64x64_nn", 20L, "silu_kernel", 20L, "layer_norm_kernel", 20L));
-        assertTrue(rows.stream().allMatch(r -> r.verdict() == Verdict.OK), rows.toString());
+        assertTrue(rows.stream().allMatch(r -> r.verdict() == CheckOutcome.OK), rows.toString());
         List<Row> off = TorchCheck.compare("pytorch", json(REFERENCE), 59,
                 Map.of("ampere_sgemm_64x64_nn", 20L, "silu_kernel", 19L, "layer_norm_kernel", 20L));
-        assertEquals(Verdict.MISMATCH, row(off, "pytorch: names").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(off, "pytorch: names").verdict());
         assertTrue(row(off, "pytorch: names").actual().contains("silu_kernel: torch 20, vprof 19"));
     }
 
@@ -46,7 +46,7 @@ class TorchCheckTest {
         assertTrue(exact.stream().noneMatch(Row::failed), exact.toString());
         List<Row> loud = TorchCheck.sameProcess(json(REFERENCE), 0, result, range(60, "[]"),
                 range(40, "[\"records_missing\",\"drain_timeout\"]"));
-        assertEquals(Verdict.OK, row(loud, "pytorch same process r2").verdict());
+        assertEquals(CheckOutcome.OK, row(loud, "pytorch same process r2").verdict());
         assertTrue(row(loud, "pytorch same process r2").actual().contains("said loudly"));
         assertEquals("60 / 0 (alone: 60)", row(loud, "pytorch same process: torch.profiler's own").actual());
     }
@@ -55,7 +55,7 @@ class TorchCheckTest {
     void fewerKernelsInsideTheRangeWithoutAWarningIsASilentLoss() throws Exception {
         List<Row> rows = TorchCheck.sameProcess(json(REFERENCE), 0, null, range(60, "[]"), range(40, "[]"));
         Row r2 = row(rows, "pytorch same process r2");
-        assertEquals(Verdict.MISMATCH, r2.verdict());
+        assertEquals(CheckOutcome.MISMATCH, r2.verdict());
         assertTrue(r2.actual().contains("silent loss"));
     }
 
@@ -64,14 +64,14 @@ class TorchCheckTest {
         // R1: if vprof did not take its buffer callbacks back, this range's records went to Kineto.
         List<Row> rows = TorchCheck.sameProcess(json(REFERENCE), 0, null,
                 range(0, "[\"no_records\",\"buffers_taken_by_another_client\"]"), range(60, "[]"));
-        assertEquals(Verdict.MISMATCH, row(rows, "pytorch same process r1 (torch.profiler ran before it): kernels").verdict());
-        assertEquals(Verdict.MISMATCH, row(rows, "pytorch same process r1: warnings").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(rows, "pytorch same process r1 (torch.profiler ran before it): kernels").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(rows, "pytorch same process r1: warnings").verdict());
     }
 
     @Test
     void aProgramThatDiesWithBothIsAMismatch() throws Exception {
         List<Row> rows = TorchCheck.sameProcess(json(REFERENCE), 1, null, null, null);
-        assertEquals(Verdict.MISMATCH, row(rows, "pytorch same process: the program runs on").verdict());
+        assertEquals(CheckOutcome.MISMATCH, row(rows, "pytorch same process: the program runs on").verdict());
         assertEquals(3, rows.stream().filter(Row::failed).count());
     }
 }

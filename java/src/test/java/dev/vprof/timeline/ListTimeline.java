@@ -91,7 +91,7 @@ public final class ListTimeline implements TimelineSource {
         layout.addRequest(r);
     }
 
-    public void addSpan(Span s) {
+    public void addSpan(ServiceSpan s) {
         layout.addSpan(s);
     }
 

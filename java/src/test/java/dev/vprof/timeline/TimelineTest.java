@@ -94,7 +94,7 @@ class TimelineTest {
         t.counter("c", CounterKind.GAUGE, "").add(50, 1);
         t.process(1).device(0).stream(1).count(new GpuOp().kernel(0, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0));
         assertEquals(50, t.earliestNs());
-        t.addSpan(new Span("t", "s", "", "svc", "n", 10, 20, null));
+        t.addSpan(new ServiceSpan("t", "s", "", "svc", "n", 10, 20, null));
         assertEquals(10, t.earliestNs());
         t.process(1).thread(1).countRange(5);
         assertEquals(5, t.earliestNs());

@@ -1,7 +1,7 @@
 package dev.vprof.selftest;
 
 /** What one row of the GPU self-test's table says. Only {@link #MISMATCH} fails the run. */
-public enum Verdict {
+public enum CheckOutcome {
     /** The expectation held. */
     OK("ok"),
     /** The expectation did not hold: the run exits 1. */
@@ -15,7 +15,7 @@ public enum Verdict {
 
     private final String word;
 
-    Verdict(String word) {
+    CheckOutcome(String word) {
         this.word = word;
     }
 

@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A span of any other service; it keeps its own name and its nesting (by time containment). */
-public record Span(String traceId, String spanId, String parentSpanId, String service, String name,
+public record ServiceSpan(String traceId, String spanId, String parentSpanId, String service, String name,
                    long startNs, long endNs, Map<String, String> attributes) {
-    public Span {
+    public ServiceSpan {
         if (endNs < startNs) {
             throw new IllegalArgumentException("span " + traceId + "/" + spanId + " ends before it starts");
         }
