@@ -70,8 +70,8 @@ public class OtlpReceiverBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws IOException {
-        OtlpOptions.Config config = new OtlpOptions.Config(null, new InetSocketAddress("127.0.0.1", 0), null,
-                OtlpOptions.DEFAULT_MAX_BODY_BYTES);
+        OtlpReceiverConfig config = new OtlpReceiverConfig(null, new InetSocketAddress("127.0.0.1", 0), null,
+                OtlpReceiverConfig.DEFAULT_MAX_BODY_BYTES);
         receiver = OtlpReceiver.start(config, request -> {
             if (encodeChunk) {
                 chunkBytes.addAndGet(SpansCodec.encodeRequests(java.util.List.of(request)).length);

@@ -4,7 +4,6 @@ import dev.vprof.engine.Capture;
 import dev.vprof.engine.CaptureEnvironment;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
-import dev.vprof.otlp.OtlpOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

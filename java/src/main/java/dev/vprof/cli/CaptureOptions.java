@@ -9,7 +9,7 @@ import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.ProfilerTrigger;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.otlp.ForwardTarget;
-import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.region.ArmSpec;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -306,12 +306,8 @@ final class CaptureOptions {
     }
 
     /** The OTLP receiver's configuration, or null when no --otlp option was given. */
-    OtlpOptions.Config otlpConfigOrNull() {
-        try {
-            return otlp.resolve();
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage());
-        }
+    OtlpReceiverConfig otlpConfigOrNull() {
+        return otlp.resolve();
     }
 
     /**

@@ -19,7 +19,7 @@ import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.names.KernelNames;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
@@ -170,8 +170,8 @@ final class DemoCommand implements Callable<Integer> {
 
         step("starting an OTLP receiver on an ephemeral loopback port");
         // Opened first, as attach opens its feeds: the server's exporter needs the address at its start.
-        CaptureFeeds feeds = CaptureFeeds.open(new OtlpOptions.Config(null,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES),
+        CaptureFeeds feeds = CaptureFeeds.open(new OtlpReceiverConfig(null,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpReceiverConfig.DEFAULT_MAX_BODY_BYTES),
                 null, err);
         URI traces = URI.create("http://127.0.0.1:" + feeds.otlpHttpAddress().getPort() + "/v1/traces");
 

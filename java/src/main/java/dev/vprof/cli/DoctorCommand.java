@@ -2,24 +2,16 @@ package dev.vprof.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.cuda.CudaProbe;
 import dev.vprof.cuda.CuptiSearch;
 import dev.vprof.discovery.ProcFs;
 import dev.vprof.inject.InjectionReadiness;
-import dev.vprof.inject.Injector;
-import dev.vprof.inject.InjectorExit;
+import dev.vprof.inject.PtraceScope;
 import dev.vprof.nativelib.NativeAccessException;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -171,7 +163,7 @@ final class DoctorCommand implements Callable<Integer> {
         List<String> failed = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
             CuptiSearch.Candidate c = candidates.get(i);
-            String version = cuptiVersion(c.library(), c.isPath());
+            String version = CudaProbe.cuptiVersion(c);
             if (version == null && c.source().startsWith("already loaded by process")) {
                 // What the process has mapped is the answer, even where this JVM cannot load it.
                 add(Level.OK, "libcupti", c.library() + " (" + c.source() + ")");
@@ -204,38 +196,13 @@ final class DoctorCommand implements Callable<Integer> {
                 + "); give the server's process with --pid or its Python with --python, or set VPROF_CUPTI_LIB");
     }
 
-    /** Loads libcupti and asks its version; null when it cannot be loaded. */
-    private static String cuptiVersion(String lib, boolean isPath) {
-        try (Arena arena = Arena.ofConfined()) {
-            SymbolLookup l = isPath ? SymbolLookup.libraryLookup(Path.of(lib), arena) : SymbolLookup.libraryLookup(lib, arena);
-            MethodHandle getVersion = Linker.nativeLinker().downcallHandle(l.findOrThrow("cuptiGetVersion"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-            MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
-            int rc = (int) getVersion.invokeExact(v);
-            return rc == 0 ? Integer.toUnsignedString(v.get(ValueLayout.JAVA_INT, 0)) : "(error " + rc + ")";
-        } catch (Throwable t) {
-            return null;
-        }
-    }
-
     private void checkDriver() {
-        boolean lib;
-        try (Arena arena = Arena.ofConfined()) {
-            SymbolLookup.libraryLookup("libcuda.so.1", arena);
-            lib = true;
-        } catch (IllegalArgumentException e) {
-            lib = false;
-        }
-        List<String> devices = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/dev"), "nvidia*")) {
-            ds.forEach(p -> devices.add(p.getFileName().toString()));
-        } catch (IOException ignored) {
-            // no /dev listing: reported as no devices
-        }
-        if (lib && !devices.isEmpty()) {
+        CudaProbe.Driver d = CudaProbe.driver();
+        List<String> devices = d.devices();
+        if (d.libcudaLoads() && !devices.isEmpty()) {
             add(Level.OK, "driver", "libcuda.so.1 loads; devices " + devices);
         } else {
-            add(Level.WARN, "driver", (lib ? "libcuda.so.1 loads" : "libcuda.so.1 not found")
+            add(Level.WARN, "driver", (d.libcudaLoads() ? "libcuda.so.1 loads" : "libcuda.so.1 not found")
                     + (devices.isEmpty() ? ", no /dev/nvidia* devices" : ", devices " + devices)
                     + ": real captures need an NVIDIA GPU and driver; `vprof simulate` works without one");
         }
@@ -254,64 +221,30 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     private void checkPtrace() {
-        Path p = Path.of("/proc/sys/kernel/yama/ptrace_scope");
-        String v;
-        try {
-            v = Files.readString(p).strip();
-        } catch (IOException e) {
-            add(Level.OK, "ptrace scope", "no Yama LSM: no ptrace restriction");
-            return;
-        }
-        switch (v) {
-            case "0" -> add(Level.OK, "ptrace scope", "0 (classic)");
-            case "1" -> add(Level.OK, "ptrace scope", "1 (restricted to descendants): fine for launch/attach through "
-                    + "the agent; loading the agent into an unprepared process would need sudo or ptrace_scope 0");
-            default -> add(Level.WARN, "ptrace scope", v + ": ptrace is admin-only or off; attach through the agent works, "
-                    + "late injection will not without CAP_SYS_PTRACE (see the injection line)");
+        PtraceScope scope = PtraceScope.read();
+        if (scope.classic()) {
+            add(Level.OK, "ptrace scope", scope.describe());
+        } else if (scope.value().equals("1")) {
+            add(Level.OK, "ptrace scope", scope.describe() + ": fine for launch/attach through the agent; loading the "
+                    + "agent into an unprepared process would need sudo or ptrace_scope 0");
+        } else {
+            add(Level.WARN, "ptrace scope", scope.describe() + ": attach through the agent works, late injection will not"
+                    + (scope.liftedByCapability() ? " without CAP_SYS_PTRACE" : "") + " (see the injection line)");
         }
     }
 
     /** Whether `vprof attach --inject` can load the agent into running processes here, and if not why. */
     private void checkInjection() {
-        String scope;
-        try {
-            scope = Files.readString(Path.of("/proc/sys/kernel/yama/ptrace_scope"));
-        } catch (IOException e) {
-            scope = null; // no Yama LSM
-        }
-        String status;
-        try {
-            status = Files.readString(Path.of("/proc/self/status"));
-        } catch (IOException e) {
-            status = "";
-        }
         Path injector = null;
         try {
             injector = NativeFiles.require(NativeFiles.INJECT);
         } catch (IOException e) {
-            // reported as a blocker below
+            // reported as a blocker by the probe
         }
-        InjectionReadiness.Verdict v = InjectionReadiness.assess(scope, status, injector != null);
-        List<String> blockers = new ArrayList<>(v.blockers());
-        boolean possible = v.possible();
-        if (injector != null && possible) {
-            // The injector's own probe: ptrace on a child of its own tells a seccomp/LSM ban apart.
-            try {
-                Injector.Result r = new Injector(injector).check((int) ProcessHandle.current().pid());
-                if (r.exit() == InjectorExit.SECCOMP) {
-                    possible = false;
-                    blockers.clear();
-                    blockers.add(r.exit().explain((int) ProcessHandle.current().pid(), "", r.detail()));
-                } else if (r.exitCode() == 0) {
-                    blockers.removeIf(b -> b.contains("seccomp filter")); // the probe shows ptrace works
-                }
-            } catch (IOException e) {
-                blockers.add("cannot run " + injector + ": " + e.getMessage());
-            }
-        }
-        String detail = "attach --inject is " + (possible ? v.summary() : v.summary().replaceFirst("^possible", "not possible"))
-                + (blockers.isEmpty() ? "" : ": " + String.join("; ", blockers))
-                + (possible ? "" : "; attach through an agent started with `vprof launch` still works");
-        add(possible && blockers.isEmpty() ? Level.OK : Level.WARN, "injection", detail);
+        InjectionReadiness.Verdict v = InjectionReadiness.probe(injector);
+        String detail = "attach --inject is " + v.summary()
+                + (v.blockers().isEmpty() ? "" : ": " + String.join("; ", v.blockers()))
+                + (v.possible() ? "" : "; attach through an agent started with `vprof launch` still works");
+        add(v.possible() && v.blockers().isEmpty() ? Level.OK : Level.WARN, "injection", detail);
     }
 }

@@ -32,7 +32,11 @@ final class Units {
         }
     }
 
-    /** {@code 65536}, {@code 64k}, {@code 64m}, {@code 1g} (binary multiples; an optional trailing b or ib). */
+    /**
+     * {@code 65536}, {@code 64k}, {@code 64m}, {@code 1g}: binary multiples, any case, an optional
+     * trailing b or ib ({@code 64MiB}, {@code 64mb}) and spaces between the number and its unit
+     * ({@code 64 MiB}). The one size parser of the command line, {@code --otlp-max-body} included.
+     */
     static long size(String option, String text) {
         String s = text.trim().toLowerCase(Locale.ROOT);
         if (s.endsWith("ib")) s = s.substring(0, s.length() - 2);
@@ -42,7 +46,7 @@ final class Units {
         else if (s.endsWith("m")) { mult = 1L << 20; s = s.substring(0, s.length() - 1); }
         else if (s.endsWith("g")) { mult = 1L << 30; s = s.substring(0, s.length() - 1); }
         try {
-            long v = Long.parseLong(s);
+            long v = Long.parseLong(s.strip());
             if (v <= 0 || v > Long.MAX_VALUE / mult) {
                 throw new NumberFormatException();
             }

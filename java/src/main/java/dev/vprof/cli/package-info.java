@@ -5,6 +5,9 @@
  * {@code report} and {@code export}; the scraper and rules for {@code triage}) and prints what it
  * says. A command's error is one sentence a person can act on, with exit code 2
  * ({@link dev.vprof.cli.CliException}); a command line picocli cannot parse gets one line and a
- * pointer to {@code --help} ({@code UsageErrors}). No command reaches into another's internals.
+ * pointer to {@code --help} ({@code UsageErrors}). Durations and sizes have one parser
+ * ({@code Units}); the {@code --otlp*} options are one mixin ({@code OtlpOptions}) that resolves into
+ * the receiver's {@link dev.vprof.otlp.OtlpReceiverConfig}. No command reaches into another's
+ * internals.
  */
 package dev.vprof.cli;

@@ -10,7 +10,7 @@ import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpFormatException;
-import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.otlp.OtlpReceiver;
 import dev.vprof.otlp.ReceiverStats;
 import dev.vprof.otlp.Span;
@@ -138,7 +138,7 @@ public final class CaptureFeeds implements AutoCloseable {
      * @param otlp      the receiver's addresses, or null for none
      * @param spansFile spans to import ({@code --spans}), or null
      */
-    public static CaptureFeeds open(OtlpOptions.Config otlp, Path spansFile, PrintWriter err) {
+    public static CaptureFeeds open(OtlpReceiverConfig otlp, Path spansFile, PrintWriter err) {
         SpanImport.Result imported = null;
         if (spansFile != null) {
             imported = importSpans(spansFile, err);
@@ -152,8 +152,8 @@ public final class CaptureFeeds implements AutoCloseable {
                 throw new CaptureException("cannot start the OTLP receiver: " + e.getMessage(), e);
             }
             err.println("vprof: OTLP receiver listening:"
-                    + (f.receiver.grpcAddress() == null ? "" : " gRPC " + OtlpOptions.format(f.receiver.grpcAddress()))
-                    + (f.receiver.httpAddress() == null ? "" : " HTTP " + OtlpOptions.format(f.receiver.httpAddress())));
+                    + (f.receiver.grpcAddress() == null ? "" : " gRPC " + OtlpReceiverConfig.format(f.receiver.grpcAddress()))
+                    + (f.receiver.httpAddress() == null ? "" : " HTTP " + OtlpReceiverConfig.format(f.receiver.httpAddress())));
             err.flush();
         }
         return f;
@@ -442,7 +442,7 @@ public final class CaptureFeeds implements AutoCloseable {
 
     /**
      * SPANS chunks of the requests as they arrived (SpansCodec version 2), up to about 4 MiB each.
-     * A received request always fits one chunk ({@link OtlpOptions#MAX_MAX_BODY_BYTES}); an
+     * A received request always fits one chunk ({@link OtlpReceiverConfig#MAX_MAX_BODY_BYTES}); an
      * imported file too large for one (a whole OTLP JSON document over 64 MiB) is stored as its
      * decoded spans, re-encoded as OTLP protobuf requests of {@value #SPANS_PER_CHUNK} spans.
      */

@@ -1,13 +1,17 @@
 package dev.vprof.inject;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Whether {@code vprof attach --inject} can work on this machine, from the facts the kernel
  * checks before it lets one process ptrace another (native/src/inject/access.c): the Yama
- * {@code ptrace_scope}, CAP_SYS_PTRACE, and the seccomp mode of vprof itself. For {@code vprof
- * doctor}; the injector's own {@code --check} gives the final answer for a given target.
+ * {@code ptrace_scope} ({@link PtraceScope}), CAP_SYS_PTRACE, and the seccomp mode of vprof itself.
+ * For {@code vprof doctor} ({@link #probe}); the injector's own {@code --check} gives the final
+ * answer for a given target.
  */
 public final class InjectionReadiness {
     private static final int CAP_SYS_PTRACE = 19;
@@ -22,11 +26,47 @@ public final class InjectionReadiness {
     private InjectionReadiness() {}
 
     /**
-     * @param yamaScope  the content of /proc/sys/kernel/yama/ptrace_scope, or null without Yama
+     * This machine and this vprof: the Yama scope, {@code /proc/self/status}, and, where nothing
+     * certainly blocks, the injector's own probe (ptrace of a child of its own tells a seccomp or
+     * LSM ban apart from a filter that allows ptrace).
+     *
+     * @param injector the bundled vprof-inject, or null when this build lacks it
+     */
+    public static Verdict probe(Path injector) {
+        String status;
+        try {
+            status = Files.readString(Path.of("/proc/self/status"));
+        } catch (IOException e) {
+            status = "";
+        }
+        Verdict v = assess(PtraceScope.read(), status, injector != null);
+        List<String> blockers = new ArrayList<>(v.blockers());
+        boolean possible = v.possible();
+        if (injector != null && possible) {
+            int self = (int) ProcessHandle.current().pid();
+            try {
+                Injector.Result r = new Injector(injector).check(self);
+                if (r.exit() == InjectorExit.SECCOMP) {
+                    possible = false;
+                    blockers.clear();
+                    blockers.add(r.exit().explain(self, "", r.detail()));
+                } else if (r.exitCode() == 0) {
+                    blockers.removeIf(b -> b.contains("seccomp filter")); // the probe shows ptrace works
+                }
+            } catch (IOException e) {
+                blockers.add("cannot run " + injector + ": " + e.getMessage());
+            }
+        }
+        String summary = possible ? v.summary() : v.summary().replaceFirst("^possible", "not possible");
+        return new Verdict(possible, summary, List.copyOf(blockers));
+    }
+
+    /**
+     * @param scope      the Yama setting ({@link PtraceScope#read()})
      * @param selfStatus the content of /proc/self/status
      * @param injectorPresent whether the bundled vprof-inject exists
      */
-    public static Verdict assess(String yamaScope, String selfStatus, boolean injectorPresent) {
+    public static Verdict assess(PtraceScope scope, String selfStatus, boolean injectorPresent) {
         boolean cap = hasCapSysPtrace(selfStatus);
         int seccomp = (int) statusField(selfStatus, "Seccomp:", 10, 0);
         List<String> blockers = new ArrayList<>();
@@ -36,23 +76,20 @@ public final class InjectionReadiness {
             possible = false;
             blockers.add("vprof-inject is missing from this build: rebuild vprof (mvn -B package)");
         }
-        String scope = yamaScope == null ? null : yamaScope.strip();
-        String yamaFix = "`echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope`, or run vprof with sudo";
-        if (scope == null || scope.equals("0")) {
-            notes.add(scope == null ? "no Yama" : "ptrace_scope 0");
-        } else if (scope.equals("1") || scope.equals("2")) {
+        if (scope.classic()) {
+            notes.add(scope.yama() ? "ptrace_scope 0" : "no Yama");
+        } else if (scope.liftedByCapability()) {
             if (cap) {
-                notes.add("ptrace_scope " + scope + " but CAP_SYS_PTRACE");
+                notes.add("ptrace_scope " + scope.value() + " but CAP_SYS_PTRACE");
             } else {
                 possible = false;
-                blockers.add("Yama ptrace_scope is " + scope + (scope.equals("1")
-                        ? " (only a parent may trace its child, and vprof is not the target's parent)"
-                        : " (only CAP_SYS_PTRACE may trace)") + ": " + yamaFix);
+                blockers.add("Yama ptrace_scope is " + scope.describe()
+                        + (scope.value().equals("1") ? ", and vprof is not the target's parent" : "")
+                        + ": " + PtraceScope.REMEDY);
             }
         } else {
             possible = false;
-            blockers.add("Yama ptrace_scope is " + scope + ": ptrace is disabled until reboot; restart programs "
-                    + "with `vprof launch` instead");
+            blockers.add("Yama ptrace_scope is " + scope.describe() + ": restart programs with `vprof launch` instead");
         }
         notes.add(cap ? "CAP_SYS_PTRACE: any user's process" : "no CAP_SYS_PTRACE: only processes of your own user");
         if (seccomp == 2) {

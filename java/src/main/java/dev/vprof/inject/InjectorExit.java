@@ -77,9 +77,8 @@ public enum InjectorExit {
                     + "(ps -p " + pid + ") and retry";
             case PERMISSION -> "permission denied to trace pid " + pid + ": run vprof as the user that owns it, "
                     + "or with CAP_SYS_PTRACE (e.g. sudo)" + d;
-            case YAMA -> "the Yama ptrace_scope setting forbids tracing pid " + pid + ": run vprof with sudo, or "
-                    + "`echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope`; or restart the program with "
-                    + "`vprof launch`" + d;
+            case YAMA -> "the Yama ptrace_scope setting forbids tracing pid " + pid + ": " + PtraceScope.REMEDY
+                    + "; or restart the program with `vprof launch`" + d;
             case SECCOMP -> "ptrace of pid " + pid + " is forbidden in this environment (seccomp filter or container "
                     + "policy): run the "
                     + "container with --cap-add=SYS_PTRACE or a seccomp profile that allows ptrace, or restart the "

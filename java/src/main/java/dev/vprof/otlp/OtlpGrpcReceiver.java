@@ -71,7 +71,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
             server.start();
         } catch (IOException e) {
             executor.shutdownNow();
-            throw new IOException("cannot listen for OTLP/gRPC on " + OtlpOptions.format(address) + ": " + e.getMessage()
+            throw new IOException("cannot listen for OTLP/gRPC on " + OtlpReceiverConfig.format(address) + ": " + e.getMessage()
                     + " (is a collector already running there? choose another port with --otlp-grpc [HOST:]PORT, "
                     + "and keep the collector with --otlp-forward)", e);
         }

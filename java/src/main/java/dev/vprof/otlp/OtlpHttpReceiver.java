@@ -78,7 +78,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         try {
             server = HttpServer.create(address, 64);
         } catch (BindException e) {
-            throw new IOException("cannot listen for OTLP/HTTP on " + OtlpOptions.format(address) + ": " + e.getMessage()
+            throw new IOException("cannot listen for OTLP/HTTP on " + OtlpReceiverConfig.format(address) + ": " + e.getMessage()
                     + " (is a collector already running there? choose another port with --otlp-http [HOST:]PORT, "
                     + "and keep the collector with --otlp-forward)", e);
         }

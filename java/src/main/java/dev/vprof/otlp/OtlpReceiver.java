@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * ask for, and the forwarder when {@code --otlp-forward} is given, all feeding one sink.
  *
  * <pre>{@code
- * OtlpOptions.Config cfg = options.resolve();
+ * OtlpReceiverConfig cfg = ...; // from the command line's --otlp options, or built directly
  * try (OtlpReceiver r = OtlpReceiver.start(cfg, request -> capture.offer(request), log::println)) {
  *     ... capture ...
  *     report(r.stats(), r.forwardStats());
@@ -40,7 +40,7 @@ public final class OtlpReceiver implements AutoCloseable {
      * @param warnings one-line warnings (forwarding trouble), may be null
      * @throws IOException when a port cannot be bound (the message says which and what to do)
      */
-    public static OtlpReceiver start(OtlpOptions.Config config, Consumer<ExportRequest> sink, Consumer<String> warnings)
+    public static OtlpReceiver start(OtlpReceiverConfig config, Consumer<ExportRequest> sink, Consumer<String> warnings)
             throws IOException {
         ReceiverStats stats = new ReceiverStats();
         OtlpForwarder forwarder = config.forward() == null ? null
@@ -90,10 +90,10 @@ public final class OtlpReceiver implements AutoCloseable {
         ReceiverStats.Snapshot s = stats.snapshot();
         StringBuilder b = new StringBuilder("OTLP receiver");
         if (grpc != null) {
-            b.append(" grpc=").append(OtlpOptions.format(grpc.address()));
+            b.append(" grpc=").append(OtlpReceiverConfig.format(grpc.address()));
         }
         if (http != null) {
-            b.append(" http=").append(OtlpOptions.format(http.address()));
+            b.append(" http=").append(OtlpReceiverConfig.format(http.address()));
         }
         b.append(": ").append(s.requests()).append(" request(s), ").append(s.spansAccepted()).append(" span(s) kept, ")
                 .append(s.spansRejected()).append(" rejected, ").append(s.malformedRequests()).append(" malformed, ")

@@ -15,7 +15,7 @@ import dev.vprof.cli.Main;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
-import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.otlp.Span;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.testing.FakeAgent;
@@ -91,7 +91,7 @@ class CaptureFeedsTest {
     }
 
     /** What a capture is asked for besides the fake agent's kernels. */
-    record Asks(CapturePlan.Scrape metrics, URI trigger, OtlpOptions.Config otlp, Path spans) {
+    record Asks(CapturePlan.Scrape metrics, URI trigger, OtlpReceiverConfig otlp, Path spans) {
         static Asks metrics(String url, String interval) {
             return new Asks(new CapturePlan.Scrape(MetricsScraper.metricsUri(url), Duration.parse("PT" + interval)),
                     null, null, null);
@@ -102,8 +102,8 @@ class CaptureFeedsTest {
         }
 
         static Asks otlpHttp() {
-            return new Asks(null, null, new OtlpOptions.Config(null,
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES),
+            return new Asks(null, null, new OtlpReceiverConfig(null,
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null, OtlpReceiverConfig.DEFAULT_MAX_BODY_BYTES),
                     null);
         }
 

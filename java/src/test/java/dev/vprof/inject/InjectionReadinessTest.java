@@ -20,7 +20,7 @@ class InjectionReadinessTest {
 
     @Test
     void withoutYamaTheSameUserCanInject() {
-        var v = InjectionReadiness.assess(null, USER, true);
+        var v = InjectionReadiness.assess(PtraceScope.NO_YAMA, USER, true);
         assertTrue(v.possible());
         assertTrue(v.blockers().isEmpty());
         assertTrue(v.summary().contains("only processes of your own user"), v.summary());
@@ -28,7 +28,7 @@ class InjectionReadinessTest {
 
     @Test
     void yamaScope1WithoutTheCapabilityBlocksWithTheSysctlRemedy() {
-        var v = InjectionReadiness.assess("1\n", USER, true);
+        var v = InjectionReadiness.assess(new PtraceScope("1\n"), USER, true);
         assertFalse(v.possible());
         assertTrue(v.blockers().getFirst().contains("ptrace_scope"), v.blockers().toString());
         assertTrue(v.blockers().getFirst().contains("sudo"), v.blockers().toString());
@@ -36,27 +36,27 @@ class InjectionReadinessTest {
 
     @Test
     void yamaScope1WithTheCapabilityIsFine() {
-        assertTrue(InjectionReadiness.assess("1", ROOT, true).possible());
-        assertTrue(InjectionReadiness.assess("2", ROOT, true).possible());
+        assertTrue(InjectionReadiness.assess(new PtraceScope("1"), ROOT, true).possible());
+        assertTrue(InjectionReadiness.assess(new PtraceScope("2"), ROOT, true).possible());
     }
 
     @Test
     void yamaScope3BlocksEvenRoot() {
-        var v = InjectionReadiness.assess("3", ROOT, true);
+        var v = InjectionReadiness.assess(new PtraceScope("3"), ROOT, true);
         assertFalse(v.possible());
         assertTrue(v.blockers().getFirst().contains("vprof launch"), v.blockers().toString());
     }
 
     @Test
     void aSeccompFilterIsAWarningWithTheContainerRemedy() {
-        var v = InjectionReadiness.assess("0", DOCKER, true);
+        var v = InjectionReadiness.assess(new PtraceScope("0"), DOCKER, true);
         assertTrue(v.possible());
         assertTrue(v.blockers().getFirst().contains("--cap-add=SYS_PTRACE"), v.blockers().toString());
     }
 
     @Test
     void aMissingInjectorBlocks() {
-        var v = InjectionReadiness.assess(null, ROOT, false);
+        var v = InjectionReadiness.assess(PtraceScope.NO_YAMA, ROOT, false);
         assertFalse(v.possible());
         assertTrue(v.blockers().getFirst().contains("vprof-inject"), v.blockers().toString());
     }

@@ -64,14 +64,14 @@ class OtlpReceiverTest {
         }
     }
 
-    private OtlpReceiver start(OtlpOptions.Config config, java.util.function.Consumer<ExportRequest> sink) throws IOException {
+    private OtlpReceiver start(OtlpReceiverConfig config, java.util.function.Consumer<ExportRequest> sink) throws IOException {
         OtlpReceiver r = OtlpReceiver.start(config, sink, w -> {});
         toClose.add(r);
         return r;
     }
 
-    private static OtlpOptions.Config config(ForwardTarget forward, long maxBody) {
-        return new OtlpOptions.Config(new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0),
+    private static OtlpReceiverConfig config(ForwardTarget forward, long maxBody) {
+        return new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0),
                 forward, maxBody);
     }
 
@@ -381,7 +381,7 @@ class OtlpReceiverTest {
 
     @Test
     void aBusyPortIsAClearError() throws Exception {
-        IOException e = assertThrows(IOException.class, () -> OtlpReceiver.start(new OtlpOptions.Config(null,
+        IOException e = assertThrows(IOException.class, () -> OtlpReceiver.start(new OtlpReceiverConfig(null,
                 receiver.httpAddress(), null, 1024), s -> {}, null));
         assertTrue(e.getMessage().contains("--otlp-http"), e.getMessage());
     }

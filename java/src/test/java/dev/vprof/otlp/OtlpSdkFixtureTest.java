@@ -44,8 +44,8 @@ class OtlpSdkFixtureTest {
 
     @BeforeEach
     void start() throws IOException {
-        receiver = OtlpReceiver.start(new OtlpOptions.Config(new InetSocketAddress("127.0.0.1", 0),
-                new InetSocketAddress("127.0.0.1", 0), null, OtlpOptions.DEFAULT_MAX_BODY_BYTES), r -> received.addAll(r.spans()),
+        receiver = OtlpReceiver.start(new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0),
+                new InetSocketAddress("127.0.0.1", 0), null, OtlpReceiverConfig.DEFAULT_MAX_BODY_BYTES), r -> received.addAll(r.spans()),
                 w -> { });
     }
 

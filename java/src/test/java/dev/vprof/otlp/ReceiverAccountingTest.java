@@ -61,7 +61,7 @@ class ReceiverAccountingTest {
     @BeforeEach
     void start() throws IOException {
         Logger.getLogger("").addHandler(capture);
-        receiver = OtlpReceiver.start(new OtlpOptions.Config(new InetSocketAddress("127.0.0.1", 0),
+        receiver = OtlpReceiver.start(new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0),
                 new InetSocketAddress("127.0.0.1", 0), null, MAX_BODY), spans -> { }, w -> { });
     }
 

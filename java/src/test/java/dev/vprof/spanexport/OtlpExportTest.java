@@ -10,7 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.vprof.adapt.SyntheticCapture;
 import dev.vprof.cli.Main;
 import dev.vprof.otlp.ExportRequest;
-import dev.vprof.otlp.OtlpOptions;
+import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.otlp.OtlpReceiver;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -145,7 +145,7 @@ class OtlpExportTest {
     void vprofsOwnReceiverTakesThemOverGrpc() throws Exception {
         Path file = SyntheticCapture.write(dir.resolve("c.vprof"), true);
         List<ExportRequest> got = Collections.synchronizedList(new ArrayList<>());
-        try (OtlpReceiver rx = OtlpReceiver.start(new OtlpOptions.Config(new InetSocketAddress("127.0.0.1", 0),
+        try (OtlpReceiver rx = OtlpReceiver.start(new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0),
                 new InetSocketAddress("127.0.0.1", 0), null, 1 << 20), got::add, w -> {})) {
             Run r = export(file, "grpc://127.0.0.1:" + rx.grpcAddress().getPort());
             assertEquals(0, r.exit(), r.err());

@@ -1,4 +1,4 @@
-package dev.vprof.otlp;
+package dev.vprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.capture.CaptureFormat;
+import dev.vprof.otlp.ForwardTarget;
+import dev.vprof.otlp.OtlpReceiverConfig;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -18,7 +20,7 @@ class OtlpOptionsTest {
         OtlpOptions otlp;
     }
 
-    private static OtlpOptions.Config parse(String... args) {
+    private static OtlpReceiverConfig parse(String... args) {
         Cmd c = new Cmd();
         new CommandLine(c).parseArgs(args);
         return c.otlp.resolve();
@@ -26,7 +28,7 @@ class OtlpOptionsTest {
 
     @Test
     void otlpAloneListensOnLoopbackStandardPorts() {
-        OtlpOptions.Config c = parse("--otlp");
+        OtlpReceiverConfig c = parse("--otlp");
         assertEquals(new InetSocketAddress("127.0.0.1", 4317), c.grpc());
         assertEquals(new InetSocketAddress("127.0.0.1", 4318), c.http());
         assertNull(c.forward());
@@ -36,7 +38,7 @@ class OtlpOptionsTest {
 
     @Test
     void addressOptionsMoveOneTransportAndEnableTheReceiver() {
-        OtlpOptions.Config c = parse("--otlp-http", "0.0.0.0:14318", "--otlp-grpc", "off", "--otlp-max-body", "1m");
+        OtlpReceiverConfig c = parse("--otlp-http", "0.0.0.0:14318", "--otlp-grpc", "off", "--otlp-max-body", "1m");
         assertNull(c.grpc());
         assertEquals(new InetSocketAddress("0.0.0.0", 14318), c.http());
         assertEquals(1 << 20, c.maxBodyBytes());
@@ -47,19 +49,29 @@ class OtlpOptionsTest {
     @Test
     void theBodyLimitStaysBelowWhatOneCaptureChunkHolds() {
         // A received request is stored as it arrived, in one SPANS chunk: no request may outgrow one.
-        assertTrue(OtlpOptions.MAX_MAX_BODY_BYTES + 64 < CaptureFormat.MAX_PAYLOAD);
-        assertEquals(OtlpOptions.MAX_MAX_BODY_BYTES, parse("--otlp", "--otlp-max-body", "32m").maxBodyBytes());
-        var e = assertThrows(IllegalArgumentException.class, () -> parse("--otlp", "--otlp-max-body", "33m"));
+        assertTrue(OtlpReceiverConfig.MAX_MAX_BODY_BYTES + 64 < CaptureFormat.MAX_PAYLOAD);
+        assertEquals(OtlpReceiverConfig.MAX_MAX_BODY_BYTES, parse("--otlp", "--otlp-max-body", "32m").maxBodyBytes());
+        var e = assertThrows(CliException.class, () -> parse("--otlp", "--otlp-max-body", "33m"));
         assertTrue(e.getMessage().startsWith("--otlp-max-body 33m is over the 32m"), e.getMessage());
     }
 
     @Test
+    void theBodyLimitIsReadByTheCommandLinesOneSizeParser() {
+        assertEquals(1L << 20, parse("--otlp", "--otlp-max-body", "1 MiB").maxBodyBytes());
+        assertEquals(1L << 20, parse("--otlp", "--otlp-max-body", "1mb").maxBodyBytes());
+        assertEquals(1L << 20, parse("--otlp", "--otlp-max-body", "1048576").maxBodyBytes());
+        assertEquals(512L << 10, parse("--otlp", "--otlp-max-body", "512k").maxBodyBytes());
+        var e = assertThrows(CliException.class, () -> parse("--otlp", "--otlp-max-body", "16x"));
+        assertTrue(e.getMessage().startsWith("--otlp-max-body '16x' is not a size"), e.getMessage());
+    }
+
+    @Test
     void badValuesNameTheOption() {
-        var e = assertThrows(IllegalArgumentException.class, () -> parse("--otlp-http", "localhost:http"));
+        var e = assertThrows(CliException.class, () -> parse("--otlp-http", "localhost:http"));
         assertTrue(e.getMessage().startsWith("--otlp-http"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> parse("--otlp-grpc", "70000"));
-        assertThrows(IllegalArgumentException.class, () -> parse("--otlp-grpc", "off", "--otlp-http", "off"));
-        assertThrows(IllegalArgumentException.class, () -> parse("--otlp-forward", "ftp://x"));
+        assertThrows(CliException.class, () -> parse("--otlp-grpc", "70000"));
+        assertThrows(CliException.class, () -> parse("--otlp-grpc", "off", "--otlp-http", "off"));
+        assertThrows(CliException.class, () -> parse("--otlp-forward", "ftp://x"));
     }
 
     @Test
