@@ -241,7 +241,7 @@ final class DoctorCommand implements Callable<Integer> {
         } catch (IOException e) {
             // reported as a blocker by the probe
         }
-        InjectionReadiness.Verdict v = InjectionReadiness.probe(injector);
+        InjectionReadiness.Assessment v = InjectionReadiness.probe(injector);
         String detail = "attach --inject is " + v.summary()
                 + (v.blockers().isEmpty() ? "" : ": " + String.join("; ", v.blockers()))
                 + (v.possible() ? "" : "; attach through an agent started with `vprof launch` still works");

@@ -21,7 +21,7 @@ public final class InjectionReadiness {
      * @param summary   one line: what injection can reach here
      * @param blockers  each problem with its remedy
      */
-    public record Verdict(boolean possible, String summary, List<String> blockers) {}
+    public record Assessment(boolean possible, String summary, List<String> blockers) {}
 
     private InjectionReadiness() {}
 
@@ -32,14 +32,14 @@ public final class InjectionReadiness {
      *
      * @param injector the bundled vprof-inject, or null when this build lacks it
      */
-    public static Verdict probe(Path injector) {
+    public static Assessment probe(Path injector) {
         String status;
         try {
             status = Files.readString(Path.of("/proc/self/status"));
         } catch (IOException e) {
             status = "";
         }
-        Verdict v = assess(PtraceScope.read(), status, injector != null);
+        Assessment v = assess(PtraceScope.read(), status, injector != null);
         List<String> blockers = new ArrayList<>(v.blockers());
         boolean possible = v.possible();
         if (injector != null && possible) {
@@ -58,7 +58,7 @@ public final class InjectionReadiness {
             }
         }
         String summary = possible ? v.summary() : v.summary().replaceFirst("^possible", "not possible");
-        return new Verdict(possible, summary, List.copyOf(blockers));
+        return new Assessment(possible, summary, List.copyOf(blockers));
     }
 
     /**
@@ -66,7 +66,7 @@ public final class InjectionReadiness {
      * @param selfStatus the content of /proc/self/status
      * @param injectorPresent whether the bundled vprof-inject exists
      */
-    public static Verdict assess(PtraceScope scope, String selfStatus, boolean injectorPresent) {
+    public static Assessment assess(PtraceScope scope, String selfStatus, boolean injectorPresent) {
         boolean cap = hasCapSysPtrace(selfStatus);
         int seccomp = (int) statusField(selfStatus, "Seccomp:", 10, 0);
         List<String> blockers = new ArrayList<>();
@@ -102,7 +102,7 @@ public final class InjectionReadiness {
             blockers.add("vprof runs in strict seccomp mode, which forbids ptrace; run it outside that sandbox");
         }
         String summary = (possible ? "possible" : "not possible") + " (" + String.join(", ", notes) + ")";
-        return new Verdict(possible, summary, blockers);
+        return new Assessment(possible, summary, blockers);
     }
 
     /** CAP_SYS_PTRACE in the CapEff line of a /proc/PID/status text. */
