@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * CaptureFeeds feeds = CaptureFeeds.open(otlp, spansFile, log);   // ports and files first
- * Capture capture = Capture.start(plan, CaptureEnvironment.system(log));
+ * CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH).rootPid(pid).arm(spec).output(file).build();
+ * Capture capture = Capture.start(plan, Started.feeds(feeds), CaptureEnvironment.system(log));
  * ... capture.stop("signal") from any thread, or let it end by itself ...
  * CaptureSummary summary = capture.awaitSummary();
  * }</pre>
@@ -64,12 +65,15 @@ public final class Capture {
     /**
      * Starts the capture {@code plan} describes. ATTACH: finds and arms the agents of the tree
      * (all or nothing: a FAILED or busy agent, or one that refuses, ends the start and the others
-     * are disarmed again) before the file is created. Throws {@link CaptureException} with the
-     * reason; the plan's feeds are closed then.
+     * are disarmed again) before the file is created. {@code started} is what the caller started
+     * for it (RUN's command, the opened feeds); the capture owns its feeds from here on. Throws
+     * {@link CaptureException} with the reason, or {@link IllegalArgumentException} when
+     * {@code started} does not go with the plan; the feeds are closed then.
      */
-    public static Capture start(CapturePlan plan, CaptureEnvironment env) {
-        CaptureSession session = new CaptureSession(plan, env);
+    public static Capture start(CapturePlan plan, Started started, CaptureEnvironment env) {
         try {
+            started.check(plan);
+            CaptureSession session = new CaptureSession(plan, started, env);
             List<Region> armed = List.of();
             if (plan.mode() == CapturePlan.Mode.ATTACH) {
                 armed = AgentFinder.inTree(plan.rootPid(), env.agents());
@@ -101,7 +105,7 @@ public final class Capture {
             c.drain.start();
             return c;
         } catch (RuntimeException e) {
-            plan.feeds().close();
+            started.feeds().close();
             throw e;
         }
     }

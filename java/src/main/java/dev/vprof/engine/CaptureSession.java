@@ -102,20 +102,20 @@ final class CaptureSession {
 
     private record Pending(boolean inTree, long sinceNs) {}
 
-    CaptureSession(CapturePlan plan, CaptureEnvironment env) {
+    CaptureSession(CapturePlan plan, Started started, CaptureEnvironment env) {
         this.plan = plan;
         this.mode = plan.mode();
         this.rootPid = plan.rootPid();
         this.spec = plan.arm();
-        this.command = plan.command();
-        this.feeds = plan.feeds();
+        this.command = started.command();
+        this.feeds = started.feeds();
         this.dir = env.agents();
         this.proc = env.agents().proc();
         this.err = env.log();
         this.uid = Posix.getuid();
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
-        this.startedRealtimeNs = captureStart(plan.command());
+        this.startedRealtimeNs = captureStart(started.command());
         this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
     }
 

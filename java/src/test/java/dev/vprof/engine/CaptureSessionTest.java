@@ -44,9 +44,10 @@ class CaptureSessionTest {
     /** An ATTACH session on the target's tree, writing to {@code out} once it runs. */
     private CaptureSession session(RecordingOutput out) {
         ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
-        CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) target.pid(), null, spec, 0,
-                dir.resolve("unused.vprof"), List.of(), Map.of(), null, null, null, null);
-        CaptureSession s = new CaptureSession(plan, new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")),
+        CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
+                .rootPid((int) target.pid()).arm(spec).output(dir.resolve("unused.vprof"))
+                .build();
+        CaptureSession s = new CaptureSession(plan, Started.nothing(), new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")),
                 new PrintWriter(err, true), false));
         outputs.put(s, out);
         return s;
