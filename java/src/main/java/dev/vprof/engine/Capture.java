@@ -6,7 +6,6 @@ import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.merge.NodeEvidence;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.Region;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -73,20 +72,22 @@ public final class Capture {
     public static Capture start(CapturePlan plan, Started started, CaptureEnvironment env) {
         try {
             started.check(plan);
-            CaptureSession session = new CaptureSession(plan, started, env);
-            List<Region> armed = List.of();
+            Arming arming = new Arming(plan, started, env);
+            List<Attached> armed = List.of();
             if (plan.mode() == CapturePlan.Mode.ATTACH) {
-                armed = AgentFinder.inTree(plan.rootPid(), env.agents());
-                session.armAll(armed, plan.ringBytes());
+                armed = arming.armAll(AgentFinder.inTree(plan.rootPid(), env.agents()), plan.ringBytes());
             }
+            CaptureOutput out;
             try {
-                session.output(createOutput(plan));
+                out = createOutput(plan);
             } catch (RuntimeException e) {
-                session.releaseAll();
+                arming.releaseAll(armed);
                 throw e;
             }
+            CaptureSession session = new CaptureSession(plan, started, env, out, arming, armed);
             session.begin();
-            List<Target> targets = armed.stream().map(r -> new Target(r.pid(), r.agentFlags(), r.reason())).toList();
+            List<Target> targets = armed.stream()
+                    .map(a -> new Target(a.pid(), a.region.agentFlags(), a.region.reason())).toList();
             if (plan.mode() == CapturePlan.Mode.ATTACH) {
                 String d = plan.options().get("duration");
                 env.log().println("vprof: capturing " + armed.size() + " process" + (armed.size() == 1 ? "" : "es")
