@@ -9,6 +9,7 @@ import dev.vprof.engine.CaptureException;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.CaptureSummary;
+import dev.vprof.engine.Started;
 import dev.vprof.inject.InjectPrompt;
 import dev.vprof.inject.InjectionException;
 import dev.vprof.inject.Injector;
@@ -93,6 +94,9 @@ final class AttachCommand implements Callable<Integer> {
         OutputPath.refuseExisting(file, capture.force, "the capture file");
 
         confirmLaunches();
+        CapturePlan plan = capture.plan(CapturePlan.Mode.ATTACH)
+                .rootPid(pid).arm(armSpec).output(file).commandLine(List.of("attach", "--pid", Integer.toString(pid)))
+                .build();
         // --spans read and the OTLP ports bound before any agent is touched: their errors come first.
         CaptureFeeds feeds = capture.openFeeds(err);
         List<Integer> withoutAgent;
@@ -105,16 +109,15 @@ final class AttachCommand implements Callable<Integer> {
         // Arms every agent of the tree before the file exists: every refusal (FAILED, busy, no answer) comes first.
         Capture running;
         try {
-            running = Capture.start(capture.plan(CapturePlan.Mode.ATTACH, pid, null, armSpec, file,
-                    List.of("attach", "--pid", Integer.toString(pid)), feeds),
+            running = Capture.start(plan, Started.feeds(feeds),
                     new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
         } catch (CaptureException.NoAgent e) {
             if (capture.torchTraces != null) {
                 // vLLM's torch traces bring the GPU work: the agents are optional then.
                 err.println("vprof: no agent in the tree of pid " + pid + ": capturing the feeds and vLLM's torch "
                         + "traces only");
-                running = Capture.start(capture.plan(CapturePlan.Mode.FEEDS, pid, null, armSpec, file,
-                        List.of("attach", "--pid", Integer.toString(pid)), capture.openFeeds(err)),
+                running = Capture.start(plan.toBuilder().mode(CapturePlan.Mode.FEEDS).build(),
+                        Started.feeds(capture.openFeeds(err)),
                         new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
                 capture.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
                 return 0;

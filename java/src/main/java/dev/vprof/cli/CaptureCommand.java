@@ -4,6 +4,7 @@ import dev.vprof.engine.Capture;
 import dev.vprof.engine.CaptureEnvironment;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.Started;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -103,12 +104,14 @@ final class CaptureCommand implements Callable<Integer> {
         Path file = OutputPath.expand(output, ProcessHandle.current().pid(), LocalDateTime.now());
         OutputPath.refuseExisting(file, force, "capture file");
         OutputPath.checkWritable(file);
-        CaptureFeeds feeds = o.openFeeds(err);
         List<String> commandLine = new ArrayList<>();
         commandLine.add("capture");
         commandLine.addAll(spec.commandLine().getParseResult().originalArgs());
-        Capture running = Capture.start(o.plan(CapturePlan.Mode.FEEDS, 0, null, o.toSpec(Capture.newCaptureId()), file,
-                commandLine, feeds), CaptureEnvironment.system(err));
+        CapturePlan plan = o.plan(CapturePlan.Mode.FEEDS)
+                .arm(o.toSpec(Capture.newCaptureId())).output(file).commandLine(commandLine)
+                .build();
+        CaptureFeeds feeds = o.openFeeds(err);
+        Capture running = Capture.start(plan, Started.feeds(feeds), CaptureEnvironment.system(err));
         o.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
         return 0;
     }

@@ -318,13 +318,20 @@ final class CaptureOptions {
         return CaptureFeeds.open(otlpConfigOrNull(), spans, err);
     }
 
-    /** The capture these options describe; {@code feeds} from {@link #openFeeds}. */
-    CapturePlan plan(CapturePlan.Mode mode, int rootPid, Process command, ArmSpec arm, Path file,
-                     List<String> commandLine, CaptureFeeds feeds) {
+    /**
+     * The capture these options describe, for the command to complete with what only it knows:
+     * the root pid, what to arm, the file and the command line.
+     */
+    CapturePlan.Builder plan(CapturePlan.Mode mode) {
         URI metricsUrl = metricsUriOrNull();
-        return new CapturePlan(mode, rootPid, command, arm, ringBytes(), file, commandLine, asMap(),
-                metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()),
-                triggerUriOrNull(), durationOrNull(), feeds, treeScope(), torchTracesOrNull());
+        return CapturePlan.builder(mode)
+                .ringBytes(ringBytes())
+                .options(asMap())
+                .metrics(metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()))
+                .trigger(triggerUriOrNull())
+                .duration(durationOrNull())
+                .rangeScopeTree(treeScope())
+                .torchTraces(torchTracesOrNull());
     }
 
     /** Options from {@code args}, with their defaults, as {@code run} and {@code attach} would parse them. */

@@ -10,6 +10,7 @@ import dev.vprof.engine.Capture;
 import dev.vprof.engine.CaptureEnvironment;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.Started;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.html.HtmlReport;
@@ -208,9 +209,12 @@ final class DemoCommand implements Callable<Integer> {
         step("attaching: vprof attach --pid " + self + " " + String.join(" ", attachArgs));
         CaptureOptions options = CaptureOptions.parse(attachArgs);
         options.validate();
-        Capture running = Capture.start(options.plan(CapturePlan.Mode.ATTACH, self, null,
-                options.toSpec(Capture.newCaptureId()), capture, List.of("demo", "attach", "--pid", Integer.toString(self)),
-                feeds), new CaptureEnvironment(AgentDirectory.system(), err, false));
+        CapturePlan plan = options.plan(CapturePlan.Mode.ATTACH)
+                .rootPid(self).arm(options.toSpec(Capture.newCaptureId())).output(capture)
+                .commandLine(List.of("demo", "attach", "--pid", Integer.toString(self)))
+                .build();
+        Capture running = Capture.start(plan, Started.feeds(feeds),
+                new CaptureEnvironment(AgentDirectory.system(), err, false));
 
         LoadGenerator load = new LoadGenerator();
         String model = server.model();

@@ -7,6 +7,7 @@ import dev.vprof.engine.CaptureException;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.CaptureSummary;
+import dev.vprof.engine.Started;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.region.ArmSpec;
 import java.io.IOException;
@@ -83,8 +84,10 @@ final class RunCommand implements Callable<Integer> {
         try {
             OutputPath.checkWritable(file);
             OutputPath.refuseExisting(file, capture.force, "the capture file");
-            running = Capture.start(capture.plan(CapturePlan.Mode.RUN, (int) p.pid(), p, armSpec, file, cmd, feeds),
-                    CaptureEnvironment.system(err));
+            CapturePlan plan = capture.plan(CapturePlan.Mode.RUN)
+                    .rootPid((int) p.pid()).arm(armSpec).output(file).commandLine(cmd)
+                    .build();
+            running = Capture.start(plan, Started.command(p, feeds), CaptureEnvironment.system(err));
         } catch (RuntimeException e) {
             feeds.close();
             p.destroyForcibly();

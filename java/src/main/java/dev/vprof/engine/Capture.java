@@ -6,7 +6,6 @@ import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.merge.NodeEvidence;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.Region;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -25,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * CaptureFeeds feeds = CaptureFeeds.open(otlp, spansFile, log);   // ports and files first
- * Capture capture = Capture.start(plan, CaptureEnvironment.system(log));
+ * CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH).rootPid(pid).arm(spec).output(file).build();
+ * Capture capture = Capture.start(plan, Started.feeds(feeds), CaptureEnvironment.system(log));
  * ... capture.stop("signal") from any thread, or let it end by itself ...
  * CaptureSummary summary = capture.awaitSummary();
  * }</pre>
@@ -64,25 +64,30 @@ public final class Capture {
     /**
      * Starts the capture {@code plan} describes. ATTACH: finds and arms the agents of the tree
      * (all or nothing: a FAILED or busy agent, or one that refuses, ends the start and the others
-     * are disarmed again) before the file is created. Throws {@link CaptureException} with the
-     * reason; the plan's feeds are closed then.
+     * are disarmed again) before the file is created. {@code started} is what the caller started
+     * for it (RUN's command, the opened feeds); the capture owns its feeds from here on. Throws
+     * {@link CaptureException} with the reason, or {@link IllegalArgumentException} when
+     * {@code started} does not go with the plan; the feeds are closed then.
      */
-    public static Capture start(CapturePlan plan, CaptureEnvironment env) {
-        CaptureSession session = new CaptureSession(plan, env);
+    public static Capture start(CapturePlan plan, Started started, CaptureEnvironment env) {
         try {
-            List<Region> armed = List.of();
+            started.check(plan);
+            Arming arming = new Arming(plan, started, env);
+            List<Attached> armed = List.of();
             if (plan.mode() == CapturePlan.Mode.ATTACH) {
-                armed = AgentFinder.inTree(plan.rootPid(), env.agents());
-                session.armAll(armed, plan.ringBytes());
+                armed = arming.armAll(AgentFinder.inTree(plan.rootPid(), env.agents()), plan.ringBytes());
             }
+            CaptureOutput out;
             try {
-                session.output(createOutput(plan));
+                out = createOutput(plan);
             } catch (RuntimeException e) {
-                session.releaseAll();
+                arming.releaseAll(armed);
                 throw e;
             }
+            CaptureSession session = new CaptureSession(plan, started, env, out, arming, armed);
             session.begin();
-            List<Target> targets = armed.stream().map(r -> new Target(r.pid(), r.agentFlags(), r.reason())).toList();
+            List<Target> targets = armed.stream()
+                    .map(a -> new Target(a.pid(), a.region.agentFlags(), a.region.reason())).toList();
             if (plan.mode() == CapturePlan.Mode.ATTACH) {
                 String d = plan.options().get("duration");
                 env.log().println("vprof: capturing " + armed.size() + " process" + (armed.size() == 1 ? "" : "es")
@@ -101,7 +106,7 @@ public final class Capture {
             c.drain.start();
             return c;
         } catch (RuntimeException e) {
-            plan.feeds().close();
+            started.feeds().close();
             throw e;
         }
     }

@@ -8,35 +8,47 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * What one capture is to do, decided before it starts: {@code run}, {@code attach} and
- * {@code demo} turn their options into a plan and hand it to {@link Capture#start}.
+ * What one capture is to do, decided before it starts: {@code run}, {@code attach}, {@code capture}
+ * and {@code demo} turn their options into a plan and hand it to {@link Capture#start}.
  *
- * @param mode        RUN: the agents armed themselves from VPROF_ARM in {@code command}'s tree;
- *                    ATTACH: arm the agents found in {@code rootPid}'s tree, and those that join it;
- *                    FEEDS: no agents, only the feeds (metrics, spans, the trigger, vLLM's torch
- *                    traces); it ends at the duration or when stopped
- * @param rootPid     the tree whose processes are captured
- * @param command     RUN: the command started with the agent (its exit ends the capture); else null
- * @param arm         what the agents are asked to record
- * @param ringBytes   the ring size asked for, 0 for the agent's default (ATTACH warns that it is fixed)
- * @param output      the capture file to write
- * @param commandLine what the file's metadata records as the command
- * @param options     the options as the file's metadata records them
- * @param metrics     scrape this {@code /metrics} during the capture, or null
- * @param trigger     POST {@code trigger/start_profile} and {@code /stop_profile}, or null
- * @param duration    stop after this long, or null for no limit
- * @param feeds       spans received or imported, opened before anything else (so that a port in use
- *                    or a bad {@code --spans} file is reported first); the capture closes them
- * @param rangeScopeTree --range-scope tree: a cudaProfilerApi range begun in any process of the tree
- *                    is relayed to every agent ({@link TreeRangeRelay})
- * @param torchTraces --torch-traces: after the capture, wait for the PyTorch profiler traces vLLM
- *                    writes into a folder and fold their GPU work into the file; null for none
+ * <p>A plan is a description only: what to capture, where, which feeds to start. It holds nothing
+ * live (no process, no socket, no thread), so it can be built, printed, compared and tested
+ * without starting anything. What the caller started before the capture (RUN's command, the
+ * opened feeds) travels beside it as a {@link Started}.
+ *
+ * <pre>{@code
+ * CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
+ *         .rootPid(pid).arm(spec).output(file).commandLine(List.of("attach", "--pid", "42"))
+ *         .duration(Duration.ofSeconds(30))
+ *         .build();
+ * }</pre>
+ *
+ * <p>What each part means:
+ * <ul>
+ * <li>{@code mode}: RUN: the agents armed themselves from VPROF_ARM in the started command's tree
+ *     (its exit ends the capture); ATTACH: arm the agents found in {@code rootPid}'s tree, and
+ *     those that join it; FEEDS: no agents, only the feeds (metrics, spans, the trigger, vLLM's
+ *     torch traces); it ends at the duration or when stopped</li>
+ * <li>{@code rootPid}: the tree whose processes are captured (RUN: the command's pid)</li>
+ * <li>{@code arm}: what the agents are asked to record</li>
+ * <li>{@code ringBytes}: the ring size asked for, 0 for the agent's default (ATTACH warns that it
+ *     is fixed)</li>
+ * <li>{@code output}: the capture file to write</li>
+ * <li>{@code commandLine}: what the file's metadata records as the command</li>
+ * <li>{@code options}: the options as the file's metadata records them, in their order</li>
+ * <li>{@code metrics}: scrape this {@code /metrics} during the capture, or null</li>
+ * <li>{@code trigger}: POST {@code trigger/start_profile} and {@code /stop_profile}, or null</li>
+ * <li>{@code duration}: stop after this long, or null for no limit</li>
+ * <li>{@code rangeScopeTree}: --range-scope tree: a cudaProfilerApi range begun in any process of
+ *     the tree is relayed to every agent ({@link TreeRangeRelay})</li>
+ * <li>{@code torchTraces}: --torch-traces: after the capture, wait for the PyTorch profiler traces
+ *     vLLM writes into a folder and fold their GPU work into the file; null for none</li>
+ * </ul>
  */
-public record CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
-                          List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
-                          Duration duration, CaptureFeeds feeds, boolean rangeScopeTree, TorchTraces torchTraces) {
+public final class CapturePlan {
     public enum Mode { RUN, ATTACH, FEEDS }
 
     /**
@@ -48,28 +60,208 @@ public record CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, 
     /** Scrape {@code url} every {@code interval}. */
     public record Scrape(URI url, Duration interval) {}
 
-    public CapturePlan {
-        commandLine = List.copyOf(commandLine);
-        options = Collections.unmodifiableMap(new LinkedHashMap<>(options)); // the metadata keeps their order
-        if (mode == Mode.RUN && command == null) {
-            throw new IllegalArgumentException("a RUN capture needs the command it started");
+    private final Mode mode;
+    private final int rootPid;
+    private final ArmSpec arm;
+    private final long ringBytes;
+    private final Path output;
+    private final List<String> commandLine;
+    private final Map<String, String> options;
+    private final Scrape metrics;
+    private final URI trigger;
+    private final Duration duration;
+    private final boolean rangeScopeTree;
+    private final TorchTraces torchTraces;
+
+    private CapturePlan(Builder b) {
+        this.mode = b.mode;
+        this.rootPid = b.rootPid;
+        this.arm = b.arm;
+        this.ringBytes = b.ringBytes;
+        this.output = b.output;
+        this.commandLine = List.copyOf(b.commandLine);
+        this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options)); // the metadata keeps their order
+        this.metrics = b.metrics;
+        this.trigger = b.trigger;
+        this.duration = b.duration;
+        this.rangeScopeTree = b.rangeScopeTree;
+        this.torchTraces = b.torchTraces;
+    }
+
+    /** A plan of {@code mode}, every other part at its default (none, 0, empty). */
+    public static Builder builder(Mode mode) {
+        return new Builder(mode);
+    }
+
+    /** A builder holding this plan's parts, to make one that differs in a few. */
+    public Builder toBuilder() {
+        Builder b = new Builder(mode);
+        b.rootPid = rootPid;
+        b.arm = arm;
+        b.ringBytes = ringBytes;
+        b.output = output;
+        b.commandLine = commandLine;
+        b.options = options;
+        b.metrics = metrics;
+        b.trigger = trigger;
+        b.duration = duration;
+        b.rangeScopeTree = rangeScopeTree;
+        b.torchTraces = torchTraces;
+        return b;
+    }
+
+    public Mode mode() { return mode; }
+
+    public int rootPid() { return rootPid; }
+
+    public ArmSpec arm() { return arm; }
+
+    public long ringBytes() { return ringBytes; }
+
+    public Path output() { return output; }
+
+    public List<String> commandLine() { return commandLine; }
+
+    public Map<String, String> options() { return options; }
+
+    public Scrape metrics() { return metrics; }
+
+    public URI trigger() { return trigger; }
+
+    public Duration duration() { return duration; }
+
+    public boolean rangeScopeTree() { return rangeScopeTree; }
+
+    public TorchTraces torchTraces() { return torchTraces; }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CapturePlan p && mode == p.mode && rootPid == p.rootPid && Objects.equals(arm, p.arm)
+                && ringBytes == p.ringBytes && Objects.equals(output, p.output) && commandLine.equals(p.commandLine)
+                && options.equals(p.options) && Objects.equals(metrics, p.metrics) && Objects.equals(trigger, p.trigger)
+                && Objects.equals(duration, p.duration) && rangeScopeTree == p.rangeScopeTree
+                && Objects.equals(torchTraces, p.torchTraces);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, rootPid, arm, ringBytes, output, commandLine, options, metrics, trigger, duration,
+                rangeScopeTree, torchTraces);
+    }
+
+    @Override
+    public String toString() {
+        return "CapturePlan[mode=" + mode + ", rootPid=" + rootPid + ", arm=" + arm + ", ringBytes=" + ringBytes
+                + ", output=" + output + ", commandLine=" + commandLine + ", options=" + options
+                + ", metrics=" + metrics + ", trigger=" + trigger + ", duration=" + duration
+                + ", rangeScopeTree=" + rangeScopeTree + ", torchTraces=" + torchTraces + "]";
+    }
+
+    /** Names each part of a plan; {@link #build} checks that they make one. */
+    public static final class Builder {
+        private Mode mode;
+        private int rootPid;
+        private ArmSpec arm;
+        private long ringBytes;
+        private Path output;
+        private List<String> commandLine = List.of();
+        private Map<String, String> options = Map.of();
+        private Scrape metrics;
+        private URI trigger;
+        private Duration duration;
+        private boolean rangeScopeTree;
+        private TorchTraces torchTraces;
+
+        private Builder(Mode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
         }
-        feeds = feeds == null ? CaptureFeeds.none() : feeds;
-    }
 
-    /** A plan without torch traces. */
-    public CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
-                       List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
-                       Duration duration, CaptureFeeds feeds, boolean rangeScopeTree) {
-        this(mode, rootPid, command, arm, ringBytes, output, commandLine, options, metrics, trigger, duration, feeds,
-                rangeScopeTree, null);
-    }
+        public Builder mode(Mode m) {
+            this.mode = Objects.requireNonNull(m, "mode");
+            return this;
+        }
 
-    /** A plan whose ranges are each process's own (--range-scope process). */
-    public CapturePlan(Mode mode, int rootPid, Process command, ArmSpec arm, long ringBytes, Path output,
-                       List<String> commandLine, Map<String, String> options, Scrape metrics, URI trigger,
-                       Duration duration, CaptureFeeds feeds) {
-        this(mode, rootPid, command, arm, ringBytes, output, commandLine, options, metrics, trigger, duration, feeds,
-                false, null);
+        public Builder rootPid(int pid) {
+            this.rootPid = pid;
+            return this;
+        }
+
+        public Builder arm(ArmSpec spec) {
+            this.arm = spec;
+            return this;
+        }
+
+        public Builder ringBytes(long bytes) {
+            this.ringBytes = bytes;
+            return this;
+        }
+
+        public Builder output(Path file) {
+            this.output = file;
+            return this;
+        }
+
+        public Builder commandLine(List<String> words) {
+            this.commandLine = Objects.requireNonNull(words, "commandLine");
+            return this;
+        }
+
+        public Builder options(Map<String, String> opts) {
+            this.options = Objects.requireNonNull(opts, "options");
+            return this;
+        }
+
+        public Builder metrics(Scrape scrape) {
+            this.metrics = scrape;
+            return this;
+        }
+
+        public Builder trigger(URI base) {
+            this.trigger = base;
+            return this;
+        }
+
+        public Builder duration(Duration d) {
+            this.duration = d;
+            return this;
+        }
+
+        public Builder rangeScopeTree(boolean tree) {
+            this.rangeScopeTree = tree;
+            return this;
+        }
+
+        public Builder torchTraces(TorchTraces t) {
+            this.torchTraces = t;
+            return this;
+        }
+
+        /** The plan; throws {@link IllegalArgumentException} when its parts do not make one. */
+        public CapturePlan build() {
+            if (output == null) {
+                throw new IllegalArgumentException("a capture plan needs the file it writes");
+            }
+            if (mode != Mode.FEEDS && rootPid <= 0) {
+                throw new IllegalArgumentException("a " + mode + " capture needs the root pid of its tree, not "
+                        + rootPid);
+            }
+            if (mode != Mode.FEEDS && arm == null) {
+                throw new IllegalArgumentException("a " + mode + " capture needs what its agents record (arm)");
+            }
+            if (ringBytes < 0) {
+                throw new IllegalArgumentException("ringBytes is " + ringBytes + ", not a size");
+            }
+            if (duration != null && duration.isNegative()) {
+                throw new IllegalArgumentException("duration " + duration + " is negative");
+            }
+            if (metrics != null && (metrics.url() == null || metrics.interval() == null
+                    || metrics.interval().isNegative() || metrics.interval().isZero())) {
+                throw new IllegalArgumentException("metrics needs a URL and an interval above zero: " + metrics);
+            }
+            if (torchTraces != null && (torchTraces.dir() == null || torchTraces.timeout() == null)) {
+                throw new IllegalArgumentException("torchTraces needs a folder and a timeout: " + torchTraces);
+            }
+            return new CapturePlan(this);
+        }
     }
 }

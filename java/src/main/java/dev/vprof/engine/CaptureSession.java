@@ -2,7 +2,6 @@ package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ProcessExit;
-import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcFs;
@@ -70,18 +69,13 @@ final class CaptureSession {
     private final int rootPid;
     private final ArmSpec spec;
     private final CapturePlan plan;
-    private CaptureOutput out;        // set after arming (attach arms before it creates the file)
+    private final CaptureOutput out;
+    private final Arming arming;
     private final AgentDirectory dir;
     private final ProcFs proc;
     private final PrintWriter err;
-    private final int ourPid = (int) ProcessHandle.current().pid();
+    private final int ourPid;
     private final int uid;
-    /**
-     * When this capture began (epoch ns): an agent that carries this front end's pid but started
-     * before it was armed by another capture of this JVM (one after another, as tests and the demo
-     * run them) and is not this one's to adopt.
-     */
-    private final long startedRealtimeNs;
     private final List<Attached> attached = new ArrayList<>();
     private final Set<Integer> seenPids = new HashSet<>();
     /** Regions found before their agent was ready: path -> whether the process is in the tree. */
@@ -102,21 +96,33 @@ final class CaptureSession {
 
     private record Pending(boolean inTree, long sinceNs) {}
 
-    CaptureSession(CapturePlan plan, CaptureEnvironment env) {
+    /**
+     * The session of {@code plan}, writing to {@code out}; {@code armed} are the agents
+     * {@code arming} armed before the file was created (ATTACH), in order, empty otherwise. They
+     * are announced in the file by {@link #begin}.
+     */
+    CaptureSession(CapturePlan plan, Started started, CaptureEnvironment env, CaptureOutput out, Arming arming,
+                   List<Attached> armed) {
         this.plan = plan;
+        this.out = out;
+        this.arming = arming;
+        this.ourPid = arming.ourPid();
         this.mode = plan.mode();
         this.rootPid = plan.rootPid();
         this.spec = plan.arm();
-        this.command = plan.command();
-        this.feeds = plan.feeds();
+        this.command = started.command();
+        this.feeds = started.feeds();
         this.dir = env.agents();
         this.proc = env.agents().proc();
         this.err = env.log();
         this.uid = Posix.getuid();
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
-        this.startedRealtimeNs = captureStart(plan.command());
         this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
+        for (Attached a : armed) {
+            attached.add(a);
+            seenPids.add(a.pid());
+        }
     }
 
     /**
@@ -134,13 +140,9 @@ final class CaptureSession {
         return at.getEpochSecond() * 1_000_000_000L + at.getNano();
     }
 
-    /**
-     * Whether the agent in {@code r} serves this capture: it records this front end's pid
-     * (VPROF_ARM's frontend=, or the ARM of this capture) and started since this capture began, so
-     * that neither pid reuse nor an earlier capture of the same JVM makes a stranger's agent ours.
-     */
+    /** Whether the agent in {@code r} serves this capture ({@link Arming#belongsToThisCapture}). */
     boolean belongsToThisCapture(Region r) {
-        return r.frontendPid() == ourPid && r.startRealtimeNs() >= startedRealtimeNs;
+        return arming.belongsToThisCapture(r);
     }
 
     PrintWriter log() {
@@ -156,106 +158,7 @@ final class CaptureSession {
 
     List<Attached> attached() { return attached; }
 
-    // ---- attaching ------------------------------------------------------------------------------
-
-    /**
-     * ATTACH: validates and arms the agents in {@code regions} (all or nothing): a FAILED agent, a
-     * busy one or an ARM that is refused ends the attach with a {@link CaptureException}, and the
-     * agents armed so far are disarmed again.
-     */
-    void armAll(List<Region> regions, long askedRingSize) {
-        List<Attached> armed = new ArrayList<>();
-        try {
-            for (Region r : regions) {
-                checkUsable(r);
-            }
-            for (Region r : regions) {
-                if (askedRingSize != 0 && askedRingSize != r.capacity()) {
-                    err.println("vprof: warning: --ring-size is fixed when the agent starts; pid " + r.pid()
-                            + " keeps its ring of " + r.capacity() + " bytes");
-                }
-                armed.add(arm(r));
-            }
-        } catch (CaptureException e) {
-            for (Attached a : armed) {
-                disarmQuietly(a);
-                a.region.setFrontendPid(0);
-                a.liveness.close();
-            }
-            attached.clear();
-            regions.forEach(Region::close);
-            throw e;
-        }
-    }
-
-    private void checkUsable(Region r) {
-        AgentState st = r.state();
-        if (st == AgentState.FAILED) {
-            throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
-        }
-        int fe = r.frontendPid();
-        if (fe != 0 && fe != ourPid && proc.isAlive(fe)) {
-            throw new CaptureException("pid " + r.pid() + " is already being captured by the vprof in pid " + fe
-                    + "; stop that capture first (Ctrl-C it, or kill " + fe + ")");
-        }
-    }
-
-    /** Heartbeat, then ARM; returns the process as attached. */
-    private Attached arm(Region r) {
-        AgentState st = r.state();
-        if (st.isActive()) {
-            // Left armed by a front end that died (checkUsable saw it gone): take it back to DORMANT first.
-            disarmOrThrow(r);
-        }
-        Attached a = newAttached(r, r.counters());
-        try {
-            long leftovers = a.reader.discardLeftovers();
-            if (leftovers > 0) {
-                err.println("vprof: pid " + r.pid() + ": discarded " + leftovers
-                        + " bytes an earlier, interrupted capture left in the ring");
-            }
-            r.heartbeat(Posix.monotonicNanos());
-            int result;
-            try {
-                result = r.arm(spec, ourPid, COMMAND_TIMEOUT_NS);
-            } catch (RegionException e) {
-                throw new CaptureException(e.getMessage(), e);
-            }
-            if (result == VprofRing.RESULT_BUSY) {
-                throw new CaptureException("the agent in pid " + r.pid() + " refused: another vprof holds it (pid "
-                        + r.frontendPid() + ")");
-            }
-            if (result == VprofRing.RESULT_FAILED) {
-                throw new CaptureException("the agent in pid " + r.pid() + " is FAILED: " + r.reason());
-            }
-            if (result != VprofRing.RESULT_OK) {
-                throw new CaptureException("the agent in pid " + r.pid() + " refused the ARM command (result " + result
-                        + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
-            }
-        } catch (RuntimeException e) {
-            a.liveness.close();
-            throw e;
-        }
-        r.setFrontendPid(ourPid);
-        join(a);
-        return a;
-    }
-
-    private void disarmOrThrow(Region r) {
-        try {
-            r.disarm(COMMAND_TIMEOUT_NS);
-        } catch (RegionException e) {
-            throw new CaptureException(e.getMessage(), e);
-        }
-    }
-
-    private void disarmQuietly(Attached a) {
-        try {
-            a.region.disarm(COMMAND_TIMEOUT_NS);
-        } catch (RegionException e) {
-            err.println("vprof: warning: " + e.getMessage());
-        }
-    }
+    // ---- joining and letting go ----------------------------------------------------------------
 
     /**
      * DISARM at the end of a capture, draining while the agent answers: its forced flush puts the
@@ -289,23 +192,10 @@ final class CaptureSession {
         }
     }
 
-    /** Reads the process's parent (and its command line when the agent did not give one) from /proc. */
-    private Attached newAttached(Region r, AgentCounters baseline) {
-        String cmd = r.cmdline();
-        if (cmd.isEmpty()) {
-            cmd = proc.commandLine(r.pid());
-        }
-        ProcessInfo info = new ProcessInfo(r.pid(), proc.parent(r.pid()), cmd, Integer.toUnsignedLong(r.cuptiVersion()),
-                r.agentFlags(), r.capacity(), r.startRealtimeNs(), r.rank(), r.localRank(), r.worldSize());
-        return new Attached(r, baseline, info, ProcessLiveness.watch(r.pid(), proc));
-    }
-
     private void join(Attached a) {
         attached.add(a);
         seenPids.add(a.pid());
-        if (out != null) {
-            announce(a);
-        }
+        announce(a);
     }
 
     /** The PROCESS chunk, before any of the process's records. */
@@ -315,24 +205,6 @@ final class CaptureSession {
             a.announced = true;
         } catch (IOException e) {
             throw new UncheckedIOException(e); // run() turns it into the write failure's sentence
-        }
-    }
-
-    /** Sets the output, after arming (ATTACH) and before {@link #begin}. */
-    void output(CaptureOutput o) {
-        this.out = o;
-    }
-
-    /** Undoes armAll when the capture cannot go on (the file could not be created): agents back to DORMANT. */
-    void releaseAll() {
-        for (Attached a : attached) {
-            if (a.region.state().isActive()) {
-                disarmQuietly(a);
-            }
-            a.region.setFrontendPid(0);
-            a.region.close();
-            a.liveness.close();
-            a.finished = true;
         }
     }
 
@@ -411,11 +283,11 @@ final class CaptureSession {
                 err.println("vprof: warning: the agent in pid " + r.pid()
                         + " did not arm itself from VPROF_ARM; it is not captured");
             }
-            join(newAttached(r, new AgentCounters(0, 0, 0, 0, 0, 0)));
+            join(arming.newAttached(r, new AgentCounters(0, 0, 0, 0, 0, 0)));
         } else {
             try {
-                checkUsable(r);
-                arm(r);
+                arming.checkUsable(r);
+                join(arming.arm(r));
             } catch (CaptureException e) {
                 err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
                 r.close();
@@ -452,7 +324,7 @@ final class CaptureSession {
                 throw e;
             }
         } catch (IOException | UncheckedIOException e) {
-            releaseAll();
+            arming.releaseAll(attached);
             IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
             long written = out.bytesWritten();
             closeQuietly();
@@ -703,7 +575,7 @@ final class CaptureSession {
             return a.reader.drain(out, DRAIN_SLICE_BYTES);
         } catch (RingCorruptException e) {
             err.println("vprof: error: " + e.getMessage());
-            disarmQuietly(a);
+            arming.disarmQuietly(a);
             finish(a, false);
             return 0;
         }

@@ -3,11 +3,13 @@
  * {@code .vprof} file.
  *
  * <p>A command turns its options into a {@link dev.vprof.engine.CapturePlan} (mode, root pid,
- * what to arm, the file, the feeds, a duration) and calls
- * {@link dev.vprof.engine.Capture#start}; the returned handle is stopped with
+ * what to arm, the file, the feeds to start, a duration; built by
+ * {@link dev.vprof.engine.CapturePlan#builder}, a description that holds nothing live) and calls
+ * {@link dev.vprof.engine.Capture#start} with it and what it started beforehand
+ * ({@link dev.vprof.engine.Started}: RUN's command, the opened feeds); the returned handle is stopped with
  * {@link dev.vprof.engine.Capture#stop} or ends by itself, and
  * {@link dev.vprof.engine.Capture#awaitSummary} says what was captured. Behind it one drain thread
- * ({@code CaptureSession}) finds agents ({@code AgentFinder} at the start, then
+ * ({@code CaptureSession}, made with the file once {@code Arming} armed the tree) finds agents ({@code AgentFinder} at the start, then
  * {@link dev.vprof.discovery.RegionWatch} as regions appear), arms and heartbeats them, drains
  * their rings into the file, and writes what {@link dev.vprof.engine.CaptureFeeds} collected
  * (metric scrapes, OTLP requests, imported spans) about once a second. The engine reads

@@ -35,7 +35,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -122,9 +121,12 @@ class CaptureFeedsTest {
             feeds = CaptureFeeds.open(asks.otlp(), asks.spans(), log);
             ArmSpec arm = new ArmSpec((int) VprofRing.RANGE_NONE, 1, (int) VprofRing.KINDS_DEFAULT, 0,
                     Capture.newCaptureId(), "", "");
-            CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) target.pid(), null, arm, 0, file,
-                    List.of("attach"), Map.of(), asks.metrics(), asks.trigger(), null, feeds);
-            capture = Capture.start(plan, new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")), log, false));
+            CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
+                    .rootPid((int) target.pid()).arm(arm).output(file).commandLine(List.of("attach"))
+                    .metrics(asks.metrics()).trigger(asks.trigger())
+                    .build();
+            capture = Capture.start(plan, Started.feeds(feeds),
+                    new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")), log, false));
         } catch (CaptureException e) {
             log.println("vprof: " + e.getMessage());
             return new Attach(Main.EXIT_ERROR, err.toString(), file);

@@ -17,7 +17,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,22 +40,24 @@ class CaptureSessionTest {
         target.destroyForcibly();
     }
 
-    /** An ATTACH session on the target's tree, writing to {@code out} once it runs. */
-    private CaptureSession session(RecordingOutput out) {
+    /**
+     * An ATTACH session on the target's tree writing to {@code out}, made as Capture makes it: the
+     * agents of {@code regions} armed first, then the session with its output.
+     */
+    private CaptureSession session(RecordingOutput out, Region... regions) {
         ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
-        CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) target.pid(), null, spec, 0,
-                dir.resolve("unused.vprof"), List.of(), Map.of(), null, null, null, null);
-        CaptureSession s = new CaptureSession(plan, new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")),
-                new PrintWriter(err, true), false));
-        outputs.put(s, out);
-        return s;
+        CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
+                .rootPid((int) target.pid()).arm(spec).output(dir.resolve("unused.vprof"))
+                .build();
+        CaptureEnvironment env = new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")),
+                new PrintWriter(err, true), false);
+        Arming arming = new Arming(plan, Started.nothing(), env);
+        List<Attached> armed = arming.armAll(List.of(regions), 0);
+        return new CaptureSession(plan, Started.nothing(), env, out, arming, armed);
     }
 
-    private final Map<CaptureSession, RecordingOutput> outputs = new java.util.HashMap<>();
-
-    /** What Capture does once the agents are armed: the output, begin, the loop to its end. */
+    /** What Capture does once the session is made: begin, the loop to its end. */
     private CaptureSummary run(CaptureSession s) throws Exception {
-        s.output(outputs.get(s));
         s.begin();
         return s.run();
     }
@@ -71,8 +72,7 @@ class CaptureSessionTest {
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
         try (FakeAgent agent = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out);
-            s.armAll(List.of(open(p)), 0);
+            CaptureSession s = session(out, open(p));
             CaptureSummary sum = run(s);
             assertEquals(20_000, sum.kernels());
             assertEquals(1, sum.ranges());
@@ -138,8 +138,7 @@ class CaptureSessionTest {
         try (FakeAgent agent = new FakeAgent(p, 1000)) {
             for (int i = 0; i < 2; i++) {
                 RecordingOutput out = new RecordingOutput();
-                CaptureSession s = session(out);
-                s.armAll(List.of(open(p)), 0);
+                CaptureSession s = session(out, open(p));
                 assertEquals(1000, run(s).kernels(), "attach " + (i + 1));
             }
             assertEquals(2, agent.armsSeen);
@@ -152,8 +151,7 @@ class CaptureSessionTest {
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
         try (FakeAgent agent = new FakeAgent(p, 3000, true)) {
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out);
-            s.armAll(List.of(open(p)), 0);
+            CaptureSession s = session(out, open(p));
             s.requestStop("signal");
             CaptureSummary sum = run(s);
             assertEquals("signal", sum.stopReason());
@@ -172,8 +170,7 @@ class CaptureSessionTest {
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
         try (FakeAgent agent = FakeAgent.flushingOnDisarm(p, 3000)) {
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out);
-            s.armAll(List.of(open(p)), 0);
+            CaptureSession s = session(out, open(p));
             s.requestStop("signal");
             CaptureSummary sum = run(s);
             assertEquals(3000, sum.kernels(), err.toString());
@@ -187,8 +184,7 @@ class CaptureSessionTest {
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
         try (FakeAgent agent = new FakeAgent(p, 500, true)) {
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out);
-            s.armAll(List.of(open(p)), 0);
+            CaptureSession s = session(out, open(p));
             agent.awaitRangesPublished(1, 10_000);
             target.destroyForcibly().waitFor();
             CaptureSummary sum = run(s);

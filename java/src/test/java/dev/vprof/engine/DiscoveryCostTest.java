@@ -17,7 +17,6 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -130,9 +129,10 @@ class DiscoveryCostTest {
         StringWriter log = new StringWriter();
         ArmSpec arm = new ArmSpec((int) VprofRing.RANGE_NONE, 1, (int) VprofRing.KINDS_DEFAULT, 0,
                 Capture.newCaptureId(), "", "");
-        CapturePlan plan = new CapturePlan(CapturePlan.Mode.ATTACH, (int) server.pid(), null, arm, 0,
-                dir.resolve("c.vprof"), List.of("attach"), Map.of(), null, null, null, null);
-        Capture capture = Capture.start(plan, new CaptureEnvironment(new AgentDirectory(dir, proc),
+        CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
+                .rootPid((int) server.pid()).arm(arm).output(dir.resolve("c.vprof")).commandLine(List.of("attach"))
+                .build();
+        Capture capture = Capture.start(plan, Started.nothing(), new CaptureEnvironment(new AgentDirectory(dir, proc),
                 new PrintWriter(log, true), false));
         try {
             assertEquals(2, capture.targets().size());
