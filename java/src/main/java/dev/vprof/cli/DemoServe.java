@@ -1,10 +1,9 @@
 package dev.vprof.cli;
 
+import dev.vprof.demo.DemoScenario;
 import dev.vprof.demo.SimulatedVllmServer;
-import dev.vprof.engine.AgentEnvironment;
 import dev.vprof.engine.StopSignals;
 import dev.vprof.loadgen.LoadGenerator;
-import dev.vprof.nativelib.NativeFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
@@ -12,9 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,7 +23,8 @@ import java.util.stream.Collectors;
  * dormant agent, it answers /metrics, /v1/completions, /start_profile and /stop_profile, exports
  * its llm_request spans over OTLP/HTTP, and, unless --load 0, serves a steady background load of
  * its own so a capture has requests and kernels in it. Up until Ctrl-C or SIGTERM, which stop the
- * load, end the workers and exit 0.
+ * load, end the workers and exit 0. The server is the demo's own ({@link DemoScenario#serverConfig});
+ * this class adds only what serving it to a person needs: the address, the signals, the load.
  */
 final class DemoServe {
     /** Options of {@code vprof demo} that mean something only with {@code --serve}. */
@@ -35,23 +33,19 @@ final class DemoServe {
     private DemoServe() {}
 
     static int run(Options o, PrintWriter out, PrintWriter err) throws InterruptedException {
-        Path simgpu;
-        Path agent;
+        SimulatedVllmServer.Config config;
         try {
-            simgpu = NativeFiles.require(NativeFiles.SIMGPU);
-            agent = NativeFiles.require(NativeFiles.AGENT);
+            // The demo's own server: its GPU workers' agents dormant, waiting for an attach.
+            config = DemoScenario.serverConfig(o.otlp(), o.dir());
             Files.createDirectories(o.dir());
         } catch (IOException e) {
             throw new CliException(e.getMessage(), e);
         }
-        Map<String, String> env = new HashMap<>();
-        AgentEnvironment.apply(env, agent, 32L << 20, null); // dormant: waits for an attach
         InetSocketAddress bind = new InetSocketAddress(o.host(), o.port());
         if (bind.isUnresolved()) {
             throw new CliException("cannot resolve --host " + o.host() + "; give an address such as 127.0.0.1");
         }
-        SimulatedVllmServer.Config config = SimulatedVllmServer.Config.demo(simgpu, env, o.otlp(), o.dir())
-                .withBind(bind);
+        config = config.withBind(bind);
         if (o.torchProfilerDir() != null) {
             config = config.withTorchProfilerDir(o.torchProfilerDir());
         }

@@ -1,7 +1,8 @@
 /**
  * The {@code vprof} command line, commands only (picocli): each command parses and checks its
  * options, then hands the work to the package that does it (a {@link dev.vprof.engine.CapturePlan}
- * for {@code run}, {@code attach}, {@code capture} and {@code demo}; a {@link dev.vprof.capture.CaptureReader} for
+ * for {@code run}, {@code attach} and {@code capture}; a {@link dev.vprof.demo.DemoPlan} for {@code demo},
+ * whose scenario takes its capture through the same plan; a {@link dev.vprof.capture.CaptureReader} for
  * {@code report} and {@code export}; the scraper and rules for {@code triage}) and prints what it
  * says. A command's error is one sentence a person can act on, with exit code 2
  * ({@link dev.vprof.cli.CliException}); a command line picocli cannot parse gets one line and a

@@ -1,6 +1,9 @@
 package dev.vprof.discovery;
 
+import dev.vprof.nativelib.Posix;
+import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
+import dev.vprof.region.RegionException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -8,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The region files agents created: {@code /dev/shm/vprof.<pid>} (the folder can be changed with
@@ -72,6 +77,22 @@ public final class AgentDirectory {
         for (RegionFile f : all()) {
             if (f.alive() && pids.contains(f.pid())) {
                 out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The state of each live agent whose pid is in {@code pids}, read from its region (mapped
+     * read-only, validated); an agent whose region is not valid yet, or not this user's, is left out.
+     */
+    public Map<Integer, AgentState> states(Set<Integer> pids) {
+        Map<Integer, AgentState> out = new TreeMap<>();
+        for (RegionFile f : within(pids)) {
+            try (Region r = Region.open(f.path(), Posix.getuid(), false)) {
+                out.put(f.pid(), r.state());
+            } catch (RegionException e) {
+                // not ready yet (or not one to read): left out
             }
         }
         return out;

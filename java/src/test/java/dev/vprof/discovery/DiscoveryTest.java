@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.region.AgentState;
+import dev.vprof.testing.TestRegions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +59,18 @@ class DiscoveryTest {
         assertEquals(4000000, all.get(1).pid());
         assertFalse(all.get(1).alive(), "a file whose process is gone is stale");
         assertEquals(1, ad.within(java.util.Set.of(me, 4000000)).size(), "stale files are never attached");
+    }
+
+    @Test
+    void statesAreReadFromValidRegionsOfLiveProcessesOnly() throws Exception {
+        int me = (int) ProcessHandle.current().pid();
+        TestRegions.create(dir, me, 65536, c -> { });
+        Files.createFile(dir.resolve("vprof.4000000")); // stale, and not a region
+        AgentDirectory ad = new AgentDirectory(dir, Path.of("/proc"));
+        assertEquals(Map.of(me, AgentState.DORMANT), ad.states(Set.of(me, 4000000)));
+        assertEquals(Map.of(), ad.states(Set.of(4000000)), "a pid outside the set or gone is left out");
+        Files.write(dir.resolve("vprof." + me), new byte[16]);
+        assertEquals(Map.of(), ad.states(Set.of(me)), "a region not valid (yet) is left out");
     }
 
     @Test
