@@ -94,6 +94,29 @@ class SyncEndToEndTest {
                 .filter(e -> "cudaStreamSynchronize (sync)".equals(e.name()) && e.type() == SLICE_BEGIN)
                 .count();
         assertEquals(STEPS, begins, "one Perfetto slice per synchronize call");
+
+        // SQLite: a runtime API row (Nsight's CUPTI_ACTIVITY_KIND_SYNCHRONIZATION needs a deviceId
+        // CUPTI's record does not carry; the call's row is what a query over API calls finds)
+        Path db = dir.resolve("sync.sqlite");
+        E2e.ok(Cli.run("export", file.toString(), "-o", db.toString()));
+        assertEquals(STEPS, SqliteQueries.value(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+                + "JOIN StringIds s ON s.id = r.nameId WHERE s.value = 'cudaStreamSynchronize (sync)'"));
+
+        Path kineto = dir.resolve("kineto");
+        Files.createDirectories(kineto);
+        E2e.ok(Cli.run("export", file.toString(), "-o", kineto.resolve("trace.json").toString(), "--format", "kineto"));
+        int runtime = 0;
+        try (var files = Files.list(kineto)) {
+            for (Path f : files.toList()) {
+                for (JsonNode e : new ObjectMapper().readTree(f.toFile()).get("traceEvents")) {
+                    if ("cudaStreamSynchronize (sync)".equals(e.path("name").asText())) {
+                        runtime++;
+                        assertEquals("cuda_runtime", e.path("cat").asText(), e.toString());
+                    }
+                }
+            }
+        }
+        assertEquals(STEPS, runtime, "one cuda_runtime event per synchronize call");
     }
 
     @Test
