@@ -544,7 +544,7 @@ struct vprof_rec_range {
 };
 
 /*
- * DROPS reasons. Every kernel, memcpy and memset is checked before it is
+ * DROPS reasons. Every kernel, memcpy, memset and sync is checked before it is
  * published; a record that fails is counted here, per buffer, and never
  * reaches the ring. CLIPPED is not a loss: work launched outside the range.
  */
@@ -563,7 +563,7 @@ struct vprof_rec_drops {
     uint32_t reason;        /* VPROF_DROPS_* */
     uint32_t context_id;
     uint32_t stream_id;
-    uint32_t record_type;   /* VPROF_REC_KERNEL, _MEMCPY, _MEMSET; 0 = any or unknown (format 1: always 0) */
+    uint32_t record_type;   /* VPROF_REC_KERNEL, _MEMCPY, _MEMSET, _API (clipped), _SYNC; 0 = any or unknown (format 1: always 0) */
     uint64_t count;
 };
 
