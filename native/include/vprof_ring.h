@@ -111,6 +111,9 @@ enum vprof_range_mode {
 #define VPROF_KIND_NVTX    (1u << 3)
 #define VPROF_KIND_RUNTIME (1u << 4)
 #define VPROF_KIND_DRIVER  (1u << 5)
+#define VPROF_KIND_SYNC    (1u << 6) /* host waits on the GPU (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION); optional */
+#define VPROF_KINDS_ALL    (VPROF_KIND_KERNEL | VPROF_KIND_MEMCPY | VPROF_KIND_MEMSET | VPROF_KIND_NVTX | \
+                            VPROF_KIND_RUNTIME | VPROF_KIND_DRIVER | VPROF_KIND_SYNC)
 #define VPROF_KINDS_DEFAULT (VPROF_KIND_KERNEL | VPROF_KIND_MEMCPY | VPROF_KIND_MEMSET | VPROF_KIND_NVTX)
 
 /* Command results (cmd_result); details, if any, in reason. */
@@ -341,7 +344,8 @@ enum vprof_record_type {
     VPROF_REC_RANGE       = 10, /* a capture range begins or ends */
     VPROF_REC_DROPS       = 11, /* records lost or rejected, by reason */
     VPROF_REC_DEVICE      = 12, /* a GPU's properties (format 2) */
-    VPROF_REC_TYPE_MAX    = 12
+    VPROF_REC_SYNC        = 13, /* the host waited on the GPU (format 2, --kinds sync) */
+    VPROF_REC_TYPE_MAX    = 13
 };
 
 /*
@@ -540,7 +544,7 @@ struct vprof_rec_range {
 };
 
 /*
- * DROPS reasons. Every kernel, memcpy and memset is checked before it is
+ * DROPS reasons. Every kernel, memcpy, memset and sync is checked before it is
  * published; a record that fails is counted here, per buffer, and never
  * reaches the ring. CLIPPED is not a loss: work launched outside the range.
  */
@@ -559,7 +563,7 @@ struct vprof_rec_drops {
     uint32_t reason;        /* VPROF_DROPS_* */
     uint32_t context_id;
     uint32_t stream_id;
-    uint32_t record_type;   /* VPROF_REC_KERNEL, _MEMCPY, _MEMSET; 0 = any or unknown (format 1: always 0) */
+    uint32_t record_type;   /* VPROF_REC_KERNEL, _MEMCPY, _MEMSET, _API (clipped), _SYNC; 0 = any or unknown (format 1: always 0) */
     uint64_t count;
 };
 
@@ -593,6 +597,38 @@ struct vprof_rec_device {
 #define VPROF_DEVICE_ECC (1u << 0)
 #define VPROF_DEVICE_MIG (1u << 1)
 
+/* SYNC types: CUpti_ActivitySynchronizationType's values */
+#define VPROF_SYNC_UNKNOWN             0u
+#define VPROF_SYNC_EVENT_SYNCHRONIZE   1u /* cudaEventSynchronize */
+#define VPROF_SYNC_STREAM_WAIT_EVENT   2u /* cudaStreamWaitEvent */
+#define VPROF_SYNC_STREAM_SYNCHRONIZE  3u /* cudaStreamSynchronize */
+#define VPROF_SYNC_CONTEXT_SYNCHRONIZE 4u /* cudaDeviceSynchronize, cuCtxSynchronize */
+#define VPROF_SYNC_NONE 0xFFFFFFFFu       /* stream_id or event_id that does not apply to the type */
+
+/*
+ * SYNC: one synchronization call, from CUPTI's synchronization records: the
+ * host blocked from start to end (CUPTI ns, the host's clock) until the GPU
+ * work it waited for was done. correlation_id is the API call's, so a
+ * runtime or driver API record of the same call (--kinds runtime) names the
+ * thread; CUPTI's record carries none. stream_id and event_id are
+ * VPROF_SYNC_NONE where the type has none (a context synchronize has
+ * neither). Only an arming with VPROF_KIND_SYNC makes them, which a front
+ * end that does not know this type never asks for (its ring reader refuses
+ * types above its VPROF_REC_TYPE_MAX; its file decoder skips them), so the
+ * format stays 2.
+ */
+struct vprof_rec_sync {
+    struct vprof_record_header h;
+    uint64_t start;
+    uint64_t end;
+    uint32_t correlation_id;
+    uint32_t type;          /* VPROF_SYNC_* */
+    uint32_t context_id;
+    uint32_t stream_id;     /* CUPTI streamId, VPROF_SYNC_NONE if none */
+    uint32_t event_id;      /* CUPTI cudaEventId, VPROF_SYNC_NONE if none */
+    uint32_t pad;
+};
+
 /*
  * Record sizes: the ring's wire format, which capture files keep. Each is a
  * multiple of VPROF_RECORD_ALIGN and ends with its last field, so a writer
@@ -614,6 +650,7 @@ VPROF_RECORD_SIZE_(vprof_rec_clock_sync, 32, monotonic_ns);
 VPROF_RECORD_SIZE_(vprof_rec_range, 184, rejected_bad_record);
 VPROF_RECORD_SIZE_(vprof_rec_drops, 32, count);
 VPROF_RECORD_SIZE_(vprof_rec_device, 104, uuid);
+VPROF_RECORD_SIZE_(vprof_rec_sync, 48, pad);
 #undef VPROF_RECORD_SIZE_
 
 #ifdef __cplusplus

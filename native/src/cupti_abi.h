@@ -26,6 +26,7 @@
 #define VPROF_CUPTI_CONSTANTS(C) \
     C(CUPTI_TIMESTAMP_UNKNOWN, 0) \
     C(invalidNumaId, 0xFFFFFFFFu) \
+    C(CUPTI_SYNCHRONIZATION_INVALID_VALUE, 0xFFFFFFFFu) \
     C(NVTX_VERSION, 3) \
     C(NVTX_EVENT_ATTRIB_STRUCT_SIZE, 48)
 
@@ -44,6 +45,7 @@
     E(CUpti_ActivityMemoryKind, unsigned int) \
     E(CUpti_ActivityObjectKind, unsigned int) \
     E(CUpti_ActivityPartitionedGlobalCacheConfig, unsigned int) \
+    E(CUpti_ActivitySynchronizationType, unsigned int) \
     E(CUpti_ActivityThreadIdType, unsigned int) \
     E(CUpti_ApiCallbackSite, unsigned int) \
     E(CUpti_CallbackDomain, unsigned int) \
@@ -89,6 +91,7 @@
     V(CUPTI_ACTIVITY_KIND_DEVICE, 8) \
     V(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 10) \
     V(CUPTI_ACTIVITY_KIND_MARKER, 12) \
+    V(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, 38) \
     V(CUPTI_ACTIVITY_KIND_GRAPH_TRACE, 51) \
     V(CUPTI_ACTIVITY_KIND_COUNT, 56)
 
@@ -129,6 +132,13 @@
 
 #define VPROF_ENUM_CUpti_ActivityPartitionedGlobalCacheConfig(V) \
     V(CUPTI_ACTIVITY_PARTITIONED_GLOBAL_CACHE_CONFIG_NOT_SUPPORTED, 1)
+
+#define VPROF_ENUM_CUpti_ActivitySynchronizationType(V) \
+    V(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN, 0) \
+    V(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, 1) \
+    V(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, 2) \
+    V(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 3) \
+    V(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 4)
 
 #define VPROF_ENUM_CUpti_ActivityThreadIdType(V) \
     V(CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT, 0) \
@@ -258,6 +268,8 @@
     S(CUpti_ActivityMarker2, CUpti_ActivityMarker2, struct, 56, 8, VPROF_ABI_PACKED) \
     S(CUpti_ActivityDevice5, CUpti_ActivityDevice5, struct, 184, 8, VPROF_ABI_PACKED) \
     S(CUpti_ActivityGraphTrace2, CUpti_ActivityGraphTrace2, struct, 56, 8, VPROF_ABI_PACKED) \
+    S(CUpti_ActivitySynchronization, CUpti_ActivitySynchronization, struct, 40, 8, VPROF_ABI_PACKED) \
+    S(CUpti_ActivitySynchronization2, CUpti_ActivitySynchronization2, struct, 56, 8, VPROF_ABI_PACKED) \
     S(nvtxMessageValue_t, nvtxMessageValue_t, union, 8, 8, VPROF_ABI_NATURAL) \
     S(nvtxEventAttributes_t, nvtxEventAttributes_t, struct, 48, 8, VPROF_ABI_NATURAL) \
     S(nvtxDomainCreateA_params, nvtxDomainCreateA_params, struct, 8, 8, VPROF_ABI_NATURAL) \
@@ -459,6 +471,26 @@
     P(8) \
     F(T,  48, uint32_t, endDeviceId) \
     F(T,  52, uint32_t, endContextId)
+
+/* Synchronization (CUDA 12, cupti_activity_deprecated.h in 13) and Synchronization2 (CUDA 13.0)
+ * agree up to byte 40; Synchronization2 appends cudaEventSyncId and returnValue. The agent reads
+ * the shared prefix (convert.c), the double writes Synchronization2. */
+#define VPROF_FIELDS_SYNCHRONIZATION_PREFIX(F, P, T) \
+    F(T,   0, CUpti_ActivityKind, kind) \
+    F(T,   4, CUpti_ActivitySynchronizationType, type) \
+    F(T,   8, uint64_t, start) \
+    F(T,  16, uint64_t, end) \
+    F(T,  24, uint32_t, correlationId) \
+    F(T,  28, uint32_t, contextId) \
+    F(T,  32, uint32_t, streamId) \
+    F(T,  36, uint32_t, cudaEventId)
+
+#define VPROF_FIELDS_CUpti_ActivitySynchronization(F, P, T) VPROF_FIELDS_SYNCHRONIZATION_PREFIX(F, P, T)
+
+#define VPROF_FIELDS_CUpti_ActivitySynchronization2(F, P, T) VPROF_FIELDS_SYNCHRONIZATION_PREFIX(F, P, T) \
+    F(T,  40, uint64_t, cudaEventSyncId) \
+    F(T,  48, uint32_t, returnValue) \
+    P(4)
 
 #define VPROF_FIELDS_CUuuid(F, P, T) \
     F(T,   0, __typeof__(char[16]), bytes)

@@ -547,6 +547,72 @@ TEST(memcpyMemsetMarkerAndApiRecordsKeepTheirFields)
 }
 
 /*
+ * Handling under test: convert_sync keeps every field of CUPTI's synchronization record (either
+ * version: the agent reads their shared prefix) and judges it as a memcpy (CLIPPED by id, invalid
+ * times by reason, both counted as SYNC drops).
+ */
+TEST(syncRecordsKeepTheirFieldsInEitherVersionAndAreJudgedByIdAndTime)
+{
+    struct fixture f;
+    fixture_init(&f, VPROF_RING_MIN);
+    CUpti_ActivitySynchronization2 s2;
+    memset(&s2, 0xee, sizeof s2); /* the appended fields must not matter */
+    s2.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+    s2.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
+    s2.start = 100; s2.end = 350; s2.correlationId = 12; s2.contextId = 1; s2.streamId = 13;
+    s2.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+    vprof_convert_activity(&f.cap, &s2);
+    CUpti_ActivitySynchronization s1;
+    memset(&s1, 0, sizeof s1);
+    s1.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+    s1.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE;
+    s1.start = 400; s1.end = 410; s1.correlationId = 13; s1.contextId = 2;
+    s1.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE; s1.cudaEventId = 5;
+    vprof_convert_activity(&f.cap, &s1);
+    s1.start = 500; s1.end = 499; /* end before start: rejected */
+    vprof_convert_activity(&f.cap, &s1);
+    struct seen s;
+    drain(&f, &s);
+    ASSERT_EQ(s.n, 2);
+    const struct vprof_rec_sync *a = (const void *)s.bytes[0];
+    ASSERT_EQ(s.type[0], VPROF_REC_SYNC);
+    ASSERT_EQ(a->h.length, 48);
+    ASSERT_EQ(a->start, 100);
+    ASSERT_EQ(a->end, 350);
+    ASSERT_EQ(a->correlation_id, 12);
+    ASSERT_EQ(a->type, VPROF_SYNC_STREAM_SYNCHRONIZE);
+    ASSERT_EQ(a->context_id, 1);
+    ASSERT_EQ(a->stream_id, 13);
+    ASSERT_EQ(a->event_id, VPROF_SYNC_NONE);
+    ASSERT_EQ(a->pad, 0);
+    const struct vprof_rec_sync *b = (const void *)s.bytes[1];
+    ASSERT_EQ(s.type[1], VPROF_REC_SYNC);
+    ASSERT_EQ(b->type, VPROF_SYNC_EVENT_SYNCHRONIZE);
+    ASSERT_EQ(b->start, 400);
+    ASSERT_EQ(b->end, 410);
+    ASSERT_EQ(b->correlation_id, 13);
+    ASSERT_EQ(b->context_id, 2);
+    ASSERT_EQ(b->stream_id, VPROF_SYNC_NONE);
+    ASSERT_EQ(b->event_id, 5);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_SYNC][VPROF_DROPS_END_BEFORE_START], 1);
+    ASSERT_EQ(f.cap.kept_records, 2);
+    /* a call made before the range began (by id) is clipped */
+    struct vprof_window_snap w = { .state = VPROF_WINDOW_OPEN, .max_device = 64, .begin_corr = 20 };
+    next_buffer(&f, &w);
+    s1.start = 600; s1.end = 700;
+    vprof_convert_activity(&f.cap, &s1);
+    ASSERT_EQ(f.cap.rejected[VPROF_TALLY_SYNC][VPROF_DROPS_CLIPPED], 1);
+    vprof_convert_end_buffer(&f.cap);
+    drain(&f, &s);
+    ASSERT_EQ(s.n, 1); /* the DROPS record */
+    const struct vprof_rec_drops *d = (const void *)s.bytes[0];
+    ASSERT_EQ(s.type[0], VPROF_REC_DROPS);
+    ASSERT_EQ(d->record_type, VPROF_REC_SYNC);
+    ASSERT_EQ(d->reason, VPROF_DROPS_CLIPPED);
+    fixture_free(&f);
+}
+
+/*
  * Handling under test: convert.c charges each record the full ring refused to
  * the range it belongs to (the buffer's ring_dropped tallies) or, for the
  * previous range's, to the LATE run whose LATE_END says so; the previous
@@ -832,6 +898,7 @@ int main(int argc, char **argv)
         CASE(longNamesAreCutAtStringMax),
         CASE(resetRestartsIdsAtOne),
         CASE(memcpyMemsetMarkerAndApiRecordsKeepTheirFields),
+        CASE(syncRecordsKeepTheirFieldsInEitherVersionAndAreJudgedByIdAndTime),
         CASE(apiRecordsOfCallsAfterTheStopAreClippedAndCountedLikeTheirKernels),
         CASE(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere),
         CASE(vprofArmAcceptsEveryKey),

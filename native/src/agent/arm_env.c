@@ -98,8 +98,7 @@ int vprof_parse_arm(const char *text, struct vprof_arming *out, char *why, size_
         case 1: bad = parse_u32(v, vlen, 0, &out->repeat); break;
         case 2:
             bad = parse_u32(v, vlen, 0, &u) || u == 0 ||
-                  (u & ~(uint32_t)(VPROF_KIND_KERNEL | VPROF_KIND_MEMCPY | VPROF_KIND_MEMSET |
-                                   VPROF_KIND_NVTX | VPROF_KIND_RUNTIME | VPROF_KIND_DRIVER));
+                  (u & ~(uint32_t)VPROF_KINDS_ALL);
             out->kinds = u;
             break;
         case 3: bad = parse_u32(v, vlen, 1, &out->buffer_size); break;

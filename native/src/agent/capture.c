@@ -184,6 +184,11 @@ static const struct { uint32_t vprof; CUpti_ActivityKind cupti; } KINDS[] = {
     { VPROF_KIND_NVTX, CUPTI_ACTIVITY_KIND_MARKER },
     { VPROF_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_RUNTIME },
     { VPROF_KIND_DRIVER, CUPTI_ACTIVITY_KIND_DRIVER },
+    /* Optional (--kinds sync), not in VPROF_KINDS_DEFAULT: a synchronize call is one record, and a
+       decode loop makes one per step or token, which is cheap; but CUPTI also makes one per
+       cudaStreamWaitEvent and, unless cuptiActivityEnableAllSyncRecords(0), one per event or stream
+       query, which a polling loop (NCCL's, a scheduler's) makes far more often than it launches. */
+    { VPROF_KIND_SYNC, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION },
     { KIND_DEVICE, CUPTI_ACTIVITY_KIND_DEVICE },
 };
 #define N_KINDS (sizeof KINDS / sizeof KINDS[0])

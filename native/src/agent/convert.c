@@ -37,6 +37,17 @@ _Static_assert(K_OFF(start) == 16 && K_OFF(end) == 24 && K_OFF(deviceId) == 40 &
                K_OFF(blockX) == 64 && K_OFF(correlationId) == 92 && K_OFF(name) == 104 &&
                K_OFF(graphNodeId) == 144 && K_OFF(graphId) == 156,
                "the kernel prefix vprof relies on moved");
+/* Synchronization2 (CUDA 13.0) only appends to Synchronization (CUDA 12): the agent reads the prefix. */
+#define SAME_IN_SYNC1(f) \
+    _Static_assert(offsetof(CUpti_ActivitySynchronization, f) == offsetof(CUpti_ActivitySynchronization2, f), \
+                   "Synchronization/2 differ at " #f)
+SAME_IN_SYNC1(type);
+SAME_IN_SYNC1(start);
+SAME_IN_SYNC1(end);
+SAME_IN_SYNC1(correlationId);
+SAME_IN_SYNC1(contextId);
+SAME_IN_SYNC1(streamId);
+SAME_IN_SYNC1(cudaEventId);
 /* Memcpy6 only appends to Memcpy5. */
 _Static_assert(offsetof(CUpti_ActivityMemcpy6, correlationId) ==
                offsetof(CUpti_ActivityMemcpy5, correlationId), "Memcpy5/6 prefix differs");
@@ -129,7 +140,7 @@ static inline void settle(struct vprof_capture *c, int late)
 }
 
 static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0,
-                                                          VPROF_REC_API };
+                                                          VPROF_REC_API, VPROF_REC_SYNC };
 
 static int any_tally(const uint64_t t[VPROF_TALLY_KINDS][VPROF_DROPS_REASON_MAX + 1])
 {
@@ -497,6 +508,45 @@ static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uin
     vprof_ring_commit(c->ring, r);
 }
 
+/*
+ * A host wait on the GPU (cudaStreamSynchronize and kin; Synchronization or Synchronization2, the
+ * shared prefix). Judged as a memcpy is: by its call's correlation id, then its (host) times.
+ */
+static void convert_sync(struct vprof_capture *c, const CUpti_ActivitySynchronization *m)
+{
+    int late;
+    const uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
+    if (why != 0u) {
+        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_SYNC][why]++;
+        return;
+    }
+    settle(c, late);
+    struct vprof_rec_sync *r = vprof_ring_claim(c->ring, VPROF_REC_SYNC, sizeof *r, VPROF_RING_DATA);
+    if (r == NULL) {
+        charge_drop(c, late, 0);
+        return;
+    }
+    r->start = m->start;
+    r->end = m->end;
+    r->correlation_id = m->correlationId;
+    r->type = (uint32_t)m->type;
+    r->context_id = m->contextId;
+    r->stream_id = m->streamId;   /* CUPTI_SYNCHRONIZATION_INVALID_VALUE is VPROF_SYNC_NONE */
+    r->event_id = m->cudaEventId;
+    r->pad = 0;
+    vprof_ring_commit(c->ring, r);
+    if (late)
+        c->kept_late++;
+    else
+        c->kept_records++;
+}
+_Static_assert(CUPTI_SYNCHRONIZATION_INVALID_VALUE == VPROF_SYNC_NONE, "the ring keeps CUPTI's 'no stream/event'");
+_Static_assert(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE == VPROF_SYNC_STREAM_SYNCHRONIZE &&
+               CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE == VPROF_SYNC_CONTEXT_SYNCHRONIZE &&
+               CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE == VPROF_SYNC_EVENT_SYNCHRONIZE &&
+               CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT == VPROF_SYNC_STREAM_WAIT_EVENT,
+               "VPROF_SYNC_* are CUPTI's synchronization types");
+
 /* A GPU's properties, once per device and arming (CUPTI sends one record per device it knows). */
 static void convert_device(struct vprof_capture *c, const CUpti_ActivityDevice5 *d)
 {
@@ -563,6 +613,9 @@ void vprof_convert_activity(struct vprof_capture *c, const void *rec)
         break;
     case CUPTI_ACTIVITY_KIND_DEVICE:
         convert_device(c, rec);
+        break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+        convert_sync(c, rec);
         break;
     default:
         break;

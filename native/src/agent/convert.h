@@ -7,7 +7,7 @@
  * buffer (the intern tables are not thread safe) and brackets it with
  * vprof_convert_begin_buffer / the tallies it reads afterwards.
  *
- * Every kernel, memcpy and memset is judged before it is published:
+ * Every kernel, memcpy, memset and sync is judged before it is published:
  *   membership  its correlation id (launch order) against the range window
  *               (window.h): outside it is CLIPPED; the previous range's, when
  *               that range was cut short by this one, is kept inside a LATE
@@ -54,7 +54,8 @@
 enum vprof_tally_kind {
     VPROF_TALLY_KERNEL = 0, VPROF_TALLY_MEMCPY = 1, VPROF_TALLY_MEMSET = 2, VPROF_TALLY_OTHER = 3,
     VPROF_TALLY_API = 4, /* only ever clipped */
-    VPROF_TALLY_KINDS = 5
+    VPROF_TALLY_SYNC = 5,
+    VPROF_TALLY_KINDS = 6
 };
 
 struct vprof_capture {

@@ -471,12 +471,54 @@ static uint64_t gpu_busy_until(void) {
     return until;
 }
 
-void simcuda_synchronize(void) {
-    uint64_t until = gpu_busy_until();
+static void sleep_until(uint64_t until) {
     if (until <= sim_now_ns()) return;
     struct timespec ts = { .tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u) };
     while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR) {
     }
+}
+
+/* A synchronize call as CUPTI sees it: the API pair around the wait, and the synchronization
+ * record (emitted before the API records, at the call's exit, complete at once: host time). */
+static void synchronize_call(CUpti_CallbackId rt_cbid, const char *rt_name, CUpti_CallbackId drv_cbid,
+                             const char *drv_name, CUpti_ActivitySynchronizationType type, int slot) {
+    struct sim_api_frame api[2];
+    uint32_t corr = sim_new_correlation();
+    sim_api_pair_enter(api, rt_cbid, rt_name, drv_cbid, drv_name, NULL, corr);
+    int on = sim_kind_on(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+    uint64_t start = on ? sim_now_ns() : 0;
+    sleep_until(slot < 0 ? gpu_busy_until()
+                         : atomic_load_explicit(&streams[slot].busy_until, memory_order_relaxed));
+    if (on) {
+        CUpti_ActivitySynchronization2 r = {
+            .kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+            .type = type,
+            .start = start,
+            .end = sim_now_ns(),
+            .correlationId = corr,
+            .contextId = SIM_CONTEXT_ID,
+            .streamId = slot < 0 ? CUPTI_SYNCHRONIZATION_INVALID_VALUE : sim_cupti_stream_id((unsigned)slot),
+            .cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE,
+            .cudaEventSyncId = CUPTI_SYNCHRONIZATION_INVALID_VALUE,
+            .returnValue = 0,
+        };
+        sim_emit(&r, sizeof r, slot < 0 ? SIM_GLOBAL_DROP_SLOT : (unsigned)slot, 0);
+    }
+    sim_api_pair_exit(api);
+}
+
+void simcuda_synchronize(void) { sleep_until(gpu_busy_until()); }
+
+void simcuda_device_synchronize(void) {
+    synchronize_call(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, "cudaDeviceSynchronize",
+                     CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, "cuCtxSynchronize",
+                     CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, -1);
+}
+
+void simcuda_stream_synchronize(simcuda_stream stream) {
+    synchronize_call(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, "cudaStreamSynchronize",
+                     CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, "cuStreamSynchronize",
+                     CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, (int)sim_stream_slot(stream));
 }
 
 static _Atomic int shut_down;

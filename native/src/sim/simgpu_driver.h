@@ -128,9 +128,22 @@ SIMCUDA_API void simcuda_nvtx_pop(void);
 SIMCUDA_API void simcuda_nvtx_domain_push(const char *domain, const char *name);
 SIMCUDA_API void simcuda_nvtx_domain_pop(const char *domain);
 
-/* Like cudaDeviceSynchronize: sleeps until every stream's virtual clock has
- * passed (the simulated GPU has finished all work issued so far). */
+/* Sleeps until every stream's virtual clock has passed (the simulated GPU has
+ * finished all work issued so far): the wait of cudaDeviceSynchronize, without
+ * the call (no callbacks, API or synchronization records), for a test or
+ * schedule that only needs the GPU done. */
 SIMCUDA_API void simcuda_synchronize(void);
+
+/* cudaDeviceSynchronize as CUDA makes it: the runtime call with driver
+ * cuCtxSynchronize nested (callbacks, API records), the wait, and with
+ * CUPTI_ACTIVITY_KIND_SYNCHRONIZATION on one Synchronization2 record of type
+ * CONTEXT_SYNCHRONIZE (no stream, no event) from the wait's start to its end. */
+SIMCUDA_API void simcuda_device_synchronize(void);
+
+/* cudaStreamSynchronize: as simcuda_device_synchronize, with runtime
+ * cudaStreamSynchronize, driver cuStreamSynchronize, a wait for that stream
+ * only, and a STREAM_SYNCHRONIZE record naming the stream. */
+SIMCUDA_API void simcuda_stream_synchronize(simcuda_stream stream);
 
 /* What the driver does at process end: the context's destruction waits for
  * the GPU (the double declares all issued work complete instead of sleeping

@@ -224,7 +224,9 @@ static void run_schedule(const struct simgpu_options *o, int worker_index, struc
         }
         if (kineto_open && ends_after(o->kineto_ranges, o->kineto_range_count, step)) { simgpu_kineto_stop(o->step_us > 0); kineto_open = 0; }
         /* a paced engine waits for its sampled tokens before the next step */
-        if (o->step_us > 0) simcuda_synchronize();
+        if (o->sync_each_step == 2) simcuda_stream_synchronize(0);
+        else if (o->sync_each_step == 1) simcuda_device_synchronize();
+        else if (o->step_us > 0) simcuda_synchronize();
     }
     /* cut short (--steps, --duration, a signal): close what is still open */
     while (nvtx_depth-- > 0) simcuda_nvtx_pop();

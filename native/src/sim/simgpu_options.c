@@ -58,6 +58,10 @@ static const char HELP[] =
 "                            start | stop  cudaProfilerStart | cudaProfilerStop\n"
 "                            exit\n"
 "                          With --workers, every worker runs each command.\n"
+"  --sync device|stream    end every step with a cudaDeviceSynchronize call, or a\n"
+"                          cudaStreamSynchronize of the default stream, paced or not\n"
+"                          (a paced step otherwise waits for the GPU without a call):\n"
+"                          one API call and synchronization record per step\n"
 "  --bare                  start no driver helper threads: each GPU process stays\n"
 "                          single-threaded (by default \"CUDA\" init starts libcuda's\n"
 "                          two: cuda-EvtHandlr in poll, a worker in a condition wait)\n"
@@ -229,7 +233,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     enum { STEPS = 256, DURATION, KPS, STEP_US, PROFILER_RANGE, NVTX, NVTX_RANGE, MPS, WORKERS, SERVE, SEED,
            THREADS, CUDA_GRAPH, KINETO_AT, KINETO_TSC, NVTX_BEFORE_INIT, STOP_KERNEL_US, BARE,
            SLOW, REPLAY, LOOP,
-           RENDEZVOUS, RANK, WORLD };
+           RENDEZVOUS, RANK, WORLD, SYNC };
     static const struct option longopts[] = {
         { "steps", required_argument, NULL, STEPS },
         { "duration", required_argument, NULL, DURATION },
@@ -255,6 +259,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
         { "rendezvous", required_argument, NULL, RENDEZVOUS },
         { "rank", required_argument, NULL, RANK },
         { "world", required_argument, NULL, WORLD },
+        { "sync", required_argument, NULL, SYNC },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -326,6 +331,11 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         }
         case BARE: o->bare = 1; break;
+        case SYNC:
+            if (strcmp(optarg, "device") == 0) o->sync_each_step = 1;
+            else if (strcmp(optarg, "stream") == 0) o->sync_each_step = 2;
+            else return usage_error("--sync expects device or stream, not '%s'", optarg);
+            break;
         case REPLAY: o->replay = optarg; break;
         case LOOP:
             if ((loop = parse_count(optarg, 1000000000L)) < 1) return usage_error("--loop expects a number of passes from 1, not '%s'", optarg);

@@ -43,6 +43,7 @@ struct simgpu_options {
     const char *replay;      /* --replay SCRIPT: NULL for the synthetic schedule */
     char rendezvous[64];     /* --rendezvous NAME: "" for none */
     int rank, world;         /* --rank R --world W */
+    int sync_each_step;      /* --sync: 0 none (a paced step still waits), 1 device, 2 stream */
 };
 
 /* Fills `o`. Returns -1 to go on, 0 after printing --help, 2 after printing a

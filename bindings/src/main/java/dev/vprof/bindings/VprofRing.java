@@ -45,6 +45,8 @@ public final class VprofRing {
     public static final int KIND_NVTX = 8;
     public static final int KIND_RUNTIME = 16;
     public static final int KIND_DRIVER = 32;
+    public static final int KIND_SYNC = 64;
+    public static final int KINDS_ALL = 127;
     public static final int KINDS_DEFAULT = 15;
     public static final int RESULT_OK = 0;
     public static final int RESULT_BAD_COMMAND = 1;
@@ -83,7 +85,8 @@ public final class VprofRing {
     public static final int REC_RANGE = 10;
     public static final int REC_DROPS = 11;
     public static final int REC_DEVICE = 12;
-    public static final int REC_TYPE_MAX = 12;
+    public static final int REC_SYNC = 13;
+    public static final int REC_TYPE_MAX = 13;
     public static final int MARKER_INSTANT = 1;
     public static final int MARKER_START = 2;
     public static final int MARKER_END = 4;
@@ -110,6 +113,12 @@ public final class VprofRing {
     public static final int DROPS_REASON_MAX = 8;
     public static final int DEVICE_ECC = 1;
     public static final int DEVICE_MIG = 2;
+    public static final int SYNC_UNKNOWN = 0;
+    public static final int SYNC_EVENT_SYNCHRONIZE = 1;
+    public static final int SYNC_STREAM_WAIT_EVENT = 2;
+    public static final int SYNC_STREAM_SYNCHRONIZE = 3;
+    public static final int SYNC_CONTEXT_SYNCHRONIZE = 4;
+    public static final long SYNC_NONE = 4294967295L;
 
     /** struct vprof_control (4096 bytes) */
     public static final class Control {
@@ -570,6 +579,32 @@ public final class VprofRing {
         ).withName("vprof_rec_device");
     }
 
+    /** struct vprof_rec_sync (48 bytes) */
+    public static final class SyncRecord {
+        private SyncRecord() {}
+
+        public static final long SIZE = 48L;
+        public static final long START = 8L;
+        public static final long END = 16L;
+        public static final long CORRELATION_ID = 24L;
+        public static final long TYPE = 28L;
+        public static final long CONTEXT_ID = 32L;
+        public static final long STREAM_ID = 36L;
+        public static final long EVENT_ID = 40L;
+
+        public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+            MemoryLayout.paddingLayout(8),
+            ValueLayout.JAVA_LONG.withName("start"),
+            ValueLayout.JAVA_LONG.withName("end"),
+            ValueLayout.JAVA_INT.withName("correlation_id"),
+            ValueLayout.JAVA_INT.withName("type"),
+            ValueLayout.JAVA_INT.withName("context_id"),
+            ValueLayout.JAVA_INT.withName("stream_id"),
+            ValueLayout.JAVA_INT.withName("event_id"),
+            MemoryLayout.paddingLayout(4)
+        ).withName("vprof_rec_sync");
+    }
+
     /** The name of a record type ({@code KERNEL_DESC}), or null for a type the header does not define. */
     public static String recordName(int type) {
         return switch (type) {
@@ -585,6 +620,7 @@ public final class VprofRing {
             case REC_RANGE -> "RANGE";
             case REC_DROPS -> "DROPS";
             case REC_DEVICE -> "DEVICE";
+            case REC_SYNC -> "SYNC";
             default -> null;
         };
     }

@@ -10,6 +10,7 @@ import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
+import dev.vprof.capture.SyncEvent;
 import dev.vprof.names.KernelNames;
 import dev.vprof.time.RangeEdges;
 import dev.vprof.timeline.ApiCall;
@@ -237,6 +238,20 @@ final class RecordAdapter implements RecordVisitor {
         out.apiCall(p.process.thread(Integer.toUnsignedLong(a.tid())), call.set(kind,
                 timeline.intern(ApiNames.name(a.domain(), a.cbid())), startNs, endNs,
                 Integer.toUnsignedLong(a.correlationId()), a.cbid()));
+    }
+
+    /**
+     * A host wait on the GPU, as a runtime API call named "cudaStreamSynchronize (sync)" (and kin),
+     * so every export shows it where API calls go. CUPTI's synchronization record names no thread
+     * and this pass keeps nothing per record to find the API record of the same call, so it goes on
+     * the process's main thread (tid = pid), where an inference engine's step loop synchronizes.
+     */
+    @Override
+    public void sync(int pid, SyncEvent s) {
+        Proc p = timed(pid, s.start(), s.end());
+        out.apiCall(p.process.thread(Integer.toUnsignedLong(pid)), call.set(ApiKind.RUNTIME,
+                timeline.intern(SyncEvent.callName(s.type()) + " (sync)"), startNs, endNs,
+                Integer.toUnsignedLong(s.correlationId()), SyncEvent.runtimeCallbackId(s.type())));
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.bindings.VprofRing.RangeRecord;
 import dev.vprof.bindings.VprofRing.StringRecord;
+import dev.vprof.bindings.VprofRing.SyncRecord;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -140,6 +141,7 @@ public final class RecordDecoder {
                 case VprofRing.REC_RANGE -> range(seg, pos, len, v);
                 case VprofRing.REC_DROPS -> drops(seg, pos, len, v);
                 case VprofRing.REC_DEVICE -> device(seg, pos, len, v);
+                case VprofRing.REC_SYNC -> sync(seg, pos, len, v);
                 case VprofRing.REC_PADDING -> { }
                 default -> {
                     unknownTypes++;
@@ -347,6 +349,28 @@ public final class RecordDecoder {
                 seg.get(INT, pos + ApiRecord.CBID),
                 seg.get(INT, pos + ApiRecord.DOMAIN),
                 seg.get(INT, pos + ApiRecord.TID)));
+    }
+
+    /** A SYNC record; one too short, of a type CUPTI does not define, or ending before it starts is malformed. */
+    private void sync(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < SyncRecord.SIZE) {
+            malformed[VprofRing.REC_SYNC]++;
+            return;
+        }
+        long start = seg.get(LONG, pos + SyncRecord.START);
+        long end = seg.get(LONG, pos + SyncRecord.END);
+        int type = seg.get(INT, pos + SyncRecord.TYPE);
+        if (type < VprofRing.SYNC_UNKNOWN || type > VprofRing.SYNC_CONTEXT_SYNCHRONIZE
+                || Long.compareUnsigned(end, start) < 0) {
+            malformed[VprofRing.REC_SYNC]++;
+            return;
+        }
+        v.sync(pid, new SyncEvent(start, end,
+                seg.get(INT, pos + SyncRecord.CORRELATION_ID),
+                type,
+                seg.get(INT, pos + SyncRecord.CONTEXT_ID),
+                seg.get(INT, pos + SyncRecord.STREAM_ID),
+                seg.get(INT, pos + SyncRecord.EVENT_ID)));
     }
 
     private void clockSync(MemorySegment seg, long pos, int len, RecordVisitor v) {

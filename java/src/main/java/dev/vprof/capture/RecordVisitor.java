@@ -25,6 +25,9 @@ public interface RecordVisitor {
 
     default void api(int pid, ApiEvent api) {}
 
+    /** The host waited on the GPU in a synchronize call (SYNC record, {@code --kinds sync}). */
+    default void sync(int pid, SyncEvent sync) {}
+
     default void range(int pid, RangeEvent range) {}
 
     default void drops(int pid, DropsEvent drops) {}

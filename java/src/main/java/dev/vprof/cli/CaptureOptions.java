@@ -59,7 +59,8 @@ final class CaptureOptions {
 
     @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
             description = "Activity to record, comma separated: kernel, memcpy, memset, nvtx, runtime, "
-                    + "driver. Default: ${DEFAULT-VALUE}.")
+                    + "driver, sync (where the host blocked in cudaStreamSynchronize, cudaDeviceSynchronize, "
+                    + "cudaEventSynchronize, cudaStreamWaitEvent). Default: ${DEFAULT-VALUE}.")
     String kinds;
 
     @Option(names = "--ring-size", paramLabel = "SIZE",
@@ -224,9 +225,12 @@ final class CaptureOptions {
                 case "nvtx" -> mask |= VprofRing.KIND_NVTX;
                 case "runtime" -> mask |= VprofRing.KIND_RUNTIME;
                 case "driver" -> mask |= VprofRing.KIND_DRIVER;
+                // not in the default: CUPTI also records each event and stream query, which a polling
+                // loop makes far more often than it launches (native/src/agent/capture.c)
+                case "sync" -> mask |= VprofRing.KIND_SYNC;
                 case "" -> { }
                 default -> throw new CliException("--kinds: '" + k.trim()
-                        + "' is not one of kernel, memcpy, memset, nvtx, runtime, driver");
+                        + "' is not one of kernel, memcpy, memset, nvtx, runtime, driver, sync");
             }
         }
         if (mask == 0) {

@@ -12,6 +12,7 @@ import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.bindings.VprofRing.RangeRecord;
 import dev.vprof.bindings.VprofRing.StringRecord;
+import dev.vprof.bindings.VprofRing.SyncRecord;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -126,6 +127,20 @@ public final class RingRecords {
         seg.set(INT, at + ApiRecord.CBID, cbid);
         seg.set(INT, at + ApiRecord.DOMAIN, (int) domain);
         seg.set(INT, at + ApiRecord.TID, tid);
+        return this;
+    }
+
+    /** A SYNC record; {@code streamId}/{@code eventId} (int) VprofRing.SYNC_NONE where the type has none. */
+    public RingRecords sync(long start, long end, int correlationId, int type, int contextId, int streamId,
+            int eventId) {
+        long at = begin(SyncRecord.SIZE, VprofRing.REC_SYNC);
+        seg.set(LONG, at + SyncRecord.START, start);
+        seg.set(LONG, at + SyncRecord.END, end);
+        seg.set(INT, at + SyncRecord.CORRELATION_ID, correlationId);
+        seg.set(INT, at + SyncRecord.TYPE, type);
+        seg.set(INT, at + SyncRecord.CONTEXT_ID, contextId);
+        seg.set(INT, at + SyncRecord.STREAM_ID, streamId);
+        seg.set(INT, at + SyncRecord.EVENT_ID, eventId);
         return this;
     }
 

@@ -15,7 +15,7 @@ import java.util.Map;
  * own wire reader, per-sequence incremental state (interned data, defaults, incremental clock), and
  * field numbers spelled out again here so a wrong constant in the writer shows up as a failure.
  */
-final class PerfettoTraceReader {
+public final class PerfettoTraceReader {
 
     /** A decoded message: every field number with the raw values in order (Long or ByteString). */
     static final class Msg {
@@ -77,11 +77,11 @@ final class PerfettoTraceReader {
     record Track(long uuid, long parent, String name, Integer pid, Long tid, String processName,
                  List<String> cmdline, boolean counter) {}
 
-    record Event(long track, long ts, int type, String name, Map<String, Object> args, List<Long> flows,
+    public record Event(long track, long ts, int type, String name, Map<String, Object> args, List<Long> flows,
                  Double counterValue, int sequence) {}
 
     final Map<Long, Track> tracks = new LinkedHashMap<>();
-    final List<Event> events = new ArrayList<>();
+    public final List<Event> events = new ArrayList<>();
     int packets;
     int compressedPackets;
 
@@ -155,7 +155,7 @@ final class PerfettoTraceReader {
         }
     }
 
-    static PerfettoTraceReader read(byte[] trace) throws IOException {
+    public static PerfettoTraceReader read(byte[] trace) throws IOException {
         PerfettoTraceReader r = new PerfettoTraceReader();
         Msg root = Msg.parse(ByteString.copyFrom(trace));
         Map<Integer, SeqState> seqs = new HashMap<>();
