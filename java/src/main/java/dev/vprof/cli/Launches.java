@@ -17,10 +17,13 @@ import java.util.stream.Collectors;
  * agent: the processes a vprof front end started ({@code vprof launch}, {@code run}, the demo)
  * carry the same {@link AgentEnvironment#LAUNCH_VARIABLE}; a program started by hand with
  * CUDA_INJECTION64_PATH is one launch from the topmost process of the tree that has the variable
- * down (its workers inherit it). Two launches in one tree ({@code attach --pid 1}, a shell that
+ * down (its workers inherit it); agents injected into running processes ({@code attach --inject})
+ * carry neither, and those under one parent (a server's workers) are one launch. Two launches in one tree ({@code attach --pid 1}, a shell that
  * started two servers) are most likely not all the person meant to capture.
  */
 final class Launches {
+    private static final String INJECTION_VARIABLE = "CUDA_INJECTION64_PATH";
+
     /** One launch: its topmost process in the tree and the agents' pids. */
     record Launch(int root, String command, List<Integer> agents) {
         String describe() {
@@ -49,9 +52,21 @@ final class Launches {
         for (RegionFile f : directory.within(inTree)) {
             int pid = f.pid();
             String launch = proc.environment(pid, AgentEnvironment.LAUNCH_VARIABLE);
-            int top = launch != null ? topmost(proc, tree, inTree, pid, AgentEnvironment.LAUNCH_VARIABLE, launch)
-                    : topmost(proc, tree, inTree, pid, "CUDA_INJECTION64_PATH", null);
-            String key = launch != null ? "launch " + launch : "tree " + top;
+            int top;
+            String key;
+            if (launch != null) {
+                top = topmost(proc, tree, inTree, pid, AgentEnvironment.LAUNCH_VARIABLE, launch);
+                key = "launch " + launch;
+            } else if (proc.environment(pid, INJECTION_VARIABLE) != null) {
+                top = topmost(proc, tree, inTree, pid, INJECTION_VARIABLE, null);
+                key = "tree " + top;
+            } else {
+                // No variable at all: the agent was injected into the running process (attach
+                // --inject). A server's workers share their parent, so that parent is the launch.
+                int parent = tree.parent(pid);
+                top = parent > 0 && inTree.contains(parent) ? parent : pid;
+                key = "injected under " + top;
+            }
             agentsByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(pid);
             rootByKey.merge(key, top, (a, b) -> inTree.contains(a) && isAbove(tree, a, b) ? a : b);
         }
