@@ -30,7 +30,7 @@ import java.util.TreeSet;
 
 /**
  * {@code vprof diff}: two sides (two captures, or two parts of one) read in streaming passes and
- * compared. Per file: a first pass for its steps, GPUs and window ({@link CaptureFacts}); then the
+ * compared. Per file: a first pass for its steps, GPUs and window ({@link FirstPassFacts}); then the
  * per-unit basis is chosen for both sides (steps, else requests, else seconds); then one pass
  * counts every kernel into the sides it belongs to ({@link SideAcc}), and feeds the requests' GPU
  * time (the report's {@link RequestFigures}). The comparison itself is {@link Comparison}.
@@ -45,7 +45,7 @@ public final class CaptureDiff {
     static final class Input {
         final Path path;
         final CaptureReader reader;
-        final CaptureFacts facts;
+        final FirstPassFacts facts;
         final List<String> notes = new ArrayList<>();
         RequestFigures requests;
         List<RequestSlice> slices = List.of();
@@ -55,7 +55,7 @@ public final class CaptureDiff {
         Input(Path path, CaptureReader reader, String stepRange) {
             this.path = path;
             this.reader = reader;
-            this.facts = CaptureFacts.read(reader, stepRange);
+            this.facts = FirstPassFacts.read(reader, stepRange);
             this.requests = RequestFigures.prepare(reader, notes);
             if (requests != null) {
                 slices = requests.slices();

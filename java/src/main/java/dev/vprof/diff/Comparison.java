@@ -123,7 +123,7 @@ final class Comparison {
      */
     static boolean aligned(SideAcc s) {
         boolean byLaunch = true;
-        for (CaptureFacts.Steps st : s.facts.steps.values()) {
+        for (FirstPassFacts.Steps st : s.facts.steps.values()) {
             byLaunch &= st.corrMin != null;
         }
         if (byLaunch || s.bucketCount < 8) {

@@ -30,7 +30,7 @@ final class Gate {
                                           SideAcc n, List<DiffResult.LevelMatch> matching, List<DiffResult.Row> kernels,
                                           DiffResult.Requests requests, List<DiffResult.MetricChange> metrics) {
         List<Mismatch> out = new ArrayList<>();
-        CaptureFacts bf = bi.facts, nf = ni.facts;
+        FirstPassFacts bf = bi.facts, nf = ni.facts;
         if (bf != nf) {
             Map<String, Integer> bg = models(bf), ng = models(nf);
             if (!bg.isEmpty() && !ng.isEmpty() && !bg.keySet().equals(ng.keySet())) {
@@ -96,7 +96,7 @@ final class Gate {
         return Math.max(a, b) / Math.min(a, b) > WORKLOAD_RATIO;
     }
 
-    private static Map<String, Integer> models(CaptureFacts f) {
+    private static Map<String, Integer> models(FirstPassFacts f) {
         Map<String, Integer> m = new TreeMap<>();
         for (String name : f.devices.values()) {
             m.merge(name, 1, Integer::sum);

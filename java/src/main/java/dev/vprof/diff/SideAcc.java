@@ -37,7 +37,7 @@ final class SideAcc {
 
     final String label;
     final Selection selection;
-    final CaptureFacts facts;
+    final FirstPassFacts facts;
     final DiffOptions options;
     final long fromEpochNs;
     final long toEpochNs;
@@ -78,11 +78,11 @@ final class SideAcc {
     private String lastName;
     private Entry lastEntry;
     private int lastPid = Integer.MIN_VALUE;
-    private CaptureFacts.Steps lastSteps;
+    private FirstPassFacts.Steps lastSteps;
     private int lastStepIndex = -1;
     private int lastBucket = -1;
 
-    SideAcc(String label, Selection selection, CaptureFacts facts, DiffOptions options, long seed) {
+    SideAcc(String label, Selection selection, FirstPassFacts facts, DiffOptions options, long seed) {
         this.label = label;
         this.selection = selection;
         this.facts = facts;
@@ -100,11 +100,11 @@ final class SideAcc {
         if (selection.byRequests()) {
             return in;
         }
-        for (Map.Entry<Integer, CaptureFacts.Steps> e : facts.steps.entrySet()) {
+        for (Map.Entry<Integer, FirstPassFacts.Steps> e : facts.steps.entrySet()) {
             if (!acceptsPid(e.getKey())) {
                 continue;
             }
-            CaptureFacts.Steps s = e.getValue();
+            FirstPassFacts.Steps s = e.getValue();
             for (int i = 0; i < s.size; i++) {
                 if (options.step() != null && s.number[i] != options.step()) {
                     continue;
@@ -134,8 +134,8 @@ final class SideAcc {
             ord++;
         }
         steps = k;
-        for (Map.Entry<Integer, CaptureFacts.Steps> e : facts.steps.entrySet()) {
-            CaptureFacts.Steps s = e.getValue();
+        for (Map.Entry<Integer, FirstPassFacts.Steps> e : facts.steps.entrySet()) {
+            FirstPassFacts.Steps s = e.getValue();
             for (int i = 0; i < s.size; i++) {
                 Integer b = bucketOfStep.get(s.number[i]);
                 if (b != null) {
@@ -238,7 +238,7 @@ final class SideAcc {
             return;
         }
         if (stepsMode) {
-            CaptureFacts.Steps s = facts.steps.get(pid);
+            FirstPassFacts.Steps s = facts.steps.get(pid);
             int i = s == null ? -1 : s.at(start);
             if (i < 0 || start > s.end[i] || !bucketOfStep.containsKey(s.number[i])) {
                 return;
@@ -280,7 +280,7 @@ final class SideAcc {
             lastSteps = facts.steps.get(pid);
             lastStepIndex = -1;
         }
-        CaptureFacts.Steps s = lastSteps;
+        FirstPassFacts.Steps s = lastSteps;
         if (s == null) {
             return -1;
         }

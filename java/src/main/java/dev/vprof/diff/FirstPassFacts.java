@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * is not a new step (as the exports' step rule says, see docs/viewers.md). Without such ranges, a
  * process's {@code cudaProfilerApi} capture ranges are its steps when there are two or more.
  */
-final class CaptureFacts implements RecordVisitor {
+final class FirstPassFacts implements RecordVisitor {
     static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)");
 
     /** One process's steps, in order of start, in its own CUPTI ns. */
@@ -131,13 +131,13 @@ final class CaptureFacts implements RecordVisitor {
     final TreeSet<Integer> ranks = new TreeSet<>();
     final TreeSet<Long> cuptiVersions = new TreeSet<>();
 
-    CaptureFacts(String stepName, Map<Integer, ClockMapping> clocks) {
+    FirstPassFacts(String stepName, Map<Integer, ClockMapping> clocks) {
         this.stepName = stepName;
         this.clocks = clocks;
     }
 
-    static CaptureFacts read(CaptureReader reader, String stepName) {
-        CaptureFacts f = new CaptureFacts(stepName, reader.clocks());
+    static FirstPassFacts read(CaptureReader reader, String stepName) {
+        FirstPassFacts f = new FirstPassFacts(stepName, reader.clocks());
         reader.forEachRecord(f);
         f.finish(reader);
         return f;
