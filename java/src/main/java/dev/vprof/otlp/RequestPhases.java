@@ -59,6 +59,9 @@ public final class RequestPhases {
     public static final String QUEUE = "queue";
     public static final String PREFILL = "prefill";
     public static final String DECODE = "decode";
+    /** The longest latency an attribute may give (about 31 years); a longer one is taken as this, flagged. */
+    static final double MAX_LATENCY_S = 1e9;
+
     /** The phases in their order on the timeline. */
     public static final List<String> PHASES = List.of(BEFORE_ENGINE, QUEUE, PREFILL, DECODE);
 
@@ -100,6 +103,11 @@ public final class RequestPhases {
         List<String> anomalies = new ArrayList<>();
         long start = s.startEpochNs();
         long end = Math.max(start, s.endEpochNs());
+        if (end - start < 0) {
+            // A span longer than a long holds (hostile times): its phases are laid in none of it.
+            anomalies.add("the span's times " + start + " .. " + s.endEpochNs() + " ns are no span: taken as empty");
+            end = start;
+        }
         long spanNs = end - start;
 
         long queue = latencyNs(s, ATTR_QUEUE, anomalies);
@@ -178,6 +186,12 @@ public final class RequestPhases {
             prefillStart = Math.max(prefillStart, start);
             decodeStart = Math.max(decodeStart, start);
         }
+        // Each edge at or after the one before and no later than the end: a no-op for any span a
+        // server sends, and what keeps a phase from ending before it starts for a hostile one.
+        queueStart = Math.min(Math.max(queueStart, start), end);
+        prefillStart = Math.min(Math.max(prefillStart, queueStart), end);
+        decodeStart = Math.min(Math.max(decodeStart, prefillStart), end);
+        decodeEnd = Math.min(Math.max(decodeEnd, decodeStart), end);
         List<RequestSlice.Phase> phases = List.of(
                 new RequestSlice.Phase(BEFORE_ENGINE, start, queueStart),
                 new RequestSlice.Phase(QUEUE, queueStart, prefillStart),
@@ -207,6 +221,12 @@ public final class RequestPhases {
         if (seconds < 0) {
             anomalies.add(key + " = " + v.asText() + " is negative: taken as 0");
             return 0;
+        }
+        if (seconds > MAX_LATENCY_S) {
+            // Five of these still add up inside a long, and so do the phase edges placed with them.
+            anomalies.add(key + " = " + v.asText() + " s is longer than any request: taken as " + (long) MAX_LATENCY_S
+                    + " s");
+            return (long) (MAX_LATENCY_S * 1e9);
         }
         return Math.round(seconds * 1e9);
     }

@@ -166,4 +166,28 @@ class RequestPhasesTest {
         assertEquals(expected, split.others());
         assertEquals("cmpl-1", split.requests().get(1).requestId());
     }
+
+    /** What the capture reader's fuzz target found: latencies past a long's ns, and times no span has. */
+    @Test
+    void hostileLatenciesAndTimesGivePhasesInOrderAndFlagged() {
+        Span huge = llmRequest(1000, List.of(
+                Attribute.of("gen_ai.latency.time_in_queue", 1e300),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", 1e300),
+                Attribute.of("gen_ai.latency.time_in_model_decode", 1e300),
+                Attribute.of("gen_ai.latency.time_to_first_token", 1e300),
+                Attribute.of("e2e", 1e300)));
+        Span wide = TestSpans.span(1, 2, 1, "vllm", "llm_request", Long.MIN_VALUE + 1, Long.MAX_VALUE,
+                List.of(Attribute.of("gen_ai.latency.time_in_queue", 0.5)));
+        for (Span s : List.of(huge, wide)) {
+            RequestSlice r = RequestPhases.of(s);
+            long at = r.startEpochNs();
+            for (RequestSlice.Phase p : r.phases()) {
+                assertEquals(at, p.startEpochNs(), p.name());
+                assertTrue(p.endEpochNs() >= p.startEpochNs() && p.endEpochNs() <= r.endEpochNs(), p.toString());
+                at = p.endEpochNs();
+            }
+            assertFalse(r.anomalies().isEmpty(), "flagged: " + r);
+        }
+        assertTrue(RequestPhases.of(huge).anomalies().stream().anyMatch(a -> a.contains("longer than any request")));
+    }
 }
