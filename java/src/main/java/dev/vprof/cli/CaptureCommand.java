@@ -4,6 +4,7 @@ import dev.vprof.engine.Capture;
 import dev.vprof.engine.CaptureEnvironment;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CapturePlan;
+import dev.vprof.engine.CaptureSummary;
 import dev.vprof.engine.Started;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,34 +38,6 @@ final class CaptureCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--trigger", paramLabel = "URL",
-            description = "POST URL/start_profile as the capture starts and URL/stop_profile as it ends (the vLLM "
-                    + "server, e.g. localhost:8000).")
-    String trigger;
-
-    @Option(names = "--torch-traces", paramLabel = "DIR",
-            description = "The server's torch_profiler_dir: after /stop_profile, wait for the traces that appear "
-                    + "there during the capture and fold their GPU work into the file.")
-    Path torchTraces;
-
-    @Option(names = "--torch-traces-timeout", paramLabel = "D", defaultValue = "5m",
-            description = "How long to wait for the traces after the capture stops (vLLM can take minutes to "
-                    + "write large ones). Default: ${DEFAULT-VALUE}.")
-    String torchTracesTimeout = "5m";
-
-    @Option(names = "--metrics", paramLabel = "URL",
-            description = "Scrape this Prometheus /metrics endpoint for the whole capture "
-                    + "(localhost:8000 means http://localhost:8000/metrics).")
-    String metrics;
-
-    @Option(names = "--metrics-interval", paramLabel = "D", defaultValue = "1s",
-            description = "Time between scrapes, 100ms or more. Default: ${DEFAULT-VALUE}.")
-    String metricsInterval = "1s";
-
-    @Option(names = "--spans", paramLabel = "FILE",
-            description = "Import spans from OTLP JSON lines (the collector's file exporter) or a Jaeger JSON export.")
-    Path spans;
-
     @Option(names = "--duration", paramLabel = "D",
             description = "Stop after this long (500ms, 20s, 2m). Default: until Ctrl-C.")
     String duration;
@@ -76,28 +49,25 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Replace the capture file if it exists.")
     boolean force;
 
-    @Option(names = "--json", description = "When the capture ends, also print its closing summary (the file, "
-            + "scrapes, spans; counts as integers) as one JSON object on stdout; the human lines stay on stderr.")
-    boolean json;
-
-    /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
+    /** --metrics, --trigger, --torch-traces, --spans, --otlp*, --json: the same options as attach's. */
     @Mixin
-    OtlpOptions otlp = new OtlpOptions();
+    FeedOptions feeds = new FeedOptions();
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         CaptureOptions o = options();
         o.validate();
-        if (trigger == null && torchTraces == null && metrics == null && spans == null && !otlp.enabled()) {
+        if (feeds.trigger == null && feeds.torchTraces == null && feeds.metrics == null && feeds.spans == null
+                && !feeds.otlp.enabled()) {
             throw new CliException("vprof capture records only what it is given: pass --torch-traces with --trigger, "
                     + "--metrics, --otlp or --spans (for a process's kernels through an agent, use vprof attach)");
         }
-        if (torchTraces != null && trigger == null) {
+        if (feeds.torchTraces != null && feeds.trigger == null) {
             err.println("vprof: note: --torch-traces without --trigger: start and stop the server's profiler "
                     + "yourself (vllm bench serve --profile) while the capture runs");
         }
-        if (torchTraces != null && duration == null) {
+        if (feeds.torchTraces != null && duration == null) {
             err.println("vprof: note: without --duration the capture runs until Ctrl-C, and a second Ctrl-C "
                     + "gives up waiting for the torch traces");
         }
@@ -112,23 +82,18 @@ final class CaptureCommand implements Callable<Integer> {
                 .build();
         CaptureFeeds feeds = o.openFeeds(err);
         Capture running = Capture.start(plan, Started.feeds(feeds), CaptureEnvironment.system(err));
-        o.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
-        return 0;
+        CaptureSummary summary = running.awaitSummary();
+        int exit = o.exportSpans(file, o.humanOut(spec.commandLine().getOut(), err), err);
+        o.printSummaryJson(summary, file, null, spec.commandLine().getOut());
+        return exit;
     }
 
     /** These options as the capture options {@code attach} takes (its agent options at their defaults). */
     CaptureOptions options() {
         CaptureOptions o = CaptureOptions.parse();
-        o.trigger = trigger;
-        o.torchTraces = torchTraces;
-        o.torchTracesTimeout = torchTracesTimeout;
-        o.metrics = metrics;
-        o.metricsInterval = metricsInterval;
-        o.spans = spans;
+        feeds.copyTo(o);
         o.duration = duration;
         o.output = output;
-        o.otlp = otlp;
-        o.json = json;
         return o;
     }
 }

@@ -18,15 +18,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
-/** The options every capture takes ({@code run} and {@code attach}), validated into an {@link ArmSpec}. */
-final class CaptureOptions {
+/**
+ * The options every capture takes ({@code run} and {@code attach}), validated into an {@link ArmSpec};
+ * the feeds' options ({@code --metrics}, {@code --trigger}, {@code --otlp}…) are {@link FeedOptions}'s,
+ * which {@code vprof capture} takes alone.
+ */
+final class CaptureOptions extends FeedOptions {
     @Option(names = "--capture-range", paramLabel = "RANGE", defaultValue = "none",
             description = {"What to record: none (everything from start to stop), cudaProfilerApi "
                     + "(between cudaProfilerStart and cudaProfilerStop), or nvtx:NAME[@DOMAIN] "
@@ -71,54 +73,6 @@ final class CaptureOptions {
     @Option(names = "--buffer-size", paramLabel = "SIZE",
             description = "CUPTI activity buffer size, 64k to 256m. Default: the agent's.")
     String bufferSize;
-
-    @Option(names = "--metrics", paramLabel = "URL",
-            description = "Scrape this Prometheus /metrics endpoint for the whole capture and store every sample "
-                    + "in the file (localhost:8000 means http://localhost:8000/metrics).")
-    String metrics;
-
-    @Option(names = "--metrics-interval", paramLabel = "D", defaultValue = "1s",
-            description = "Time between scrapes, 100ms or more. Default: ${DEFAULT-VALUE}.")
-    String metricsInterval;
-
-    @Option(names = "--spans", paramLabel = "FILE",
-            description = "Import spans into the capture from OTLP JSON lines (the collector's file exporter) "
-                    + "or a Jaeger JSON export.")
-    Path spans;
-
-    @Option(names = "--trigger", paramLabel = "URL",
-            description = {"POST URL/start_profile when the capture starts and URL/stop_profile when it ends, "
-                    + "as `vllm bench serve --profile` does. With vLLM started with "
-                    + "--profiler-config '{\"profiler\":\"cuda\"}' and --capture-range=cudaProfilerApi, "
-                    + "no bench client is needed."})
-    String trigger;
-
-    @Option(names = "--torch-traces", paramLabel = "DIR",
-            description = {"vLLM's torch profiler as a source: after the capture (and --trigger's /stop_profile), "
-                    + "wait for the PyTorch profiler traces that appear in DIR, the server's torch_profiler_dir "
-                    + "(--profiler-config '{\"profiler\":\"torch\",\"torch_profiler_dir\":DIR}'), and fold "
-                    + "their GPU work into the capture file. With it, attach needs no agent."})
-    Path torchTraces;
-
-    @Option(names = "--torch-traces-timeout", paramLabel = "D", defaultValue = "5m",
-            description = "How long to wait for the torch traces after the capture stops (vLLM can take minutes "
-                    + "to write large ones). Default: ${DEFAULT-VALUE}.")
-    String torchTracesTimeout = "5m";
-
-    @Option(names = "--otlp-export", paramLabel = "URL",
-            description = "When the capture ends, send its request spans with vprof's GPU attributes to this "
-                    + "OpenTelemetry Collector (grpc://HOST:4317 or http://HOST:4318/v1/traces), as vprof export "
-                    + "FILE --otlp URL does; needs spans: --otlp or --spans")
-    String otlpExport;
-
-    @Option(names = "--json", description = "When the capture ends, also print its closing summary (the file, "
-            + "processes, ranges, kernels, records, drops, scrapes, spans; counts as integers) as one JSON object, "
-            + "the last line on stdout; the human lines stay on stderr.")
-    boolean json;
-
-    /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body. */
-    @Mixin
-    OtlpOptions otlp = new OtlpOptions();
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
