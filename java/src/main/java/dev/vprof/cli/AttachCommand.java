@@ -37,9 +37,6 @@ import picocli.CommandLine.Spec;
                 + "(started with `vprof launch` or CUDA_INJECTION64_PATH=$(vprof agent-path)).",
                 "Ends at --duration, Ctrl-C, when every agent's capture range is over, or when the targets exit; "
                         + "the agents go back to dormant and the targets run on."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the capture file was written (also when Ctrl-C or SIGTERM ended the capture)",
-                "2:vprof could not capture (no agent, a refused ARM, an unwritable or full disk)"},
         footer = {"", "Examples:",
                 "  vprof attach --pid 4242 --duration 10s -o b.vprof",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi   # vLLM: POST /start_profile",
@@ -49,7 +46,12 @@ import picocli.CommandLine.Spec;
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --duration 10s \\",
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp",
                 "  vprof attach --pid 1 --all --duration 5s   # every agent on the machine, whichever launch"})
-final class AttachCommand implements Callable<Integer> {
+final class AttachCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
+
     @Spec
     CommandSpec spec;
 

@@ -120,11 +120,11 @@ public final class BenchCommand implements Callable<Integer> {
                     : "lost " + e.url() + " after " + e.completed() + " of " + numPrompts + " requests")
                     + ": " + e.getMessage() + "; " + HttpFailures.CHECK_THE_URL);
             err.flush();
-            return Main.EXIT_ERROR;
+            return ExitCode.CANNOT.code();
         } catch (IOException e) {
             err.println("vprof bench: " + e.getMessage());
             err.flush();
-            return Main.EXIT_ERROR;
+            return ExitCode.CANNOT.code();
         }
     }
 }

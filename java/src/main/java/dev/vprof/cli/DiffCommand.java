@@ -36,11 +36,6 @@ import picocli.CommandLine.Spec;
                 + "and decode and their GPU time; the server's metrics; and a comparability gate (GPU, world size, "
                 + "versions, record kinds, CUDA graphs, workload). The first line is the verdict: REGRESSED, IMPROVED, "
                 + "NO CHANGE or NOT COMPARABLE. JSON keys and exit codes: docs/diff.md."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:compared (any verdict but NOT COMPARABLE, and REGRESSED without --fail-on-regression)",
-                "1:REGRESSED, with --fail-on-regression",
-                "2:a usage error, or a file missing or unreadable",
-                "3:NOT COMPARABLE (--force compares anyway)"},
         footer = {"", "Examples:",
                 "  vprof diff before.vprof after.vprof",
                 "  vprof diff --fail-on-regression --json base.vprof new.vprof > diff.json",
@@ -48,9 +43,12 @@ import picocli.CommandLine.Spec;
                 "  vprof diff capture.vprof --base-window 0s..10s --new-window 20s..30s",
                 "  vprof diff capture.vprof --slow-requests 10          # the slowest tenth of the requests against the rest",
                 "  vprof diff --step 1010 base/ test/                   # PyTorch traces, one ProfilerStep"})
-public final class DiffCommand implements Callable<Integer> {
-    public static final int EXIT_REGRESSED = 1;
-    public static final int EXIT_NOT_COMPARABLE = 3;
+public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.REGRESSED, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.NOT_COMPARABLE);
+    }
+
 
     @Spec
     CommandSpec spec;
@@ -152,9 +150,9 @@ public final class DiffCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         if (DiffResult.NOT_COMPARABLE.equals(result.verdict())) {
-            return EXIT_NOT_COMPARABLE;
+            return ExitCode.NOT_COMPARABLE.code();
         }
-        return failOnRegression && DiffResult.REGRESSED.equals(result.verdict()) ? EXIT_REGRESSED : 0;
+        return failOnRegression && DiffResult.REGRESSED.equals(result.verdict()) ? ExitCode.REGRESSED.code() : ExitCode.OK.code();
     }
 
     private DiffOptions options() {

@@ -27,13 +27,18 @@ import picocli.CommandLine.Spec;
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what vprof needs on this machine: JDK, native access, the agent library, "
                 + "libcupti and its version, the NVIDIA driver, /dev/shm, ptrace scope, whether `attach --inject` "
-                + "can work here (CAP_SYS_PTRACE, seccomp, vprof-inject). Each line says OK, WARN or FAIL, with what to do. Exit code 1 when something FAILs."},
+                + "can work here (CAP_SYS_PTRACE, seccomp, vprof-inject). Each line says OK, WARN or FAIL, with what to do. Exit code 5 when something FAILs."},
         footer = {"", "libcupti is looked for where the agent will look: VPROF_CUPTI_LIB, a CUDA toolkit ($CUDA_HOME, "
                 + "/usr/local/cuda), and pip's CUDA wheels (site-packages/nvidia/cuda_cupti/lib for CUDA 12, "
                 + "site-packages/nvidia/cu13/lib for CUDA 13) of the Python that runs the server.",
                 "", "Examples:", "  vprof doctor", "  vprof doctor --python ~/venvs/vllm/bin/python",
                 "  vprof doctor --pid 4242                    # what this running server loaded"})
-final class DoctorCommand implements Callable<Integer> {
+final class DoctorCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.NOT_EXPECTED);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -103,7 +108,7 @@ final class DoctorCommand implements Callable<Integer> {
             }
         }
         out.flush();
-        return failed ? 1 : 0;
+        return failed ? ExitCode.NOT_EXPECTED.code() : ExitCode.OK.code();
     }
 
     private void add(Level l, String what, String detail) {

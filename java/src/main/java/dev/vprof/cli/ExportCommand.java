@@ -38,9 +38,6 @@ import picocli.CommandLine.Spec;
                 + "rank (its RANK or LOCAL_RANK, else by device then pid) and the capture's world size, so HTA's "
                 + "TraceAnalysis(trace_dir=FOLDER) loads every rank. Export into a folder of its own: HTA reads every "
                 + ".json there. How to open each format: docs/viewers.md."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the trace was written", "2:the capture cannot be read, holds nothing to show, or the trace "
-                + "cannot be written", ReadPartly.EXIT_CODE_LINE},
         footer = {"", "Examples:",
                 "  vprof export slow.vprof -o slow.pftrace                 # Perfetto: https://ui.perfetto.dev",
                 "  vprof export slow.vprof -o slow.json                    # Chrome trace JSON",
@@ -48,7 +45,12 @@ import picocli.CommandLine.Spec;
                 "  vprof export slow.vprof -o traces/slow.json --format kineto --steps nvtx:step   # with ProfilerStep#N",
                 "  vprof export slow.vprof -o slow.pftrace --mangled",
                 "  vprof export slow.vprof -o slow.sqlite                  # SQL, Nsight Systems' tables"})
-public final class ExportCommand implements Callable<Integer> {
+public final class ExportCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.INTERRUPTED);
+    }
+
     /** Files above this size get a progress line on a terminal. */
     static final long PROGRESS_ABOVE_BYTES = 64L << 20;
 
@@ -167,7 +169,7 @@ public final class ExportCommand implements Callable<Integer> {
                 if (partly != null) { // the damage is the cause, not a range that never opened
                     err.println(partly + "; no trace was written");
                     err.flush();
-                    return ReadPartly.EXIT_READ_PARTLY;
+                    return ExitCode.READ_PARTLY.code();
                 }
                 return fail(err, file + " " + nothing);
             }
@@ -254,7 +256,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (partly != null) {
             err.println(partly);
             err.flush();
-            return ReadPartly.EXIT_READ_PARTLY;
+            return ExitCode.READ_PARTLY.code();
         }
         err.flush();
         return 0;

@@ -23,14 +23,16 @@ import picocli.CommandLine.Spec;
                 + "capture: one process per file with its rank and world size, its kernels, copies, memsets, CUDA "
                 + "API calls, annotations and CPU ops. Every command that reads a capture (report, export) also "
                 + "reads a trace directly; import keeps a compact copy. The mapping: docs/pytorch-traces.md."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the capture was written (warnings, if any, on stderr)",
-                "2:a trace is missing, unreadable, not a PyTorch profiler trace, or the output exists"},
         footer = {"", "Examples:",
                 "  vprof import ./vllm_profile -o run.vprof",
                 "  vprof import rank-0.pt.trace.json.gz rank-1.pt.trace.json.gz -o job.vprof",
                 "  vprof import --no-cpu-ops big.pt.trace.json.gz -o big.vprof --force"})
-public final class ImportCommand implements Callable<Integer> {
+public final class ImportCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.INTERRUPTED);
+    }
+
 
     @Spec
     CommandSpec spec;

@@ -4,6 +4,8 @@ import dev.vprof.VprofVersion;
 import dev.vprof.engine.CaptureException;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -23,11 +25,8 @@ import picocli.CommandLine;
                 "  vprof list",
                 "  vprof demo                                           # the whole story in a minute, no GPU",
                 "  export CUDA_INJECTION64_PATH=$(vprof agent-path)   # start it yourself, attach later",
-                "", "Exit codes: the command's own for run, 0 on success, 2 when vprof cannot do what was asked."})
+                "", "Exit codes (one table for every command; `vprof run` exits with its command's own status):"})
 public final class Main implements Runnable {
-    /** Exit code for every error vprof itself reports (bad options, no agent, unwritable file, ...). */
-    public static final int EXIT_ERROR = 2;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -55,9 +54,27 @@ public final class Main implements Runnable {
                 ex.printStackTrace(err);
             }
             err.flush();
-            return EXIT_ERROR;
+            return ExitCode.CANNOT.code();
         });
+        exitCodes(cl);
         return cl;
+    }
+
+    /**
+     * The exit-code table under the top-level help, and under each command's help the rows it
+     * returns ({@link ExitCode.Returns}), so no help text words a code differently from the table.
+     */
+    private static void exitCodes(CommandLine cl) {
+        var usage = cl.getCommandSpec().usageMessage();
+        List<String> footer = new ArrayList<>(List.of(usage.footer()));
+        footer.addAll(ExitCode.table(usage.width()));
+        usage.footer(footer.toArray(String[]::new));
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (sub.getCommand() instanceof ExitCode.Returns r) {
+                sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n")
+                        .exitCodeList(ExitCode.helpList(r.exitCodes()));
+            }
+        }
     }
 
     /** {@code vprof --version}: the POM's version. */

@@ -5,14 +5,9 @@ import java.util.Locale;
 
 /**
  * A damaged capture is an error, not a quiet report of nothing: {@code report} and {@code export}
- * still show what could be read, then exit {@link #EXIT_READ_PARTLY} and say how much was lost.
+ * still show what could be read, then exit {@link ExitCode#READ_PARTLY} and say how much was lost.
  */
 final class ReadPartly {
-    /** Exit code when damaged chunks were skipped, or nothing of the file was readable. */
-    static final int EXIT_READ_PARTLY = 3;
-    /** How --help lists it. */
-    static final String EXIT_CODE_LINE = "3:the capture is damaged: it was read only partly (damaged chunks skipped) "
-            + "or not at all; the output covers what could be read";
 
     private ReadPartly() {}
 

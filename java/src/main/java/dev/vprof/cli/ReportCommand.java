@@ -29,10 +29,6 @@ import picocli.CommandLine.Spec;
                 + "server's metrics; per-request latencies (exact from spans, or a histogram quantile shown as its "
                 + "bucket); per process and per capture range, kernels, memcpy and memset, GPU busy time per device, "
                 + "the top kernels by total time, and every record lost."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the report was written (warnings, if any, on stderr)",
-                "2:the file is missing, unreadable, or neither a vprof capture nor a PyTorch profiler trace",
-                ReadPartly.EXIT_CODE_LINE},
         footer = {"", "Examples:",
                 "  vprof report slow.vprof",
                 "  vprof report --top 25 --mangled slow.vprof",
@@ -41,7 +37,12 @@ import picocli.CommandLine.Spec;
                 "  vprof report slow.vprof --html slow.html                   # one file, opens offline in a browser",
                 "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
                 "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
-public final class ReportCommand implements Callable<Integer> {
+public final class ReportCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+    }
+
 
     @Spec
     CommandSpec spec;
@@ -139,7 +140,7 @@ public final class ReportCommand implements Callable<Integer> {
         if (partly != null) {
             err.println(partly);
             err.flush();
-            return ReadPartly.EXIT_READ_PARTLY;
+            return ExitCode.READ_PARTLY.code();
         }
         err.flush();
         return 0;

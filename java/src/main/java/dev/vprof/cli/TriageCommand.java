@@ -36,11 +36,14 @@ import picocli.CommandLine.Spec;
                 + " with the numbers behind it and the next command to run.",
             "A quantile read from a histogram is shown as the bucket that holds it (\"1-2.5 s\", \"<= 300 ms\"):"
                 + " a histogram does not say more. With --json each quantile is {low_s, high_s, exact}.",
-            "Exit status: 0 a verdict was given, 1 the endpoint has no vLLM metrics, 2 it cannot be read."},
+            "Exit codes: 0 a verdict was given, 5 the endpoint has no vLLM metrics, 2 it cannot be read."},
         footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s"})
-public final class TriageCommand implements Callable<Integer> {
-    static final int EXIT_NOT_VLLM = 1;
-    static final int EXIT_UNREACHABLE = 2;
+public final class TriageCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
+    }
+
     static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     @Spec
@@ -80,7 +83,7 @@ public final class TriageCommand implements Callable<Integer> {
             metricsUrl = MetricsScraper.metricsUri(url);
         } catch (IllegalArgumentException e) {
             err.println("vprof triage: " + e.getMessage());
-            return EXIT_UNREACHABLE;
+            return ExitCode.CANNOT.code();
         }
         if (interval.compareTo(MetricsScraper.MIN_INTERVAL) < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -100,7 +103,7 @@ public final class TriageCommand implements Callable<Integer> {
             ScrapeResult first = scraper.scrapeOnce();
             if (first instanceof ScrapeResult.Gap g) {
                 err.println("vprof triage: cannot read metrics: " + g.error() + "; " + HttpFailures.CHECK_THE_URL);
-                return EXIT_UNREACHABLE;
+                return ExitCode.CANNOT.code();
             }
             scrapes.add(((ScrapeResult.Scrape) first).snapshot());
             if (json || !liveProgress) { // on stderr: --json's stdout stays JSON, and the wait is never silent
@@ -141,7 +144,7 @@ public final class TriageCommand implements Callable<Integer> {
         }
         if (scrapes.size() < 2) {
             err.println("vprof triage: the server stopped answering during the window: " + lastError);
-            return EXIT_UNREACHABLE;
+            return ExitCode.CANNOT.code();
         }
         double seconds = (scrapes.getLast().epochNs() - scrapes.getFirst().epochNs()) / 1e9;
         Assessment a = Triage.assess(scrapes, seconds, Triage.Thresholds.DEFAULT, metricsUrl);
@@ -155,7 +158,7 @@ public final class TriageCommand implements Callable<Integer> {
         out.print(json ? ReplicaTriage.json(TriageReport.json(a, metricsUrl.toString()), replicas) + "\n"
                 : TriageReport.text(a, metricsUrl.toString()) + ReplicaTriage.text(replicas));
         out.flush();
-        return a.verdict() == Verdict.NOT_VLLM ? EXIT_NOT_VLLM : 0;
+        return a.verdict() == Verdict.NOT_VLLM ? ExitCode.NOT_EXPECTED.code() : ExitCode.OK.code();
     }
 
     private void progress(PrintWriter err, long elapsedNs, MetricsSnapshot last, int gaps) {

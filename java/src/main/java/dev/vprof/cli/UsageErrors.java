@@ -21,7 +21,7 @@ final class UsageErrors implements IParameterExceptionHandler {
         PrintWriter err = cmd.getErr();
         err.println(sentence(ex));
         err.flush();
-        return Main.EXIT_ERROR;
+        return ExitCode.CANNOT.code();
     }
 
     /** The error as one line: the command, what is wrong, a suggestion when picocli has one, and where help is. */

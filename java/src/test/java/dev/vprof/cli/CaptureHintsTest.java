@@ -86,7 +86,7 @@ class CaptureHintsTest {
         try {
             String url = "127.0.0.1:" + server.getAddress().getPort();
             Cli.Result r = attach("--capture-range=cudaProfilerApi", "--trigger", url);
-            assertEquals(Main.EXIT_ERROR, r.code(), r.err());
+            assertEquals(ExitCode.CANNOT.code(), r.code(), r.err());
             assertEquals(1, posts.get(), "one POST /start_profile; no /stop_profile for a start that failed");
             assertTrue(r.err().contains("404 Not Found") && r.err().contains("--profiler-config"), r.err());
 

@@ -208,7 +208,7 @@ class CliErrorsTest {
     void aMetricsIntervalBelowTheMinimumIsRefusedBeforeAnythingStarts() {
         Cli.Result r = Cli.run("attach", "--pid", Long.toString(ProcessHandle.current().pid()), "--metrics",
                 "localhost:1", "--metrics-interval", "50ms", "-o", "/tmp/never-written.vprof");
-        assertEquals(Main.EXIT_ERROR, r.code());
+        assertEquals(ExitCode.CANNOT.code(), r.code());
         assertTrue(r.err().contains("--metrics-interval 50ms is below the minimum of 100ms"), r.err());
     }
 }

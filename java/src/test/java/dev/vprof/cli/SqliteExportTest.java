@@ -180,12 +180,12 @@ class SqliteExportTest {
         Path db = dir.resolve("damaged.sqlite");
         // A damaged capture is exported as far as it is whole, and says so: exit 3, "read partly".
         Cli.Result export = Cli.run("export", capture.toString(), "-o", db.toString());
-        assertEquals(ReadPartly.EXIT_READ_PARTLY, export.code(), export.err());
+        assertEquals(ExitCode.READ_PARTLY.code(), export.code(), export.err());
         assertTrue(export.err().contains("fails its checksum"), export.err());
         assertEquals(20, SqliteQueries.value(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
                 "the two whole chunks' kernels");
         Cli.Result partly = Cli.run("report", "--json", capture.toString());
-        assertEquals(ReadPartly.EXIT_READ_PARTLY, partly.code(), partly.err());
+        assertEquals(ExitCode.READ_PARTLY.code(), partly.code(), partly.err());
         JsonNode report = JSON.readTree(partly.out());
         assertEquals(report.get("totals").get("kernels").asLong(), 20);
         List<JsonNode> skipped = SqliteQueries.rows(db, "SELECT value FROM EXPORT_META_DATA WHERE name = 'VPROF_SKIPPED'");

@@ -1,5 +1,6 @@
 package dev.vprof.engine;
 
+import dev.vprof.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -129,7 +130,7 @@ class CaptureFeedsTest {
                     new CaptureEnvironment(new AgentDirectory(dir, Path.of("/proc")), log, false));
         } catch (CaptureException e) {
             log.println("vprof: " + e.getMessage());
-            return new Attach(Main.EXIT_ERROR, err.toString(), file);
+            return new Attach(ExitCode.CANNOT.code(), err.toString(), file);
         }
         during.accept(capture, feeds);
         assertNotNull(capture.awaitSummary(30, TimeUnit.SECONDS), "the capture finished: " + err);
@@ -308,7 +309,7 @@ class CaptureFeedsTest {
         List<String> log = new CopyOnWriteArrayList<>();
         URI url = serve("/health", 200, "", log); // every other path answers 404
         Attach a = attach((c, f) -> { }, Asks.trigger(url.toString()));
-        assertEquals(Main.EXIT_ERROR, a.code(), a.err());
+        assertEquals(ExitCode.CANNOT.code(), a.code(), a.err());
         assertTrue(a.err().contains("404") && a.err().contains("profiler is not enabled")
                 && a.err().contains("--profiler-config"), a.err());
         try (CaptureReader r = CaptureReader.open(a.file())) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vprof.cli.ExitCode;
 import dev.vprof.report.ReportFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +93,7 @@ class DiffPageBrowserTest {
         Path page = dir.resolve("not-comparable.html");
         HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("diff", control.toString(), test.toString(), "--html",
                 page.toString());
-        assertEquals(3, run.code(), "NOT COMPARABLE exits 3: " + run.err());
+        assertEquals(ExitCode.NOT_COMPARABLE.code(), run.code(), "NOT COMPARABLE exits 4: " + run.err());
         assertTrue(Files.isRegularFile(page), "the page is written for every verdict");
         JsonNode p = load(page, "diff-not-comparable");
         assertEquals("NOT COMPARABLE", p.path("verdict").asText());
