@@ -177,14 +177,22 @@ public final class RunMerge {
             }
             return new Node(cap, machine, file, e, 0, 0);
         }
+        long margin = 3 * best.uncertaintyNs() + 1000;
         if (refErr >= 0 && capErr >= 0) {
             long bound = (refErr + capErr) * 1000;
-            if (Math.abs(best.offsetNs()) > bound + 3 * best.uncertaintyNs() + 1000) {
+            if (Math.abs(best.offsetNs()) > bound + margin) {
                 warnings.add(String.format(Locale.ROOT, "CLOCKS DISAGREE: node %s's clock is %s from the reference's "
                                 + "by the collectives, beyond the ±%s both nodes' NTP says it could be; one host's time "
                                 + "sync is wrong (check chrony/ptp4l there)", shown(machine),
                         TimeSync.Units.ns(best.offsetNs()), TimeSync.Units.ns(bound)));
             }
+        } else if (Math.abs(best.offsetNs()) > OneRun.slackNs(ref) + OneRun.slackNs(cap) + margin) {
+            warnings.add(String.format(Locale.ROOT, "CLOCKS DISAGREE: node %s's clock is %s from the reference's by the "
+                            + "collectives, more than the clocks of one run's nodes are apart (±%s, taking %s for a clock "
+                            + "NTP does not discipline): a clock is far off, or the collectives matched are not the same "
+                            + "ones", shown(machine), TimeSync.Units.ns(best.offsetNs()),
+                    TimeSync.Units.ns(OneRun.slackNs(ref) + OneRun.slackNs(cap)),
+                    TimeSync.Units.ns(OneRun.UNSYNCHRONISED_SLACK_NS)));
         }
         return new Node(cap, machine, file, best, bestRef, bestPid);
     }

@@ -44,6 +44,23 @@ class RunMergePlacementTest {
     }
 
     @Test
+    void anOffsetFarBeyondWhatUnsynchronisedClocksCanBeApartIsSaidToo() {
+        List<String> warnings = new ArrayList<>();
+        // strictly periodic collectives of two runs 17 minutes apart fit to the nanosecond, on hosts without NTP
+        long[] a = new long[500], b = new long[500];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = 1_000_000_000_000L + i * 2_000_000L;
+            b[i] = a[i] + 1_018_000_000_000L;
+        }
+        RunMerge.Node n = RunMerge.place(node("a", false, 16_000_000, a), node("b", false, 16_000_000, b), 1, "b",
+                "b.pftrace", warnings);
+        assertEquals(OffsetEstimate.COLLECTIVES, n.estimate().method());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.getFirst().startsWith("CLOCKS DISAGREE: node b's clock is 10")
+                && warnings.getFirst().contains("±2.000 s"), warnings.getFirst());
+    }
+
+    @Test
     void anOffsetWithinTheBoundsIsQuiet() {
         List<String> warnings = new ArrayList<>();
         RunMerge.Node n = RunMerge.place(node("a", true, 100, ends(100, 0)), node("b", true, 100, ends(100, 150_000)),
