@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "merge", mixinStandardHelpOptions = true,
         header = "Merge the captures of one run's nodes into one archive that Perfetto opens as one timeline.",
         description = {"Writes a tar archive with a perfetto_manifest.json (one named machine per node) and one "
-                + ".pftrace per capture, named by topology (<host>_<pid>[_dp<d>]_rank<r>). The first capture is the "
+                + ".pftrace per capture, named for its node and the ranks it holds (<host>[_dp<d>]_ranks0-1). "
+                + "The first capture is the "
                 + "reference clock; every other node is placed on it by the offset measured from the collectives "
                 + "(NCCL all-reduce, all-gather, vLLM's custom all-reduce) both captured, whose ends are "
                 + "near-simultaneous on every rank, with the residual stated. Where no collectives match, the wall "
@@ -31,9 +32,14 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev",
                 "  vprof merge a.vprof b.vprof -o ab.tar --force       # merge even what does not look like one run"})
-final class MergeCommand implements Callable<Integer> {
+final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
     @Spec
     CommandSpec spec;
+
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
 
     @Parameters(paramLabel = "CAPTURE", arity = "2..*", description = "the nodes' .vprof captures (the first is the reference)")
     List<Path> captures = new ArrayList<>();
@@ -91,6 +97,6 @@ final class MergeCommand implements Callable<Integer> {
                 + " opens it merged too");
         stdout.flush();
         err.flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 }

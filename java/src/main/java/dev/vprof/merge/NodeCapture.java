@@ -132,7 +132,7 @@ public record NodeCapture(
         return r;
     }
 
-    /** The run identity its front end's environment carried ({@link NodeEvidence#RUN_IDENTITY}): name to value. */
+    /** The run identity its front end's environment carried ({@link NodeEvidence#RUN_IDENTITY}), by name. */
     public Map<String, String> runIdentity() {
         Map<String, String> id = new LinkedHashMap<>();
         for (String v : NodeEvidence.RUN_IDENTITY) {

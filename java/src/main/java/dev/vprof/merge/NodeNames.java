@@ -17,7 +17,7 @@ import java.util.SortedSet;
 final class NodeNames {
     private NodeNames() {}
 
-    /** The node labels (hostnames, else file names), made distinct where several captures share one ({@code host-2}, ...). */
+    /** The node labels (hostnames, else file names), made distinct where captures share one ({@code host-2}). */
     static List<String> machines(List<NodeCapture> caps) {
         Map<String, Integer> seen = new LinkedHashMap<>();
         for (NodeCapture c : caps) {
@@ -82,7 +82,8 @@ final class NodeNames {
                 prev = r;
             }
             runs.add(lo == prev ? Integer.toString(lo) : lo + "-" + prev);
-            return (ranks.size() == 1 ? "rank" : "ranks") + String.join("_", runs.size() > 8 ? runs.subList(0, 8) : runs);
+            List<String> shown = runs.size() > 8 ? runs.subList(0, 8) : runs;
+            return (ranks.size() == 1 ? "rank" : "ranks") + String.join("_", shown);
         }
         List<Integer> pids = c.processes().stream().map(ProcessInfo::pid).sorted().toList();
         if (pids.isEmpty()) {

@@ -163,8 +163,9 @@ final class OneRun {
         Map<String, Integer> out = new HashMap<>();
         for (ProcessInfo p : c.processes()) {
             if (p.rank() != null) {
-                out.putIfAbsent(dp == null ? Integer.toString(p.rank()) : p.rank() + " of data parallel rank " + shown(dp),
-                        p.pid());
+                String rank = dp == null ? Integer.toString(p.rank())
+                        : p.rank() + " of data parallel rank " + shown(dp);
+                out.putIfAbsent(rank, p.pid());
             }
         }
         return out;
