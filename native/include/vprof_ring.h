@@ -33,7 +33,8 @@ extern "C" {
  * shorter format-1 records of old capture files), DEVICE records, the
  * RANGE_BEGIN/RANGE_END commands, and control-block fields in what was
  * reserved. A format-1 front end cannot drive a format-2 agent, so the
- * version is checked before anything else.
+ * version is checked before anything else. Later in format 2, CLOCK_SYNC
+ * grew boottime_ns at its end the same way (see the record).
  */
 #define VPROF_FORMAT_VERSION   2u
 #define VPROF_CONTROL_SIZE     4096u
@@ -450,12 +451,20 @@ struct vprof_rec_api {
     uint32_t tid;
 };
 
-/* CLOCK_SYNC: the same instant read on three clocks. */
+/*
+ * CLOCK_SYNC: the same instant read on four clocks. boottime_ns came later at
+ * the record's end (40 bytes): the host's time since boot, which Perfetto
+ * joins traces of one machine on. A reader takes the 32-byte record of older
+ * agents and files as one without a boot time, and a front end that knows
+ * only the 32 bytes reads the longer record's prefix (its decoder asks for at
+ * least its own size), so the format stays 2. 0 means not read.
+ */
 struct vprof_rec_clock_sync {
     struct vprof_record_header h;
     uint64_t cupti_ns;      /* cuptiGetTimestamp */
     uint64_t realtime_ns;   /* CLOCK_REALTIME */
     uint64_t monotonic_ns;  /* CLOCK_MONOTONIC */
+    uint64_t boottime_ns;   /* CLOCK_BOOTTIME, read right after realtime_ns */
 };
 
 #define VPROF_RANGE_BEGIN 1u
@@ -646,7 +655,7 @@ VPROF_RECORD_SIZE_(vprof_rec_memcpy, 56, pad);
 VPROF_RECORD_SIZE_(vprof_rec_memset, 56, pad);
 VPROF_RECORD_SIZE_(vprof_rec_marker, 40, pad);
 VPROF_RECORD_SIZE_(vprof_rec_api, 40, tid);
-VPROF_RECORD_SIZE_(vprof_rec_clock_sync, 32, monotonic_ns);
+VPROF_RECORD_SIZE_(vprof_rec_clock_sync, 40, boottime_ns);
 VPROF_RECORD_SIZE_(vprof_rec_range, 184, rejected_bad_record);
 VPROF_RECORD_SIZE_(vprof_rec_drops, 32, count);
 VPROF_RECORD_SIZE_(vprof_rec_device, 104, uuid);

@@ -365,6 +365,8 @@ struct ring_view {
     int in_range;
     int in_late, late_kernels;
     uint32_t late_index;
+    int clock_syncs;
+    struct vprof_rec_clock_sync last_sync;
 };
 
 static void view(const struct vprof_record_header *h, void *arg)
@@ -402,6 +404,9 @@ static void view(const struct vprof_record_header *h, void *arg)
     } else if (h->type == VPROF_REC_KERNEL_DESC) {
         const struct vprof_rec_kernel_desc *d = (const void *)h;
         v->graph_descs += d->graph_id != 0u;
+    } else if (h->type == VPROF_REC_CLOCK_SYNC) {
+        v->clock_syncs++;
+        memcpy(&v->last_sync, h, sizeof v->last_sync);
     }
 }
 
@@ -763,6 +768,32 @@ TEST(cuptiClockThatStopsFollowingRealtimeIsFlagged)
     ASSERT_CONTAINS(a->control->reason, "timestamp callback");
 }
 
+/* Handling under test: CLOCK_SYNC carries CLOCK_BOOTTIME beside CLOCK_REALTIME (capture.c
+   vprof_write_clock_sync), read by this test around it as the oracle. */
+TEST(clockSyncRecordsTheHostsBootClockBesideItsWallClock)
+{
+    setup(130001);
+    ASSERT_EQ(arm(VPROF_RANGE_PROFILER, 0), VPROF_RESULT_OK);
+    struct vprof_agent *a = &vprof_agent;
+    struct ring_view before = { 0 };
+    read_ring(&before); /* what arming wrote */
+    const uint64_t r0 = vprof_now_ns(CLOCK_REALTIME), b0 = vprof_now_ns(CLOCK_BOOTTIME);
+    pthread_mutex_lock(&a->state_lock);
+    vprof_write_clock_sync(a);
+    pthread_mutex_unlock(&a->state_lock);
+    const uint64_t b1 = vprof_now_ns(CLOCK_BOOTTIME);
+    struct ring_view v = { 0 };
+    read_ring(&v);
+    ASSERT_EQ(v.clock_syncs, 1);
+    const struct vprof_rec_clock_sync *s = &v.last_sync;
+    ASSERT_EQ(s->h.length, (int32_t)sizeof *s);
+    ASSERT_GE(s->boottime_ns, b0);
+    ASSERT_LE(s->boottime_ns, b1);
+    /* Where the boot lies on the wall clock, as the test read it: within 1 ms (two pairs of reads). */
+    const int64_t agent_boot = (int64_t)(s->realtime_ns - s->boottime_ns), test_boot = (int64_t)(r0 - b0);
+    ASSERT_LE(agent_boot - test_boot < 0 ? test_boot - agent_boot : agent_boot - test_boot, 1000000);
+}
+
 /* Handling under test: RANGE_BEGIN/RANGE_END commands (--range-scope tree, capture.c vprof_tree_edge). */
 TEST(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened)
 {
@@ -1004,6 +1035,7 @@ int main(int argc, char **argv)
         FORKED(kernelTracingIsNeverDisabledOnCupti13GA),
         FORKED(unverifiedCuptiVersionIsSaidAndEveryRecordChecked),
         FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),
+        FORKED(clockSyncRecordsTheHostsBootClockBesideItsWallClock),
         FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
         FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
         FORKED(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime),

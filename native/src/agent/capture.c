@@ -113,6 +113,8 @@ void vprof_write_clock_sync(struct vprof_agent *a)
     memset(&r, 0, sizeof r);
     r.cupti_ns = cupti_now(a);
     r.realtime_ns = vprof_now_ns(CLOCK_REALTIME);
+    /* Next to realtime: the pair says where this host's boot lies on the wall clock. */
+    r.boottime_ns = vprof_now_ns(CLOCK_BOOTTIME);
     r.monotonic_ns = vprof_now_ns(CLOCK_MONOTONIC);
     check_clock(a, r.cupti_ns, r.realtime_ns);
     vprof_ring_write(&a->ring, VPROF_REC_CLOCK_SYNC, &r, sizeof r, VPROF_RING_CONTROL);

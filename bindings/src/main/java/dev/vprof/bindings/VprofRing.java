@@ -430,20 +430,22 @@ public final class VprofRing {
         ).withName("vprof_rec_api");
     }
 
-    /** struct vprof_rec_clock_sync (32 bytes) */
+    /** struct vprof_rec_clock_sync (40 bytes) */
     public static final class ClockSyncRecord {
         private ClockSyncRecord() {}
 
-        public static final long SIZE = 32L;
+        public static final long SIZE = 40L;
         public static final long CUPTI_NS = 8L;
         public static final long REALTIME_NS = 16L;
         public static final long MONOTONIC_NS = 24L;
+        public static final long BOOTTIME_NS = 32L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             MemoryLayout.paddingLayout(8),
             ValueLayout.JAVA_LONG.withName("cupti_ns"),
             ValueLayout.JAVA_LONG.withName("realtime_ns"),
-            ValueLayout.JAVA_LONG.withName("monotonic_ns")
+            ValueLayout.JAVA_LONG.withName("monotonic_ns"),
+            ValueLayout.JAVA_LONG.withName("boottime_ns")
         ).withName("vprof_rec_clock_sync");
     }
 

@@ -1,5 +1,6 @@
 package dev.vprof.adapt;
 
+import dev.vprof.capture.BootClock;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.names.KernelNames;
@@ -58,6 +59,7 @@ public final class CaptureTimeline {
         Map<String, Integer> kernelNameIds = new HashMap<>();
         StreamedCapture.TrackTimes tracks = new StreamedCapture.TrackTimes();
         RecordAdapter records = mapRecords(reader, timeline, tracks, names, kernelNameIds, notes, progress);
+        BootClock.of(reader).ifPresent(b -> timeline.bootOffsetNs(b.realtimeMinusBoottimeNs()));
         tracks.seal();
         StreamedCapture source = new StreamedCapture(reader, timeline, reader.clocks(), names, kernelNameIds, tracks);
         return result(reader, timeline, source, records, notes);

@@ -1,5 +1,8 @@
 package dev.vprof.capture;
 
+import java.util.Arrays;
+import java.util.OptionalLong;
+
 /**
  * Maps one process's CUPTI timestamps to epoch ns, fitted by least squares to its
  * CLOCK_SYNC pairs: {@code epoch = cupti + offset + drift * (cupti - reference)}. One pair
@@ -7,10 +10,13 @@ package dev.vprof.capture;
  * sit from the fitted line) says how far to trust cross-process and cross-source
  * alignment. With no pairs the mapping is the identity, which is right on Linux, where
  * CUPTI's clock is CLOCK_REALTIME.
+ *
+ * <p>Pairs that also read CLOCK_BOOTTIME say where the host's boot lies on its wall clock
+ * ({@link #bootOffsetNs()}): what a Perfetto trace needs to give BOOTTIME honestly.
  */
 public final class ClockMapping {
 
-    private static final ClockMapping IDENTITY = new ClockMapping(0, 0, 0, 0.0, 0.0, 0, 0);
+    private static final ClockMapping IDENTITY = new ClockMapping(0, 0, 0, 0.0, 0.0, 0, 0, OptionalLong.empty());
 
     private final int pairs;
     private final long referenceCuptiNs;
@@ -19,9 +25,10 @@ public final class ClockMapping {
     private final double drift;
     private final long residualMaxNs;
     private final long residualRmsNs;
+    private final OptionalLong bootOffsetNs;
 
     private ClockMapping(int pairs, long referenceCuptiNs, long baseOffsetNs, double offsetAdjustNs, double drift,
-            long residualMaxNs, long residualRmsNs) {
+            long residualMaxNs, long residualRmsNs, OptionalLong bootOffsetNs) {
         this.pairs = pairs;
         this.referenceCuptiNs = referenceCuptiNs;
         this.baseOffsetNs = baseOffsetNs;
@@ -29,6 +36,7 @@ public final class ClockMapping {
         this.drift = drift;
         this.residualMaxNs = residualMaxNs;
         this.residualRmsNs = residualRmsNs;
+        this.bootOffsetNs = bootOffsetNs;
     }
 
     /** CUPTI time taken as epoch time, for a process without clock pairs. */
@@ -66,7 +74,32 @@ public final class ClockMapping {
             maxAbs = Math.max(maxAbs, Math.abs(r));
             sumSq += r * r;
         }
-        return new ClockMapping(n, ref, base, intercept, slope, Math.round(maxAbs), Math.round(Math.sqrt(sumSq / n)));
+        return new ClockMapping(n, ref, base, intercept, slope, Math.round(maxAbs), Math.round(Math.sqrt(sumSq / n)),
+                OptionalLong.empty());
+    }
+
+    /**
+     * This mapping with the boot offset of its process's pairs: the median of the first {@code n}
+     * values of CLOCK_REALTIME − CLOCK_BOOTTIME (the two move apart only when the wall clock is
+     * stepped, so the median keeps the value most of the capture had). None with {@code n} = 0.
+     */
+    public ClockMapping withBootOffset(long[] realtimeMinusBoottimeNs, int n) {
+        if (n <= 0) {
+            return this;
+        }
+        long[] s = Arrays.copyOf(realtimeMinusBoottimeNs, n);
+        Arrays.sort(s);
+        return new ClockMapping(pairs, referenceCuptiNs, baseOffsetNs, offsetAdjustNs, drift, residualMaxNs,
+                residualRmsNs, OptionalLong.of(s[n / 2]));
+    }
+
+    /**
+     * How far CLOCK_REALTIME was ahead of CLOCK_BOOTTIME on the process's host (the boot instant
+     * in epoch ns), from its clock pairs; empty where they read no boot time (older agents, a
+     * PyTorch trace).
+     */
+    public OptionalLong bootOffsetNs() {
+        return bootOffsetNs;
     }
 
     /** The epoch ns of CUPTI time {@code cuptiNs}. */

@@ -30,7 +30,8 @@ import java.util.List;
  * a fixed budget so that a hostile file cannot make the decoder hold unbounded memory.
  *
  * <p>Records of ring format 1 (files written before graph node ids, range counts and drain
- * windows) are shorter: a KERNEL_DESC or RANGE of that length is read with the new fields as 0.
+ * windows) are shorter: a KERNEL_DESC or RANGE of that length is read with the new fields as 0, and
+ * so is a CLOCK_SYNC without its boot time.
  */
 public final class RecordDecoder {
 
@@ -44,6 +45,8 @@ public final class RecordDecoder {
     /** Format 1 ended these records where format 2's first new field begins. */
     static final long KERNEL_DESC_V1_SIZE = KernelDescRecord.GRAPH_NODE_ID;
     static final long RANGE_V1_SIZE = RangeRecord.CORRELATION_ID;
+    /** CLOCK_SYNC records ended before boottime_ns until the agent read CLOCK_BOOTTIME. */
+    static final long CLOCK_SYNC_NO_BOOT_SIZE = ClockSyncRecord.BOOTTIME_NS;
 
     /** Interning limits shared by all decoders of one pass over a file. */
     static final class Budget {
@@ -374,16 +377,17 @@ public final class RecordDecoder {
     }
 
     private void clockSync(MemorySegment seg, long pos, int len, RecordVisitor v) {
-        if (len < ClockSyncRecord.SIZE) {
+        if (len < CLOCK_SYNC_NO_BOOT_SIZE) {
             malformed[VprofRing.REC_CLOCK_SYNC]++;
             return;
         }
         long cupti = seg.get(LONG, pos + ClockSyncRecord.CUPTI_NS);
         long realtime = seg.get(LONG, pos + ClockSyncRecord.REALTIME_NS);
+        long boottime = len < ClockSyncRecord.SIZE ? 0 : seg.get(LONG, pos + ClockSyncRecord.BOOTTIME_NS);
         if (clockPairs != null) {
-            clockPairs.add(pid, cupti, realtime);
+            clockPairs.add(pid, cupti, realtime, boottime);
         }
-        v.clockSync(pid, new ClockSync(cupti, realtime, seg.get(LONG, pos + ClockSyncRecord.MONOTONIC_NS)));
+        v.clockSync(pid, new ClockSync(cupti, realtime, seg.get(LONG, pos + ClockSyncRecord.MONOTONIC_NS), boottime));
     }
 
     private void range(MemorySegment seg, long pos, int len, RecordVisitor v) {

@@ -20,17 +20,26 @@ import picocli.CommandLine.Spec;
 @Command(name = "merge", mixinStandardHelpOptions = true,
         header = "Merge the captures of one run's nodes into one archive that Perfetto opens as one timeline.",
         description = {"Writes a tar archive with a perfetto_manifest.json (one named machine per node) and one "
-                + ".pftrace per capture, named by topology (<host>_<pid>[_dp<d>]_rank<r>). The first capture is the "
+                + ".pftrace per capture, named for its node and the ranks it holds (<host>[_dp<d>]_ranks0-1). "
+                + "The first capture is the "
                 + "reference clock; every other node is placed on it by the offset measured from the collectives "
                 + "(NCCL all-reduce, all-gather, vLLM's custom all-reduce) both captured, whose ends are "
                 + "near-simultaneous on every rank, with the residual stated. Where no collectives match, the wall "
-                + "clocks are taken as they are and the NTP bound (adjtimex's maximum error) is stated. See "
-                + "docs/multinode.md."},
+                + "clocks are taken as they are and the NTP bound (adjtimex's maximum error) is stated; so it is where "
+                + "the best fit's residual is above 100 µs rms. Captures that do not look like one run (windows that "
+                + "do not overlap, different run ids or world sizes, a node or rank given twice) are refused unless "
+                + "--force. See docs/multinode.md."},
         footer = {"", "Examples:",
-                "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev"})
-final class MergeCommand implements Callable<Integer> {
+                "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev",
+                "  vprof merge a.vprof b.vprof -o ab.tar --force       # merge even what does not look like one run"})
+final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
     @Spec
     CommandSpec spec;
+
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
 
     @Parameters(paramLabel = "CAPTURE", arity = "2..*", description = "the nodes' .vprof captures (the first is the reference)")
     List<Path> captures = new ArrayList<>();
@@ -38,7 +47,8 @@ final class MergeCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "RUN.tar", description = "the archive to write")
     Path out;
 
-    @Option(names = "--force", description = "replace the archive if it exists")
+    @Option(names = "--force", description = "replace the archive if it exists, and merge captures that do not look "
+            + "like one run (the reasons are printed and kept in the manifest)")
     boolean force;
 
     @Override
@@ -58,7 +68,9 @@ final class MergeCommand implements Callable<Integer> {
         }
         RunMerge.Result r;
         try {
-            r = RunMerge.merge(captures, out);
+            r = RunMerge.merge(captures, out, force);
+        } catch (RunMerge.NotOneRun e) {
+            throw new CliException(e.getMessage());
         } catch (CaptureFormatException e) {
             throw CaptureOpenError.of(null, e, null);
         } catch (NoSuchFileException e) {
@@ -78,12 +90,13 @@ final class MergeCommand implements Callable<Integer> {
             }
             n.estimate().notes().forEach(x -> stdout.println("    note: " + x));
         }
+        r.forced().forEach(w -> err.println("WARNING: merged with --force although " + w));
         r.warnings().forEach(w -> err.println("WARNING: " + w));
         stdout.println("wrote " + out + ": " + RunMerge.MANIFEST + " and " + r.nodes().size() + " Perfetto traces");
         stdout.println("open https://ui.perfetto.dev and drag " + out + " in; trace_processor_shell " + out
                 + " opens it merged too");
         stdout.flush();
         err.flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 }

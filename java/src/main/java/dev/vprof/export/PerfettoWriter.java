@@ -57,6 +57,9 @@ import java.util.zip.Deflater;
  * phases as children; a group per span service with lanes where spans nest; a "Metrics" group of
  * counter tracks; flows from each launch API call to its GPU op when API calls were recorded.
  *
+ * <p>Clocks: every time is CLOCK_REALTIME; the trace clock is the host's BOOTTIME where the source
+ * recorded it, else REALTIME ({@link PerfettoClocks}).
+ *
  * <p>Size: every track with events gets its own packet sequence, whose defaults name the track and
  * a sequence-scoped incremental clock (id 64), so an event packet carries only a small timestamp
  * delta, the sequence id, the event type and an interned name id. Slices are begin/end pairs (the
@@ -277,30 +280,16 @@ public final class PerfettoWriter {
             flushIfFull();
         }
 
-        /** The first packet: identity clock snapshot so the UI can show wall-clock (epoch) time. */
+        /** The first packet: the trace's clock snapshot ({@link PerfettoClocks}). */
         @Override
         void begin() throws IOException {
-            WireWriter snap = new WireWriter(32);
-            snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_BOOTTIME, base, false));
-            snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_REALTIME, base, false));
-            snap.uint(SNAPSHOT_PRIMARY_TRACE_CLOCK, CLOCK_BOOTTIME);
-            WireWriter p = new WireWriter(64);
+            WireWriter p = new WireWriter(96);
             p.uint(PACKET_TIMESTAMP, base);
-            p.message(PACKET_CLOCK_SNAPSHOT, snap);
+            p.uint(PACKET_TIMESTAMP_CLOCK_ID, CLOCK_REALTIME);
+            p.message(PACKET_CLOCK_SNAPSHOT, PerfettoClocks.traceSnapshot(timeline, base));
             p.uint(PACKET_TRUSTED_SEQUENCE_ID, 1);
             p.uint(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
             packet(p);
-        }
-
-        /** A ClockSnapshot's clock: its id and reading (an incremental clock says so). */
-        static WireWriter clock(int clockId, long timestamp, boolean incremental) {
-            WireWriter clock = new WireWriter(16);
-            clock.uint(CLOCK_ID, clockId);
-            clock.uint(CLOCK_TIMESTAMP, timestamp);
-            if (incremental) {
-                clock.bool(CLOCK_IS_INCREMENTAL, true);
-            }
-            return clock;
         }
 
         /** Emits a TrackDescriptor on the descriptor sequence (1) and returns the new track's uuid. */
@@ -618,14 +607,11 @@ public final class PerfettoWriter {
                 WireWriter defaults = new WireWriter(16);
                 defaults.uint(DEFAULTS_TIMESTAMP_CLOCK_ID, CLOCK_SEQUENCE_INCREMENTAL);
                 defaults.message(DEFAULTS_TRACK_EVENT_DEFAULTS, ted);
-                WireWriter snap = new WireWriter(32);
-                snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_SEQUENCE_INCREMENTAL, base, true));
-                snap.message(SNAPSHOT_CLOCKS, clock(CLOCK_BOOTTIME, base, false));
                 WireWriter p = new WireWriter(64);
-                // This packet's own time is absolute on the trace clock, not a delta.
+                // This packet's own time is absolute on REALTIME, not a delta.
                 p.uint(PACKET_TIMESTAMP, base);
-                p.uint(PACKET_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
-                p.message(PACKET_CLOCK_SNAPSHOT, snap);
+                p.uint(PACKET_TIMESTAMP_CLOCK_ID, CLOCK_REALTIME);
+                p.message(PACKET_CLOCK_SNAPSHOT, PerfettoClocks.sequenceSnapshot(base));
                 p.uint(PACKET_TRUSTED_SEQUENCE_ID, id);
                 p.uint(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
                 p.message(PACKET_DEFAULTS, defaults);

@@ -15,12 +15,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a merge needs of one node's capture, read in one bounded pass: the node's identity and
- * clock evidence ({@link NodeEvidence}), its processes and ranks, its GPUs, and per process the
- * end times (epoch ns, ascending) of its collectives, at most {@link #MAX_COLLECTIVES} each.
+ * clock evidence ({@link NodeEvidence}), its processes and ranks, its GPUs, per process the end
+ * times (epoch ns, ascending) of its collectives, at most {@link #MAX_COLLECTIVES} each, and its
+ * wall-clock window: the capture's own (WINDOW), or where it has none the span of its kernels
+ * (-1, -1 when it has neither).
  */
 public record NodeCapture(
         Path path,
@@ -29,7 +33,9 @@ public record NodeCapture(
         Map<String, Long> end,
         List<ProcessInfo> processes,
         List<DeviceProperties> devices,
-        Map<Integer, long[]> collectiveEnds) {
+        Map<Integer, long[]> collectiveEnds,
+        long windowStartNs,
+        long windowEndNs) {
 
     /** Enough for any offset fit; a longer capture keeps its first ones. */
     static final int MAX_COLLECTIVES = 1 << 20;
@@ -53,9 +59,13 @@ public record NodeCapture(
         Map<Integer, long[]> ends = new TreeMap<>();
         Map<Integer, Integer> counts = new TreeMap<>();
         Map<String, DeviceProperties> devices = new LinkedHashMap<>();
+        long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
         reader.forEachRecord(new RecordVisitor() {
             @Override
             public void kernel(int pid, long start, long endNs, int corr, KernelDesc desc, String name) {
+                ClockMapping c = clocks.getOrDefault(pid, ClockMapping.identity());
+                span[0] = Math.min(span[0], c.toEpochNs(start));
+                span[1] = Math.max(span[1], c.toEpochNs(endNs));
                 if (!Collectives.isCollective(name)) {
                     return;
                 }
@@ -68,7 +78,6 @@ public record NodeCapture(
                     a = Arrays.copyOf(a, n * 2);
                     ends.put(pid, a);
                 }
-                ClockMapping c = clocks.getOrDefault(pid, ClockMapping.identity());
                 a[n] = c.toEpochNs(endNs);
                 counts.put(pid, n + 1);
             }
@@ -84,9 +93,55 @@ public record NodeCapture(
             Arrays.sort(s);
             sorted.put(pid, s);
         });
-        String host = node.getOrDefault(NodeEvidence.HOSTNAME, md.map(CaptureMetadata::host).orElse("unknown"));
-        return new NodeCapture(reader.path(), host, node, end, List.copyOf(reader.processes()),
-                new ArrayList<>(devices.values()), sorted);
+        String host = node.getOrDefault(NodeEvidence.HOSTNAME, md.map(CaptureMetadata::host).orElse(""));
+        long from = -1, to = -1;
+        Optional<WindowChunk> w = reader.window();
+        if (w.isPresent() && w.get().hasEnd() && w.get().endEpochNs() >= w.get().startEpochNs()) {
+            from = w.get().startEpochNs();
+            to = w.get().endEpochNs();
+        } else if (span[0] <= span[1]) {
+            from = w.map(WindowChunk::startEpochNs).filter(s -> s <= span[0]).orElse(span[0]);
+            to = span[1];
+        }
+        return new NodeCapture(reader.path(), host == null ? "" : host.strip(), node, end,
+                List.copyOf(reader.processes()), new ArrayList<>(devices.values()), sorted, from, to);
+    }
+
+    /** The name a person knows this node by: its hostname, or where the capture names none, its file. */
+    public String label() {
+        if (!host.isBlank()) {
+            return host;
+        }
+        Path name = path.getFileName();
+        return name != null ? name.toString() : path.toString();
+    }
+
+    /** Whether the capture says when it ran on its wall clock. */
+    public boolean hasWindow() {
+        return windowStartNs >= 0 && windowEndNs >= windowStartNs;
+    }
+
+    /** The global ranks (RANK) of its processes, ascending. */
+    public SortedSet<Integer> ranks() {
+        SortedSet<Integer> r = new TreeSet<>();
+        processes.forEach(p -> {
+            if (p.rank() != null) {
+                r.add(p.rank());
+            }
+        });
+        return r;
+    }
+
+    /** The run identity its front end's environment carried ({@link NodeEvidence#RUN_IDENTITY}), by name. */
+    public Map<String, String> runIdentity() {
+        Map<String, String> id = new LinkedHashMap<>();
+        for (String v : NodeEvidence.RUN_IDENTITY) {
+            String value = node.get(NodeEvidence.RANK_ENV + v);
+            if (value != null) {
+                id.put(v, value);
+            }
+        }
+        return id;
     }
 
     /** The kernel's maximum error of this node's wall clock in µs, the larger of start and end; -1 if unknown or unsynchronised. */

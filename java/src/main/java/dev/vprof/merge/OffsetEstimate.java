@@ -16,9 +16,9 @@ import java.util.Optional;
  * open a few collectives apart) is the one whose differences agree best, by median absolute
  * deviation; the offset is the median of those differences, and the residual is the spread of the
  * differences within 5 robust standard deviations of it (the others are counted as outliers).
- * Where no collective was matched, the offset is 0 (the wall clocks are taken as they are) and
- * the uncertainty is the two nodes' NTP maximum errors added (adjtimex), or unbounded where
- * either clock is not synchronised.
+ * Where no collective was matched, or the best fit's residual is above {@link #RESIDUAL_BOUND_NS},
+ * the offset is 0 (the wall clocks are taken as they are) and the uncertainty is the two nodes'
+ * NTP maximum errors added (adjtimex), or unbounded where either clock is not synchronised.
  *
  * @param method {@link #COLLECTIVES}, {@link #NTP_BOUND} or {@link #REFERENCE}
  * @param offsetNs how far this node's clock is ahead of the reference's (subtract it to align)
@@ -35,6 +35,15 @@ public record OffsetEstimate(String method, long offsetNs, long uncertaintyNs, i
     public static final String COLLECTIVES = "collectives";
     public static final String NTP_BOUND = "ntp-bound";
     public static final String REFERENCE = "reference";
+
+    /**
+     * A fit whose residual (rms) is above this is not used: the ends of one collective on ranks it
+     * joins agree within microseconds (the merge test on one machine measures 0.5 µs rms), so a
+     * spread of more than 100 µs says the ends matched are not of the same collectives (another
+     * run, another communicator, or an alignment that slipped), and the offset it gives means
+     * nothing. docs/multinode.md says why this number.
+     */
+    public static final long RESIDUAL_BOUND_NS = 100_000;
 
     /** Fewer matched ends than this say too little. */
     static final int MIN_PAIRS = 8;
@@ -149,6 +158,11 @@ public record OffsetEstimate(String method, long offsetNs, long uncertaintyNs, i
         return median(dev);
     }
 
+    /** Whether a fit from collectives is within {@link #RESIDUAL_BOUND_NS}, so its offset may be used. */
+    public boolean withinResidualBound() {
+        return method.equals(COLLECTIVES) && uncertaintyNs >= 0 && uncertaintyNs <= RESIDUAL_BOUND_NS;
+    }
+
     /** One line: "+3.700 ms from 594 collective ends (residual 0.4 µs rms, max 1.2 µs, 0 outliers)". */
     public String describe() {
         String off = (offsetNs >= 0 ? "+" : "") + TimeSync.Units.ns(offsetNs);
@@ -157,7 +171,7 @@ public record OffsetEstimate(String method, long offsetNs, long uncertaintyNs, i
             case COLLECTIVES -> String.format(Locale.ROOT,
                     "%s from %d collective ends (residual %s rms, max %s, %d outliers, shift %d)", off, pairs,
                     TimeSync.Units.ns(uncertaintyNs), TimeSync.Units.ns(maxResidualNs), outliers, shift);
-            default -> off + " (no collectives matched: wall clocks taken as they are, NTP bound "
+            default -> off + " (wall clocks taken as they are, NTP bound "
                     + (uncertaintyNs < 0 ? "unbounded" : "±" + TimeSync.Units.ns(uncertaintyNs)) + ")";
         };
     }

@@ -21,7 +21,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,48 +36,85 @@ import java.util.TreeSet;
  * capture becomes a {@code .pftrace} written by the ordinary Perfetto sink, attributed to a
  * machine of its own; the first capture is the reference, and every other one is placed on it by
  * {@code clocks.sync_to} with the offset measured from collectives ({@link OffsetEstimate}), or
- * with offset 0 and the NTP bound stated where none could be matched.
+ * with offset 0 and the NTP bound stated where none matched within the residual bound. Captures
+ * that do not look like one run ({@link OneRun}) are refused, unless forced, before anything is
+ * written.
  */
 public final class RunMerge {
     private RunMerge() {}
 
     /** Where {@code vprof merge} puts the manifest in the archive. */
     public static final String MANIFEST = "perfetto_manifest.json";
-    /** The clock vprof's Perfetto traces carry their timestamps on (epoch ns; see PerfettoWriter). */
-    static final String TRACE_CLOCK = "BOOTTIME";
+    /**
+     * The clock the manifest relates the files by: REALTIME, which every vprof trace carries its
+     * times on and the offsets are measured on. A trace's BOOTTIME (where its capture recorded one)
+     * is its own host's time since boot, which two hosts do not share.
+     */
+    static final String TRACE_CLOCK = "REALTIME";
 
     /** One node of the merged run. */
     public record Node(NodeCapture capture, String machine, String file, OffsetEstimate estimate,
                        int referencePid, int pid) {}
 
-    /** What was merged, and what the person must hear about it. */
-    public record Result(String runId, List<Node> nodes, List<String> warnings, Map<String, Object> manifest) {}
+    /**
+     * What was merged, and what the person must hear about it.
+     *
+     * @param forced why the captures did not look like one run, merged anyway (--force); empty if they did
+     */
+    public record Result(String runId, List<Node> nodes, List<String> warnings, List<String> forced,
+                         Map<String, Object> manifest) {}
 
-    /** Merges {@code captures} into the tar archive {@code out} (written beside it, moved into place). */
-    public static Result merge(List<Path> captures, Path out) throws IOException {
+    /** The captures do not look like one run, said in one sentence; nothing was written. */
+    public static final class NotOneRun extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotOneRun(String message) {
+            super(message);
+        }
+    }
+
+    /** {@link #merge(List, Path, boolean)}, refusing captures that are not one run. */
+    public static Result merge(List<Path> captures, Path out) throws IOException, NotOneRun {
+        return merge(captures, out, false);
+    }
+
+    /**
+     * Merges {@code captures} into the tar archive {@code out} (written beside it, moved into
+     * place). Unless {@code force}, captures that do not look like one run are refused first.
+     */
+    public static Result merge(List<Path> captures, Path out, boolean force) throws IOException, NotOneRun {
+        List<NodeCapture> caps = new ArrayList<>();
+        for (Path c : captures) {
+            try (CaptureReader reader = CaptureSources.open(c)) {
+                caps.add(NodeCapture.read(reader));
+            }
+        }
+        List<String> machines = NodeNames.machines(caps);
+        List<String> files = NodeNames.files(caps);
+        List<String> warnings = new ArrayList<>();
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < caps.size(); i++) {
+            nodes.add(place(caps.getFirst(), caps.get(i), i, machines.get(i), files.get(i), warnings));
+        }
+        List<String> forced = OneRun.reasons(nodes);
+        if (!forced.isEmpty() && !force) {
+            throw new NotOneRun("these captures do not look like one run: " + String.join("; ", forced)
+                    + "; give the captures the nodes of one run took together, or add --force to merge them anyway");
+        }
         Path abs = out.toAbsolutePath();
         Path work = Files.createTempDirectory(abs.getParent(), "." + abs.getFileName() + ".parts");
         try {
-            List<NodeCapture> caps = new ArrayList<>();
             List<Path> traces = new ArrayList<>();
             for (int i = 0; i < captures.size(); i++) {
                 try (CaptureReader reader = CaptureSources.open(captures.get(i))) {
-                    caps.add(NodeCapture.read(reader));
                     Path trace = work.resolve("node" + i + ".pftrace");
                     CaptureTimeline.Result r = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
                     Exporter.export(r.source(), trace, ExportFormat.PERFETTO);
                     traces.add(trace);
                 }
             }
-            List<String> machines = machineNames(caps);
-            List<String> files = fileNames(caps);
-            List<String> warnings = new ArrayList<>();
-            List<Node> nodes = new ArrayList<>();
-            for (int i = 0; i < caps.size(); i++) {
-                nodes.add(place(caps.getFirst(), caps.get(i), i, machines.get(i), files.get(i), warnings));
-            }
             String runId = runId(caps);
-            Map<String, Object> manifest = manifest(nodes, runId);
+            Map<String, Object> manifest = manifest(nodes, runId, forced);
             byte[] json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(manifest);
             Path tmp = work.resolve("archive.tar");
             try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16),
@@ -93,13 +129,16 @@ public final class RunMerge {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
             }
-            return new Result(runId, nodes, warnings, manifest);
+            return new Result(runId, nodes, warnings, forced, manifest);
         } finally {
             deleteTree(work);
         }
     }
 
-    /** Node {@code index} against the reference: the best-agreeing pair of processes, or the NTP bound. */
+    /**
+     * Node {@code index} against the reference: the best-agreeing pair of processes, or the NTP
+     * bound where none matched or the best fit's residual is above {@link OffsetEstimate#RESIDUAL_BOUND_NS}.
+     */
     static Node place(NodeCapture ref, NodeCapture cap, int index, String machine, String file, List<String> warnings) {
         if (index == 0) {
             return new Node(cap, machine, file, OffsetEstimate.reference(), 0, 0);
@@ -117,82 +156,45 @@ public final class RunMerge {
             }
         }
         long refErr = ref.maxErrorUs(), capErr = cap.maxErrorUs();
+        String syncs = shown(ref.label()) + ": " + ref.timeSyncWords() + ", " + shown(cap.label()) + ": "
+                + cap.timeSyncWords();
+        String why = null;
         if (best == null) {
-            String why = String.format(Locale.ROOT, "no collectives matched between %s (%d collectives) and %s "
-                            + "(%d): the wall clocks are taken as they are; %s: %s, %s: %s", ref.path().getFileName(),
-                    ref.collectiveCount(), cap.path().getFileName(), cap.collectiveCount(), ref.host(),
-                    ref.timeSyncWords(), cap.host(), cap.timeSyncWords());
+            why = String.format(Locale.ROOT, "no collectives matched between %s (%d collectives) and %s (%d): the "
+                            + "wall clocks are taken as they are; %s", shown(NodeNames.fileName(ref)),
+                    ref.collectiveCount(), shown(NodeNames.fileName(cap)), cap.collectiveCount(), syncs);
+        } else if (!best.withinResidualBound()) {
+            why = "the collectives' best fit, " + best.describe() + ", is above the "
+                    + TimeSync.Units.ns(OffsetEstimate.RESIDUAL_BOUND_NS) + " rms bound on the residual and is not "
+                    + "used: the wall clocks are taken as they are; " + syncs;
+        }
+        if (why != null) {
             OffsetEstimate e = OffsetEstimate.ntpBound(refErr, capErr, why);
             if (e.uncertaintyNs() < 0) {
                 warnings.add("node " + shown(machine) + " is placed by its wall clock with no bound on the error: no "
-                        + "collectives to measure on, and a clock adjtimex does not call synchronised");
+                        + "collectives to measure on within the residual bound, and a clock adjtimex does not call "
+                        + "synchronised");
             }
             return new Node(cap, machine, file, e, 0, 0);
         }
+        long margin = 3 * best.uncertaintyNs() + 1000;
         if (refErr >= 0 && capErr >= 0) {
             long bound = (refErr + capErr) * 1000;
-            if (Math.abs(best.offsetNs()) > bound + 3 * best.uncertaintyNs() + 1000) {
+            if (Math.abs(best.offsetNs()) > bound + margin) {
                 warnings.add(String.format(Locale.ROOT, "CLOCKS DISAGREE: node %s's clock is %s from the reference's "
                                 + "by the collectives, beyond the ±%s both nodes' NTP says it could be; one host's time "
                                 + "sync is wrong (check chrony/ptp4l there)", shown(machine),
                         TimeSync.Units.ns(best.offsetNs()), TimeSync.Units.ns(bound)));
             }
+        } else if (Math.abs(best.offsetNs()) > OneRun.slackNs(ref) + OneRun.slackNs(cap) + margin) {
+            warnings.add(String.format(Locale.ROOT, "CLOCKS DISAGREE: node %s's clock is %s from the reference's by the "
+                            + "collectives, more than the clocks of one run's nodes are apart (±%s, taking %s for a clock "
+                            + "NTP does not discipline): a clock is far off, or the collectives matched are not the same "
+                            + "ones", shown(machine), TimeSync.Units.ns(best.offsetNs()),
+                    TimeSync.Units.ns(OneRun.slackNs(ref) + OneRun.slackNs(cap)),
+                    TimeSync.Units.ns(OneRun.UNSYNCHRONISED_SLACK_NS)));
         }
         return new Node(cap, machine, file, best, bestRef, bestPid);
-    }
-
-    /** The hostnames, made distinct where several captures come from one host ({@code host-2}, ...). */
-    static List<String> machineNames(List<NodeCapture> caps) {
-        List<String> out = new ArrayList<>();
-        Map<String, Integer> seen = new LinkedHashMap<>();
-        for (NodeCapture c : caps) {
-            seen.merge(c.host(), 1, Integer::sum);
-        }
-        Map<String, Integer> used = new LinkedHashMap<>();
-        for (NodeCapture c : caps) {
-            String h = c.host().isBlank() ? "node" : c.host();
-            if (seen.get(c.host()) > 1) {
-                int k = used.merge(h, 1, Integer::sum);
-                h = h + "-" + k;
-            }
-            out.add(h);
-        }
-        return out;
-    }
-
-    /**
-     * Per-node file names by topology, as vLLM's profiler names its traces:
-     * {@code <host>_<pid>[_dp<d>][_pp<p>][_tp<t>][_rank<r>].pftrace}, from the lowest-ranked process
-     * and the node's launcher variables; made distinct with {@code _<i>} if two coincide.
-     */
-    static List<String> fileNames(List<NodeCapture> caps) {
-        List<String> out = new ArrayList<>();
-        Set<String> used = new HashSet<>();
-        for (int i = 0; i < caps.size(); i++) {
-            NodeCapture c = caps.get(i);
-            StringBuilder sb = new StringBuilder(safe(c.host()));
-            Optional<ProcessInfo> p = c.firstRank();
-            p.ifPresent(pi -> sb.append('_').append(pi.pid()));
-            topology(c.node(), "VLLM_DP_RANK", "dp", sb);
-            topology(c.node(), "VLLM_PP_RANK", "pp", sb);
-            topology(c.node(), "VLLM_TP_RANK", "tp", sb);
-            p.map(ProcessInfo::rank).ifPresent(r -> sb.append("_rank").append(r));
-            String stem = sb.length() > 80 ? sb.substring(0, 80) : sb.toString();
-            String name = stem + ".pftrace";
-            if (!used.add(name)) {
-                name = stem + "_" + i + ".pftrace";
-                used.add(name);
-            }
-            out.add(name);
-        }
-        return out;
-    }
-
-    private static void topology(Map<String, String> node, String var, String tag, StringBuilder sb) {
-        String v = node.get(NodeEvidence.RANK_ENV + var);
-        if (v != null && v.matches("\\d{1,6}")) {
-            sb.append('_').append(tag).append(v);
-        }
     }
 
     /** A name from a capture as shown on a terminal: control and non-ASCII characters as \\uXXXX. */
@@ -200,11 +202,6 @@ public final class RunMerge {
         StringBuilder sb = new StringBuilder(s.length());
         s.chars().forEach(c -> sb.append(c < 0x20 || c >= 0x7f ? String.format("\\u%04x", c) : String.valueOf((char) c)));
         return sb.toString();
-    }
-
-    static String safe(String s) {
-        String t = s.replaceAll("[^A-Za-z0-9._-]", "_");
-        return t.isEmpty() || t.startsWith(".") ? "node" + t : t;
     }
 
     /** A stable id for the run: the same captures give the same id. */
@@ -223,7 +220,7 @@ public final class RunMerge {
     }
 
     /** The manifest: version 1, one machine per node, clocks relative to the reference, attributes. */
-    static Map<String, Object> manifest(List<Node> nodes, String runId) {
+    static Map<String, Object> manifest(List<Node> nodes, String runId, List<String> forced) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("version", 1);
         String ref = nodes.getFirst().file();
@@ -266,6 +263,9 @@ public final class RunMerge {
         m.put("files", files);
         attrs.put("vprof.offset_method", methods.isEmpty() ? OffsetEstimate.REFERENCE : String.join("+", methods));
         attrs.put("vprof.offset_uncertainty_ns", worst < 0 ? "unbounded" : (Object) worst);
+        if (!forced.isEmpty()) {
+            attrs.put("vprof.forced", String.join("; ", forced));
+        }
         m.put("attributes", attrs);
         return Map.of("perfetto_manifest", m);
     }

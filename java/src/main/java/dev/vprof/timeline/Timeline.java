@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * The layout of everything one capture put on its single clock (epoch nanoseconds): processes with
@@ -22,6 +23,7 @@ public final class Timeline {
     private final List<Request> requests = new ArrayList<>();
     private final List<ServiceSpan> spans = new ArrayList<>();
     private final Map<String, CounterTrack> counters = new LinkedHashMap<>();
+    private OptionalLong bootOffsetNs = OptionalLong.empty();
 
     public StringTable strings() {
         return strings;
@@ -82,6 +84,20 @@ public final class Timeline {
 
     public List<CounterTrack> counters() {
         return Collections.unmodifiableList(new ArrayList<>(counters.values()));
+    }
+
+    /**
+     * Where the host the times were read on had booted, on its wall clock (CLOCK_REALTIME −
+     * CLOCK_BOOTTIME, ns): what turns the timeline's epoch times into that host's CLOCK_BOOTTIME.
+     * Empty for a source that recorded no boot time (a PyTorch trace, an older capture): a sink
+     * must then not claim one.
+     */
+    public OptionalLong bootOffsetNs() {
+        return bootOffsetNs;
+    }
+
+    public void bootOffsetNs(long realtimeMinusBoottimeNs) {
+        this.bootOffsetNs = OptionalLong.of(realtimeMinusBoottimeNs);
     }
 
     /** The earliest time of anything on the timeline, or {@code Long.MAX_VALUE} when it is empty. */

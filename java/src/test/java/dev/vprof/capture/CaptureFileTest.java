@@ -64,7 +64,7 @@ class CaptureFileTest {
             assertEquals(List.of(
                     "4242 RangeEvent[edge=1, source=2, index=1, captureId=9, cuptiNs=1000, realtimeNs=1000,"
                             + " ringDrops=0, ringDropsKernels=0, cuptiDrops=0" + NO_V2_FIELDS + "]",
-                    "4242 ClockSync[cuptiNs=1000, realtimeNs=1005, monotonicNs=77]",
+                    "4242 ClockSync[cuptiNs=1000, realtimeNs=1005, monotonicNs=77, boottimeNs=0]",
                     "4242 kernel 1100..1200 corr=55 gemm_kernel dev=0 stream=7",
                     "4242 MemcpyEvent[start=1300, end=1400, bytes=4096, correlationId=0, deviceId=0, contextId=0,"
                             + " streamId=7, copyKind=1, srcKind=0, dstKind=0, flags=0]",

@@ -144,8 +144,23 @@ public final class RingRecords {
         return this;
     }
 
+    /** A CLOCK_SYNC without a boot time (boottime_ns 0). */
     public RingRecords clockSync(long cuptiNs, long realtimeNs, long monotonicNs) {
+        return clockSync(cuptiNs, realtimeNs, monotonicNs, 0);
+    }
+
+    public RingRecords clockSync(long cuptiNs, long realtimeNs, long monotonicNs, long boottimeNs) {
         long at = begin(ClockSyncRecord.SIZE, VprofRing.REC_CLOCK_SYNC);
+        seg.set(LONG, at + ClockSyncRecord.CUPTI_NS, cuptiNs);
+        seg.set(LONG, at + ClockSyncRecord.REALTIME_NS, realtimeNs);
+        seg.set(LONG, at + ClockSyncRecord.MONOTONIC_NS, monotonicNs);
+        seg.set(LONG, at + ClockSyncRecord.BOOTTIME_NS, boottimeNs);
+        return this;
+    }
+
+    /** A CLOCK_SYNC as agents wrote it before boottime_ns: 32 bytes, ending after monotonic_ns. */
+    public RingRecords clockSyncWithoutBoottime(long cuptiNs, long realtimeNs, long monotonicNs) {
+        long at = begin(ClockSyncRecord.BOOTTIME_NS, VprofRing.REC_CLOCK_SYNC);
         seg.set(LONG, at + ClockSyncRecord.CUPTI_NS, cuptiNs);
         seg.set(LONG, at + ClockSyncRecord.REALTIME_NS, realtimeNs);
         seg.set(LONG, at + ClockSyncRecord.MONOTONIC_NS, monotonicNs);

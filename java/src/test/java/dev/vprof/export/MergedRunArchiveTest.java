@@ -127,6 +127,13 @@ class MergedRunArchiveTest {
         JsonNode manifest = checkManifest(members);
         JsonNode f1 = manifest.get("files").get(1);
         assertEquals(-e.offsetNs(), f1.get("clocks").get("offset_ns").asLong());
+        // each file says its node and the rank it holds; the files are related on REALTIME, the clock
+        // their times are on and the offset was measured on
+        String host = r.nodes().get(0).capture().host();
+        assertEquals(host + "_rank0.pftrace", manifest.get("files").get(0).get("path").asText());
+        assertEquals(host + "_rank1.pftrace", f1.get("path").asText());
+        assertEquals("REALTIME", f1.get("clocks").get("clock").asText());
+        assertEquals("REALTIME", manifest.get("trace_time").get("clock").asText());
         JsonNode attrs = manifest.get("attributes");
         assertEquals("collectives", attrs.get("vprof.offset_method").asText());
         assertEquals(e.uncertaintyNs(), attrs.get("vprof.offset_uncertainty_ns").asLong());

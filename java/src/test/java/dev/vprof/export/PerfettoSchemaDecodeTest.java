@@ -27,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,6 +62,9 @@ class PerfettoSchemaDecodeTest {
 
     @BeforeAll
     static void loadSchema() throws IOException, DescriptorValidationException {
+        if (traceType != null) {
+            return;
+        }
         FileDescriptorSet set;
         try (InputStream in = PerfettoSchemaDecodeTest.class.getResourceAsStream("/perfetto/perfetto_trace.desc")) {
             assertTrue(in != null, "perfetto/perfetto_trace.desc is missing from the test resources");
@@ -147,6 +151,42 @@ class PerfettoSchemaDecodeTest {
         assertEquals(1, wrongWireType.size(), wrongWireType.toString());
         assertTrue(wrongWireType.getFirst().matches(".*\\.track_event: unknown fields \\[" + debugAnnotations + "]"),
                 wrongWireType.toString());
+    }
+
+    /**
+     * Every ClockSnapshot of a trace as Perfetto's schema names it: each clock's BuiltinClocks
+     * name (its number where the name is not a builtin one) with its reading, and under
+     * {@code "primary_trace_clock"} the BuiltinClock name it gives; unknown fields are added to
+     * {@code problems}.
+     */
+    static List<Map<String, Object>> clockSnapshots(byte[] file, List<String> problems) throws IOException {
+        try {
+            loadSchema();
+        } catch (DescriptorValidationException e) {
+            throw new IOException(e);
+        }
+        List<DynamicMessage> packets = new ArrayList<>();
+        unpack(file, "trace", problems, new TreeSet<>(), packets);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (DynamicMessage p : packets) {
+            if (!has(p, "clock_snapshot")) {
+                continue;
+            }
+            Message snap = (Message) get(p, "clock_snapshot");
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (Object o : (List<?>) get(snap, "clocks")) {
+                Message c = (Message) o;
+                long id = num(c, "clock_id");
+                EnumValueDescriptor name = c.getDescriptorForType().findEnumTypeByName("BuiltinClocks")
+                        .findValueByNumber((int) id);
+                m.put(name != null ? name.getName() : Long.toString(id), num(c, "timestamp"));
+            }
+            if (has(snap, "primary_trace_clock")) {
+                m.put("primary_trace_clock", ((EnumValueDescriptor) get(snap, "primary_trace_clock")).getName());
+            }
+            out.add(m);
+        }
+        return out;
     }
 
     // ---- export ----

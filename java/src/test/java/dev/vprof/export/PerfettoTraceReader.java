@@ -77,8 +77,21 @@ public final class PerfettoTraceReader {
     record Track(long uuid, long parent, String name, Integer pid, Long tid, String processName,
                  List<String> cmdline, boolean counter) {}
 
+    /**
+     * One track event; {@code ts} is on the builtin clock {@code clock} (a sequence-scoped clock's
+     * value already turned into the global clock its sequence's snapshot ties it to).
+     */
     public record Event(long track, long ts, int type, String name, Map<String, Object> args, List<Long> flows,
-                 Double counterValue, int sequence) {}
+                 Double counterValue, int sequence, int clock) {}
+
+    /** ClockSnapshot.Clock.BuiltinClocks: BOOTTIME is the default clock of a packet's timestamp. */
+    public static final int REALTIME = 1;
+    public static final int BOOTTIME = 6;
+
+    /** Each ClockSnapshot's readings of builtin clocks (ids below 64), in file order. */
+    public final List<Map<Integer, Long>> snapshots = new ArrayList<>();
+    /** The first snapshot's primary_trace_clock; null where none says. */
+    public Integer primaryTraceClock;
 
     final Map<Long, Track> tracks = new LinkedHashMap<>();
     public final List<Event> events = new ArrayList<>();
@@ -89,6 +102,8 @@ public final class PerfettoTraceReader {
         long defaultTrack;
         Integer defaultClock;
         final Map<Integer, long[]> clocks = new HashMap<>(); // id -> {last value, incremental?1:0}
+        /** Per sequence-scoped clock: {the builtin clock its snapshot ties it to, that clock's reading − its own}. */
+        final Map<Integer, long[]> tiedTo = new HashMap<>();
         final Map<Long, String> names = new HashMap<>();
         final Map<Long, String> annotationNames = new HashMap<>();
         final Map<Long, String> values = new HashMap<>();
@@ -182,8 +197,26 @@ public final class PerfettoTraceReader {
                 }
             }
             if (p.has(6)) {
-                for (Msg c : p.msg(6).msgs(1)) {
+                Msg snap = p.msg(6);
+                Map<Integer, Long> builtin = new LinkedHashMap<>();
+                List<Msg> clocks = snap.msgs(1);
+                for (Msg c : clocks) {
                     st.clocks.put((int) c.num(1), new long[] {c.num(2), c.has(3) && c.num(3) != 0 ? 1 : 0});
+                    if (c.num(1) < 64) {
+                        builtin.put((int) c.num(1), c.num(2));
+                    }
+                }
+                for (Msg c : clocks) {
+                    if (c.num(1) >= 64 && !builtin.isEmpty()) {
+                        Map.Entry<Integer, Long> g = builtin.entrySet().iterator().next();
+                        st.tiedTo.put((int) c.num(1), new long[] {g.getKey(), g.getValue() - c.num(2)});
+                    }
+                }
+                if (!builtin.isEmpty()) {
+                    r.snapshots.add(builtin);
+                }
+                if (snap.has(2) && r.primaryTraceClock == null) {
+                    r.primaryTraceClock = (int) snap.num(2);
                 }
             }
             if (p.has(12)) {
@@ -225,6 +258,15 @@ public final class PerfettoTraceReader {
             }
             if (p.has(11)) {
                 long ts = r.timestamp(p, st);
+                int clock = r.clockOf(p, st);
+                if (clock >= 64) {
+                    long[] tie = st.tiedTo.get(clock);
+                    if (tie == null) {
+                        throw new AssertionError("sequence-scoped clock " + clock + " tied to no builtin clock");
+                    }
+                    ts += tie[1];
+                    clock = (int) tie[0];
+                }
                 Msg e = p.msg(11);
                 long track = e.has(11) ? e.num(11) : st.defaultTrack;
                 int type = (int) e.num(9);
@@ -259,16 +301,45 @@ public final class PerfettoTraceReader {
                     args.put(an, v);
                 }
                 Double cv = e.has(44) ? Double.longBitsToDouble(e.num(44)) : null;
-                r.events.add(new Event(track, ts, type, name, args, e.nums(47), cv, seqId));
+                r.events.add(new Event(track, ts, type, name, args, e.nums(47), cv, seqId, clock));
             }
         }
         return r;
     }
 
+    /** The clock a packet's timestamp is on: its own timestamp_clock_id, its sequence's default, or BOOTTIME. */
+    private int clockOf(Msg p, SeqState st) {
+        if (p.has(58)) {
+            return (int) p.num(58);
+        }
+        return st.defaultClock != null ? st.defaultClock : BOOTTIME;
+    }
+
+    /**
+     * {@code e}'s time on builtin clock {@code clock}, converted as trace processor does with this
+     * trace's own snapshots: through the last snapshot that read both clocks at or before the event
+     * (the first one for an event before all), {@code ts − snapshot[e.clock] + snapshot[clock]}.
+     */
+    public long on(Event e, int clock) {
+        if (e.clock() == clock) {
+            return e.ts();
+        }
+        Map<Integer, Long> use = null;
+        for (Map<Integer, Long> s : snapshots) {
+            if (s.containsKey(e.clock()) && s.containsKey(clock) && (use == null || s.get(e.clock()) <= e.ts())) {
+                use = s;
+            }
+        }
+        if (use == null) {
+            throw new AssertionError("no clock snapshot of the trace relates clock " + e.clock() + " to clock " + clock);
+        }
+        return e.ts() - use.get(e.clock()) + use.get(clock);
+    }
+
     private long timestamp(Msg p, SeqState st) {
         long raw = p.num(8);
-        Integer clockId = p.has(58) ? (int) p.num(58) : st.defaultClock;
-        if (clockId == null || clockId < 64) {
+        int clockId = clockOf(p, st);
+        if (clockId < 64) {
             return raw;
         }
         long[] clock = st.clocks.get(clockId);
