@@ -23,6 +23,8 @@ import java.util.List;
  */
 final class Arming {
     private final ArmSpec spec;
+    /** {@code vprof watch}'s heartbeat timeout for the agents it arms, in ns; 0 to leave the agent's. */
+    private final long heartbeatTimeoutNs;
     private final ProcFs proc;
     private final PrintWriter err;
     private final int ourPid = (int) ProcessHandle.current().pid();
@@ -36,6 +38,7 @@ final class Arming {
     /** For {@code plan}, begun now (ATTACH) or when {@code started}'s command started (RUN). */
     Arming(CapturePlan plan, Started started, CaptureEnvironment env) {
         this.spec = plan.arm();
+        this.heartbeatTimeoutNs = plan.continuous() == null ? 0 : plan.continuous().heartbeatTimeout().toNanos();
         this.proc = env.agents().proc();
         this.err = env.log();
         this.startedRealtimeNs = CaptureSession.captureStart(started.command());
@@ -75,6 +78,7 @@ final class Arming {
         } catch (CaptureException e) {
             for (Attached a : armed) {
                 disarmQuietly(a);
+                restoreHeartbeatTimeout(a);
                 a.region.setFrontendPid(0);
                 a.liveness.close();
             }
@@ -112,6 +116,10 @@ final class Arming {
                         + " bytes an earlier, interrupted capture left in the ring");
             }
             r.heartbeat(Posix.monotonicNanos());
+            if (heartbeatTimeoutNs != 0) {
+                a.heartbeatTimeoutBefore = r.heartbeatTimeoutNs();
+                r.setHeartbeatTimeoutNs(heartbeatTimeoutNs);
+            }
             int result;
             try {
                 result = r.arm(spec, ourPid, CaptureSession.COMMAND_TIMEOUT_NS);
@@ -130,11 +138,20 @@ final class Arming {
                         + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
             }
         } catch (RuntimeException e) {
+            restoreHeartbeatTimeout(a);
             a.liveness.close();
             throw e;
         }
         r.setFrontendPid(ourPid);
         return a;
+    }
+
+    /** The agent's own heartbeat timeout back, as the capture lets it go. */
+    static void restoreHeartbeatTimeout(Attached a) {
+        if (a.heartbeatTimeoutBefore != 0) {
+            a.region.setHeartbeatTimeoutNs(a.heartbeatTimeoutBefore);
+            a.heartbeatTimeoutBefore = 0;
+        }
     }
 
     private void disarmOrThrow(Region r) {
@@ -170,6 +187,7 @@ final class Arming {
             if (a.region.state().isActive()) {
                 disarmQuietly(a);
             }
+            restoreHeartbeatTimeout(a);
             a.region.setFrontendPid(0);
             a.region.close();
             a.liveness.close();

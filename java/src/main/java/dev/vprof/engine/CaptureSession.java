@@ -59,6 +59,12 @@ final class CaptureSession {
     private static final long PENDING_FAST_NS = TimeUnit.SECONDS.toNanos(5);
     private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * A continuous capture's agents give up on a silent front end sooner (under a second), so they
+     * hear from it more often: a late turn of the loop does not make them disarm.
+     */
+    private static final long CONTINUOUS_HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long STATUS_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** Without a terminal, a line this often, so that a long capture is never silent in a log. */
     static final long LOG_EVERY_NS = TimeUnit.SECONDS.toNanos(30);
@@ -90,6 +96,14 @@ final class CaptureSession {
     private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private final TorchTraceFolder torch; // --torch-traces; null otherwise
+    private final DutyCycle duty;         // vprof watch --armed below 100 %; null otherwise
+    private final long heartbeatEveryNs;
+    /** System.nanoTime() until which a duty-cycled capture keeps its range open (a dump is pending). */
+    private volatile long holdArmedUntilNs;
+    private volatile boolean holding;
+    /** What {@link #status()} returns: every process as last seen, refreshed about once a second. */
+    private volatile List<AgentStatus> status = List.of();
+    private volatile boolean armedNow = true;
     private long deadlineNs;          // 0: none
     private DiskWatch disk;
     private long beganNs;
@@ -119,6 +133,9 @@ final class CaptureSession {
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
         this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
+        this.duty = plan.continuous() != null && plan.continuous().dutyCycled()
+                ? new DutyCycle(plan.continuous(), System.nanoTime()) : null;
+        this.heartbeatEveryNs = plan.continuous() != null ? CONTINUOUS_HEARTBEAT_EVERY_NS : HEARTBEAT_EVERY_NS;
         for (Attached a : armed) {
             attached.add(a);
             seenPids.add(a.pid());
@@ -157,6 +174,46 @@ final class CaptureSession {
     }
 
     List<Attached> attached() { return attached; }
+
+    /** Keeps a duty-cycled capture's range open until {@code untilNanoTime} (System.nanoTime()); safe from any thread. */
+    void holdArmed(long untilNanoTime) {
+        holdArmedUntilNs = untilNanoTime;
+        holding = true;
+    }
+
+    /** Every process as the drain thread last saw it; safe from any thread. */
+    List<AgentStatus> status() {
+        return status;
+    }
+
+    /** Whether the agents record now (always, unless a duty cycle is in its unarmed part); safe from any thread. */
+    boolean armedNow() {
+        return armedNow;
+    }
+
+    private void refreshStatus() {
+        List<AgentStatus> now = new ArrayList<>(attached.size());
+        for (Attached a : attached) {
+            if (!a.finished) {
+                a.last = a.region.counters();
+            }
+            now.add(new AgentStatus(a.pid(), a.delta(), a.reader.records(),
+                    a.finished ? "LEFT" : a.region.state().name()));
+        }
+        status = List.copyOf(now);
+    }
+
+    /** Each process still in the capture with its agent's counters since it joined, read now. */
+    private Map<Integer, AgentCounters> countersSinceJoined() {
+        Map<Integer, AgentCounters> m = new HashMap<>();
+        for (Attached a : attached) {
+            if (!a.finished) {
+                a.last = a.region.counters();
+                m.put(a.pid(), a.delta());
+            }
+        }
+        return m;
+    }
 
     // ---- joining and letting go ----------------------------------------------------------------
 
@@ -431,6 +488,7 @@ final class CaptureSession {
             } catch (RegionException | RuntimeException e) {
                 err.println("vprof: warning: " + e.getMessage());
             }
+            Arming.restoreHeartbeatTimeout(a);
             if (a.region.frontendPid() == ourPid) {
                 a.region.setFrontendPid(0);
             }
@@ -479,12 +537,13 @@ final class CaptureSession {
         long nextBeat = 0;
         long nextProgress = System.nanoTime() + PROGRESS_EVERY_NS;
         long nextLog = System.nanoTime() + LOG_EVERY_NS;
+        long nextStatus = 0;
         boolean commandExited = false;
         while (true) {
             long now = System.nanoTime();
             if (now - nextBeat >= 0) {
                 heartbeatAll();
-                nextBeat = now + HEARTBEAT_EVERY_NS;
+                nextBeat = now + heartbeatEveryNs;
             }
             boolean checkNow = now - nextCheck >= 0;
             if (checkNow) {
@@ -511,7 +570,18 @@ final class CaptureSession {
             if (relay != null) {
                 relay.poll(attached, err);
             }
+            if (duty != null) {
+                duty.poll(attached, now, holding && now - holdArmedUntilNs < 0, err);
+                armedNow = duty.on();
+            }
             feeds.pump(out, now, err);
+            if (out.cutDue(now)) {
+                out.cut(countersSinceJoined());
+            }
+            if (now - nextStatus >= 0) {
+                refreshStatus();
+                nextStatus = now + STATUS_EVERY_NS;
+            }
             out.flushIfDue(now);
             if (disk != null) {
                 disk.check(now, out.bytesWritten(), err);
@@ -597,7 +667,41 @@ final class CaptureSession {
                 // The range ended (capture-range-end=stop or repeat:N reached): read what is left.
                 drainToEnd(a, true);
                 a.endedByItself = true;
+                if (plan.continuous() != null) {
+                    rearm(a);
+                }
             }
+        }
+    }
+
+    /**
+     * A continuous capture's agent went DORMANT by itself (it missed heartbeats, or its process's
+     * own cudaProfilerStop ended its last range): its stay ends in the file as any process's does,
+     * and it joins again, armed anew (its names and ids start afresh, as at any ARM).
+     */
+    private void rearm(Attached a) throws IOException {
+        String why = a.region.reason();
+        Path path = a.region.path();
+        finish(a, true);
+        Region r;
+        try {
+            r = Region.open(path, uid, true);
+        } catch (RegionException e) {
+            err.println("vprof: warning: pid " + a.pid() + "'s agent went dormant by itself and cannot be armed again: "
+                    + e.getMessage());
+            return;
+        }
+        try {
+            arming.checkUsable(r);
+            Attached again = arming.arm(r);
+            err.println("vprof: pid " + a.pid() + "'s agent went dormant by itself"
+                    + (why.isEmpty() ? "" : " (" + why + ")") + "; armed it again");
+            err.flush();
+            join(again);
+        } catch (CaptureException e) {
+            err.println("vprof: warning: " + e.getMessage() + "; pid " + a.pid() + " is no longer recorded");
+            err.flush();
+            r.close();
         }
     }
 
@@ -698,6 +802,7 @@ final class CaptureSession {
             out.processEnd(a.pid(), a.delta());
         }
         boolean gone = a.region.state() == AgentState.EXITED || !a.liveness.alive();
+        Arming.restoreHeartbeatTimeout(a);
         if (a.region.frontendPid() == ourPid) {
             a.region.setFrontendPid(0);
         }
