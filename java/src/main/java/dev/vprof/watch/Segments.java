@@ -232,7 +232,7 @@ public final class Segments implements CaptureOutput {
             }
         }
         closeSegment(at, true);
-        begin(at);
+        beginOrFree(at, null);
     }
 
     @Override
@@ -347,6 +347,7 @@ public final class Segments implements CaptureOutput {
     /** Closes the open segment (its WINDOW first, unless the capture wrote it), then applies the bounds. */
     private void closeSegment(long endEpochNs, boolean window) throws IOException {
         CaptureWriter w = writer;
+        IOException closeFailed = null;
         try {
             if (window) {
                 Map<String, Long> counts = new LinkedHashMap<>();
@@ -358,7 +359,7 @@ public final class Segments implements CaptureOutput {
         } catch (IOException e) {
             // The file ends with its last whole chunk and reads; the capture goes on.
             closeQuietly(w);
-            noteDiskFull(e);
+            closeFailed = e;
         }
         long size = fileSize(w.path());
         Segment s = new Segment(number, w.path(), segmentStartEpochNs, endEpochNs, size, bodyOffset);
@@ -369,6 +370,9 @@ public final class Segments implements CaptureOutput {
         openBytes = 0;
         listener.closed(s);
         bound(endEpochNs);
+        if (closeFailed != null) {
+            freeOldest(closeFailed, w.path());
+        }
     }
 
     /** Deletes the oldest segments the window no longer needs: past --keep, then past --max-disk. */
@@ -381,7 +385,8 @@ public final class Segments implements CaptureOutput {
                     return;
                 }
                 Segment oldest = closed.getFirst();
-                long nextStart = closed.size() > 1 ? closed.get(1).startEpochNs() : segmentStartEpochNs;
+                // The next segment begins where the newest closed one ended (now).
+                long nextStart = closed.size() > 1 ? closed.get(1).startEpochNs() : nowEpochNs;
                 boolean pastKeep = nowEpochNs - nextStart >= keepNs;
                 boolean overDisk = bytesWritten() > limits.maxDiskBytes();
                 if ((!pastKeep && !overDisk) || pinned(oldest)) {
@@ -400,7 +405,7 @@ public final class Segments implements CaptureOutput {
                         log.flush();
                     }
                 }
-                windowStartEpochNs = closed.isEmpty() ? segmentStartEpochNs : closed.getFirst().startEpochNs();
+                windowStartEpochNs = closed.isEmpty() ? nowEpochNs : closed.getFirst().startEpochNs();
             }
             delete(drop);
         }
@@ -425,50 +430,90 @@ public final class Segments implements CaptureOutput {
     }
 
     /**
-     * A write failed (a full disk): the open segment ends as it stands, the oldest segments are
-     * deleted (pinned ones last) and a new segment begins. {@code lost} bytes of records did not
-     * make it. Rethrows when there is nothing left to delete: the capture then ends.
+     * A write failed (a full disk): the open segment ends as it stands, the oldest segment is
+     * deleted (pinned ones too: a full disk leaves no choice) and a new segment begins. {@code lost}
+     * bytes of records did not make it. Rethrows when there is nothing left to delete: the capture
+     * then ends, its agents disarmed, the targets untouched.
      */
     private void diskFull(IOException e, long lost) throws IOException {
-        diskFull++;
         bytesLost += lost;
         CaptureWriter w = writer;
         closeQuietly(w);
         long end = Posix.realtimeNanos();
         long size = fileSize(w.path());
-        Segment broken = new Segment(number, w.path(), segmentStartEpochNs, end, size, bodyOffset);
+        synchronized (closed) {
+            closed.add(new Segment(number, w.path(), segmentStartEpochNs, end, size, bodyOffset));
+        }
+        closedBytes += size;
+        openBytes = 0;
+        if (!freeOldest(e, w.path())) {
+            throw e;
+        }
+        beginOrFree(end, e);
+    }
+
+    /** Deletes the oldest closed segment but the newest after a failed write; false when there is none. */
+    private boolean freeOldest(IOException e, Path failing) {
+        diskFull++;
         Segment drop;
         synchronized (closed) {
-            closed.add(broken);
-            closedBytes += size;
-            openBytes = 0;
-            drop = closed.size() > 1 ? closed.removeFirst() : null;
-            if (drop != null) {
+            if (closed.size() < 2) {
+                return false;
+            }
+            drop = closed.removeFirst();
+            droppedForDisk++;
+            windowStartEpochNs = closed.getFirst().startEpochNs();
+        }
+        delete(drop);
+        // Room for more than the write that failed: a writer's buffer (1 MiB a process) and its chunk.
+        while (usableBytes() < HEADROOM_BYTES) {
+            synchronized (closed) {
+                if (closed.size() < 2) {
+                    break;
+                }
+                drop = closed.removeFirst();
                 droppedForDisk++;
                 windowStartEpochNs = closed.getFirst().startEpochNs();
             }
+            delete(drop);
         }
-        if (drop == null) {
-            throw e;
-        }
-        delete(drop);
         if (!saidDiskFull) {
             saidDiskFull = true;
-            log.println("vprof watch: warning: writing " + w.path() + " failed (" + e.getMessage() + "): deleted the "
-                    + "oldest segment " + drop.path().getFileName() + " to make room and went on in a new segment; "
-                    + "the target is not affected (each time is counted as vprof_disk_full_total)");
+            log.println("vprof watch: warning: writing " + failing + " failed (" + e.getMessage() + "): deleted the "
+                    + "oldest segment " + drop.path().getFileName() + " to make room and went on; the target is not "
+                    + "affected (each time is counted as vprof_disk_full_total)");
             log.flush();
         }
-        begin(end);
+        return true;
     }
 
-    private void noteDiskFull(IOException e) {
-        diskFull++;
-        if (!saidDiskFull) {
-            saidDiskFull = true;
-            log.println("vprof watch: warning: closing a segment failed (" + e.getMessage() + "); it reads up to its "
-                    + "last whole chunk");
-            log.flush();
+    /** The next segment, deleting old ones while the disk has no room for even its first chunks. */
+    private void beginOrFree(long at, IOException first) throws IOException {
+        while (true) {
+            try {
+                begin(at);
+                return;
+            } catch (IOException e) {
+                Path made = dir.resolve(fileName(number));
+                if (writer != null && writer.path().equals(made)) {
+                    closeQuietly(writer); // made, but its first chunks did not fit
+                }
+                number--; // begin() counted a segment that is not there
+                if (!freeOldest(e, made)) {
+                    throw first != null ? first : e;
+                }
+            }
+        }
+    }
+
+    /** Free space a full disk must give back before the window goes on: two writers' buffers. */
+    static final long HEADROOM_BYTES = 4L << 20;
+
+    private long usableBytes() {
+        try {
+            return Files.getFileStore(dir).getUsableSpace();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
         }
     }
 
