@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -104,6 +105,13 @@ final class CaptureSession {
     /** What {@link #status()} returns: every process as last seen, refreshed about once a second. */
     private volatile List<AgentStatus> status = List.of();
     private volatile boolean armedNow = true;
+    /**
+     * A continuous capture's agents hear from this thread too, every 100 ms, so that a turn of
+     * the drain loop held up (a loaded host, a long write) does not make them disarm; the JVM's
+     * death still silences it at once.
+     */
+    private final List<Attached> beating = new CopyOnWriteArrayList<>();
+    private Thread heartbeat;
     private long deadlineNs;          // 0: none
     private DiskWatch disk;
     private long beganNs;
@@ -139,6 +147,7 @@ final class CaptureSession {
         for (Attached a : armed) {
             attached.add(a);
             seenPids.add(a.pid());
+            beating.add(a);
         }
     }
 
@@ -251,6 +260,7 @@ final class CaptureSession {
 
     private void join(Attached a) {
         attached.add(a);
+        beating.add(a);
         seenPids.add(a.pid());
         announce(a);
     }
@@ -394,6 +404,9 @@ final class CaptureSession {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
         beganNs = System.nanoTime();
+        if (plan.continuous() != null) {
+            heartbeat = Thread.ofPlatform().daemon().name("vprof-heartbeat").start(this::beatUntilInterrupted);
+        }
         disk = DiskWatch.of(plan.output(), beganNs, deadlineNs);
         disk.atStart(err);
     }
@@ -433,6 +446,7 @@ final class CaptureSession {
                 throw writeFailed(e);
             }
         } finally {
+            stopHeartbeat();
             if (progress != null) {
                 progress.clear();
             }
@@ -488,6 +502,7 @@ final class CaptureSession {
             } catch (RegionException | RuntimeException e) {
                 err.println("vprof: warning: " + e.getMessage());
             }
+            beating.remove(a);
             Arming.restoreHeartbeatTimeout(a);
             if (a.region.frontendPid() == ourPid) {
                 a.region.setFrontendPid(0);
@@ -631,6 +646,31 @@ final class CaptureSession {
         return allDone;
     }
 
+    private void beatUntilInterrupted() {
+        while (!Thread.currentThread().isInterrupted()) {
+            long mono = Posix.monotonicNanos();
+            for (Attached a : beating) {
+                try {
+                    a.region.heartbeat(mono);
+                } catch (IllegalStateException closed) {
+                    // finished and unmapped meanwhile
+                }
+            }
+            LockSupport.parkNanos(CONTINUOUS_HEARTBEAT_EVERY_NS);
+        }
+    }
+
+    private void stopHeartbeat() {
+        if (heartbeat != null) {
+            heartbeat.interrupt();
+            try {
+                heartbeat.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private void heartbeatAll() {
         long mono = Posix.monotonicNanos();
         for (Attached a : attached) {
@@ -653,6 +693,7 @@ final class CaptureSession {
 
     /** Notices processes that exited (finish them) and, in ATTACH, agents that went DORMANT by themselves. */
     private void checkEnds() throws IOException {
+        List<Attached> again = new ArrayList<>();
         for (Attached a : attached) {
             if (a.finished) {
                 continue;
@@ -668,9 +709,12 @@ final class CaptureSession {
                 drainToEnd(a, true);
                 a.endedByItself = true;
                 if (plan.continuous() != null) {
-                    rearm(a);
+                    again.add(a);
                 }
             }
+        }
+        for (Attached a : again) {
+            rearm(a);
         }
     }
 
@@ -802,6 +846,7 @@ final class CaptureSession {
             out.processEnd(a.pid(), a.delta());
         }
         boolean gone = a.region.state() == AgentState.EXITED || !a.liveness.alive();
+        beating.remove(a);
         Arming.restoreHeartbeatTimeout(a);
         if (a.region.frontendPid() == ourPid) {
             a.region.setFrontendPid(0);
