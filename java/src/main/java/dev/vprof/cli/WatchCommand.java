@@ -101,8 +101,8 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
                     + "counted). Default: ${DEFAULT-VALUE}.")
     String maxDisk;
 
-    @Option(names = "--before", paramLabel = "D", defaultValue = "30s",
-            description = "What a dump covers before its trigger (at most --keep). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--before", paramLabel = "D",
+            description = "What a dump covers before its trigger (at most --keep). Default: 30s, or --keep when shorter.")
     String before;
 
     @Option(names = "--after", paramLabel = "D", defaultValue = "10s",
@@ -206,7 +206,8 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
         if (segmentD.compareTo(Duration.ofMillis(500)) < 0 || segmentD.compareTo(keepD) > 0) {
             throw new CliException("--segment " + segment + " must be at least 500ms and at most --keep (" + keep + ")");
         }
-        Duration beforeD = nonNegative("--before", before);
+        Duration beforeD = before == null ? (keepD.compareTo(Duration.ofSeconds(30)) < 0 ? keepD : Duration.ofSeconds(30))
+                : nonNegative("--before", before);
         if (beforeD.compareTo(keepD) > 0) {
             throw new CliException("--before " + before + " is longer than --keep " + keep
                     + ": the window does not hold that much; raise --keep");

@@ -22,6 +22,8 @@ import java.util.List;
  * agent of the tree accepted the ARM.
  */
 final class Arming {
+    /** The agent's own heartbeat timeout, as native/src/agent/region.c sets it when it makes the region. */
+    static final long AGENT_HEARTBEAT_TIMEOUT_NS = 5_000_000_000L;
     private final ArmSpec spec;
     /** {@code vprof watch}'s heartbeat timeout for the agents it arms, in ns; 0 to leave the agent's. */
     private final long heartbeatTimeoutNs;
@@ -117,8 +119,11 @@ final class Arming {
             }
             r.heartbeat(Posix.monotonicNanos());
             if (heartbeatTimeoutNs != 0) {
-                a.heartbeatTimeoutBefore = r.heartbeatTimeoutNs();
+                a.heartbeatTimeoutBefore = Math.max(r.heartbeatTimeoutNs(), AGENT_HEARTBEAT_TIMEOUT_NS);
                 r.setHeartbeatTimeoutNs(heartbeatTimeoutNs);
+            } else if (r.heartbeatTimeoutNs() < AGENT_HEARTBEAT_TIMEOUT_NS) {
+                // A vprof watch killed with SIGKILL could not set the agent's own timeout back.
+                r.setHeartbeatTimeoutNs(AGENT_HEARTBEAT_TIMEOUT_NS);
             }
             int result;
             try {
