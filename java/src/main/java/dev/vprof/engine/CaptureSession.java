@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -60,12 +59,7 @@ final class CaptureSession {
     private static final long PENDING_FAST_NS = TimeUnit.SECONDS.toNanos(5);
     private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
-    /**
-     * A continuous capture's agents give up on a silent front end sooner (under a second), so they
-     * hear from it more often: a late turn of the loop does not make them disarm.
-     */
-    private static final long CONTINUOUS_HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final long STATUS_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
+
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** Without a terminal, a line this often, so that a long capture is never silent in a log. */
     static final long LOG_EVERY_NS = TimeUnit.SECONDS.toNanos(30);
@@ -97,21 +91,9 @@ final class CaptureSession {
     private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private final TorchTraceFolder torch; // --torch-traces; null otherwise
-    private final DutyCycle duty;         // vprof watch --armed below 100 %; null otherwise
+    /** vprof watch: heartbeats of their own, the duty cycle, a status for other threads; null otherwise. */
+    private final KeptArmed kept;
     private final long heartbeatEveryNs;
-    /** System.nanoTime() until which a duty-cycled capture keeps its range open (a dump is pending). */
-    private volatile long holdArmedUntilNs;
-    private volatile boolean holding;
-    /** What {@link #status()} returns: every process as last seen, refreshed about once a second. */
-    private volatile List<AgentStatus> status = List.of();
-    private volatile boolean armedNow = true;
-    /**
-     * A continuous capture's agents hear from this thread too, every 100 ms, so that a turn of
-     * the drain loop held up (a loaded host, a long write) does not make them disarm; the JVM's
-     * death still silences it at once.
-     */
-    private final List<Attached> beating = new CopyOnWriteArrayList<>();
-    private Thread heartbeat;
     private long deadlineNs;          // 0: none
     private DiskWatch disk;
     private long beganNs;
@@ -141,13 +123,14 @@ final class CaptureSession {
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
         this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
-        this.duty = plan.continuous() != null && plan.continuous().dutyCycled()
-                ? new DutyCycle(plan.continuous(), System.nanoTime()) : null;
-        this.heartbeatEveryNs = plan.continuous() != null ? CONTINUOUS_HEARTBEAT_EVERY_NS : HEARTBEAT_EVERY_NS;
+        this.kept = plan.continuous() == null ? null : new KeptArmed(plan.continuous());
+        this.heartbeatEveryNs = kept != null ? KeptArmed.HEARTBEAT_EVERY_NS : HEARTBEAT_EVERY_NS;
         for (Attached a : armed) {
             attached.add(a);
             seenPids.add(a.pid());
-            beating.add(a);
+            if (kept != null) {
+                kept.joined(a);
+            }
         }
     }
 
@@ -186,30 +169,19 @@ final class CaptureSession {
 
     /** Keeps a duty-cycled capture's range open until {@code untilNanoTime} (System.nanoTime()); safe from any thread. */
     void holdArmed(long untilNanoTime) {
-        holdArmedUntilNs = untilNanoTime;
-        holding = true;
+        if (kept != null) {
+            kept.holdArmed(untilNanoTime);
+        }
     }
 
-    /** Every process as the drain thread last saw it; safe from any thread. */
+    /** Every process as the drain thread last saw it (a continuous capture's); safe from any thread. */
     List<AgentStatus> status() {
-        return status;
+        return kept == null ? List.of() : kept.status();
     }
 
     /** Whether the agents record now (always, unless a duty cycle is in its unarmed part); safe from any thread. */
     boolean armedNow() {
-        return armedNow;
-    }
-
-    private void refreshStatus() {
-        List<AgentStatus> now = new ArrayList<>(attached.size());
-        for (Attached a : attached) {
-            if (!a.finished) {
-                a.last = a.region.counters();
-            }
-            now.add(new AgentStatus(a.pid(), a.delta(), a.reader.records(),
-                    a.finished ? "LEFT" : a.region.state().name()));
-        }
-        status = List.copyOf(now);
+        return kept == null || kept.armedNow();
     }
 
     /** Each process still in the capture with its agent's counters since it joined, read now. */
@@ -260,7 +232,9 @@ final class CaptureSession {
 
     private void join(Attached a) {
         attached.add(a);
-        beating.add(a);
+        if (kept != null) {
+            kept.joined(a);
+        }
         seenPids.add(a.pid());
         announce(a);
     }
@@ -404,8 +378,8 @@ final class CaptureSession {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
         beganNs = System.nanoTime();
-        if (plan.continuous() != null) {
-            heartbeat = Thread.ofPlatform().daemon().name("vprof-heartbeat").start(this::beatUntilInterrupted);
+        if (kept != null) {
+            kept.start();
         }
         disk = DiskWatch.of(plan.output(), beganNs, deadlineNs);
         disk.atStart(err);
@@ -446,7 +420,9 @@ final class CaptureSession {
                 throw writeFailed(e);
             }
         } finally {
-            stopHeartbeat();
+            if (kept != null) {
+                kept.stop();
+            }
             if (progress != null) {
                 progress.clear();
             }
@@ -502,7 +478,9 @@ final class CaptureSession {
             } catch (RegionException | RuntimeException e) {
                 err.println("vprof: warning: " + e.getMessage());
             }
-            beating.remove(a);
+            if (kept != null) {
+                kept.left(a);
+            }
             Arming.restoreHeartbeatTimeout(a);
             if (a.region.frontendPid() == ourPid) {
                 a.region.setFrontendPid(0);
@@ -552,7 +530,6 @@ final class CaptureSession {
         long nextBeat = 0;
         long nextProgress = System.nanoTime() + PROGRESS_EVERY_NS;
         long nextLog = System.nanoTime() + LOG_EVERY_NS;
-        long nextStatus = 0;
         boolean commandExited = false;
         while (true) {
             long now = System.nanoTime();
@@ -585,17 +562,12 @@ final class CaptureSession {
             if (relay != null) {
                 relay.poll(attached, err);
             }
-            if (duty != null) {
-                duty.poll(attached, now, holding && now - holdArmedUntilNs < 0, err);
-                armedNow = duty.on();
+            if (kept != null) {
+                kept.turn(attached, now, err);
             }
             feeds.pump(out, now, err);
             if (out.cutDue(now)) {
                 out.cut(countersSinceJoined());
-            }
-            if (now - nextStatus >= 0) {
-                refreshStatus();
-                nextStatus = now + STATUS_EVERY_NS;
             }
             out.flushIfDue(now);
             if (disk != null) {
@@ -644,31 +616,6 @@ final class CaptureSession {
             allDone &= a.finished || a.endedByItself;
         }
         return allDone;
-    }
-
-    private void beatUntilInterrupted() {
-        while (!Thread.currentThread().isInterrupted()) {
-            long mono = Posix.monotonicNanos();
-            for (Attached a : beating) {
-                try {
-                    a.region.heartbeat(mono);
-                } catch (IllegalStateException closed) {
-                    // finished and unmapped meanwhile
-                }
-            }
-            LockSupport.parkNanos(CONTINUOUS_HEARTBEAT_EVERY_NS);
-        }
-    }
-
-    private void stopHeartbeat() {
-        if (heartbeat != null) {
-            heartbeat.interrupt();
-            try {
-                heartbeat.join(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     private void heartbeatAll() {
@@ -846,7 +793,9 @@ final class CaptureSession {
             out.processEnd(a.pid(), a.delta());
         }
         boolean gone = a.region.state() == AgentState.EXITED || !a.liveness.alive();
-        beating.remove(a);
+        if (kept != null) {
+            kept.left(a);
+        }
         Arming.restoreHeartbeatTimeout(a);
         if (a.region.frontendPid() == ourPid) {
             a.region.setFrontendPid(0);
