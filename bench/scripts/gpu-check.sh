@@ -4,7 +4,8 @@
 # it unpacks the bundled release archive, records the machine (nvidia-smi, nvcc, torch, doctor)
 # and runs `vprof selftest --gpu` (every case: graphs instantiated while dormant, a long kernel at
 # an unsynchronized stop, 32 threads, 10^6 graph kernels, launch cost, NVTX before CUDA, late
-# injection, torch.profiler in and out of vprof's process), all within a hard limit of 8 minutes.
+# injection, torch.profiler in and out of vprof's process, vprof watch recording all the time: its
+# launch cost, a dump, its SIGKILL), all within a hard limit of 8 minutes.
 # The table (OUTDIR/selftest/selftest.txt), every row and fact (results.json) and each case's raw
 # outputs (cases/NAME/) go into OUTDIR. A failing case does not stop the others; rows are written
 # as they are decided, so a run cut short still leaves them. Without a GPU it says so and exits 0.

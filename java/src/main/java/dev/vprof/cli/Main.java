@@ -17,6 +17,7 @@ import picocli.CommandLine;
                 ReportCommand.class, ExportCommand.class, ImportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
                 TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
                 DiffCommand.class, MergeCommand.class,
+                WatchCommand.class, DumpCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",

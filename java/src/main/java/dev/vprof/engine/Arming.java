@@ -22,7 +22,11 @@ import java.util.List;
  * agent of the tree accepted the ARM.
  */
 final class Arming {
+    /** The agent's own heartbeat timeout, as native/src/agent/region.c sets it when it makes the region. */
+    static final long AGENT_HEARTBEAT_TIMEOUT_NS = 5_000_000_000L;
     private final ArmSpec spec;
+    /** {@code vprof watch}'s heartbeat timeout for the agents it arms, in ns; 0 to leave the agent's. */
+    private final long heartbeatTimeoutNs;
     private final ProcFs proc;
     private final PrintWriter err;
     private final int ourPid = (int) ProcessHandle.current().pid();
@@ -36,6 +40,7 @@ final class Arming {
     /** For {@code plan}, begun now (ATTACH) or when {@code started}'s command started (RUN). */
     Arming(CapturePlan plan, Started started, CaptureEnvironment env) {
         this.spec = plan.arm();
+        this.heartbeatTimeoutNs = plan.continuous() == null ? 0 : plan.continuous().heartbeatTimeout().toNanos();
         this.proc = env.agents().proc();
         this.err = env.log();
         this.startedRealtimeNs = CaptureSession.captureStart(started.command());
@@ -75,6 +80,7 @@ final class Arming {
         } catch (CaptureException e) {
             for (Attached a : armed) {
                 disarmQuietly(a);
+                restoreHeartbeatTimeout(a);
                 a.region.setFrontendPid(0);
                 a.liveness.close();
             }
@@ -112,6 +118,13 @@ final class Arming {
                         + " bytes an earlier, interrupted capture left in the ring");
             }
             r.heartbeat(Posix.monotonicNanos());
+            if (heartbeatTimeoutNs != 0) {
+                a.heartbeatTimeoutBefore = Math.max(r.heartbeatTimeoutNs(), AGENT_HEARTBEAT_TIMEOUT_NS);
+                r.setHeartbeatTimeoutNs(heartbeatTimeoutNs);
+            } else if (r.heartbeatTimeoutNs() < AGENT_HEARTBEAT_TIMEOUT_NS) {
+                // A vprof watch killed with SIGKILL could not set the agent's own timeout back.
+                r.setHeartbeatTimeoutNs(AGENT_HEARTBEAT_TIMEOUT_NS);
+            }
             int result;
             try {
                 result = r.arm(spec, ourPid, CaptureSession.COMMAND_TIMEOUT_NS);
@@ -130,11 +143,20 @@ final class Arming {
                         + (r.reason().isEmpty() ? "" : ": " + r.reason()) + ")");
             }
         } catch (RuntimeException e) {
+            restoreHeartbeatTimeout(a);
             a.liveness.close();
             throw e;
         }
         r.setFrontendPid(ourPid);
         return a;
+    }
+
+    /** The agent's own heartbeat timeout back, as the capture lets it go. */
+    static void restoreHeartbeatTimeout(Attached a) {
+        if (a.heartbeatTimeoutBefore != 0) {
+            a.region.setHeartbeatTimeoutNs(a.heartbeatTimeoutBefore);
+            a.heartbeatTimeoutBefore = 0;
+        }
     }
 
     private void disarmOrThrow(Region r) {
@@ -170,6 +192,7 @@ final class Arming {
             if (a.region.state().isActive()) {
                 disarmQuietly(a);
             }
+            restoreHeartbeatTimeout(a);
             a.region.setFrontendPid(0);
             a.region.close();
             a.liveness.close();

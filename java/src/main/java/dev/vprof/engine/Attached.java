@@ -23,6 +23,10 @@ final class Attached {
     AgentCounters last;
     /** The agent's latest warning sentence when the process was finished. */
     String lastReason = "";
+    /** {@code vprof watch --armed}: the range the duty cycle opened in this agent is open. */
+    boolean dutyRangeOpen;
+    /** The agent's heartbeat timeout before a continuous capture shortened it; 0 when untouched. */
+    long heartbeatTimeoutBefore;
 
     Attached(Region region, AgentCounters baseline, ProcessInfo info, ProcessLiveness liveness) {
         this.region = region;

@@ -79,7 +79,7 @@ public final class Capture {
             }
             CaptureOutput out;
             try {
-                out = createOutput(plan);
+                out = createOutput(plan, started.output());
             } catch (RuntimeException e) {
                 arming.releaseAll(armed);
                 throw e;
@@ -123,6 +123,25 @@ public final class Capture {
     /** Asks the capture to stop cleanly (Ctrl-C, a caller's deadline); safe from any thread, returns at once. */
     public void stop(String why) {
         session.requestStop(why);
+    }
+
+    /**
+     * {@code vprof watch --armed}: keeps the duty cycle's range open until {@code untilNanoTime}
+     * ({@link System#nanoTime()}), so that the seconds after a trigger are recorded whole; safe from
+     * any thread, does nothing for a capture armed all the time.
+     */
+    public void holdArmed(long untilNanoTime) {
+        session.holdArmed(untilNanoTime);
+    }
+
+    /** Each process of the capture as the drain thread last saw it (about a second ago); safe from any thread. */
+    public List<AgentStatus> status() {
+        return session.status();
+    }
+
+    /** Whether the agents record now: false only in the unarmed part of a duty cycle. */
+    public boolean armedNow() {
+        return session.armedNow();
     }
 
     /** Waits until the capture is over and its file finished; rethrows what ended it abnormally. */
@@ -186,7 +205,7 @@ public final class Capture {
         }
     }
 
-    private static CaptureOutput createOutput(CapturePlan plan) {
+    private static CaptureOutput createOutput(CapturePlan plan, CaptureOutput.Factory factory) {
         long start = Posix.realtimeNanos();
         Map<String, String> opts = new LinkedHashMap<>(plan.options());
         // The window's start is known now; its end is written at the end, in a WINDOW chunk.
@@ -195,7 +214,7 @@ public final class Capture {
         NodeEvidence.atStart().forEach(opts::putIfAbsent);
         CaptureMetadata md = new CaptureMetadata(hostName(), start, VprofVersion.get(), plan.commandLine(), opts);
         try {
-            return CaptureOutput.of(CaptureWriter.create(plan.output(), md), start);
+            return factory != null ? factory.open(md, start) : CaptureOutput.of(CaptureWriter.create(plan.output(), md), start);
         } catch (IOException e) {
             throw new CaptureException("cannot write the capture file " + plan.output() + ": " + e.getMessage()
                     + "; choose another path with -o", e);

@@ -1,17 +1,28 @@
 package dev.vprof.engine;
 
+import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.drain.RecordSink;
 import dev.vprof.region.AgentCounters;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 
 /**
- * Where a capture goes. In production a {@link CaptureWriter}; tests substitute a recorder so the
- * session logic is checked without a file format.
+ * Where a capture goes. In production a {@link CaptureWriter}, or, for {@code vprof watch}, a
+ * rolling set of such files (dev.vprof.watch) made by the {@link Factory} of {@link Started#output};
+ * tests substitute a recorder so the session logic is checked without a file format. Called only
+ * from the capture's drain thread.
  */
-interface CaptureOutput extends RecordSink, AutoCloseable {
+public interface CaptureOutput extends RecordSink, AutoCloseable {
+    /** Makes the output of a capture once its agents are armed ({@link Capture#start}). */
+    @FunctionalInterface
+    interface Factory {
+        /** The output, its metadata chunk written; {@code startEpochNs} is the metadata's window start. */
+        CaptureOutput open(CaptureMetadata metadata, long startEpochNs) throws IOException;
+    }
+
     void process(ProcessInfo info) throws IOException;
 
     void processEnd(int pid, AgentCounters counters) throws IOException;
@@ -39,6 +50,22 @@ interface CaptureOutput extends RecordSink, AutoCloseable {
     /** Bytes written to the file so far, for the sentence a write failure ends with; 0 when unknown. */
     default long bytesWritten() {
         return 0;
+    }
+
+    /**
+     * Whether the output wants its next segment to begin now ({@code vprof watch}'s rolling files);
+     * a single file never does. Asked every turn of the drain loop.
+     */
+    default boolean cutDue(long nowNs) {
+        return false;
+    }
+
+    /**
+     * The next segment begins: {@code sinceJoined} holds each process still in the capture with its
+     * agent's counters since it joined, read just now, so that the segment that ends can carry its
+     * share of them.
+     */
+    default void cut(Map<Integer, AgentCounters> sinceJoined) throws IOException {
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.vprof.engine;
 
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.region.ArmSpec;
 import java.net.URI;
 import java.nio.file.Path;
@@ -46,6 +47,8 @@ import java.util.Objects;
  *     the tree is relayed to every agent ({@link TreeRangeRelay})</li>
  * <li>{@code torchTraces}: --torch-traces: after the capture, wait for the PyTorch profiler traces
  *     vLLM writes into a folder and fold their GPU work into the file; null for none</li>
+ * <li>{@code continuous}: {@code vprof watch}: the agents stay armed (or duty-cycled) for as long as
+ *     the capture runs ({@link Continuous}); null for a capture that ends when its agents do</li>
  * </ul>
  */
 public final class CapturePlan {
@@ -60,6 +63,27 @@ public final class CapturePlan {
     /** Scrape {@code url} every {@code interval}. */
     public record Scrape(URI url, Duration interval) {}
 
+    /**
+     * {@code vprof watch}: an ATTACH capture that keeps its agents armed for as long as it runs. An
+     * agent that went back to DORMANT by itself (its heartbeat came late, its process's own
+     * cudaProfilerStop ended its last range) is armed again; every agent disarms itself once this
+     * front end has been silent for {@code heartbeatTimeout} (a killed watch leaves no agent armed
+     * for long). With {@code armedFraction} below 1 the agents are armed for cudaProfilerApi ranges
+     * and the front end opens one range of {@code armedFraction} of every {@code cycle}, at its
+     * start, and closes it (a duty cycle, {@link DutyCycle}).
+     */
+    public record Continuous(Duration heartbeatTimeout, double armedFraction, Duration cycle) {
+        /** Armed all the time, with this heartbeat timeout. */
+        public static Continuous always(Duration heartbeatTimeout) {
+            return new Continuous(heartbeatTimeout, 1.0, Duration.ofSeconds(10));
+        }
+
+        /** Whether the front end opens and closes the ranges (armedFraction below 1). */
+        public boolean dutyCycled() {
+            return armedFraction < 1.0;
+        }
+    }
+
     private final Mode mode;
     private final int rootPid;
     private final ArmSpec arm;
@@ -72,6 +96,7 @@ public final class CapturePlan {
     private final Duration duration;
     private final boolean rangeScopeTree;
     private final TorchTraces torchTraces;
+    private final Continuous continuous;
 
     private CapturePlan(Builder b) {
         this.mode = b.mode;
@@ -86,6 +111,7 @@ public final class CapturePlan {
         this.duration = b.duration;
         this.rangeScopeTree = b.rangeScopeTree;
         this.torchTraces = b.torchTraces;
+        this.continuous = b.continuous;
     }
 
     /** A plan of {@code mode}, every other part at its default (none, 0, empty). */
@@ -107,6 +133,7 @@ public final class CapturePlan {
         b.duration = duration;
         b.rangeScopeTree = rangeScopeTree;
         b.torchTraces = torchTraces;
+        b.continuous = continuous;
         return b;
     }
 
@@ -134,19 +161,21 @@ public final class CapturePlan {
 
     public TorchTraces torchTraces() { return torchTraces; }
 
+    public Continuous continuous() { return continuous; }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CapturePlan p && mode == p.mode && rootPid == p.rootPid && Objects.equals(arm, p.arm)
                 && ringBytes == p.ringBytes && Objects.equals(output, p.output) && commandLine.equals(p.commandLine)
                 && options.equals(p.options) && Objects.equals(metrics, p.metrics) && Objects.equals(trigger, p.trigger)
                 && Objects.equals(duration, p.duration) && rangeScopeTree == p.rangeScopeTree
-                && Objects.equals(torchTraces, p.torchTraces);
+                && Objects.equals(torchTraces, p.torchTraces) && Objects.equals(continuous, p.continuous);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, rootPid, arm, ringBytes, output, commandLine, options, metrics, trigger, duration,
-                rangeScopeTree, torchTraces);
+                rangeScopeTree, torchTraces, continuous);
     }
 
     @Override
@@ -154,7 +183,8 @@ public final class CapturePlan {
         return "CapturePlan[mode=" + mode + ", rootPid=" + rootPid + ", arm=" + arm + ", ringBytes=" + ringBytes
                 + ", output=" + output + ", commandLine=" + commandLine + ", options=" + options
                 + ", metrics=" + metrics + ", trigger=" + trigger + ", duration=" + duration
-                + ", rangeScopeTree=" + rangeScopeTree + ", torchTraces=" + torchTraces + "]";
+                + ", rangeScopeTree=" + rangeScopeTree + ", torchTraces=" + torchTraces + ", continuous=" + continuous
+                + "]";
     }
 
     /** Names each part of a plan; {@link #build} checks that they make one. */
@@ -171,6 +201,7 @@ public final class CapturePlan {
         private Duration duration;
         private boolean rangeScopeTree;
         private TorchTraces torchTraces;
+        private Continuous continuous;
 
         private Builder(Mode mode) {
             this.mode = Objects.requireNonNull(mode, "mode");
@@ -236,6 +267,11 @@ public final class CapturePlan {
             return this;
         }
 
+        public Builder continuous(Continuous c) {
+            this.continuous = c;
+            return this;
+        }
+
         /** The plan; throws {@link IllegalArgumentException} when its parts do not make one. */
         public CapturePlan build() {
             if (output == null) {
@@ -260,6 +296,20 @@ public final class CapturePlan {
             }
             if (torchTraces != null && (torchTraces.dir() == null || torchTraces.timeout() == null)) {
                 throw new IllegalArgumentException("torchTraces needs a folder and a timeout: " + torchTraces);
+            }
+            if (continuous != null) {
+                if (mode != Mode.ATTACH) {
+                    throw new IllegalArgumentException("a continuous capture attaches (ATTACH), not " + mode);
+                }
+                if (continuous.heartbeatTimeout() == null || continuous.heartbeatTimeout().toMillis() < 100
+                        || !(continuous.armedFraction() > 0 && continuous.armedFraction() <= 1)
+                        || continuous.cycle() == null || continuous.cycle().toMillis() < 100) {
+                    throw new IllegalArgumentException("a continuous capture needs a heartbeat timeout and a cycle of "
+                            + "100 ms or more and an armed fraction in (0, 1]: " + continuous);
+                }
+                if (continuous.dutyCycled() && arm.rangeMode() != VprofRing.RANGE_PROFILER) {
+                    throw new IllegalArgumentException("a duty-cycled capture arms its agents for cudaProfilerApi ranges");
+                }
             }
             return new CapturePlan(this);
         }

@@ -59,6 +59,7 @@ final class CaptureSession {
     private static final long PENDING_FAST_NS = TimeUnit.SECONDS.toNanos(5);
     private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
     /** Without a terminal, a line this often, so that a long capture is never silent in a log. */
     static final long LOG_EVERY_NS = TimeUnit.SECONDS.toNanos(30);
@@ -90,6 +91,9 @@ final class CaptureSession {
     private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private final TorchTraceFolder torch; // --torch-traces; null otherwise
+    /** vprof watch: heartbeats of their own, the duty cycle, a status for other threads; null otherwise. */
+    private final KeptArmed kept;
+    private final long heartbeatEveryNs;
     private long deadlineNs;          // 0: none
     private DiskWatch disk;
     private long beganNs;
@@ -119,9 +123,14 @@ final class CaptureSession {
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
         this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
+        this.kept = plan.continuous() == null ? null : new KeptArmed(plan.continuous());
+        this.heartbeatEveryNs = kept != null ? KeptArmed.HEARTBEAT_EVERY_NS : HEARTBEAT_EVERY_NS;
         for (Attached a : armed) {
             attached.add(a);
             seenPids.add(a.pid());
+            if (kept != null) {
+                kept.joined(a);
+            }
         }
     }
 
@@ -157,6 +166,35 @@ final class CaptureSession {
     }
 
     List<Attached> attached() { return attached; }
+
+    /** Keeps a duty-cycled capture's range open until {@code untilNanoTime} (System.nanoTime()); safe from any thread. */
+    void holdArmed(long untilNanoTime) {
+        if (kept != null) {
+            kept.holdArmed(untilNanoTime);
+        }
+    }
+
+    /** Every process as the drain thread last saw it (a continuous capture's); safe from any thread. */
+    List<AgentStatus> status() {
+        return kept == null ? List.of() : kept.status();
+    }
+
+    /** Whether the agents record now (always, unless a duty cycle is in its unarmed part); safe from any thread. */
+    boolean armedNow() {
+        return kept == null || kept.armedNow();
+    }
+
+    /** Each process still in the capture with its agent's counters since it joined, read now. */
+    private Map<Integer, AgentCounters> countersSinceJoined() {
+        Map<Integer, AgentCounters> m = new HashMap<>();
+        for (Attached a : attached) {
+            if (!a.finished) {
+                a.last = a.region.counters();
+                m.put(a.pid(), a.delta());
+            }
+        }
+        return m;
+    }
 
     // ---- joining and letting go ----------------------------------------------------------------
 
@@ -194,6 +232,9 @@ final class CaptureSession {
 
     private void join(Attached a) {
         attached.add(a);
+        if (kept != null) {
+            kept.joined(a);
+        }
         seenPids.add(a.pid());
         announce(a);
     }
@@ -337,6 +378,9 @@ final class CaptureSession {
             deadlineNs = System.nanoTime() + plan.duration().toNanos();
         }
         beganNs = System.nanoTime();
+        if (kept != null) {
+            kept.start();
+        }
         disk = DiskWatch.of(plan.output(), beganNs, deadlineNs);
         disk.atStart(err);
     }
@@ -376,6 +420,9 @@ final class CaptureSession {
                 throw writeFailed(e);
             }
         } finally {
+            if (kept != null) {
+                kept.stop();
+            }
             if (progress != null) {
                 progress.clear();
             }
@@ -431,6 +478,10 @@ final class CaptureSession {
             } catch (RegionException | RuntimeException e) {
                 err.println("vprof: warning: " + e.getMessage());
             }
+            if (kept != null) {
+                kept.left(a);
+            }
+            Arming.restoreHeartbeatTimeout(a);
             if (a.region.frontendPid() == ourPid) {
                 a.region.setFrontendPid(0);
             }
@@ -484,7 +535,7 @@ final class CaptureSession {
             long now = System.nanoTime();
             if (now - nextBeat >= 0) {
                 heartbeatAll();
-                nextBeat = now + HEARTBEAT_EVERY_NS;
+                nextBeat = now + heartbeatEveryNs;
             }
             boolean checkNow = now - nextCheck >= 0;
             if (checkNow) {
@@ -511,7 +562,13 @@ final class CaptureSession {
             if (relay != null) {
                 relay.poll(attached, err);
             }
+            if (kept != null) {
+                kept.turn(attached, now, err);
+            }
             feeds.pump(out, now, err);
+            if (out.cutDue(now)) {
+                out.cut(countersSinceJoined());
+            }
             out.flushIfDue(now);
             if (disk != null) {
                 disk.check(now, out.bytesWritten(), err);
@@ -583,6 +640,7 @@ final class CaptureSession {
 
     /** Notices processes that exited (finish them) and, in ATTACH, agents that went DORMANT by themselves. */
     private void checkEnds() throws IOException {
+        List<Attached> again = new ArrayList<>();
         for (Attached a : attached) {
             if (a.finished) {
                 continue;
@@ -597,7 +655,44 @@ final class CaptureSession {
                 // The range ended (capture-range-end=stop or repeat:N reached): read what is left.
                 drainToEnd(a, true);
                 a.endedByItself = true;
+                if (plan.continuous() != null) {
+                    again.add(a);
+                }
             }
+        }
+        for (Attached a : again) {
+            rearm(a);
+        }
+    }
+
+    /**
+     * A continuous capture's agent went DORMANT by itself (it missed heartbeats, or its process's
+     * own cudaProfilerStop ended its last range): its stay ends in the file as any process's does,
+     * and it joins again, armed anew (its names and ids start afresh, as at any ARM).
+     */
+    private void rearm(Attached a) throws IOException {
+        String why = a.region.reason();
+        Path path = a.region.path();
+        finish(a, true);
+        Region r;
+        try {
+            r = Region.open(path, uid, true);
+        } catch (RegionException e) {
+            err.println("vprof: warning: pid " + a.pid() + "'s agent went dormant by itself and cannot be armed again: "
+                    + e.getMessage());
+            return;
+        }
+        try {
+            arming.checkUsable(r);
+            Attached again = arming.arm(r);
+            err.println("vprof: pid " + a.pid() + "'s agent went dormant by itself"
+                    + (why.isEmpty() ? "" : " (" + why + ")") + "; armed it again");
+            err.flush();
+            join(again);
+        } catch (CaptureException e) {
+            err.println("vprof: warning: " + e.getMessage() + "; pid " + a.pid() + " is no longer recorded");
+            err.flush();
+            r.close();
         }
     }
 
@@ -698,6 +793,10 @@ final class CaptureSession {
             out.processEnd(a.pid(), a.delta());
         }
         boolean gone = a.region.state() == AgentState.EXITED || !a.liveness.alive();
+        if (kept != null) {
+            kept.left(a);
+        }
+        Arming.restoreHeartbeatTimeout(a);
         if (a.region.frontendPid() == ourPid) {
             a.region.setFrontendPid(0);
         }

@@ -10,25 +10,32 @@ package dev.vprof.engine;
  *                plan's root pid); null otherwise
  * @param feeds   spans received or imported, opened before anything else (so that a port in use or
  *                a bad {@code --spans} file is reported first); {@link CaptureFeeds#none()} for none
+ * @param output  where the capture goes when it is not the plan's one file ({@code vprof watch}'s
+ *                rolling segments, made once the agents are armed); null for the plan's file
  */
-public record Started(Process command, CaptureFeeds feeds) {
+public record Started(Process command, CaptureFeeds feeds, CaptureOutput.Factory output) {
     public Started {
         feeds = feeds == null ? CaptureFeeds.none() : feeds;
     }
 
     /** Nothing started: no command, no feeds opened. */
     public static Started nothing() {
-        return new Started(null, null);
+        return new Started(null, null, null);
     }
 
     /** ATTACH, FEEDS: the feeds opened for the capture. */
     public static Started feeds(CaptureFeeds feeds) {
-        return new Started(null, feeds);
+        return new Started(null, feeds, null);
     }
 
     /** RUN: the command started with the agent, and the feeds opened before it. */
     public static Started command(Process command, CaptureFeeds feeds) {
-        return new Started(command, feeds);
+        return new Started(command, feeds, null);
+    }
+
+    /** The same, writing into {@code output} instead of the plan's file. */
+    public Started writingTo(CaptureOutput.Factory output) {
+        return new Started(command, feeds, output);
     }
 
     /** Throws {@link IllegalArgumentException} when these do not go with {@code plan}. */

@@ -30,6 +30,19 @@ public final class StopSignals {
 
     /** Installs the handlers; {@code stop} gets "SIGINT" or "SIGTERM". Null when the JVM refuses them. */
     public static StopSignals install(Consumer<String> stop) {
+        return install(new String[] {"INT", "TERM"}, stop);
+    }
+
+    /**
+     * {@code vprof watch}: SIGUSR1 asks for a dump ({@code kill -USR1 <watch pid>}, as {@code jcmd}
+     * users ask the JVM's flight recorder); {@code dump} runs on the JVM's signal thread and must
+     * return at once. Null when the JVM refuses the signal.
+     */
+    public static StopSignals installDump(Runnable dump) {
+        return install(new String[] {"USR1"}, name -> dump.run());
+    }
+
+    private static StopSignals install(String[] names, Consumer<String> stop) {
         Class<?> signalClass;
         Class<?> handlerClass;
         Method handle;
@@ -41,7 +54,7 @@ public final class StopSignals {
             return null; // no signal API: the shutdown hook still finishes the file
         }
         StopSignals s = new StopSignals(handle);
-        for (String name : new String[] {"INT", "TERM"}) {
+        for (String name : names) {
             try {
                 Object sig = signalClass.getConstructor(String.class).newInstance(name);
                 Object handler = Proxy.newProxyInstance(StopSignals.class.getClassLoader(), new Class<?>[] {handlerClass},

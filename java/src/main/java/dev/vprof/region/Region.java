@@ -261,6 +261,13 @@ public final class Region implements AutoCloseable {
     public long heartbeatTimeoutNs() { return (long) LONG.getAcquire(control, Control.HEARTBEAT_TIMEOUT_NS); }
 
     /**
+     * How long the agent waits for a heartbeat before it disarms itself (the agent sets 5 s when it
+     * makes the region). {@code vprof watch} shortens it, so that a watch killed with SIGKILL leaves
+     * its agents armed for under a second, and sets the old value back when it lets go.
+     */
+    public void setHeartbeatTimeoutNs(long ns) { LONG.setRelease(control, Control.HEARTBEAT_TIMEOUT_NS, ns); }
+
+    /**
      * Sends ARM: fills the arguments, publishes cmd_seq + 1 with release, waits for the ack.
      *
      * @return the agent's cmd_result (VprofRing.RESULT_*)

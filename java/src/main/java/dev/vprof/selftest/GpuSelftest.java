@@ -39,7 +39,7 @@ import java.util.Set;
 public final class GpuSelftest {
     /** The cases, in the order they run: the field's unknowns first, in case time runs out. */
     public static final List<String> CASES = List.of("graph-dormant", "unsync-stop", "profiler", "pytorch",
-            "threads", "graph-stress", "launch-cost", "nvtx-early", "nvtx", "none", "late");
+            "threads", "graph-stress", "launch-cost", "watch", "nvtx-early", "nvtx", "none", "late");
 
     /**
      * How to run. {@code program}: a self-test program already built (null: build selftest.cu with
@@ -101,6 +101,7 @@ public final class GpuSelftest {
             steps.put("threads", captures::threads);
             steps.put("graph-stress", captures::graphStress);
             steps.put("launch-cost", interactive::launchCost);
+            steps.put("watch", interactive::watch);
             steps.put("nvtx-early", captures::nvtxEarly);
             steps.put("nvtx", () -> captures.mode("nvtx", "--capture-range=nvtx:vprof_selftest"));
             steps.put("none", () -> captures.mode("none", "--capture-range=none"));

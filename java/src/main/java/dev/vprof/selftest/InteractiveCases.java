@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -221,6 +222,83 @@ final class InteractiveCases {
         t.send("measure " + phase);
         t.await("measured", run.timeout(60));
         phases.put(phase, t.lastEvent());
+    }
+
+    /**
+     * vprof watch, the flight recorder: ns per launch with the agent dormant and then with a watch
+     * recording all the time (launch-cost's program); a dump asked with {@code vprof dump PID}
+     * holding every kernel launched while it was measured; the agent dormant again once the watch
+     * ends (SIGTERM), and within 1 s of a second watch's SIGKILL, with the program running on.
+     */
+    void watch() throws IOException, InterruptedException {
+        String label = "watch";
+        Path dir = run.caseDir(label);
+        Map<String, JsonNode> phases = new HashMap<>();
+        try (Target t = Target.start(List.of(run.program.toString(), "launch-cost"), dormantEnv(), dir, "program")) {
+            t.await("ready", run.timeout(60));
+            String pid = Long.toString(t.pid());
+            measure(t, "dormant", phases);
+            Process w = SelfCli.start(SelfCli.vprof("watch", "--pid", pid, "--dir", dir.resolve("w").toString(),
+                    "--keep", "2m", "--before", "2m", "--after", "1s", "--segment", "5s"), Map.of(), dir, "watch");
+            try {
+                if (!reached(label + ": vprof watch armed the agent", t.pid(), AgentState.CAPTURING, run.timeout(60))) {
+                    return;
+                }
+                measure(t, "watched", phases);
+                SelfCli.Result d = SelfCli.run(SelfCli.vprof("dump", pid, "--json"), Map.of(), run.timeout(120), dir,
+                        "dump");
+                run.table.add(Row.of(label + ": vprof dump " + pid, "exit 0", "exit " + d.exitCode()
+                        + (d.exitCode() == 0 ? "" : ": " + SelftestRun.tail(d.stderr())), d.exitCode() == 0));
+                if (d.exitCode() == 0) {
+                    JsonNode answer = SelfCli.parse(d.stdout());
+                    JsonNode report = run.report(Path.of(answer.path("file").asText()), dir, "dump");
+                    long launched = phases.get("watched").path("launches").asLong();
+                    long kernels = report.path("totals").path("kernels").asLong();
+                    run.table.add(Row.of(label + ": the dump holds every kernel launched while measured", ">= " + launched,
+                            Long.toString(kernels), kernels >= launched));
+                }
+                w.destroy();
+                boolean ended = w.waitFor(run.timeout(60), TimeUnit.SECONDS);
+                run.table.add(Row.of(label + ": vprof watch ends on SIGTERM", "exit 0",
+                        ended ? "exit " + w.exitValue() : "still running", ended && w.exitValue() == 0));
+                reached(label + ": agent dormant after the watch", t.pid(), AgentState.DORMANT, run.timeout(10));
+            } finally {
+                if (w.isAlive()) {
+                    SelfCli.kill(w);
+                }
+            }
+            Process killed = SelfCli.start(SelfCli.vprof("watch", "--pid", pid, "--dir", dir.resolve("w2").toString(),
+                    "--keep", "30s", "--segment", "5s"), Map.of(), dir, "watch-killed");
+            try {
+                if (reached(label + ": a second watch armed the agent", t.pid(), AgentState.CAPTURING, run.timeout(60))) {
+                    Thread.sleep(1000);
+                    killed.destroyForcibly();
+                    long t0 = System.nanoTime();
+                    AgentState st = run.awaitAgent(t.pid(), AgentState.DORMANT::equals, 5);
+                    double s = (System.nanoTime() - t0) / 1e9;
+                    run.table.add(Row.of(label + ": agent dormant after the watch's SIGKILL", "within 1.0 s",
+                            st == AgentState.DORMANT ? String.format(Locale.ROOT, "%.2f s", s) : String.valueOf(st),
+                            st == AgentState.DORMANT && s <= 1.0));
+                }
+            } finally {
+                if (killed.isAlive()) {
+                    SelfCli.kill(killed);
+                }
+            }
+            t.send("launch");
+            t.await("launched", run.timeout(30));
+            t.send("exit");
+            int code = t.exitCode(run.timeout(30));
+            run.table.add(Row.of(label + ": the program ran on and exited", "exit 0", "exit " + code, code == 0));
+        }
+        JsonNode dormant = phases.get("dormant");
+        JsonNode watched = phases.get("watched");
+        if (dormant != null && watched != null) {
+            double a = dormant.path("ns_per_launch").asDouble();
+            double b = watched.path("ns_per_launch").asDouble();
+            run.table.add(Row.info(label + ": ns per launch, dormant / watched (recording all the time)",
+                    String.format(Locale.ROOT, "%.1f / %.1f ns, ratio %.2f", a, b, b / a)));
+        }
     }
 
     /** A CUDA process started WITHOUT vprof, captured through `vprof attach --inject`. */

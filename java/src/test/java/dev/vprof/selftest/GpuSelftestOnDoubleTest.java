@@ -85,7 +85,9 @@ class GpuSelftestOnDoubleTest {
                 "graph-stress: kernels kept + rejected by reason + dropped and counted (no silent loss)",
                 "launch-cost: agent finalized CUPTI after the capture", "nvtx-early: the NVTX range opened a capture range",
                 "late: vprof_selftest_add", "profiler: kernel launches the agent counted",
-                "profiler: the GPU's DEVICE record", "graph-dormant r2: API records whose correlation id")) {
+                "profiler: the GPU's DEVICE record", "graph-dormant r2: API records whose correlation id",
+                "watch: the dump holds every kernel launched while measured", "watch: agent dormant after the watch's SIGKILL",
+                "watch: vprof watch ends on SIGTERM")) {
             List<JsonNode> rows = run.rows(check);
             assertTrue(!rows.isEmpty() && "ok".equals(rows.getFirst().path("verdict").asText()),
                     check + ": " + rows + "\n" + run.output());
