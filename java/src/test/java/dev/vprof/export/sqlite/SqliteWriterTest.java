@@ -1,4 +1,4 @@
-package dev.vprof.export;
+package dev.vprof.export.sqlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -61,11 +61,8 @@ class SqliteWriterTest {
             assertTrue(rs.next(), "the real export names its main thread");
             int pid = rs.getInt(2);
             assertEquals(rs.getLong(1), NsysSchema.globalPid(pid));
-            assertEquals(rs.getLong(3), NsysSchema.globalTid(pid, pid));
+            assertEquals(rs.getLong(3), NsysSchema.globalPid(pid) | pid);
         }
-        long g = NsysSchema.globalTid(4_194_000, 4_193_999);
-        assertEquals(4_194_000, (g >> 24) & 0xFFFFFF);
-        assertEquals(4_193_999, g & 0xFFFFFF);
     }
 
     @Test
