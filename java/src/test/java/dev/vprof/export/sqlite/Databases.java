@@ -11,6 +11,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Test helpers: an empty database made by SQLite, and Debian's sqlite3 checking one. */
@@ -29,6 +31,33 @@ final class Databases {
                 return rs.getInt(1);
             }
         }
+    }
+
+    /** An in-memory database with every table of the export. */
+    static Connection withAllTables() throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
+        try (Statement st = c.createStatement()) {
+            for (NsysSchema.Table t : NsysSchema.all()) {
+                st.execute(t.ddl());
+            }
+        }
+        return c;
+    }
+
+    /** The rows of {@code sql} on {@code c}, each a list of its columns' values as text (NULL as null). */
+    static List<List<String>> query(Connection c, String sql) throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     /** Debian's sqlite3 (not the driver vprof writes with) on {@code db}: its whole output. */
