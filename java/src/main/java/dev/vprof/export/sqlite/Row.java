@@ -1,5 +1,8 @@
 package dev.vprof.export.sqlite;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -91,26 +94,52 @@ final class Row {
         return headerSize + body;
     }
 
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     /** Writes the record {@link #prepare} sized at {@code at}; returns the offset after it. */
     int writeTo(byte[] page, int at) {
         at = Varint.put(page, at, headerSize);
         for (int t : serial) {
-            at = Varint.put(page, at, t);
+            if (t < 0x80) {
+                page[at++] = (byte) t; // every integer type, and text of up to 57 bytes
+            } else {
+                at = Varint.put(page, at, t);
+            }
         }
         for (int c = 0; c < kind.length; c++) {
-            int t = serial[c];
-            if (t >= 13) {
-                byte[] s = texts[c];
-                System.arraycopy(s, 0, page, at, s.length);
-                at += s.length;
-            } else {
-                int n = contentSize(t);
-                long v = ints[c];
-                for (int i = n - 1; i >= 0; i--) {
-                    page[at + i] = (byte) v;
-                    v >>= 8;
+            long v = ints[c];
+            switch (serial[c]) {
+                case 0, 8, 9 -> { }
+                case 1 -> page[at++] = (byte) v;
+                case 2 -> {
+                    SHORT.set(page, at, (short) v);
+                    at += 2;
                 }
-                at += n;
+                case 3 -> {
+                    page[at] = (byte) (v >> 16);
+                    SHORT.set(page, at + 1, (short) v);
+                    at += 3;
+                }
+                case 4 -> {
+                    INT32.set(page, at, (int) v);
+                    at += 4;
+                }
+                case 5 -> {
+                    SHORT.set(page, at, (short) (v >> 32));
+                    INT32.set(page, at + 2, (int) v);
+                    at += 6;
+                }
+                case 6 -> {
+                    LONG.set(page, at, v);
+                    at += 8;
+                }
+                default -> {
+                    byte[] s = texts[c];
+                    System.arraycopy(s, 0, page, at, s.length);
+                    at += s.length;
+                }
             }
         }
         return at;
