@@ -52,7 +52,7 @@ EOF
 
 timed() { # command... -> "wall cpu" seconds
   local t; t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null; } 2>&1 )
-  awk '{ printf "%s %.3f", $1, $2 + $3 }' <<<"$t"
+  awk '{ printf "%s %.3f\n", $1, $2 + $3 }' <<<"$t"
 }
 {
   echo "SQLite export (SqliteExportBenchmark, $opts) beside Debian's $(sqlite3 --version | cut -d' ' -f1) loading the same rows"
