@@ -9,7 +9,8 @@ import java.util.Arrays;
  * the order given, fill leaf pages one after another (each written when full, so memory holds one
  * page), and at {@link #finish} the interior pages above them are built and the top one written over
  * the table's root page, the page {@code sqlite_schema} names. A record must fit its leaf (vprof's
- * rows are integers and short strings: a few hundred bytes at most), so no overflow page is needed.
+ * rows are integers and, in an NVTX domain's row, its name: at most a ring STRING record's 4 KiB,
+ * {@code VPROF_STRING_MAX}), so no overflow page is needed.
  *
  * <p>Layouts, as the file format defines them: a leaf (type 13) has an 8-byte header (type, first
  * free block 0, cell count, start of the cell content, fragmented bytes 0), the 2-byte cell offsets,
