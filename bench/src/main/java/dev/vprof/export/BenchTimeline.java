@@ -3,6 +3,7 @@ package dev.vprof.export;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
+import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.Timeline;
@@ -14,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * A timeline for the export benchmarks: a layout with its slices in lists, sorted once at set-up,
@@ -23,6 +25,38 @@ final class BenchTimeline implements TimelineSource {
     private final Timeline layout = new Timeline();
     private final Map<GpuStream, List<GpuOp>> ops = new LinkedHashMap<>();
     private final Map<CpuThread, List<ApiCall>> calls = new LinkedHashMap<>();
+
+    /**
+     * The export benchmarks' timeline: {@code kernels} kernels on 4 streams of one GPU, 16 kernel names
+     * ({@code name} of 0..15), 2-32 us kernels with 0.3-2.3 us gaps, grid and block set, and with
+     * {@code launches} a runtime launch call per kernel (their correlation ids match), else no API calls.
+     */
+    static BenchTimeline kernels(int kernels, IntFunction<String> name, boolean launches) {
+        BenchTimeline t = new BenchTimeline();
+        GpuDevice gpu = t.layout().process(1, "bench", List.of("bench")).device(0);
+        CpuThread host = t.layout().process(1).thread(1);
+        int launch = t.layout().intern("cudaLaunchKernel");
+        int[] names = new int[16];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = t.layout().intern(name.apply(i));
+        }
+        long[] cursor = {T0, T0, T0, T0};
+        for (int i = 0; i < kernels; i++) {
+            int s = i & 3;
+            long dur = 2_000 + (i * 7919L) % 30_000;
+            long start = cursor[s] + 300 + (i * 104729L) % 2_000;
+            t.kernel(gpu.stream(s + 7), names[(i >>> 2) & 15], start, start + dur, i + 1,
+                    108 + (i & 7), 1, 1, 256, 1, 1, 64, 0);
+            if (launches) {
+                t.apiCall(host, ApiKind.RUNTIME, launch, start - 5_000, start - 3_000, i + 1, 211);
+            }
+            cursor[s] = start + dur;
+        }
+        return t.sorted();
+    }
+
+    /** The first kernel's start (epoch ns). */
+    static final long T0 = 1_735_689_600_000_000_123L;
 
     @Override
     public Timeline layout() {

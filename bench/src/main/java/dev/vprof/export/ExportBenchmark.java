@@ -1,6 +1,5 @@
 package dev.vprof.export;
 
-import dev.vprof.timeline.GpuDevice;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +18,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Export speed and size on one synthetic timeline of 1 M kernels (4 streams of one GPU, 16 kernel
- * names, 2-32 us kernels with 0.3-2.3 us gaps, grid and block set, no API calls so no flows).
+ * Export speed and size on one synthetic timeline of 1 M kernels ({@link BenchTimeline#kernels}, no API
+ * calls so no flows).
  *
  * <p>One operation is one kernel: scores are kernels per second. A kernel in Perfetto is one slice,
  * i.e. two TrackEvent packets (begin and end); in Chrome JSON it is one {@code X} event. Output goes
@@ -36,7 +35,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 public class ExportBenchmark {
     static final int KERNELS = 1_000_000;
-    static final long T0 = 1_735_689_600_000_000_123L;
 
     BenchTimeline timeline;
     final CountingSink sink = new CountingSink();
@@ -44,22 +42,8 @@ public class ExportBenchmark {
 
     @Setup(Level.Trial)
     public void build() {
-        timeline = new BenchTimeline();
-        GpuDevice gpu = timeline.layout().process(1, "bench", java.util.List.of("bench")).device(0);
-        int[] names = new int[16];
-        for (int i = 0; i < names.length; i++) {
-            names[i] = timeline.layout().intern("void at::native::elementwise_kernel<128, 4, kernel_" + i + ">(int, F)");
-        }
-        long[] cursor = {T0, T0, T0, T0};
-        for (int i = 0; i < KERNELS; i++) {
-            int s = i & 3;
-            long dur = 2_000 + (i * 7919L) % 30_000;
-            long start = cursor[s] + 300 + (i * 104729L) % 2_000;
-            timeline.kernel(gpu.stream(s + 7), names[(i >>> 2) & 15], start, start + dur, i + 1,
-                    108 + (i & 7), 1, 1, 256, 1, 1, 64, 0);
-            cursor[s] = start + dur;
-        }
-        timeline.sorted();
+        timeline = BenchTimeline.kernels(KERNELS, i -> "void at::native::elementwise_kernel<128, 4, kernel_" + i + ">(int, F)",
+                false);
     }
 
     @Setup(Level.Iteration)

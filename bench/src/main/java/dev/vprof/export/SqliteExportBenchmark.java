@@ -1,11 +1,12 @@
 package dev.vprof.export;
 
-import dev.vprof.timeline.ApiKind;
-import dev.vprof.timeline.CpuThread;
-import dev.vprof.timeline.GpuDevice;
+import dev.vprof.export.sqlite.SqliteWriter;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,13 +25,15 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Rows per second into the SQLite export's file: the sink alone (the walk of a timeline in memory,
- * SQLite's prepared batches in one transaction, the indexes after the load, the file on disk), on
- * 1 M kernels (4 streams of one GPU, 16 kernel names, grid and block set), with a runtime launch
- * call per kernel or without ({@code launches}). One operation is one kernel: scores are kernels per
- * second of wall time (with launches, each kernel is two rows). After each iteration it prints the
- * file's bytes per kernel and kernels per second of the writing thread's CPU time (SQLite runs on
- * that thread): on a shared, loaded machine the wall score counts the time other processes held
- * the core, the CPU figure does not. Run: {@code bench/scripts/jmh.sh SqliteExportBenchmark}.
+ * the big tables' B-tree pages, SQLite's steps for the schema and the small tables, the file on
+ * disk), on 1 M kernels ({@link BenchTimeline#kernels}, mangled names the sink demangles), with a
+ * runtime launch call per kernel or without ({@code launches}). One operation is one kernel: scores
+ * are kernels per second of wall time (with launches, each kernel is two rows). After each iteration
+ * it prints the file's bytes per kernel and kernels per second of the writing thread's CPU time: on a
+ * shared, loaded machine the wall score counts the time other processes held the core, the CPU
+ * figure does not. With {@code -Dvprof.bench.keep=FILE} the last file is kept there, for
+ * {@code bench/scripts/sqlite-vs-sqlite3.sh} to have Debian's sqlite3 load the same rows.
+ * Run: {@code bench/scripts/jmh.sh SqliteExportBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 1)
 public class SqliteExportBenchmark {
     static final int KERNELS = 1_000_000;
-    static final long T0 = 1_735_689_600_000_000_123L;
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     @Param({"false", "true"})
     boolean launches;
@@ -50,32 +53,11 @@ public class SqliteExportBenchmark {
     long bytes;
     long runs;
     long cpuNs;
-    static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
     @Setup(Level.Trial)
     public void build() throws IOException {
         dir = Files.createTempDirectory("vprof-sqlite-bench");
-        timeline = new BenchTimeline();
-        GpuDevice gpu = timeline.layout().process(1, "bench", java.util.List.of("bench")).device(0);
-        CpuThread host = timeline.layout().process(1).thread(1);
-        int launch = timeline.layout().intern("cudaLaunchKernel");
-        int[] names = new int[16];
-        for (int i = 0; i < names.length; i++) {
-            names[i] = timeline.layout().intern("_ZN2at6native18elementwise_kernelILi128ELi4EZ" + i + "EEviT1_");
-        }
-        long[] cursor = {T0, T0, T0, T0};
-        for (int i = 0; i < KERNELS; i++) {
-            int s = i & 3;
-            long dur = 2_000 + (i * 7919L) % 30_000;
-            long start = cursor[s] + 300 + (i * 104729L) % 2_000;
-            timeline.kernel(gpu.stream(s + 7), names[(i >>> 2) & 15], start, start + dur, i + 1,
-                    108 + (i & 7), 1, 1, 256, 1, 1, 64, 0);
-            if (launches) {
-                timeline.apiCall(host, ApiKind.RUNTIME, launch, start - 5_000, start - 3_000, i + 1, 211);
-            }
-            cursor[s] = start + dur;
-        }
-        timeline.sorted();
+        timeline = BenchTimeline.kernels(KERNELS, i -> "_ZN2at6native18elementwise_kernelILi128ELi4EZ" + i + "EEviT1_", launches);
     }
 
     @Setup(Level.Iteration)
@@ -95,7 +77,12 @@ public class SqliteExportBenchmark {
 
     @TearDown(Level.Trial)
     public void clean() throws IOException {
-        Files.deleteIfExists(dir.resolve("b.sqlite"));
+        Path last = dir.resolve("b.sqlite");
+        String keep = System.getProperty("vprof.bench.keep");
+        if (keep != null && Files.exists(last)) {
+            Files.move(last, Path.of(keep + (launches ? "-launches" : "") + ".sqlite"), StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.deleteIfExists(last);
         Files.deleteIfExists(dir);
     }
 

@@ -68,8 +68,11 @@ public final class CaptureTimeline {
     /** The fitting pass (the clocks), then the mapping pass into {@code out}. */
     private static RecordAdapter mapRecords(CaptureReader reader, Timeline timeline, AdaptedRecords out, KernelNames names,
                                             Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
-        reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command())
-                .distributed(p.rank(), p.localRank(), p.worldSize()));
+        reader.processes().forEach(p -> {
+            TimelineProcess process = describe(timeline.process(p.pid()), p.command())
+                    .distributed(p.rank(), p.localRank(), p.worldSize());
+            p.threadNames().forEach((tid, name) -> process.thread(tid).name(name));
+        });
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
         RecordAdapter records = new RecordAdapter(timeline, out, clocks, names, kernelNameIds, notes, progress);
         reader.forEachRecord(records); // the mapping pass

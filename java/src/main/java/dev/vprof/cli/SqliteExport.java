@@ -2,7 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.VprofVersion;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.export.SqliteWriter;
+import dev.vprof.export.sqlite.SqliteWriter;
 import dev.vprof.names.KernelNames;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;

@@ -1,5 +1,6 @@
 package dev.vprof.export;
 
+import dev.vprof.export.sqlite.SqliteWriter;
 import dev.vprof.timeline.TimelineSource;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

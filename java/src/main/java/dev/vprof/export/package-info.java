@@ -14,8 +14,8 @@
  * events), {@code Correlations} (launch-to-kernel flows, numbered per graph node), {@code GpuNames}
  * (Kineto's copy and set names), {@code TrackMap}. {@link dev.vprof.export.Exporter} writes each
  * file beside its destination and moves it into place only when complete. The writers know
- * nothing of how records arrived. {@link dev.vprof.export.SqliteWriter} is a sink of the same
- * walk into an SQLite database in Nsight Systems' export schema ({@code NsysSchema}, docs/sqlite.md),
- * through sqlite-jdbc: prepared statements of many rows in one transaction, indexes after the load.
+ * nothing of how records arrived. The SQLite database in Nsight Systems' export schema is a sink
+ * of the same walk with a dependency of its own (sqlite-jdbc), so it has its package,
+ * {@link dev.vprof.export.sqlite}.
  */
 package dev.vprof.export;

@@ -20,6 +20,7 @@ import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.bindings.VprofRing.StringRecord;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.capture.ProcessInfo;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -38,6 +39,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
@@ -108,6 +110,8 @@ final class TraceFileReader {
         long jsonBytes;
         final List<String> devicesSeen = new ArrayList<>();
         boolean rocm;
+        /** {@code thread_name} metadata by pid, then tid: the last name a thread was given. */
+        final Map<Long, Map<Integer, String>> threadNames = new HashMap<>();
 
         Parsed(Path file, Path spillDir) {
             this.file = file;
@@ -545,6 +549,12 @@ final class TraceFileReader {
             if ("process_labels".equals(e.name) && "CPU".equals(e.argLabels) && e.pidIsInt && out.osPid == null) {
                 out.osPid = (int) e.pid;
             }
+            if ("thread_name".equals(e.name) && e.argName != null && e.pidIsInt) {
+                Map<Integer, String> names = out.threadNames.computeIfAbsent(e.pid, k -> new HashMap<>());
+                if (names.size() < MAX_THREAD_NAMES || names.containsKey(tid(e))) {
+                    names.put(tid(e), threadName(e.argName));
+                }
+            }
             return;
         }
         Kind kind = e.kind;
@@ -659,6 +669,21 @@ final class TraceFileReader {
                 default -> OTHER;
             };
         }
+    }
+
+    /** Thread names kept per process (a trace names each thread it has events of, once or twice). */
+    static final int MAX_THREAD_NAMES = 4096;
+
+    /**
+     * The thread's own name from Kineto's {@code "thread 1262 (pt_autograd_0)"}: what is in the
+     * parentheses, the name the thread had in the OS; any other form whole.
+     */
+    static String threadName(String kineto) {
+        int open = kineto.indexOf(" (");
+        if (kineto.startsWith("thread ") && open > 0 && kineto.endsWith(")")) {
+            return kineto.substring(open + 2, kineto.length() - 1);
+        }
+        return kineto;
     }
 
     private int tid(Event e) {
@@ -960,6 +985,11 @@ final class TraceFileReader {
         }
         if (p.rocm) {
             f.put("platform", "rocm");
+        }
+        // The host process's threads: the pid the trace labels CPU (its GPU rows name streams).
+        Map<Integer, String> threads = p.osPid == null ? null : p.threadNames.get((long) p.osPid);
+        if (threads != null) {
+            new TreeMap<>(threads).forEach((tid, name) -> f.put(ProcessInfo.THREAD_NAME_FACT + tid, name));
         }
         return f;
     }

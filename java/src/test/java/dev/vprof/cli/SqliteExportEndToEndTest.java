@@ -182,7 +182,7 @@ class SqliteExportEndToEndTest {
         SqliteQueries.rows(db, "SELECT name, value FROM EXPORT_META_DATA")
                 .forEach(r -> meta.put(r.get("name").asText(), r.get("value").asText()));
         assertEquals("vprof", meta.get("EXPORT_PRODUCT_NAME"));
-        assertEquals("2.9.1", meta.get("EXPORT_SCHEMA_VERSION"));
+        assertEquals("3.25.0", meta.get("EXPORT_SCHEMA_VERSION"));
         assertEquals("0", meta.get("VPROF_SKIPPED_COUNT"));
         long base = SqliteQueries.value(db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
         assertEquals(Long.parseLong(meta.get("VPROF_TIME_BASE_EPOCH_NS")), base);
@@ -193,6 +193,15 @@ class SqliteExportEndToEndTest {
                 "utcEpochNs + start is the epoch time: " + (base + rangeStart) + " vs " + range.get("start_ns"));
         assertEquals("NVIDIA H200 (simulated by vprof)", SqliteQueries.rows(db, "SELECT name FROM TARGET_INFO_GPU")
                 .getFirst().get("name").asText());
+    }
+
+    @Test
+    void enumColumnsAreSetAsNsysSetsThemAndSqliteFindsTheFileIntact() {
+        // Kernels, copies, sets, runtime and driver calls, NVTX: each enum column of today's nsys export checked.
+        assertTrue(NsysEnumColumns.assertSetAsNsysSetsThem(db) >= 8);
+        SqliteQueries.assertIntact(db);
+        assertEquals(0, SqliteQueries.value(db, "SELECT count(*) FROM NVTX_EVENTS n LEFT JOIN ThreadNames t "
+                + "ON t.globalTid = n.globalTid WHERE t.nameId IS NULL"), "every NVTX range joins its thread");
     }
 
     @Test

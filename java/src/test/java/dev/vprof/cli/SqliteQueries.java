@@ -103,4 +103,10 @@ final class SqliteQueries {
         assertEquals(1, r.size(), query);
         return r.getFirst().elements().next().asLong();
     }
+
+    /** SQLite's own check of every page, cell and record of {@code db}, by Debian's sqlite3. */
+    static void assertIntact(Path db) {
+        List<JsonNode> r = rows(db, "PRAGMA integrity_check");
+        assertEquals("[{\"integrity_check\":\"ok\"}]", r.toString(), db + " fails SQLite's integrity check");
+    }
 }

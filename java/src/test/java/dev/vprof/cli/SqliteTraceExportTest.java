@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.trace.TraceOracle;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -169,5 +171,141 @@ class SqliteTraceExportTest {
         });
         JsonNode p = report(trace).get("processes").get(0);
         assertEquals(p.get("memcpy_bytes").asLong(), copies.values().stream().mapToLong(c -> c[1]).sum());
+    }
+
+    /** The trace's host threads and their names: Kineto's last {@code thread_name} for each, in its parentheses. */
+    private static Map<Long, String> threadNames(JsonNode root) {
+        Long cpuPid = null;
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.path("ph").asText().equals("M") && e.path("name").asText().equals("process_labels")
+                    && e.path("args").path("labels").asText().equals("CPU")) {
+                cpuPid = e.get("pid").asLong();
+            }
+        }
+        Map<Long, String> names = new TreeMap<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.path("ph").asText().equals("M") && e.path("name").asText().equals("thread_name")
+                    && cpuPid != null && e.path("pid").asLong() == cpuPid) {
+                String n = e.get("args").get("name").asText();
+                names.put(e.get("tid").asLong() & 0xFFFF_FFFFL, n.replaceFirst("^thread \\d+ \\((.*)\\)$", "$1"));
+            }
+        }
+        return names;
+    }
+
+    @ParameterizedTest
+    @MethodSource("traces")
+    void everyThreadHasItsTraceNameAndJoiningRowsToThreadsLosesNone(Path trace) throws Exception {
+        Path db = export(trace);
+        // A reader joins each row to its thread's name: none may fall out (ns_resolution_trace: thread 1262
+        // has 8,436 runtime calls and, before CPU ops had a table of their own, 12,001 NVTX rows).
+        for (String table : List.of("NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "VPROF_CPU_OPS")) {
+            long rows = SqliteQueries.value(db, "SELECT count(*) FROM " + table);
+            assertEquals(rows, SqliteQueries.value(db, "SELECT count(*) FROM " + table
+                    + " AS n JOIN ThreadNames AS t ON t.globalTid = n.globalTid"), table + " rows lost joining ThreadNames");
+        }
+        Map<Long, String> want = threadNames(TraceOracle.tree(trace));
+        Map<Long, String> got = new TreeMap<>();
+        SqliteQueries.rows(db, """
+                SELECT v.tid & 4294967295 AS tid, s.value AS name FROM VPROF_THREADS v
+                JOIN ThreadNames t ON t.globalTid = v.globalTid JOIN StringIds s ON s.id = t.nameId
+                WHERE v.namedBySource = 1""").forEach(r -> got.put(r.get("tid").asLong(), r.get("name").asText()));
+        assertEquals(want, got, "the trace's thread names");
+        assertEquals(0, SqliteQueries.value(db, "SELECT count(*) FROM (SELECT globalTid FROM ThreadNames GROUP BY globalTid "
+                + "HAVING count(*) > 1)"), "one name per thread");
+    }
+
+    @ParameterizedTest
+    @MethodSource("traces")
+    void cpuOpsHaveATableOfTheirOwnAndNvtxEventsHoldOnlyTheAnnotations(Path trace) throws Exception {
+        Path db = export(trace);
+        long cpuOps = 0;
+        long annotations = 0;
+        for (JsonNode e : TraceOracle.tree(trace).get("traceEvents")) {
+            if (e.path("ph").asText().equals("X") && e.has("dur")) {
+                cpuOps += e.path("cat").asText().equals("cpu_op") ? 1 : 0;
+                annotations += e.path("cat").asText().equals("user_annotation") ? 1 : 0;
+            }
+        }
+        assertEquals(cpuOps, SqliteQueries.value(db, "SELECT count(*) FROM VPROF_CPU_OPS"), "the trace's CPU ops");
+        assertEquals(annotations, SqliteQueries.value(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59"),
+                "NVTX_EVENTS: the user annotations alone");
+        assertEquals(0, SqliteQueries.value(db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.domainId "
+                + "WHERE n.domainId != 0 AND s.value LIKE 'pytorch.%'"), "no PyTorch domain in NVTX_EVENTS");
+    }
+
+    @ParameterizedTest
+    @MethodSource("traces")
+    void enumColumnsAreSetAsNsysSetsThemAndTheGpuIsTheTraces(Path trace) throws Exception {
+        Path db = export(trace);
+        NsysEnumColumns.assertSetAsNsysSetsThem(db);
+        assertEquals(0, SqliteQueries.value(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE launchType != 1"));
+        SqliteQueries.assertIntact(db);
+        JsonNode props = TraceOracle.tree(trace).path("deviceProperties");
+        if (props.isArray() && !props.isEmpty()) {
+            JsonNode d = props.get(0);
+            JsonNode gpu = SqliteQueries.rows(db, "SELECT name, smCount, totalMemory, computeMajor, computeMinor "
+                    + "FROM TARGET_INFO_GPU WHERE id = " + d.get("id").asInt()).getFirst();
+            assertEquals(d.get("name").asText(), gpu.get("name").asText());
+            assertEquals(d.get("numSms").asLong(), gpu.get("smCount").asLong());
+            assertEquals(d.get("totalGlobalMem").asLong(), gpu.get("totalMemory").asLong());
+            assertEquals(d.get("computeMajor").asLong(), gpu.get("computeMajor").asLong());
+            assertEquals(d.get("computeMinor").asLong(), gpu.get("computeMinor").asLong());
+        }
+    }
+
+    /** Per correlation id, the runtime calls of one trace that carry it. */
+    private static Map<Long, Long> runtimeCalls(JsonNode root) {
+        Map<Long, Long> calls = new HashMap<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.path("cat").asText().equals("cuda_runtime") && e.path("ph").asText().equals("X")
+                    && e.path("args").has("correlation")) {
+                calls.merge(e.get("args").get("correlation").asLong(), 1L, Long::sum);
+            }
+        }
+        return calls;
+    }
+
+    private static List<Long> kernelCorrelations(JsonNode root) {
+        List<Long> ids = new ArrayList<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.path("cat").asText().equals("kernel") && e.path("ph").asText().equals("X")) {
+                ids.add(e.get("args").get("correlation").asLong());
+            }
+        }
+        return ids;
+    }
+
+    @Test
+    void correlationIdsArePerProcessAndTheJoinWithThePidPartFindsEachLaunchOnce() throws Exception {
+        // Two ranks of one job, exported together: their CUPTI correlation ids overlap.
+        Path folder = TraceOracle.REAL.resolve("hta/trace_filter");
+        Path db = dir.resolve("ranks.sqlite");
+        E2e.ok(Cli.run("export", folder.toString(), "-o", db.toString()));
+        JsonNode a = TraceOracle.tree(folder.resolve("sampled_rank-0.json.gz"));
+        JsonNode b = TraceOracle.tree(folder.resolve("sampled_rank-1.json.gz"));
+        long own = 0;
+        long other = 0;
+        for (JsonNode[] pair : new JsonNode[][] {{a, b}, {b, a}}) {
+            Map<Long, Long> mine = runtimeCalls(pair[0]);
+            Map<Long, Long> theirs = runtimeCalls(pair[1]);
+            for (long c : kernelCorrelations(pair[0])) {
+                own += mine.getOrDefault(c, 0L);
+                other += theirs.getOrDefault(c, 0L);
+            }
+        }
+        assertTrue(other > 0, "the ranks share correlation ids, as every two CUDA processes may");
+        // docs/sqlite.md's join: correlationId and the process part of globalTid.
+        assertEquals(own, SqliteQueries.rows(db, SqliteQueries.KERNEL_LAUNCHES).size(), "each kernel with its own launch");
+        assertEquals(own + other, SqliteQueries.value(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                + "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId"), "without the process part");
+        // Nsight Systems numbers them the same way: the join needs the process part on its exports too.
+        Path nsys = NsysEnumColumns.NSYS_NOW;
+        long nsysJoined = SqliteQueries.value(nsys, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                + "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+                + "AND ((r.globalTid >> 24) & 0xFFFFFF) = ((k.globalPid >> 24) & 0xFFFFFF)");
+        long nsysNaive = SqliteQueries.value(nsys, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                + "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId");
+        assertTrue(nsysNaive > nsysJoined, "the real export's two processes share ids too: " + nsysNaive + " vs " + nsysJoined);
     }
 }

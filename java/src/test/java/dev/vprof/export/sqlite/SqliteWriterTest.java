@@ -1,4 +1,4 @@
-package dev.vprof.export;
+package dev.vprof.export.sqlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,8 @@ import dev.vprof.adapt.SyntheticCapture;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.source.CaptureSources;
+import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ListTimeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +25,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The SQLite sink's own rules: what a failure leaves behind, ids as Nsight Systems encodes them, short names. */
+/** The SQLite sink's own rules: what a failure leaves behind, in either writer, short names. */
 class SqliteWriterTest {
     @TempDir
     Path dir;
 
-    private static final Path NSYS = Path.of("../fixtures/real/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+    private static final Path NSYS = NsysSchemaFactsTest.NSYS_2022;
 
     @Test
     void aFullDiskIsAClearErrorAndThePartialFileIsRemoved() throws IOException {
@@ -51,21 +53,24 @@ class SqliteWriterTest {
     }
 
     @Test
-    void globalIdsDecodeAsNsightSystemsDecodesThem() throws SQLException {
-        // The real export's own process: its globalPid and its main thread's globalTid.
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + NSYS.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT p.globalPid, p.pid, t.globalTid FROM PROCESSES p JOIN ThreadNames t "
-                     + "ON (t.globalTid >> 24) = (p.globalPid >> 24) WHERE p.name = './saxpy-mpi-cuda' "
-                     + "AND (t.globalTid & 16777215) = p.pid")) {
-            assertTrue(rs.next(), "the real export names its main thread");
-            int pid = rs.getInt(2);
-            assertEquals(rs.getLong(1), NsysSchema.globalPid(pid));
-            assertEquals(rs.getLong(3), NsysSchema.globalTid(pid, pid));
+    void aDiskThatFillsWhileTheRowsAreWrittenIsTheSameClearErrorAndNothingIsLeft() throws IOException {
+        ListTimeline t = new ListTimeline();
+        GpuStream s = t.process(1, "p", List.of("p")).device(0).stream(7);
+        int name = t.intern("k");
+        for (int i = 0; i < 20_000; i++) {
+            t.kernel(s, name, 1_000L * i, 1_000L * i + 500, i + 1, 1, 1, 1, 32, 1, 1, 16, 0);
         }
-        long g = NsysSchema.globalTid(4_194_000, 4_193_999);
-        assertEquals(4_194_000, (g >> 24) & 0xFFFFFF);
-        assertEquals(4_193_999, g & 0xFFFFFF);
+        Path out = dir.resolve("rows.sqlite");
+        // Room for the empty tables SQLite makes, not for the kernels' pages after them.
+        long pages = NsysSchema.all().size() + 3;
+        IOException e = assertThrows(IOException.class, () -> SqliteWriter.write(t, out, SqliteWriter.Facts.none(), pages));
+        assertTrue(e.getMessage().contains("the disk is full; free space or write it elsewhere with -o"), e.getMessage());
+        assertTrue(e.getCause() instanceof SqliteFile.Full, "the page writer's, not SQLite's: " + e.getCause());
+        assertFalse(Files.exists(out));
+        assertFalse(Files.exists(dir.resolve("rows.sqlite.part")), "no partial file left");
+        SqliteWriter.Stats ok = SqliteWriter.write(t, out, SqliteWriter.Facts.none());
+        assertEquals(20_000, ok.kernels());
+        Databases.assertIntact(out);
     }
 
     @Test
