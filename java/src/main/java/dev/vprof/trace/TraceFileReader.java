@@ -22,6 +22,7 @@ import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.ProcessInfo;
 import java.io.BufferedInputStream;
+import java.io.CharConversionException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -232,6 +233,11 @@ final class TraceFileReader {
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw new CaptureFormatException(file + " is not valid JSON" + where + " ("
                     + firstLine(e.getOriginalMessage()) + "); check that the file is whole");
+        } catch (CharConversionException e) {
+            // Jackson guesses UTF-16/32 from zero bytes at the start; a PyTorch trace is UTF-8, so
+            // such a file is not one, and the decoder's complaint is about bytes, not JSON.
+            throw new CaptureFormatException(file + " is not UTF-8 JSON text (" + firstLine(e.getMessage())
+                    + "); it is not a trace vprof reads");
         } catch (EOFException | ZipException e) {
             throw new CaptureFormatException(file + " is cut short or damaged (gzip: "
                     + firstLine(e.getMessage()) + "); copy the trace again");

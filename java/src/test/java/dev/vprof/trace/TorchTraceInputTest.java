@@ -284,6 +284,17 @@ class TorchTraceInputTest {
         refused(g, "not valid JSON");
     }
 
+    @Test
+    void bytesTheJsonReaderTakesForUtf32AreRefused() throws IOException {
+        // Gzip hides the head from the sniffer; three zero bytes first make the JSON reader guess UTF-32; the next code point is beyond
+        // Unicode (what the fuzz test found): a decoding failure, refused like any other bad text.
+        Path f = dir.resolve("utf32.json.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(f))) {
+            out.write(new byte[] {0, 0, 0, '{', 0, '?', 0, 0});
+        }
+        refused(f, "is not UTF-8 JSON text");
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] c = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
