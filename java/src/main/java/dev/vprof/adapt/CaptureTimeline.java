@@ -67,7 +67,7 @@ public final class CaptureTimeline {
     private static RecordAdapter mapRecords(CaptureReader reader, Timeline timeline, AdaptedRecords out, KernelNames names,
                                             Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
         reader.processes().forEach(p -> describe(timeline.process(p.pid()), p.command())
-                .distributed(p.rank(), p.localRank(), p.worldSize()));
+                .distributed(p.rank(), p.localRank(), p.worldSize()).facts(p.facts()));
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass
         RecordAdapter records = new RecordAdapter(timeline, out, clocks, names, kernelNameIds, notes, progress);
         reader.forEachRecord(records); // the mapping pass
