@@ -132,4 +132,36 @@ class TorchTraceReportTest {
         Cli.Result us = Cli.run("report", TraceOracle.REAL.resolve("hta/trace_compare/base/base.json.gz").toString());
         assertTrue(us.out().contains("times to the µs (whole microseconds)"), us.out());
     }
+
+    /**
+     * {@code vprof import} and {@code vprof report} of one trace give the same counts in the same
+     * words: NVTX ranges counted once each (not as START and END records), CPU ops as CPU ops. The
+     * oracle is the trace's own events, counted from a Jackson tree.
+     */
+    @Test
+    void importAndReportCountRangesAndCpuOpsAlike(@TempDir Path dir) throws IOException {
+        Path trace = TraceOracle.REAL.resolve("hta/trace_diff/control/control.json.gz");
+        long annotations = 0;
+        long cpu = 0;
+        for (JsonNode e : TraceOracle.tree(trace).get("traceEvents")) {
+            String cat = e.path("cat").asText();
+            if ("X".equals(e.path("ph").asText())) {
+                annotations += cat.equals("user_annotation") || cat.equals("gpu_user_annotation") ? 1 : 0;
+                cpu += cat.equals("cpu_op") || cat.equals("python_function") ? 1 : 0;
+            }
+        }
+        Path capture = dir.resolve("c.vprof");
+        Cli.Result imported = Cli.run("import", trace.toString(), "-o", capture.toString());
+        assertEquals(0, imported.code(), imported.err());
+        assertTrue(imported.out().contains(", " + annotations + " NVTX ranges, " + cpu + " CPU ops,"), imported.out());
+        for (Path input : List.of(trace, capture)) {
+            Cli.Result json = Cli.run("report", "--json", input.toString());
+            JsonNode p = JSON.readTree(json.out()).get("processes").get(0);
+            assertEquals(annotations, p.get("markers").asLong(), input.toString());
+            assertEquals(cpu, p.get("cpu_slices").asLong(), input.toString());
+            Cli.Result text = Cli.run("report", input.toString());
+            assertTrue(text.out().contains("; " + cpu + " CPU ops"), text.out());
+            assertFalse(text.out().contains("NVTX markers"), text.out());
+        }
+    }
 }
