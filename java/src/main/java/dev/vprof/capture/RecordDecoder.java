@@ -2,7 +2,6 @@ package dev.vprof.capture;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
-import dev.vprof.bindings.VprofRing.ArgsRecord;
 import dev.vprof.bindings.VprofRing.ClockSyncRecord;
 import dev.vprof.bindings.VprofRing.CpuOpRecord;
 import dev.vprof.bindings.VprofRing.DeviceRecord;
@@ -91,11 +90,8 @@ public final class RecordDecoder {
     private long orphanArgs;
     private long legacyOverflow;
 
-    /** An ARGS object being put together from its pieces. */
-    private byte[] argsBuf;
-    private int argsTarget;
-    private int argsTotal;
-    private int argsFill;
+    /** The ARGS object being put together from its pieces. */
+    private final ArgsPieces argsPieces = new ArgsPieces();
     /** The record type the last complete ARGS belongs to (0: none waiting), its fields, an API call's name. */
     private int pendingTarget;
     private EventArgs pendingArgs;
@@ -432,52 +428,13 @@ public final class RecordDecoder {
 
     /** One piece of an ARGS object; the last piece makes it wait for the record it belongs to. */
     private void args(MemorySegment seg, long pos, int len, RecordVisitor v) {
-        if (len < ArgsRecord.SIZE) {
+        try {
+            if (argsPieces.add(seg, pos, len)) {
+                argsDone(argsPieces.segment(), argsPieces.from(), argsPieces.length(), argsPieces.target(), v);
+            }
+        } catch (ArgsCodec.Malformed e) {
             malformed[VprofRing.REC_ARGS]++;
-            return;
         }
-        int target = seg.get(INT, pos + ArgsRecord.TARGET);
-        int total = seg.get(INT, pos + ArgsRecord.TOTAL_LEN);
-        int offset = seg.get(INT, pos + ArgsRecord.OFFSET);
-        int n = seg.get(INT, pos + ArgsRecord.LEN);
-        if (n < 0 || n > len - ArgsRecord.SIZE || total <= 0 || total > ArgsCodec.MAX_BYTES || offset < 0
-                || offset > total - n || !argsTarget(target)) {
-            malformed[VprofRing.REC_ARGS]++;
-            argsBuf = null;
-            return;
-        }
-        long from = pos + ArgsRecord.SIZE;
-        if (offset == 0 && n == total) {
-            argsBuf = null;
-            argsDone(seg, from, total, target, v);
-            return;
-        }
-        if (offset == 0) {
-            argsBuf = new byte[total];
-            argsTarget = target;
-            argsTotal = total;
-            argsFill = 0;
-        } else if (argsBuf == null || offset != argsFill || target != argsTarget || total != argsTotal) {
-            malformed[VprofRing.REC_ARGS]++;
-            argsBuf = null;
-            return;
-        }
-        MemorySegment.copy(seg, BYTE, from, argsBuf, offset, n);
-        argsFill += n;
-        if (argsFill == argsTotal) {
-            byte[] whole = argsBuf;
-            argsBuf = null;
-            argsDone(MemorySegment.ofArray(whole), 0, whole.length, target, v);
-        }
-    }
-
-    /** Whether an ARGS record may name {@code target}: the process (0) or a record of one event. */
-    private static boolean argsTarget(int target) {
-        return switch (target) {
-            case 0, VprofRing.REC_KERNEL, VprofRing.REC_MEMCPY, VprofRing.REC_MEMSET, VprofRing.REC_MARKER,
-                 VprofRing.REC_API, VprofRing.REC_SYNC, VprofRing.REC_CPU_OP -> true;
-            default -> false;
-        };
     }
 
     private void argsDone(MemorySegment seg, long from, int total, int target, RecordVisitor v) {
