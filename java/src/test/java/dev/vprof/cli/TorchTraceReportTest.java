@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.trace.TraceOracle;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -16,6 +20,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -163,5 +170,40 @@ class TorchTraceReportTest {
             assertTrue(text.out().contains("; " + cpu + " CPU ops"), text.out());
             assertFalse(text.out().contains("NVTX markers"), text.out());
         }
+    }
+
+    /**
+     * A {@code .json.gz} whose data still inflates but whose gzip CRC is wrong (one {@code "dur"}
+     * changed, the trailer left as it was) is refused by import and report in one sentence naming the
+     * file, with the exit code of an input that cannot be read: the reader cannot say which part is
+     * wrong, so it reads none of it, and import leaves no file.
+     */
+    @Test
+    void aTraceWhoseGzipCrcIsWrongIsRefused(@TempDir Path dir) throws IOException {
+        String json = new String(new GZIPInputStream(Files.newInputStream(
+                TraceOracle.REAL.resolve("hta/trace_compare/base/base.json.gz"))).readAllBytes(),
+                StandardCharsets.UTF_8);
+        int at = json.indexOf("\"dur\": 5,");
+        assertTrue(at > 0, "the trace has a duration of 5 to change");
+        String changed = json.substring(0, at) + "\"dur\": 9," + json.substring(at + "\"dur\": 5,".length());
+        Path damaged = dir.resolve("damaged.json.gz");
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(gz)) {
+            z.write(changed.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bytes = gz.toByteArray();
+        CRC32 crc = new CRC32();
+        crc.update(json.getBytes(StandardCharsets.UTF_8));
+        ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+        Files.write(damaged, bytes);
+        Path out = dir.resolve("d.vprof");
+        for (String[] args : List.of(new String[] {"import", damaged.toString(), "-o", out.toString()},
+                new String[] {"report", damaged.toString()})) {
+            Cli.Result r = Cli.run(args);
+            assertEquals(ExitCode.CANNOT.code(), r.code(), args[0] + ": " + r.err());
+            assertTrue(r.err().contains(damaged.toString()) && r.err().contains("gzip CRC mismatch"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+        }
+        assertFalse(Files.exists(out));
     }
 }
