@@ -662,18 +662,21 @@ struct vprof_rec_cpu_op {
  * target is the record type of the event they belong to: that record comes
  * next in the process's records (after the last piece); target 0 means the
  * process itself (a trace's top-level fields). An object longer than one
- * record is cut into pieces of consecutive offsets; total_len <= VPROF_ARGS_MAX.
+ * record is cut into pieces that follow one another, the first flagged FIRST
+ * and the last LAST (one piece: both); all of them <= VPROF_ARGS_MAX bytes.
  * The bytes are one value of vprof's compact JSON encoding (capture.ArgsCodec
  * in the front end): a tag byte, then a zigzag varint (integer), a length and
  * ASCII digits (other numbers), a length and UTF-8 (string), a count and the
  * values (array), or a count and pairs of a STRING id and a value (object).
  * Only the trace reader writes them.
  */
+#define VPROF_ARGS_FIRST 1u
+#define VPROF_ARGS_LAST  2u
+
 struct vprof_rec_args {
     struct vprof_record_header h;
-    uint32_t target;        /* VPROF_REC_* of the next record, or 0: the process */
-    uint32_t total_len;     /* bytes of the whole object */
-    uint32_t offset;        /* where this piece's bytes go in it */
+    uint16_t target;        /* VPROF_REC_* of the next record, or 0: the process */
+    uint16_t flags;         /* VPROF_ARGS_FIRST, VPROF_ARGS_LAST */
     uint32_t len;           /* bytes of this piece, which follow */
     /* uint8_t bytes[len]; then zero padding to 8 bytes */
 };
@@ -701,7 +704,7 @@ VPROF_RECORD_SIZE_(vprof_rec_drops, 32, count);
 VPROF_RECORD_SIZE_(vprof_rec_device, 104, uuid);
 VPROF_RECORD_SIZE_(vprof_rec_sync, 48, pad);
 VPROF_RECORD_SIZE_(vprof_rec_cpu_op, 40, pad);
-VPROF_RECORD_SIZE_(vprof_rec_args, 24, len);
+VPROF_RECORD_SIZE_(vprof_rec_args, 16, len);
 #undef VPROF_RECORD_SIZE_
 
 #ifdef __cplusplus

@@ -124,6 +124,8 @@ public final class VprofRing {
     public static final int CPU_OP_OPERATOR = 1;
     public static final int CPU_OP_PYTHON = 2;
     public static final long ARGS_MAX = 1048576L;
+    public static final int ARGS_FIRST = 1;
+    public static final int ARGS_LAST = 2;
 
     /** struct vprof_control (4096 bytes) */
     public static final class Control {
@@ -632,21 +634,19 @@ public final class VprofRing {
         ).withName("vprof_rec_cpu_op");
     }
 
-    /** struct vprof_rec_args (24 bytes) */
+    /** struct vprof_rec_args (16 bytes) */
     public static final class ArgsRecord {
         private ArgsRecord() {}
 
-        public static final long SIZE = 24L;
+        public static final long SIZE = 16L;
         public static final long TARGET = 8L;
-        public static final long TOTAL_LEN = 12L;
-        public static final long OFFSET = 16L;
-        public static final long LEN = 20L;
+        public static final long FLAGS = 10L;
+        public static final long LEN = 12L;
 
         public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             MemoryLayout.paddingLayout(8),
-            ValueLayout.JAVA_INT.withName("target"),
-            ValueLayout.JAVA_INT.withName("total_len"),
-            ValueLayout.JAVA_INT.withName("offset"),
+            ValueLayout.JAVA_SHORT.withName("target"),
+            ValueLayout.JAVA_SHORT.withName("flags"),
             ValueLayout.JAVA_INT.withName("len")
         ).withName("vprof_rec_args");
     }

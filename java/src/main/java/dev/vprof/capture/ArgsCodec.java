@@ -17,8 +17,9 @@ import java.util.function.IntFunction;
  * for an integer its zigzag varint, for another number its length (varint) and ASCII text, for a
  * string its length and UTF-8, for an array its values and an END tag, for an object pairs of a
  * key (the varint id of a STRING record of the process) and a value, and an END tag. Keys are
- * interned because they repeat on every event ({@code "External id"}, {@code "blocks per SM"}):
- * a kernel's kept args then cost about 30 bytes, not the 80 of their JSON.
+ * interned because they repeat on every event ({@code "External id"}, {@code "blocks per SM"}), and
+ * so may a string value be (a tag and the varint id of its STRING): a CPU op's
+ * {@code "Trace name": "PyTorch Profiler"} or {@code "Input type": ["float", ""]} repeat too.
  *
  * <p>Decoding trusts nothing: every length is checked against the bytes, nesting is bounded, a
  * number's text must be a JSON number and a key must name a STRING; anything else is a
@@ -36,6 +37,8 @@ public final class ArgsCodec {
     static final int STRING = 6;
     static final int ARRAY = 7;
     static final int OBJECT = 8;
+    /** A string kept in a STRING record of the process, by its id: values that repeat on every event. */
+    static final int STRING_REF = 9;
     /** Arrays and objects nested deeper than this are not kept (Kineto's go two levels deep). */
     public static final int MAX_DEPTH = 32;
     /** The most bytes one value may take: VPROF_ARGS_MAX. */
@@ -112,6 +115,10 @@ public final class ArgsCodec {
         }
 
         private void varint(long v) {
+            if ((v & ~0x7FL) == 0 && len < buf.length && !overflowed && len < MAX_BYTES) {
+                buf[len++] = (byte) v; // most varints here are one byte: key ids, lengths, small counts
+                return;
+            }
             if (!room(10)) {
                 return;
             }
@@ -182,6 +189,15 @@ public final class ArgsCodec {
         /** A string from UTF-16 chars {@code c[off, off+n)}, as UTF-8 (an unpaired surrogate becomes '?'). */
         public void string(char[] c, int off, int n) {
             tag(STRING);
+            if (n < 128 && ascii(c, off, n)) {
+                varint(n);
+                if (room(n)) {
+                    for (int i = 0; i < n; i++) {
+                        buf[len++] = (byte) c[off + i];
+                    }
+                }
+                return;
+            }
             int bytes = 0;
             for (int i = 0; i < n; i++) {
                 char ch = c[off + i];
@@ -219,8 +235,23 @@ public final class ArgsCodec {
             }
         }
 
+        private static boolean ascii(char[] c, int off, int n) {
+            for (int i = 0; i < n; i++) {
+                if (c[off + i] >= 0x80) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         public void string(String s) {
             string(s.toCharArray(), 0, s.length());
+        }
+
+        /** A string value by the id of its STRING record (not 0). */
+        public void stringRef(int stringId) {
+            tag(STRING_REF);
+            varint(Integer.toUnsignedLong(stringId));
         }
     }
 
@@ -272,11 +303,12 @@ public final class ArgsCodec {
             return b;
         }
 
+        /** A key, or a STRING_REF's value: the STRING its varint id names. */
         String key() throws Malformed {
             long id = varint();
             String k = id <= 0 || id > Integer.MAX_VALUE ? null : keys.apply((int) id);
             if (k == null) {
-                throw new Malformed("a key naming no string (" + id + ")");
+                throw new Malformed("a string id naming no string (" + id + ")");
             }
             return k;
         }
@@ -299,6 +331,7 @@ public final class ArgsCodec {
                     yield new EventArgs.Number(text);
                 }
                 case STRING -> new String(bytes(), StandardCharsets.UTF_8);
+                case STRING_REF -> key();
                 case ARRAY -> {
                     check(depth);
                     List<Object> list = new ArrayList<>();
@@ -342,7 +375,7 @@ public final class ArgsCodec {
             int tag = u8();
             switch (tag) {
                 case NULL, FALSE, TRUE -> { }
-                case INT -> varint();
+                case INT, STRING_REF -> varint();
                 case NUMBER, STRING -> {
                     long n = varint();
                     if (n < 0 || n > end - at) {
@@ -402,6 +435,10 @@ public final class ArgsCodec {
             if (k.equals(key) && r.peek() == STRING) {
                 r.at++;
                 return new String(r.bytes(), StandardCharsets.UTF_8);
+            }
+            if (k.equals(key) && r.peek() == STRING_REF) {
+                r.at++;
+                return r.key();
             }
             r.skip(1);
         }

@@ -5,20 +5,22 @@ import dev.vprof.bindings.VprofRing.ArgsRecord;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
- * One process's ARGS object put together from its records (vprof_ring.h): a piece names the
- * object's whole length and where it goes; the pieces of one object come in order with nothing
- * between them. Lengths are checked against the record and {@link ArgsCodec#MAX_BYTES}, so a
- * damaged or hostile file cannot make it hold more than that.
+ * One process's ARGS object put together from its records (vprof_ring.h): the first piece is
+ * flagged FIRST, the last LAST (one piece: both), and the pieces of one object come one after
+ * another with nothing between them. Lengths are checked against the record and
+ * {@link ArgsCodec#MAX_BYTES}, so a damaged or hostile file cannot make it hold more than that.
  */
 final class ArgsPieces {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private byte[] buf;
-    private int target;
-    private int total;
     private int fill;
+    private int target;
+    private boolean open;
     // The object the last add completed.
     private MemorySegment segment;
     private long from;
@@ -32,37 +34,43 @@ final class ArgsPieces {
         if (len < ArgsRecord.SIZE) {
             throw new ArgsCodec.Malformed("an ARGS record shorter than its header");
         }
-        int t = seg.get(INT, pos + ArgsRecord.TARGET);
-        int whole = seg.get(INT, pos + ArgsRecord.TOTAL_LEN);
-        int offset = seg.get(INT, pos + ArgsRecord.OFFSET);
+        int t = Short.toUnsignedInt(seg.get(SHORT, pos + ArgsRecord.TARGET));
+        int flags = Short.toUnsignedInt(seg.get(SHORT, pos + ArgsRecord.FLAGS));
         int n = seg.get(INT, pos + ArgsRecord.LEN);
-        if (n < 0 || n > len - ArgsRecord.SIZE || whole <= 0 || whole > ArgsCodec.MAX_BYTES || offset < 0
-                || offset > whole - n || !isTarget(t)) {
-            buf = null;
+        boolean first = (flags & VprofRing.ARGS_FIRST) != 0;
+        boolean last = (flags & VprofRing.ARGS_LAST) != 0;
+        if (n < 0 || n > len - ArgsRecord.SIZE || !isTarget(t) || (flags & ~(VprofRing.ARGS_FIRST | VprofRing.ARGS_LAST)) != 0) {
+            open = false;
             throw new ArgsCodec.Malformed("an ARGS piece out of bounds");
         }
         long at = pos + ArgsRecord.SIZE;
-        if (offset == 0 && n == whole) {
-            buf = null;
-            return done(seg, at, whole, t);
+        if (first && last) {
+            open = false;
+            return done(seg, at, n, t);
         }
-        if (offset == 0) {
-            buf = new byte[whole];
+        if (first) {
+            open = true;
             target = t;
-            total = whole;
             fill = 0;
-        } else if (buf == null || offset != fill || t != target || whole != total) {
-            buf = null;
-            throw new ArgsCodec.Malformed("an ARGS piece out of order");
+        } else if (!open || t != target) {
+            open = false;
+            throw new ArgsCodec.Malformed("an ARGS piece without its first");
         }
-        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, buf, offset, n);
+        if (fill + (long) n > ArgsCodec.MAX_BYTES) {
+            open = false;
+            throw new ArgsCodec.Malformed("an ARGS object over " + ArgsCodec.MAX_BYTES + " bytes");
+        }
+        if (buf == null || buf.length < fill + n) {
+            buf = Arrays.copyOf(buf == null ? new byte[0] : buf, Math.min(ArgsCodec.MAX_BYTES,
+                    Math.max(fill + n, buf == null ? 8192 : buf.length * 2)));
+        }
+        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, buf, fill, n);
         fill += n;
-        if (fill < total) {
+        if (!last) {
             return false;
         }
-        byte[] b = buf;
-        buf = null;
-        return done(MemorySegment.ofArray(b), 0, b.length, t);
+        open = false;
+        return done(MemorySegment.ofArray(buf), 0, fill, t);
     }
 
     private boolean done(MemorySegment seg, long at, int n, int t) {
@@ -73,6 +81,7 @@ final class ArgsPieces {
         return true;
     }
 
+    /** The bytes of the object completed last; valid until the next {@link #add}. */
     MemorySegment segment() {
         return segment;
     }

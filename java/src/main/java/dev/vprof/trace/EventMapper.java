@@ -74,6 +74,18 @@ final class EventMapper implements TraceTokenizer.Handler {
     }
 
     @Override
+    public int valueId(char[] c, int off, int len) throws IOException {
+        return w.internValue(c, off, len);
+    }
+
+    @Override
+    public boolean mayKeep(KinetoEvent e) {
+        TraceCategory k = e.kind;
+        return !(e.ph != 0 && e.ph != 'X') && k != TraceCategory.OTHER
+                && !((k == TraceCategory.CPU_OP || k == TraceCategory.PYTHON) && !options.cpuOps());
+    }
+
+    @Override
     public void event(KinetoEvent e) throws IOException {
         if (e.ph == 'M') {
             if ("process_name".equals(e.name) && e.argName != null && out.command == null) {
@@ -220,22 +232,21 @@ final class EventMapper implements TraceTokenizer.Handler {
             x.append(e.other.buffer(), 0, e.other.length());
             fields += e.others;
         }
-        int kept = 0;
-        for (int i = 0; i < e.spans; i++) {
-            if ((held & e.spanArg[i].bit()) == 0) {
-                kept++;
-            }
-        }
-        if (kept > 0) {
+        // The args read exactly into the event that its record does not hold after all: from the event.
+        int fromEvent = e.exact & ~held;
+        if (e.spans > 0 || fromEvent != 0) {
             if (keyArgs == 0) {
                 keyArgs = w.intern("args");
             }
             x.key(keyArgs);
             x.beginObject();
-            byte[] b = e.args.buffer();
-            for (int i = 0; i < e.spans; i++) {
-                if ((held & e.spanArg[i].bit()) == 0) {
-                    x.append(b, e.spanFrom[i], e.spanTo[i] - e.spanFrom[i]);
+            x.append(e.args.buffer(), 0, e.args.length());
+            if (fromEvent != 0) {
+                for (KinetoEvent.Arg a : KinetoEvent.Arg.values()) {
+                    if ((fromEvent & a.bit()) != 0) {
+                        x.key(w.intern(a.key));
+                        encode(x, e, a);
+                    }
                 }
             }
             x.end();
@@ -250,6 +261,29 @@ final class EventMapper implements TraceTokenizer.Handler {
             out.argsKept++;
         }
         return fields == 0 ? 0 : x.length();
+    }
+
+    /** An arg the tokenizer read exactly into {@code e} (an integer, or grid and block's three). */
+    private static void encode(ArgsCodec.Encoder x, KinetoEvent e, KinetoEvent.Arg a) {
+        switch (a) {
+            case DEVICE -> x.integer(e.device);
+            case STREAM -> x.integer(e.stream);
+            case CORRELATION -> x.integer(e.correlation);
+            case CONTEXT -> x.integer(e.context);
+            case CBID -> x.integer(e.cbid);
+            case BYTES -> x.integer(e.bytes);
+            case REGISTERS -> x.integer(e.registers);
+            case SHARED_MEMORY -> x.integer(e.sharedMemory);
+            case GRID, BLOCK -> {
+                long[] v = a == KinetoEvent.Arg.GRID ? e.grid : e.block;
+                x.beginArray();
+                x.integer(v[0]);
+                x.integer(v[1]);
+                x.integer(v[2]);
+                x.end();
+            }
+            default -> throw new IllegalArgumentException("not read exactly: " + a);
+        }
     }
 
     /** The args of a GPU event its record holds exactly, given the stream's context as the export writes it. */

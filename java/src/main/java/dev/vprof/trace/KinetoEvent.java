@@ -1,7 +1,6 @@
 package dev.vprof.trace;
 
 import dev.vprof.capture.ArgsCodec;
-import java.util.Arrays;
 
 /**
  * One trace event as {@link TraceTokenizer} read it, reused from event to event: the fields the
@@ -12,8 +11,20 @@ import java.util.Arrays;
 final class KinetoEvent {
     /** The args the mapping reads; {@link #OTHER} for any other. */
     enum Arg {
-        DEVICE, STREAM, CORRELATION, CONTEXT, CBID, BYTES, REGISTERS, SHARED_MEMORY, GRAPH_ID, GRAPH_NODE_ID, GRID,
-        BLOCK, NAME, LABELS, OTHER;
+        DEVICE("device", true), STREAM("stream", true), CORRELATION("correlation", true), CONTEXT("context", true),
+        CBID("cbid", true), BYTES("bytes", true), REGISTERS("registers per thread", true),
+        SHARED_MEMORY("shared memory", true), GRAPH_ID("graph id", false), GRAPH_NODE_ID("graph node id", false),
+        GRID("grid", true), BLOCK("block", true), NAME("name", false), LABELS("labels", false), OTHER(null, false);
+
+        /** The key. */
+        final String key;
+        /** Whether a ring record may hold it exactly (then it is read into the event, not encoded). */
+        final boolean fromRecord;
+
+        Arg(String key, boolean fromRecord) {
+            this.key = key;
+            this.fromRecord = fromRecord;
+        }
 
         static Arg of(String key) {
             return switch (key) {
@@ -74,11 +85,11 @@ final class KinetoEvent {
     /** The {@link Arg#bit()}s of the args whose value a ring record holds exactly (an int in its field's range). */
     int exact;
 
-    /** Every arg, encoded one after another (key id, value); span {@code i} is {@code [spanFrom[i], spanTo[i])}. */
+    /**
+     * The args not read exactly into the fields above, encoded one after another (key id, value),
+     * and how many.
+     */
     final ArgsCodec.Encoder args = new ArgsCodec.Encoder();
-    int[] spanFrom = new int[16];
-    int[] spanTo = new int[16];
-    Arg[] spanArg = new Arg[16];
     int spans;
     /** The top-level fields the mapping does not read ({@code "s"}, {@code "id"} on an X event...), encoded as key/value pairs. */
     final ArgsCodec.Encoder other = new ArgsCodec.Encoder();
@@ -106,16 +117,8 @@ final class KinetoEvent {
         fieldsLost = false;
     }
 
-    /** Notes that the arg just encoded took {@code [from, args.length())}. */
-    void span(int from, Arg arg) {
-        if (spans == spanFrom.length) {
-            spanFrom = Arrays.copyOf(spanFrom, spans * 2);
-            spanTo = Arrays.copyOf(spanTo, spans * 2);
-            spanArg = Arrays.copyOf(spanArg, spans * 2);
-        }
-        spanFrom[spans] = from;
-        spanTo[spans] = args.length();
-        spanArg[spans] = arg;
+    /** Notes that one more arg was encoded whole. */
+    void span() {
         spans++;
     }
 

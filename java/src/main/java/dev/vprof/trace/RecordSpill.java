@@ -31,6 +31,7 @@ import java.nio.file.StandardOpenOption;
 final class RecordSpill implements Closeable {
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final int BLOCK = 1 << 20;
 

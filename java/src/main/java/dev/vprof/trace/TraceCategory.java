@@ -1,5 +1,7 @@
 package dev.vprof.trace;
 
+import java.util.Arrays;
+
 /**
  * The PyTorch profiler event categories the trace reader maps, with the spelling of current
  * Kineto traces (the one the Kineto export writes back) and of old ones ({@code "Kernel"},
@@ -30,39 +32,54 @@ enum TraceCategory {
         this.old = old;
     }
 
-    private static final TraceCategory[] VALUES = values();
+    /** Spellings by length (each a category's canonical or old one), so most lookups compare one or two. */
+    private static final char[][][] BY_LENGTH = new char[32][][];
+    private static final TraceCategory[][] CATEGORY_BY_LENGTH = new TraceCategory[32][];
+    private static final boolean[][] CANONICAL_BY_LENGTH = new boolean[32][];
+
+    static {
+        for (TraceCategory c : values()) {
+            add(c.canonical, c, true);
+            add(c.old, c, false);
+        }
+    }
+
+    private static void add(String spelling, TraceCategory c, boolean canonical) {
+        if (spelling == null) {
+            return;
+        }
+        int n = spelling.length();
+        int k = BY_LENGTH[n] == null ? 0 : BY_LENGTH[n].length;
+        BY_LENGTH[n] = Arrays.copyOf(BY_LENGTH[n] == null ? new char[0][] : BY_LENGTH[n], k + 1);
+        CATEGORY_BY_LENGTH[n] = Arrays.copyOf(CATEGORY_BY_LENGTH[n] == null ? new TraceCategory[0]
+                : CATEGORY_BY_LENGTH[n], k + 1);
+        CANONICAL_BY_LENGTH[n] = Arrays.copyOf(CANONICAL_BY_LENGTH[n] == null ? new boolean[0]
+                : CANONICAL_BY_LENGTH[n], k + 1);
+        BY_LENGTH[n][k] = spelling.toCharArray();
+        CATEGORY_BY_LENGTH[n][k] = c;
+        CANONICAL_BY_LENGTH[n][k] = canonical;
+    }
 
     /**
      * The category spelled {@code buf[off, off+len)} (OTHER when none), allocating nothing; sets
      * {@code e.catCanonical} to whether it was the current spelling.
      */
     static TraceCategory of(char[] buf, int off, int len, KinetoEvent e) {
-        for (TraceCategory c : VALUES) {
-            if (c.canonical == null) {
-                continue;
-            }
-            if (same(c.canonical, buf, off, len)) {
-                e.catCanonical = true;
-                return c;
-            }
-            if (c.old != null && same(c.old, buf, off, len)) {
-                e.catCanonical = false;
-                return c;
+        char[][] spellings = len < BY_LENGTH.length ? BY_LENGTH[len] : null;
+        if (spellings != null) {
+            outer:
+            for (int k = 0; k < spellings.length; k++) {
+                char[] sp = spellings[k];
+                for (int i = 0; i < len; i++) {
+                    if (sp[i] != buf[off + i]) {
+                        continue outer;
+                    }
+                }
+                e.catCanonical = CANONICAL_BY_LENGTH[len][k];
+                return CATEGORY_BY_LENGTH[len][k];
             }
         }
         e.catCanonical = false;
         return OTHER;
-    }
-
-    private static boolean same(String s, char[] buf, int off, int len) {
-        if (s.length() != len) {
-            return false;
-        }
-        for (int i = 0; i < len; i++) {
-            if (s.charAt(i) != buf[off + i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -90,6 +90,34 @@ final class TraceRecordWriter {
         return id;
     }
 
+    /** String values kept in STRING records of their own: at most this many per file (the rest are written inline). */
+    static final int MAX_SHARED_VALUES = 1 << 16;
+    private final NameTable values = new NameTable((long) MAX_SHARED_VALUES * TraceTokenizer.MAX_SHARED_VALUE);
+    private int sharedValues;
+
+    /**
+     * The STRING id of a short string value of an event's fields (chars {@code c[off, off+len)}),
+     * interned on first use while fewer than {@link #MAX_SHARED_VALUES} are; 0: write it inline.
+     * Bounded, so the decoder's interning budget is never the one a trace exhausts.
+     */
+    int internValue(char[] c, int off, int len) throws IOException {
+        String v = values.of(c, off, len);
+        int known = values.lastId();
+        if (known != 0) {
+            return known; // the common case: found from the chars, no hashing of a String
+        }
+        Integer id = strings.get(v);
+        if (id == null) {
+            if (sharedValues >= MAX_SHARED_VALUES) {
+                return 0;
+            }
+            sharedValues++;
+            id = intern(v);
+        }
+        values.lastId(id);
+        return id;
+    }
+
     /** Whether the name the last {@link #intern} took is cut (to VPROF_STRING_MAX bytes) in its STRING. */
     boolean lastCut() {
         return lastCut;
@@ -134,9 +162,9 @@ final class TraceRecordWriter {
             int n = Math.min(ARGS_PIECE, len - off);
             long at = s.begin(ArgsRecord.SIZE + n, VprofRing.REC_ARGS);
             MemorySegment g = s.segment();
-            g.set(RecordSpill.INT, at + ArgsRecord.TARGET, target);
-            g.set(RecordSpill.INT, at + ArgsRecord.TOTAL_LEN, len);
-            g.set(RecordSpill.INT, at + ArgsRecord.OFFSET, off);
+            g.set(RecordSpill.SHORT, at + ArgsRecord.TARGET, (short) target);
+            g.set(RecordSpill.SHORT, at + ArgsRecord.FLAGS, (short) ((off == 0 ? VprofRing.ARGS_FIRST : 0)
+                    | (off + n == len ? VprofRing.ARGS_LAST : 0)));
             g.set(RecordSpill.INT, at + ArgsRecord.LEN, n);
             MemorySegment.copy(bytes, off, g, RecordSpill.BYTE, at + ArgsRecord.SIZE, n);
             argsRecords++;

@@ -30,6 +30,8 @@ import java.util.Map;
  * the file. It knows JSON and Kineto's field names, nothing of ring records.
  */
 final class TraceTokenizer {
+    /** The longest string value of an event's fields that may be kept in a STRING record of its own. */
+    static final int MAX_SHARED_VALUE = 64;
     /** The longest string token read at all: a longer one (a name of more than this) ends the read. */
     static final int MAX_TOKEN_CHARS = 32 << 20;
 
@@ -46,6 +48,23 @@ final class TraceTokenizer {
 
         /** The id of {@code key} among the records that come first (keys of the top-level fields). */
         int headKey(String key) throws IOException;
+
+        /**
+         * The STRING id a short string value of an event's fields is kept under (it repeats, as
+         * {@code "PyTorch Profiler"} does on every CPU op), or 0 to write it inline.
+         */
+        default int valueId(char[] c, int off, int len) throws IOException {
+            return 0;
+        }
+
+        /**
+         * Whether an event read so far ({@code ph} and {@code cat}, which Kineto writes first) may be
+         * kept: when not (a flow, a metadata event, a CPU op not asked for), its other fields are
+         * skipped rather than encoded.
+         */
+        default boolean mayKeep(KinetoEvent e) {
+            return true;
+        }
     }
 
     /**
@@ -204,7 +223,17 @@ final class TraceTokenizer {
      */
     private boolean copy(JsonParser p, JsonToken t, ArgsCodec.Encoder enc, Keys keys, int depth) throws IOException {
         switch (t) {
-            case VALUE_STRING -> enc.string(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            case VALUE_STRING -> {
+                char[] c = p.getTextCharacters();
+                int off = p.getTextOffset();
+                int len = p.getTextLength();
+                int id = keys == eventKeys && len <= MAX_SHARED_VALUE ? handler.valueId(c, off, len) : 0;
+                if (id > 0) {
+                    enc.stringRef(id);
+                } else {
+                    enc.string(c, off, len);
+                }
+            }
             case VALUE_NUMBER_INT -> {
                 if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
                     enc.number(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
@@ -334,12 +363,22 @@ final class TraceTokenizer {
                     }
                     case "args" -> {
                         if (t == JsonToken.START_OBJECT) {
-                            readArgs(p, e);
+                            if (handler.mayKeep(e)) {
+                                readArgs(p, e);
+                            } else {
+                                readNames(p, e);
+                            }
                         } else {
                             other(p, t, f, e);
                         }
                     }
-                    default -> other(p, t, f, e);
+                    default -> {
+                        if (handler.mayKeep(e)) {
+                            other(p, t, f, e);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                 }
             }
             if (t != JsonToken.END_OBJECT) {
@@ -362,28 +401,48 @@ final class TraceTokenizer {
         }
     }
 
+    /**
+     * The args of an event. Those a record may hold exactly (an integer in its field's range: see
+     * {@link KinetoEvent.Arg#fromRecord}) are read into the event and not encoded, since most of a
+     * kernel's args are such and most are left out of its ARGS; the mapper encodes one from the
+     * event where its record does not hold it after all. Every other arg is encoded with its span.
+     */
     private void readArgs(JsonParser p, KinetoEvent e) throws IOException {
         JsonToken t;
         ArgsCodec.Encoder enc = e.args;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
             String f = p.currentName();
             t = p.nextToken();
-            KinetoEvent.Arg a = KinetoEvent.Arg.of(f);
+            int slot = argSlot(f);
+            KinetoEvent.Arg a = argOf[slot];
             int from = enc.length();
             int depth = enc.depth();
-            enc.key(handler.key(f));
             boolean ok;
             switch (a) {
-                case GRID -> ok = triple(p, t, e, e.grid, a, enc, 0x7fff_ffffL, 0xffffL, 0xffffL);
-                case BLOCK -> ok = triple(p, t, e, e.block, a, enc, 0x7ffL, 0x7ffL, 0x7fL);
-                case OTHER -> ok = copy(p, t, enc, eventKeys, 2);
+                case GRID, BLOCK -> {
+                    enc.key(argKey(slot, f));
+                    ok = a == KinetoEvent.Arg.GRID ? triple(p, t, e, e.grid, a, enc, 0x7fff_ffffL, 0xffffL, 0xffffL)
+                            : triple(p, t, e, e.block, a, enc, 0x7ffL, 0x7ffL, 0x7fL);
+                    if (e.isExact(a)) {
+                        enc.truncate(from, depth); // read into the event: not encoded
+                        continue;
+                    }
+                }
+                case OTHER -> {
+                    enc.key(argKey(slot, f));
+                    ok = copy(p, t, enc, eventKeys, 2);
+                }
                 default -> {
                     scalar(p, t, e, a);
+                    if (a.fromRecord && e.isExact(a)) {
+                        continue; // read into the event: not encoded
+                    }
+                    enc.key(argKey(slot, f));
                     ok = copy(p, t, enc, eventKeys, 2);
                 }
             }
             if (ok && !enc.overflowed()) {
-                e.span(from, a);
+                e.span();
             } else {
                 enc.truncate(from, depth);
                 e.fieldsLost = true;
@@ -392,6 +451,51 @@ final class TraceTokenizer {
         if (t != JsonToken.END_OBJECT) {
             throw new EOFException("the JSON ends inside an event's args");
         }
+    }
+
+    /** The args of an event that is not kept: only a metadata event's {@code name} and {@code labels}. */
+    private void readNames(JsonParser p, KinetoEvent e) throws IOException {
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String f = p.currentName();
+            t = p.nextToken();
+            KinetoEvent.Arg a = argOf[argSlot(f)];
+            if (a == KinetoEvent.Arg.NAME || a == KinetoEvent.Arg.LABELS) {
+                scalar(p, t, e, a);
+            }
+            p.skipChildren();
+        }
+        if (t != JsonToken.END_OBJECT) {
+            throw new EOFException("the JSON ends inside an event's args");
+        }
+    }
+
+    // Arg keys by the identity of the parser's canonical field-name Strings: an event's dozen args
+    // then cost no hashing of their text (the reader's largest cost after parsing, measured).
+    private static final int ARG_SLOTS = 256;
+    private final String[] argName = new String[ARG_SLOTS];
+    private final KinetoEvent.Arg[] argOf = new KinetoEvent.Arg[ARG_SLOTS];
+    private final int[] argId = new int[ARG_SLOTS];
+
+    /** The cache slot of arg key {@code f}, filled on a miss (a key that collides replaces the last one). */
+    private int argSlot(String f) {
+        int i = System.identityHashCode(f) & (ARG_SLOTS - 1);
+        if (argName[i] != f) {
+            argName[i] = f;
+            argOf[i] = KinetoEvent.Arg.of(f);
+            argId[i] = 0;
+        }
+        return i;
+    }
+
+    /** The STRING id of the key in {@code slot}, interned on first use. */
+    private int argKey(int slot, String f) throws IOException {
+        int id = argId[slot];
+        if (id == 0) {
+            id = handler.key(f);
+            argId[slot] = id;
+        }
+        return id;
     }
 
     /** One of the scalar args the mapping reads, and whether a record holds it exactly. */

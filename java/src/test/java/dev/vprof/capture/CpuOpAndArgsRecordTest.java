@@ -153,9 +153,9 @@ class CpuOpAndArgsRecordTest {
         byte[] obj = kernelArgs("y");
         RingRecords r = keys().kernelDesc(1, 7, 0, 7)
                 .args(VprofRing.REC_KERNEL, obj, 4096).cpuOp(1, 2, 6, 1, VprofRing.CPU_OP_OPERATOR) // orphaned
-                .argsPiece(VprofRing.REC_KERNEL, obj, obj.length, 4, obj.length - 4) // a later piece first
-                .argsPiece(VprofRing.REC_KERNEL, obj, obj.length * 4, 0, obj.length) // one of a longer object, never ended
-                .argsPiece(99, obj, obj.length, 0, obj.length) // a target that is no event
+                .argsPiece(VprofRing.REC_KERNEL, VprofRing.ARGS_LAST, obj, 4, obj.length - 4) // a piece without its first
+                .argsPiece(VprofRing.REC_KERNEL, VprofRing.ARGS_FIRST, obj, 0, obj.length) // a first never ended
+                .argsPiece(99, VprofRing.ARGS_FIRST | VprofRing.ARGS_LAST, obj, 0, obj.length) // a target that is no event
                 .kernel(10, 20, 3, 1);
         Read read = read(r, true);
         assertEquals(2, read.events().size(), read.events().toString()); // the CPU op and the kernel, no args

@@ -274,12 +274,11 @@ public final class RingRecords {
         return this;
     }
 
-    /** One ARGS piece: bytes {@code [offset, offset+n)} of an encoded object of {@code total} bytes. */
-    public RingRecords argsPiece(int target, byte[] object, int total, int offset, int n) {
+    /** One ARGS piece: bytes {@code [offset, offset+n)} of an encoded object, with its FIRST/LAST flags. */
+    public RingRecords argsPiece(int target, int flags, byte[] object, int offset, int n) {
         long at = begin(ArgsRecord.SIZE + n, VprofRing.REC_ARGS);
-        seg.set(INT, at + ArgsRecord.TARGET, target);
-        seg.set(INT, at + ArgsRecord.TOTAL_LEN, total);
-        seg.set(INT, at + ArgsRecord.OFFSET, offset);
+        seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + ArgsRecord.TARGET, (short) target);
+        seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + ArgsRecord.FLAGS, (short) flags);
         seg.set(INT, at + ArgsRecord.LEN, n);
         MemorySegment.copy(object, offset, seg, ValueLayout.JAVA_BYTE, at + ArgsRecord.SIZE, n);
         return this;
@@ -288,7 +287,9 @@ public final class RingRecords {
     /** An ARGS object in pieces of at most {@code piece} bytes. */
     public RingRecords args(int target, byte[] object, int piece) {
         for (int off = 0; off < object.length; off += piece) {
-            argsPiece(target, object, object.length, off, Math.min(piece, object.length - off));
+            int n = Math.min(piece, object.length - off);
+            argsPiece(target, (off == 0 ? VprofRing.ARGS_FIRST : 0) | (off + n == object.length ? VprofRing.ARGS_LAST : 0),
+                    object, off, n);
         }
         return this;
     }

@@ -52,15 +52,18 @@ class EventMapperTest {
         return e;
     }
 
-    /** An integer arg as the tokenizer encodes it, exact for its record when {@code exact}. */
+    /**
+     * An integer arg as the tokenizer hands it over: one a record may hold exactly is only marked so
+     * (its value is in the event's field), any other is encoded.
+     */
     private void arg(KinetoEvent e, String key, long v, KinetoEvent.Arg a, boolean exact) throws IOException {
-        int from = e.args.length();
-        e.args.key(mapper.key(key));
-        e.args.integer(v);
-        e.span(from, a);
         if (exact) {
             e.exact |= a.bit();
+            return;
         }
+        e.args.key(mapper.key(key));
+        e.args.integer(v);
+        e.span();
     }
 
     @Test
