@@ -1,5 +1,6 @@
 package dev.vprof.capture;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -142,6 +143,18 @@ class CpuOpAndArgsRecordTest {
     }
 
     @Test
+    void anApiCallsNameKeptByTheIdOfItsStringIsFoundToo() throws IOException {
+        ArgsCodec.Encoder e = new ArgsCodec.Encoder();
+        e.beginObject();
+        e.key(5);
+        e.stringRef(8);
+        e.end();
+        Read read = read(keys().string(8, "cudaOtherCall").args(VprofRing.REC_API, Arrays.copyOf(e.buffer(), e.length()), 4096)
+                .api(1, 2, 3, 0, VprofRing.API_RUNTIME, 9), false);
+        assertEquals(List.of("api 0 cudaOtherCall"), read.events());
+    }
+
+    @Test
     void theProcessFieldsAlwaysGoToTheVisitor() throws IOException {
         Read read = read(keys().args(0, kernelArgs("trace"), 4096), false);
         assertEquals(1, read.events().size());
@@ -187,6 +200,20 @@ class CpuOpAndArgsRecordTest {
             deep.beginArray();
         }
         assertThrows(ArgsCodec.Malformed.class, () -> decode(Arrays.copyOf(deep.buffer(), deep.length()), keys), "too deep");
+        ArgsCodec.Encoder ref = new ArgsCodec.Encoder();
+        ref.beginObject();
+        ref.key(5);
+        ref.stringRef(3);
+        ref.end();
+        assertDoesNotThrow(() -> assertEquals(Map.of("name", "queued"), decode(Arrays.copyOf(ref.buffer(), ref.length()),
+                keys)), "a string value by the id of its STRING");
+        ArgsCodec.Encoder badRef = new ArgsCodec.Encoder();
+        badRef.beginObject();
+        badRef.key(5);
+        badRef.stringRef(40);
+        badRef.end();
+        assertThrows(ArgsCodec.Malformed.class, () -> decode(Arrays.copyOf(badRef.buffer(), badRef.length()), keys),
+                "a string value naming no string");
         assertTrue(ArgsCodec.isJsonNumber("-0.5e+3") && !ArgsCodec.isJsonNumber("01") && !ArgsCodec.isJsonNumber("NaN"));
     }
 

@@ -116,6 +116,36 @@ class EventMapperTest {
     }
 
     @Test
+    void anArgReadIntoTheEventThatItsRecordDoesNotHoldIsKeptFromTheEvent() throws IOException {
+        start(true);
+        KinetoEvent first = event(TraceCategory.KERNEL, "gemm", 3, 7, 1_000, 500);
+        first.device = 3;
+        first.stream = 7;
+        first.context = 1;
+        arg(first, "device", 3, KinetoEvent.Arg.DEVICE, true);
+        arg(first, "stream", 7, KinetoEvent.Arg.STREAM, true);
+        arg(first, "context", 1, KinetoEvent.Arg.CONTEXT, true);
+        mapper.event(first);
+        KinetoEvent second = event(TraceCategory.KERNEL, "gemm", 3, 7, 2_000, 500);
+        second.device = 3;
+        second.stream = 7;
+        second.context = 2; // stream 7 was first seen in context 1: the export writes 1 for it
+        arg(second, "device", 3, KinetoEvent.Arg.DEVICE, true);
+        arg(second, "stream", 7, KinetoEvent.Arg.STREAM, true);
+        arg(second, "context", 2, KinetoEvent.Arg.CONTEXT, true);
+        mapper.event(second);
+        KinetoEvent api = event(TraceCategory.RUNTIME, "cudaLaunchKernel", 100, 100, 900, 20);
+        api.cbid = 211;
+        api.device = 0; // an API record has no device
+        arg(api, "cbid", 211, KinetoEvent.Arg.CBID, true);
+        arg(api, "device", 0, KinetoEvent.Arg.DEVICE, true);
+        mapper.event(api);
+        assertEquals(List.of("desc 1", "kernel gemm 1000..1500 corr 0 dev 3 ctx 1 stream 7 grid 0",
+                "desc 2", "args {args={context=2}}", "kernel gemm 2000..2500 corr 0 dev 3 ctx 2 stream 7 grid 0",
+                "args {args={device=0}}", "api 211 null tid 100"), TraceStages.decode(w.records));
+    }
+
+    @Test
     void eventsLeftOutAreCountedAndCpuOpsCanBeOnlyCounted() throws IOException {
         start(false);
         mapper.event(event(TraceCategory.KERNEL, "k", 0, 7, 1_000, -1));

@@ -80,6 +80,23 @@ class TraceRecordWriterTest {
     }
 
     @Test
+    void aRepeatedStringValueIsOneStringAndTheirNumberIsBounded() throws IOException {
+        TraceRecordWriter w = writer();
+        char[] v = "xPyTorch Profilerx".toCharArray();
+        int id = w.internValue(v, 1, 16);
+        assertTrue(id > 0);
+        assertEquals(id, w.internValue("PyTorch Profiler".toCharArray(), 0, 16), "found again from other chars");
+        assertEquals(w.intern("PyTorch Profiler"), id, "the same STRING as a name of that text");
+        for (int i = 1; i < TraceRecordWriter.MAX_SHARED_VALUES; i++) {
+            assertTrue(w.internValue(("v" + i).toCharArray(), 0, ("v" + i).length()) > 0);
+        }
+        assertEquals(0, w.internValue("one more".toCharArray(), 0, 8), "past the bound: written inline");
+        assertEquals(id, w.internValue(v, 1, 16), "one already kept is still shared");
+        w.records.close();
+        w.head.close();
+    }
+
+    @Test
     void aRangeIsAStartAndAnEndSharingAnId() throws IOException {
         TraceRecordWriter w = writer();
         int name = w.intern("ProfilerStep#1");

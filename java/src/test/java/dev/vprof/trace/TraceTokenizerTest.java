@@ -34,7 +34,7 @@ class TraceTokenizerTest {
     Path dir;
 
     /** Records each event as a line, and names keys with ids of its own. */
-    private static final class Recorder implements TraceTokenizer.Handler {
+    private static class Recorder implements TraceTokenizer.Handler {
         final List<String> events = new ArrayList<>();
         final Map<String, Integer> ids = new HashMap<>();
         final Map<Integer, String> names = new HashMap<>();
@@ -110,6 +110,49 @@ class TraceTokenizerTest {
         assertEquals(List.of("schemaVersion", "distributedInfo", "traceName"), List.copyOf(top.fields().keySet()));
         assertTrue(t.fractionalTimes());
         assertEquals(TRACE.length(), t.jsonBytes());
+    }
+
+    @Test
+    void anEventTheHandlerWillNotKeepHasItsFieldsSkippedAndArgsBeforeCatAreRead() throws IOException {
+        Recorder r = new Recorder() {
+            @Override
+            public boolean mayKeep(KinetoEvent e) {
+                return e.ph != 's' && e.ph != 'M';
+            }
+        };
+        String trace = """
+                {"traceEvents": [
+                  {"ph": "s", "id": 4, "cat": "ac2g", "name": "flow", "args": {"queued": 1}, "bp": "e"},
+                  {"ph": "M", "name": "process_name", "pid": 3, "args": {"name": "python3", "other": 2}},
+                  {"args": {"queued": 0, "device": 1}, "name": "gemm", "ph": "X", "cat": "kernel", "ts": 1, "dur": 1}
+                ]}""";
+        new TraceTokenizer(file("k.json", trace.getBytes(StandardCharsets.UTF_8)), 1 << 20, r).read();
+        assertEquals(List.of("s OTHER(old) flow pid 0 tid null ts 0 dur 0 device -1 exact 0 args {} others 0",
+                "M null(old) process_name pid 3 tid null ts 0 dur 0 device -1 exact 0 args {} others 0",
+                "X KERNEL gemm pid 0 tid null ts 1000 dur 1000 device 1 exact " + KinetoEvent.Arg.DEVICE.bit()
+                        + " args {queued=0} others 0"), r.events);
+    }
+
+    @Test
+    void aShortStringValueTheHandlerSharesIsEncodedByItsId() throws IOException {
+        Recorder r = new Recorder() {
+            @Override
+            public int valueId(char[] c, int off, int len) {
+                return key(new String(c, off, len));
+            }
+        };
+        String trace = """
+                {"traceEvents": [
+                  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 1,
+                   "args": {"Trace name": "PyTorch Profiler", "Input type": ["float", ""], "Long": "%s"}}
+                ]}""".formatted("x".repeat(TraceTokenizer.MAX_SHARED_VALUE + 1));
+        new TraceTokenizer(file("v.json", trace.getBytes(StandardCharsets.UTF_8)), 1 << 20, r).read();
+        assertEquals("X CPU_OP aten::mm pid 0 tid null ts 1000 dur 1000 device -1 exact 0 args {Trace name=PyTorch Profiler, "
+                + "Input type=[float, ], Long=" + "x".repeat(TraceTokenizer.MAX_SHARED_VALUE + 1) + "} others 0",
+                r.events.getFirst());
+        assertTrue(r.ids.containsKey("PyTorch Profiler") && r.ids.containsKey("float") && r.ids.containsKey(""),
+                "short values shared: " + r.ids.keySet());
+        assertTrue(r.ids.keySet().stream().noneMatch(k -> k.startsWith("xx")), "a long value is written inline");
     }
 
     @Test
