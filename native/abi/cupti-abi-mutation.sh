@@ -21,12 +21,12 @@ if ! cuda=$(./find-cuda.sh 2>/dev/null); then
   exit 0
 fi
 
-# check HEADER: 0 when the cross-check accepts HEADER; its diagnostics in $work/out.
+# check HEADER: 0 when the cross-check (compiled, then run) accepts HEADER; its diagnostics in $work/out.
 check() {
   mkdir -p "$work/src"
   cp "$1" "$work/src/cupti_abi.h"
   "$cc" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$work/src" -I"$cuda/include" \
-    -o "$work/check" abi/cupti_abi_check.c >"$work/out" 2>&1
+    -o "$work/check" abi/cupti_abi_check.c >"$work/out" 2>&1 && "$work/check" >>"$work/out" 2>&1
 }
 
 check src/cupti_abi.h || { cat "$work/out" >&2; echo "cupti-abi-mutation: FAILED: the unchanged header does not pass the check" >&2; exit 1; }
@@ -67,6 +67,9 @@ mutate "an enum value (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL 10 -> 11)" \
 mutate "a callback id (CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel 307 -> 308)" \
   's/V(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 307)/V(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 308)/' \
   'CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel is not 308'
+mutate "a callback id left out of the list (cudaDriverGetVersion_v3020, 1)" \
+  's/    V(CUPTI_RUNTIME_TRACE_CBID_cudaDriverGetVersion_v3020, 1) \\\n//' \
+  'runtime callback ids skip or repeat one at entry 1'
 mutate "an attribute id (CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER 9 -> 10)" \
   's/V(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, 9)/V(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, 10)/' \
   'CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER is not 10'

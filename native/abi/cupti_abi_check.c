@@ -67,6 +67,30 @@ VPROF_CUPTI_FUNCTIONS(CHECK_FUNCTION)
     _Static_assert(__builtin_types_compatible_p(ret(*) params, pointer), #name " is not a " #pointer);
 VPROF_NVTX_ENTRY_POINTS(CHECK_ENTRY_POINT)
 
+/* The callback-id lists hold every id the headers define, 1 to SIZE - 1 in order, then SIZE (whose
+ * value CHECK_VALUE compared with the header's): the front end names every call from them. */
+#define AS_VALUE(name, value) (value),
+static const unsigned DRIVER_IDS[] = {VPROF_ENUM_CUpti_driver_api_trace_cbid(AS_VALUE)};
+static const unsigned RUNTIME_IDS[] = {VPROF_ENUM_CUpti_runtime_api_trace_cbid(AS_VALUE)};
+
+static int every_id(const char *domain, const unsigned *ids, size_t n, unsigned size)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] != i + 1) {
+            fprintf(stderr, "cupti-abi: FAILED: src/cupti_abi.h's %s callback ids skip or repeat one at entry %zu "
+                            "(%u, expected %zu): list every id of the header, 1 to %u\n",
+                    domain, i + 1, ids[i], i + 1, size - 1);
+            return 0;
+        }
+    }
+    if (n != size) {
+        fprintf(stderr, "cupti-abi: FAILED: src/cupti_abi.h lists %zu %s callback ids and SIZE; the header has %u\n",
+                n - 1, domain, size - 1);
+        return 0;
+    }
+    return 1;
+}
+
 /* ---- what was checked, counted from the same lists ---- */
 #define ONE(...) +1
 #define FIELDS_OF(name, real, kind, size, align, layout) VPROF_FIELDS_##name(ONE, NO_PAD, name)
@@ -74,9 +98,13 @@ VPROF_NVTX_ENTRY_POINTS(CHECK_ENTRY_POINT)
 
 int main(void)
 {
+    if (!every_id("driver", DRIVER_IDS, sizeof DRIVER_IDS / sizeof DRIVER_IDS[0], CUPTI_DRIVER_TRACE_CBID_SIZE) ||
+        !every_id("runtime", RUNTIME_IDS, sizeof RUNTIME_IDS / sizeof RUNTIME_IDS[0], CUPTI_RUNTIME_TRACE_CBID_SIZE)) {
+        return 1;
+    }
     printf("cupti-abi: CUPTI %d headers agree with src/cupti_abi.h: %d constants, %d enum types with "
            "%d values, %d typedefs, %d structs with %d fields (offset and type), %d prototypes, "
-           "%d NVTX entry point\n",
+           "%d NVTX entry point; every driver and runtime callback id\n",
            (int)CUPTI_API_VERSION, 0 VPROF_CUPTI_CONSTANTS(ONE), 0 VPROF_CUPTI_ENUM_TYPES(ONE),
            0 VPROF_CUPTI_ENUM_TYPES(VALUES_OF), 0 VPROF_CUPTI_TYPEDEFS(ONE), 0 VPROF_CUPTI_STRUCTS(ONE),
            0 VPROF_CUPTI_STRUCTS(FIELDS_OF), 0 VPROF_CUPTI_FUNCTIONS(ONE), 0 VPROF_NVTX_ENTRY_POINTS(ONE));

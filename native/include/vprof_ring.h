@@ -346,7 +346,9 @@ enum vprof_record_type {
     VPROF_REC_DROPS       = 11, /* records lost or rejected, by reason */
     VPROF_REC_DEVICE      = 12, /* a GPU's properties (format 2) */
     VPROF_REC_SYNC        = 13, /* the host waited on the GPU (format 2, --kinds sync) */
-    VPROF_REC_TYPE_MAX    = 13
+    VPROF_REC_CPU_OP      = 14, /* a host-side operator of a PyTorch profiler trace (trace reader only) */
+    VPROF_REC_ARGS        = 15, /* a source's fields no other record holds (trace reader only) */
+    VPROF_REC_TYPE_MAX    = 15
 };
 
 /*
@@ -638,6 +640,56 @@ struct vprof_rec_sync {
     uint32_t pad;
 };
 
+/* CPU_OP kinds: the PyTorch profiler category of the slice */
+#define VPROF_CPU_OP_OPERATOR 1u /* cpu_op (old traces: Operator): an ATen operator or record_function */
+#define VPROF_CPU_OP_PYTHON   2u /* python_function: a Python frame of the profiler's stack tracer */
+
+/*
+ * CPU_OP: one operator run on a host thread, from start to end (ns on the
+ * source's clock, as the other records), named by a STRING. CPU ops nest like
+ * NVTX ranges but are not NVTX: they are their own kind in every view. Only
+ * the trace reader (PyTorch profiler traces) writes them, into capture files;
+ * an agent never does, so the ring's format stays 2.
+ */
+struct vprof_rec_cpu_op {
+    struct vprof_record_header h;
+    uint64_t start;
+    uint64_t end;
+    uint32_t name_id;       /* STRING id */
+    uint32_t tid;           /* the thread as the source numbers it (a Kineto tid, 32 bits) */
+    uint32_t kind;          /* VPROF_CPU_OP_* */
+    uint32_t pad;
+};
+
+/* The most bytes one ARGS object may take, in all its pieces. */
+#define VPROF_ARGS_MAX (1024u * 1024u)
+
+/*
+ * ARGS: the fields of a source event that no other record holds (a Kineto
+ * event's args beyond device, stream, correlation and kin; a name or pid the
+ * records cannot carry), so that an export can give them back unchanged.
+ * target is the record type of the event they belong to: that record comes
+ * next in the process's records (after the last piece); target 0 means the
+ * process itself (a trace's top-level fields). An object longer than one
+ * record is cut into pieces that follow one another, the first flagged FIRST
+ * and the last LAST (one piece: both); all of them <= VPROF_ARGS_MAX bytes.
+ * The bytes are one value of vprof's compact JSON encoding (capture.ArgsCodec
+ * in the front end): a tag byte, then a zigzag varint (integer), a length and
+ * ASCII digits (other numbers), a length and UTF-8 (string), a count and the
+ * values (array), or a count and pairs of a STRING id and a value (object).
+ * Only the trace reader writes them.
+ */
+#define VPROF_ARGS_FIRST 1u
+#define VPROF_ARGS_LAST  2u
+
+struct vprof_rec_args {
+    struct vprof_record_header h;
+    uint16_t target;        /* VPROF_REC_* of the next record, or 0: the process */
+    uint16_t flags;         /* VPROF_ARGS_FIRST, VPROF_ARGS_LAST */
+    uint32_t len;           /* bytes of this piece, which follow */
+    /* uint8_t bytes[len]; then zero padding to 8 bytes */
+};
+
 /*
  * Record sizes: the ring's wire format, which capture files keep. Each is a
  * multiple of VPROF_RECORD_ALIGN and ends with its last field, so a writer
@@ -660,6 +712,8 @@ VPROF_RECORD_SIZE_(vprof_rec_range, 184, rejected_bad_record);
 VPROF_RECORD_SIZE_(vprof_rec_drops, 32, count);
 VPROF_RECORD_SIZE_(vprof_rec_device, 104, uuid);
 VPROF_RECORD_SIZE_(vprof_rec_sync, 48, pad);
+VPROF_RECORD_SIZE_(vprof_rec_cpu_op, 40, pad);
+VPROF_RECORD_SIZE_(vprof_rec_args, 16, len);
 #undef VPROF_RECORD_SIZE_
 
 #ifdef __cplusplus

@@ -40,7 +40,7 @@ done
 without removingTheReservedTailBreaksTheBuild 's/uint8_t reserved\[.*\];//'
 # Fields that overflow their line push every later offset (line 0 has 8 bytes free).
 without aFieldThatOverflowsItsLineBreaksTheBuild 's/\(uint64_t agent_flags;.*\)/\1 uint64_t two[2];/'
-for rec in memcpy memset marker sync; do
+for rec in memcpy memset marker sync cpu_op; do
     without "removingThe${rec^}RecordsPadBreaksTheBuild" "/^struct vprof_rec_$rec {/,/^};/{/uint32_t pad;/d}"
 done
 without aRecordThatGrowsBreaksTheBuild '/^struct vprof_rec_kernel {/,/^};/{s/\(uint32_t desc_id;.*\)/\1 uint32_t extra;/}'

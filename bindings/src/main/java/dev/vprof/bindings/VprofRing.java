@@ -86,7 +86,9 @@ public final class VprofRing {
     public static final int REC_DROPS = 11;
     public static final int REC_DEVICE = 12;
     public static final int REC_SYNC = 13;
-    public static final int REC_TYPE_MAX = 13;
+    public static final int REC_CPU_OP = 14;
+    public static final int REC_ARGS = 15;
+    public static final int REC_TYPE_MAX = 15;
     public static final int MARKER_INSTANT = 1;
     public static final int MARKER_START = 2;
     public static final int MARKER_END = 4;
@@ -119,6 +121,11 @@ public final class VprofRing {
     public static final int SYNC_STREAM_SYNCHRONIZE = 3;
     public static final int SYNC_CONTEXT_SYNCHRONIZE = 4;
     public static final long SYNC_NONE = 4294967295L;
+    public static final int CPU_OP_OPERATOR = 1;
+    public static final int CPU_OP_PYTHON = 2;
+    public static final long ARGS_MAX = 1048576L;
+    public static final int ARGS_FIRST = 1;
+    public static final int ARGS_LAST = 2;
 
     /** struct vprof_control (4096 bytes) */
     public static final class Control {
@@ -607,6 +614,45 @@ public final class VprofRing {
         ).withName("vprof_rec_sync");
     }
 
+    /** struct vprof_rec_cpu_op (40 bytes) */
+    public static final class CpuOpRecord {
+        private CpuOpRecord() {}
+
+        public static final long SIZE = 40L;
+        public static final long START = 8L;
+        public static final long END = 16L;
+        public static final long NAME_ID = 24L;
+        public static final long TID = 28L;
+        public static final long KIND = 32L;
+
+        public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+            MemoryLayout.paddingLayout(8),
+            ValueLayout.JAVA_LONG.withName("start"),
+            ValueLayout.JAVA_LONG.withName("end"),
+            ValueLayout.JAVA_INT.withName("name_id"),
+            ValueLayout.JAVA_INT.withName("tid"),
+            ValueLayout.JAVA_INT.withName("kind"),
+            MemoryLayout.paddingLayout(4)
+        ).withName("vprof_rec_cpu_op");
+    }
+
+    /** struct vprof_rec_args (16 bytes) */
+    public static final class ArgsRecord {
+        private ArgsRecord() {}
+
+        public static final long SIZE = 16L;
+        public static final long TARGET = 8L;
+        public static final long FLAGS = 10L;
+        public static final long LEN = 12L;
+
+        public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+            MemoryLayout.paddingLayout(8),
+            ValueLayout.JAVA_SHORT.withName("target"),
+            ValueLayout.JAVA_SHORT.withName("flags"),
+            ValueLayout.JAVA_INT.withName("len")
+        ).withName("vprof_rec_args");
+    }
+
     /** The name of a record type ({@code KERNEL_DESC}), or null for a type the header does not define. */
     public static String recordName(int type) {
         return switch (type) {
@@ -623,6 +669,8 @@ public final class VprofRing {
             case REC_DROPS -> "DROPS";
             case REC_DEVICE -> "DEVICE";
             case REC_SYNC -> "SYNC";
+            case REC_CPU_OP -> "CPU_OP";
+            case REC_ARGS -> "ARGS";
             default -> null;
         };
     }

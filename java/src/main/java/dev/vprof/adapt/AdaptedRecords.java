@@ -1,11 +1,13 @@
 package dev.vprof.adapt;
 
 import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.EventArgs;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ThreadSliceKind;
 import dev.vprof.timeline.TimelineProcess;
 
 /**
@@ -29,10 +31,20 @@ interface AdaptedRecords {
     void rangeCancelled(long serial);
 
     /**
-     * A complete range: one that started ({@code started}) and now ended, or an instant mark
-     * (start = end, no start handed out before).
+     * A complete slice of a thread's range track: an NVTX range that started ({@code started}) and
+     * now ended, an instant mark (start = end, no start handed out before), or a CPU op ({@code
+     * kind}, never started before), with the source's fields no record holds ({@code args}, or null).
      */
-    void range(CpuThread thread, long serial, boolean started, int nameId, long startNs, long endNs, int domainId);
+    void range(CpuThread thread, long serial, boolean started, int nameId, long startNs, long endNs, int domainId,
+               ThreadSliceKind kind, EventArgs args);
+
+    /** The source's own fields of a process (a trace's top level), which the layout keeps. */
+    default void processFields(TimelineProcess process, EventArgs fields) {}
+
+    /** Whether the records' ARGS are decoded for the events ({@link dev.vprof.timeline.SliceView#args()}). */
+    default boolean wantsEventArgs() {
+        return false;
+    }
 
     void captureRange(TimelineProcess process, CaptureRange range);
 

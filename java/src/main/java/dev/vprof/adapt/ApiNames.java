@@ -2,14 +2,16 @@ package dev.vprof.adapt;
 
 import dev.vprof.bindings.CuptiCallbackIds;
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.ApiEvent;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * Names of the CUDA calls an API record carries only as a CUPTI callback id. The names come from
  * the generated {@link CuptiCallbackIds}, made from the lists of native/src/cupti_abi.h that the
- * CUPTI ABI check compares with CUDA's own headers (the calls an inference server makes on its hot
- * path); any other id is named by its number so it still shows, and can be looked up.
+ * CUPTI ABI check compares with CUDA's own headers (every id CUDA 13 defines); an id CUPTI does not
+ * define is named by its number and says so. A source that names a call CUPTI does not number (a
+ * PyTorch profiler trace) keeps its own name ({@link ApiEvent#name()}).
  */
 public final class ApiNames {
     private ApiNames() {}
@@ -44,12 +46,17 @@ public final class ApiNames {
         return domain == VprofRing.API_DRIVER;
     }
 
+    /**
+     * CUPTI's name of callback id {@code cbid} in {@code domain}; for an id CUPTI does not define,
+     * {@code "runtime API cbid N (not a CUPTI callback id)"}, so it still shows and says why.
+     */
     public static String name(int domain, int cbid) {
-        if (isDriver(domain)) {
-            String n = CuptiCallbackIds.driverName(cbid);
-            return n != null ? n : "driver API cbid " + cbid;
-        }
-        String n = CuptiCallbackIds.runtimeName(cbid);
-        return n != null ? n : "runtime API cbid " + cbid;
+        String n = isDriver(domain) ? CuptiCallbackIds.driverName(cbid) : CuptiCallbackIds.runtimeName(cbid);
+        return n != null ? n : (isDriver(domain) ? "driver" : "runtime") + " API cbid " + cbid + " (not a CUPTI callback id)";
+    }
+
+    /** The name of the call {@code api} records: the source's own where it kept one, else CUPTI's. */
+    public static String name(ApiEvent api) {
+        return api.name() != null ? api.name() : name(api.domain(), api.cbid());
     }
 }

@@ -70,7 +70,7 @@ public final class CaptureTimeline {
                                             Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
         reader.processes().forEach(p -> {
             TimelineProcess process = describe(timeline.process(p.pid()), p.command())
-                    .distributed(p.rank(), p.localRank(), p.worldSize());
+                    .distributed(p.rank(), p.localRank(), p.worldSize()).facts(p.facts());
             p.threadNames().forEach((tid, name) -> process.thread(tid).name(name));
         });
         Map<Integer, ClockMapping> clocks = reader.clocks(); // the fitting pass

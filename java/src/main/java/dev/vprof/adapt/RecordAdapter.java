@@ -3,7 +3,9 @@ package dev.vprof.adapt;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.CpuOpEvent;
 import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.EventArgs;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
@@ -18,6 +20,7 @@ import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ThreadSliceKind;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.util.HashMap;
@@ -28,9 +31,11 @@ import java.util.function.LongConsumer;
 /**
  * One streaming pass of a capture's records onto a {@link Timeline}'s tracks: GPU ops onto stream
  * tracks, NVTX markers into thread ranges, API records into thread API calls, RANGE pairs into
- * capture ranges, every CUPTI time mapped to epoch ns through its process's clock mapping. What it
- * maps goes to an {@link AdaptedRecords}: counted for the layout, or into a streamed walk. The mapping is deterministic, so two passes over one file map alike. Nothing
- * is kept per record, except NVTX ranges whose END has not come yet.
+ * capture ranges, a trace's CPU ops into thread slices of their own kind, every CUPTI time mapped
+ * to epoch ns through its process's clock mapping; an event's ARGS (the source's fields no record
+ * holds) go with it. What it maps goes to an {@link AdaptedRecords}: counted for the layout, or
+ * into a streamed walk. The mapping is deterministic, so two passes over one file map alike.
+ * Nothing is kept per record, except NVTX ranges whose END has not come yet.
  */
 final class RecordAdapter implements RecordVisitor {
     /** NVTX start/end ranges left open at once; a real program has a handful, a broken one could leak. */
@@ -59,6 +64,10 @@ final class RecordAdapter implements RecordVisitor {
     private long clampedOps;
     private long markersWithoutStart;
     private long markersOverflowed;
+    /** The fields of the record the decoder hands over next (it calls {@link #eventArgs} just before it). */
+    private EventArgs pendingArgs;
+    /** Timeline string ids of the CPU-op kinds' labels (0: not interned yet). */
+    private final int[] kindLabels = new int[ThreadSliceKind.values().length];
 
     // Kernel names repeat millions of times and the decoder hands out the same String for a name:
     // a small cache on the String's identity lets most kernels skip the intern table, also when
@@ -128,7 +137,7 @@ final class RecordAdapter implements RecordVisitor {
         }
     }
 
-    private record OpenMarker(long startNs, int nameId, int domainId, int tid, long serial) {}
+    private record OpenMarker(long startNs, int nameId, int domainId, int tid, long serial, EventArgs args) {}
 
     /**
      * @param kernelNameIds shared by passes over one file, so each kernel name is demangled once
@@ -174,6 +183,27 @@ final class RecordAdapter implements RecordVisitor {
     }
 
     @Override
+    public boolean wantsEventArgs() {
+        return out.wantsEventArgs();
+    }
+
+    @Override
+    public void eventArgs(int pid, EventArgs args) {
+        if (args.target() == 0) {
+            out.processFields(proc(pid).process, args);
+        } else {
+            pendingArgs = args;
+        }
+    }
+
+    /** The fields of the record being mapped (null when none), taken once. */
+    private EventArgs takeArgs() {
+        EventArgs a = pendingArgs;
+        pendingArgs = null;
+        return a;
+    }
+
+    @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
         Proc p = timed(pid, start, end);
         long s = startNs;
@@ -193,16 +223,17 @@ final class RecordAdapter implements RecordVisitor {
             cachedNameIds[slot] = nameId;
         }
         long corr = Integer.toUnsignedLong(correlationId);
+        EventArgs args = takeArgs();
         if (desc == null) {
             // No KERNEL_DESC in the file: device and stream unknown, kept visible on a "GPU -1".
-            out.gpuOp(p.stream(-1, -1), op.kernel(nameId, s, e, corr, 0, 0, 0, 0, 0, 0, 0, 0));
+            out.gpuOp(p.stream(-1, -1), op.kernel(nameId, s, e, corr, 0, 0, 0, 0, 0, 0, 0, 0).args(args));
         } else {
             out.gpuOp(p.stream(desc.deviceId(), Integer.toUnsignedLong(desc.streamId())).context(desc.contextId()),
                     op.kernel(nameId, s, e, corr,
                     clamp(desc.gridX(), 0x7fff_ffff), clamp(desc.gridY(), 0xffff), clamp(desc.gridZ(), 0xffff),
                     clamp(desc.blockX(), 0x7ff), clamp(desc.blockY(), 0x7ff), clamp(desc.blockZ(), 0x7f),
                     clamp(desc.registers(), 0xff), clamp(desc.sharedMemory(), 0xff_ffff))
-                    .graphNode(desc.fromGraph() ? desc.graphNodeId() : 0));
+                    .graphNode(desc.fromGraph() ? desc.graphNodeId() : 0).args(args));
         }
         gpuOps++;
     }
@@ -213,7 +244,7 @@ final class RecordAdapter implements RecordVisitor {
         // Name id 0: the writers name a copy by its kinds ("Memcpy HtoD (Pinned -> Device)").
         out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())).context(m.contextId()),
                 op.memcpy(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()),
-                        m.copyKind(), m.srcKind(), m.dstKind()));
+                        m.copyKind(), m.srcKind(), m.dstKind()).args(takeArgs()));
         gpuOps++;
     }
 
@@ -221,7 +252,8 @@ final class RecordAdapter implements RecordVisitor {
     public void memset(int pid, MemsetEvent m) {
         Proc p = timed(pid, m.start(), m.end());
         out.gpuOp(p.stream(m.deviceId(), Integer.toUnsignedLong(m.streamId())).context(m.contextId()),
-                op.memset(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value()));
+                op.memset(0, startNs, endNs, Integer.toUnsignedLong(m.correlationId()), Math.max(0, m.bytes()), m.value())
+                        .args(takeArgs()));
         gpuOps++;
     }
 
@@ -236,8 +268,8 @@ final class RecordAdapter implements RecordVisitor {
         Proc p = timed(pid, a.start(), a.end());
         ApiKind kind = ApiNames.isDriver(a.domain()) ? ApiKind.DRIVER : ApiKind.RUNTIME;
         out.apiCall(p.process.thread(Integer.toUnsignedLong(a.tid())), call.set(kind,
-                timeline.intern(ApiNames.name(a.domain(), a.cbid())), startNs, endNs,
-                Integer.toUnsignedLong(a.correlationId()), a.cbid()));
+                timeline.intern(ApiNames.name(a)), startNs, endNs,
+                Integer.toUnsignedLong(a.correlationId()), a.cbid()).args(takeArgs()));
     }
 
     /**
@@ -251,11 +283,30 @@ final class RecordAdapter implements RecordVisitor {
         Proc p = timed(pid, s.start(), s.end());
         out.apiCall(p.process.thread(Integer.toUnsignedLong(pid)), call.set(ApiKind.RUNTIME,
                 timeline.intern(SyncEvent.callName(s.type()) + " (sync)"), startNs, endNs,
-                Integer.toUnsignedLong(s.correlationId()), SyncEvent.runtimeCallbackId(s.type())));
+                Integer.toUnsignedLong(s.correlationId()), SyncEvent.runtimeCallbackId(s.type())).args(takeArgs()));
+    }
+
+    /**
+     * A trace's CPU op: a complete slice on its thread, of its own kind, labelled with its category
+     * where a format shows a domain.
+     */
+    @Override
+    public void cpuOp(int pid, CpuOpEvent c) {
+        Proc p = timed(pid, c.start(), c.end());
+        ThreadSliceKind kind = c.isPython() ? ThreadSliceKind.PYTHON_FUNCTION : ThreadSliceKind.CPU_OP;
+        int label = kindLabels[kind.ordinal()];
+        if (label == 0) {
+            label = timeline.intern(kind.category());
+            kindLabels[kind.ordinal()] = label;
+        }
+        int nameId = timeline.intern(c.name() == null ? "(unnamed CPU op)" : c.name());
+        out.range(p.process.thread(Integer.toUnsignedLong(c.tid())), nextSerial++, false, nameId, startNs, endNs, label,
+                kind, takeArgs());
     }
 
     @Override
     public void marker(int pid, MarkerEvent m) {
+        EventArgs args = takeArgs();
         Proc p = proc(pid);
         long t = p.epoch(m.timestamp());
         p.touch(t, t);
@@ -267,7 +318,7 @@ final class RecordAdapter implements RecordVisitor {
                 return;
             }
             out.range(p.process.thread(Integer.toUnsignedLong(open.tid())), open.serial(), true, open.nameId(),
-                    open.startNs(), Math.max(open.startNs(), t), open.domainId());
+                    open.startNs(), Math.max(open.startNs(), t), open.domainId(), ThreadSliceKind.NVTX_RANGE, open.args());
             return;
         }
         int nameId = timeline.intern(m.name() == null ? "(unnamed NVTX range)" : m.name());
@@ -278,14 +329,15 @@ final class RecordAdapter implements RecordVisitor {
                 return;
             }
             long serial = nextSerial++;
-            OpenMarker replaced = p.openMarkers.put(m.id(), new OpenMarker(t, nameId, domainId, m.tid(), serial));
+            OpenMarker replaced = p.openMarkers.put(m.id(), new OpenMarker(t, nameId, domainId, m.tid(), serial, args));
             if (replaced != null) { // started again before its END: the first start never ends
                 out.rangeCancelled(replaced.serial());
             }
             out.rangeStarted(p.process, Integer.toUnsignedLong(m.tid()), serial, t, nameId, domainId);
         } else {
             // An instant mark: a zero-length range, which every viewer draws as a tick.
-            out.range(p.process.thread(Integer.toUnsignedLong(m.tid())), nextSerial++, false, nameId, t, t, domainId);
+            out.range(p.process.thread(Integer.toUnsignedLong(m.tid())), nextSerial++, false, nameId, t, t, domainId,
+                    ThreadSliceKind.NVTX_RANGE, args);
         }
     }
 
@@ -337,7 +389,8 @@ final class RecordAdapter implements RecordVisitor {
                         + "the process's last record");
                 long end = p.lastNs;
                 p.openMarkers.values().forEach(m -> out.range(p.process.thread(Integer.toUnsignedLong(m.tid())),
-                        m.serial(), true, m.nameId(), m.startNs(), Math.max(m.startNs(), end), m.domainId()));
+                        m.serial(), true, m.nameId(), m.startNs(), Math.max(m.startNs(), end), m.domainId(),
+                        ThreadSliceKind.NVTX_RANGE, m.args()));
                 p.openMarkers.clear();
             }
             dataStart = Math.min(dataStart, p.firstNs);

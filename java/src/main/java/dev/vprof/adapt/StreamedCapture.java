@@ -3,6 +3,7 @@ package dev.vprof.adapt;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.EventArgs;
 import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CaptureRange;
@@ -11,6 +12,7 @@ import dev.vprof.timeline.GpuDevice;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.RangeNesting;
+import dev.vprof.timeline.ThreadSliceKind;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
@@ -199,8 +201,13 @@ final class StreamedCapture implements TimelineSource {
         }
 
         @Override
+        public void processFields(TimelineProcess process, EventArgs fields) {
+            process.sourceFields(fields);
+        }
+
+        @Override
         public void range(CpuThread thread, long serial, boolean started, int nameId, long startNs, long endNs,
-                          int domainId) {
+                          int domainId, ThreadSliceKind kind, EventArgs args) {
             thread.countRange(startNs);
             // A range's end, or an instant's start and end, on the thread's range track.
             rangeTracks.computeIfAbsent(new RangeTrackKey(thread.process(), thread.tid()), k -> new ChunkTimes())
@@ -356,11 +363,16 @@ final class StreamedCapture implements TimelineSource {
         public void rangeCancelled(long serial) {}
 
         @Override
+        public boolean wantsEventArgs() {
+            return visitor.wantsEventArgs();
+        }
+
+        @Override
         public void range(CpuThread thread, long serial, boolean started, int nameId, long startNs, long endNs,
-                          int domainId) {
+                          int domainId, ThreadSliceKind kind, EventArgs args) {
             long arrival = arrivals++;
             try {
-                visitor.range(thread, nameId, startNs, endNs, domainId);
+                visitor.threadSlice(thread, kind, nameId, startNs, endNs, domainId, args);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

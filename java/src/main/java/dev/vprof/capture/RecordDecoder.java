@@ -3,6 +3,7 @@ package dev.vprof.capture;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
 import dev.vprof.bindings.VprofRing.ClockSyncRecord;
+import dev.vprof.bindings.VprofRing.CpuOpRecord;
 import dev.vprof.bindings.VprofRing.DeviceRecord;
 import dev.vprof.bindings.VprofRing.DropsRecord;
 import dev.vprof.bindings.VprofRing.KernelDescRecord;
@@ -17,7 +18,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decodes one process's ring-encoded records (vprof_ring.h) into {@link RecordVisitor}
@@ -32,6 +35,13 @@ import java.util.List;
  * <p>Records of ring format 1 (files written before graph node ids, range counts and drain
  * windows) are shorter: a KERNEL_DESC or RANGE of that length is read with the new fields as 0, and
  * so is a CLOCK_SYNC without its boot time.
+ * Files the trace reader wrote before CPU ops had their own record kept them as marker ranges of
+ * two domains of its own ({@value #LEGACY_CPU_OP_DOMAIN}, {@value #LEGACY_PYTHON_DOMAIN}): those
+ * come out as {@link RecordVisitor#cpuOp} calls, as a CPU_OP record does.
+ *
+ * <p>An ARGS record (in one or more pieces) belongs to the record that follows it: the visitor
+ * hears {@link RecordVisitor#eventArgs} just before that record's own call, or never when another
+ * kind of record comes first (counted as malformed).
  */
 public final class RecordDecoder {
 
@@ -42,6 +52,12 @@ public final class RecordDecoder {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final int TYPES = VprofRing.REC_TYPE_MAX + 1;
+    /** The marker domain of CPU ops in files the trace reader wrote before the CPU_OP record. */
+    static final String LEGACY_CPU_OP_DOMAIN = "pytorch.cpu_op";
+    /** The marker domain of Python frames in those files. */
+    static final String LEGACY_PYTHON_DOMAIN = "pytorch.python_function";
+    /** Legacy CPU-op ranges open at once (the trace reader wrote each START next to its END). */
+    static final int MAX_LEGACY_OPEN = 1 << 16;
     /** Format 1 ended these records where format 2's first new field begins. */
     static final long KERNEL_DESC_V1_SIZE = KernelDescRecord.GRAPH_NODE_ID;
     static final long RANGE_V1_SIZE = RangeRecord.CORRELATION_ID;
@@ -74,6 +90,21 @@ public final class RecordDecoder {
     private long notInterned;
     private long damagedRuns;
     private long kernels;
+    private long orphanArgs;
+    private long legacyOverflow;
+
+    /** The ARGS object being put together from its pieces. */
+    private final ArgsPieces argsPieces = new ArgsPieces();
+    /** The record type the last complete ARGS belongs to (0: none waiting), its fields, an API call's name. */
+    private int pendingTarget;
+    private EventArgs pendingArgs;
+    private String pendingName;
+    /** The name the next API record takes from its ARGS. */
+    private String apiName;
+
+    private record LegacyOp(long start, String name, int tid, int kind) {}
+
+    private final Map<Integer, LegacyOp> legacyOpen = new HashMap<>();
 
     /** A decoder with its own interning budget, for code outside a {@link CaptureReader}. */
     public RecordDecoder(int pid) {
@@ -132,6 +163,9 @@ public final class RecordDecoder {
                 pos += len;
                 continue;
             }
+            if (pendingTarget != 0 && type != VprofRing.REC_ARGS && type != VprofRing.REC_PADDING) {
+                pairArgs(type, v);
+            }
             switch (type) {
                 case VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
                 case VprofRing.REC_KERNEL_DESC -> kernelDesc(seg, pos, len, v);
@@ -145,6 +179,8 @@ public final class RecordDecoder {
                 case VprofRing.REC_DROPS -> drops(seg, pos, len, v);
                 case VprofRing.REC_DEVICE -> device(seg, pos, len, v);
                 case VprofRing.REC_SYNC -> sync(seg, pos, len, v);
+                case VprofRing.REC_CPU_OP -> cpuOp(seg, pos, len, v);
+                case VprofRing.REC_ARGS -> args(seg, pos, len, v);
                 case VprofRing.REC_PADDING -> { }
                 default -> {
                     unknownTypes++;
@@ -175,6 +211,14 @@ public final class RecordDecoder {
         if (notInterned > 0) {
             warnings.add("pid " + pid + ": " + notInterned + " names or kernel descriptions were not kept"
                     + " (interning limit reached)");
+        }
+        if (orphanArgs > 0) {
+            warnings.add("pid " + pid + ": " + orphanArgs + " ARGS records were not followed by the record they"
+                    + " belong to; their fields were left out");
+        }
+        if (legacyOverflow > 0) {
+            warnings.add("pid " + pid + ": " + legacyOverflow + " CPU ops were left out: more than " + MAX_LEGACY_OPEN
+                    + " were open at once");
         }
         if (damagedRuns > 0) {
             warnings.add("pid " + pid + ": " + damagedRuns + " record runs had a damaged record header;"
@@ -331,16 +375,119 @@ public final class RecordDecoder {
         }
         int nameId = seg.get(INT, pos + MarkerRecord.NAME_ID);
         int domainId = seg.get(INT, pos + MarkerRecord.DOMAIN_ID);
-        v.marker(pid, new MarkerEvent(
-                seg.get(LONG, pos + MarkerRecord.TIMESTAMP),
-                seg.get(INT, pos + MarkerRecord.ID),
-                seg.get(INT, pos + MarkerRecord.FLAGS),
-                nameId == 0 ? null : strings.get(nameId),
-                domainId == 0 ? null : strings.get(domainId),
-                seg.get(INT, pos + MarkerRecord.TID)));
+        long ts = seg.get(LONG, pos + MarkerRecord.TIMESTAMP);
+        int id = seg.get(INT, pos + MarkerRecord.ID);
+        int flags = seg.get(INT, pos + MarkerRecord.FLAGS);
+        String name = nameId == 0 ? null : strings.get(nameId);
+        String domain = domainId == 0 ? null : strings.get(domainId);
+        int tid = seg.get(INT, pos + MarkerRecord.TID);
+        if (legacyCpuOp(id, flags, ts, name, domain, tid, v)) {
+            return;
+        }
+        v.marker(pid, new MarkerEvent(ts, id, flags, name, domain, tid));
+    }
+
+    /**
+     * A marker of a CPU op as the trace reader wrote them before the CPU_OP record: its START is
+     * held until its END (which follows it), and the pair goes out as one {@link RecordVisitor#cpuOp}.
+     */
+    private boolean legacyCpuOp(int id, int flags, long ts, String name, String domain, int tid, RecordVisitor v) {
+        if ((flags & VprofRing.MARKER_END) != 0 && !legacyOpen.isEmpty()) {
+            LegacyOp open = legacyOpen.remove(id);
+            if (open != null) {
+                v.cpuOp(pid, new CpuOpEvent(open.start(), Math.max(open.start(), ts), open.kind(), open.name(), open.tid()));
+                return true;
+            }
+            return false;
+        }
+        boolean op = LEGACY_CPU_OP_DOMAIN.equals(domain);
+        if ((flags & VprofRing.MARKER_START) == 0 || !(op || LEGACY_PYTHON_DOMAIN.equals(domain))) {
+            return false;
+        }
+        if (legacyOpen.size() >= MAX_LEGACY_OPEN && !legacyOpen.containsKey(id)) {
+            legacyOverflow++;
+            return true;
+        }
+        legacyOpen.put(id, new LegacyOp(ts, name, tid, op ? VprofRing.CPU_OP_OPERATOR : VprofRing.CPU_OP_PYTHON));
+        return true;
+    }
+
+    private void cpuOp(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        if (len < CpuOpRecord.SIZE) {
+            malformed[VprofRing.REC_CPU_OP]++;
+            return;
+        }
+        long start = seg.get(LONG, pos + CpuOpRecord.START);
+        long end = seg.get(LONG, pos + CpuOpRecord.END);
+        int kind = seg.get(INT, pos + CpuOpRecord.KIND);
+        if ((kind != VprofRing.CPU_OP_OPERATOR && kind != VprofRing.CPU_OP_PYTHON) || end < start) {
+            malformed[VprofRing.REC_CPU_OP]++;
+            return;
+        }
+        int nameId = seg.get(INT, pos + CpuOpRecord.NAME_ID);
+        v.cpuOp(pid, new CpuOpEvent(start, end, kind, nameId == 0 ? null : strings.get(nameId),
+                seg.get(INT, pos + CpuOpRecord.TID)));
+    }
+
+    /** One piece of an ARGS object; the last piece makes it wait for the record it belongs to. */
+    private void args(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        try {
+            if (argsPieces.add(seg, pos, len)) {
+                argsDone(argsPieces.segment(), argsPieces.from(), argsPieces.length(), argsPieces.target(), v);
+            }
+        } catch (ArgsCodec.Malformed e) {
+            malformed[VprofRing.REC_ARGS]++;
+        }
+    }
+
+    private void argsDone(MemorySegment seg, long from, int total, int target, RecordVisitor v) {
+        if (pendingTarget != 0) {
+            orphanArgs++; // a second ARGS before the record of the first
+        }
+        pendingTarget = 0;
+        pendingArgs = null;
+        pendingName = null;
+        try {
+            // A process's own fields (once per process) always; an event's only for a visitor that asks.
+            EventArgs args = target == 0 || v.wantsEventArgs()
+                    ? new EventArgs(target, ArgsCodec.decodeObject(seg, from, total, strings::get)) : null;
+            if (target == 0) {
+                if (args != null) {
+                    v.eventArgs(pid, args);
+                }
+                return;
+            }
+            pendingTarget = target;
+            pendingArgs = args;
+            if (target == VprofRing.REC_API) {
+                pendingName = args != null ? args.string("name")
+                        : ArgsCodec.topString(seg, from, total, strings::get, "name");
+            }
+        } catch (ArgsCodec.Malformed e) {
+            malformed[VprofRing.REC_ARGS]++;
+        }
+    }
+
+    /** The record after a complete ARGS: its own, or another (the ARGS then belongs to nothing). */
+    private void pairArgs(int type, RecordVisitor v) {
+        if (type == pendingTarget) {
+            if (pendingArgs != null) {
+                v.eventArgs(pid, pendingArgs);
+            }
+            apiName = pendingName;
+        } else if (type != VprofRing.REC_STRING && type != VprofRing.REC_KERNEL_DESC) {
+            orphanArgs++;
+        } else {
+            return; // interning between an ARGS and its record: still waiting
+        }
+        pendingTarget = 0;
+        pendingArgs = null;
+        pendingName = null;
     }
 
     private void api(MemorySegment seg, long pos, int len, RecordVisitor v) {
+        String name = apiName;
+        apiName = null;
         if (len < ApiRecord.SIZE) {
             malformed[VprofRing.REC_API]++;
             return;
@@ -351,7 +498,8 @@ public final class RecordDecoder {
                 seg.get(INT, pos + ApiRecord.CORRELATION_ID),
                 seg.get(INT, pos + ApiRecord.CBID),
                 seg.get(INT, pos + ApiRecord.DOMAIN),
-                seg.get(INT, pos + ApiRecord.TID)));
+                seg.get(INT, pos + ApiRecord.TID),
+                name));
     }
 
     /** A SYNC record; one too short, of a type CUPTI does not define, or ending before it starts is malformed. */

@@ -25,6 +25,25 @@ public interface RecordVisitor {
 
     default void api(int pid, ApiEvent api) {}
 
+    /**
+     * A CPU op of a PyTorch profiler trace (CPU_OP record). Files written before that record
+     * kept CPU ops as marker ranges of the trace reader's domains {@code pytorch.cpu_op} and
+     * {@code pytorch.python_function}: the decoder hands those here too, never to {@link #marker}.
+     */
+    default void cpuOp(int pid, CpuOpEvent op) {}
+
+    /**
+     * The source's fields that the next record of {@code pid} handed to this visitor does not hold
+     * (an ARGS record; {@code args.target()} names that record's type), or with target 0 the
+     * fields of the process itself. Only called when {@link #wantsEventArgs()}.
+     */
+    default void eventArgs(int pid, EventArgs args) {}
+
+    /** Whether to decode ARGS records for {@link #eventArgs} (exports that give a source's fields back). */
+    default boolean wantsEventArgs() {
+        return false;
+    }
+
     /** The host waited on the GPU in a synchronize call (SYNC record, {@code --kinds sync}). */
     default void sync(int pid, SyncEvent sync) {}
 

@@ -51,7 +51,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     String maxBytes;
 
     @Option(names = "--no-cpu-ops", negatable = false,
-            description = "count cpu_op and python_function events instead of keeping them as CPU slices")
+            description = "count cpu_op and python_function events instead of keeping them as CPU ops")
     boolean noCpuOps;
 
     @Override
@@ -77,11 +77,12 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
             size = -1;
         }
         for (TorchTraceImport.ProcessSummary p : result.processes()) {
-            out.printf("%s: pid %d%s, %d kernels, %d memcpy, %d memset, %d API calls, %d annotations, %d CPU slices,"
+            // The words and counts of `vprof report`: an NVTX range counts once, CPU ops are their own kind.
+            out.printf("%s: pid %d%s, %d kernels, %d memcpy, %d memset, %d API calls, %d NVTX ranges, %d CPU ops,"
                             + " times to the %s%n",
                     p.file(), p.pid(), p.rank() == null ? "" : ", rank " + p.rank()
                             + (p.worldSize() == null ? "" : " of " + p.worldSize()),
-                    p.kernels(), p.memcpys(), p.memsets(), p.apiCalls(), p.annotations(), p.cpuSlices(),
+                    p.kernels(), p.memcpys(), p.memsets(), p.apiCalls(), p.annotations(), p.cpuOps(),
                     "ns".equals(p.timePrecision()) ? "ns" : "µs");
         }
         long kernels = result.kernels();

@@ -1,16 +1,30 @@
 package dev.vprof.demo;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.EventArgs;
+import dev.vprof.export.KinetoJsonWriter;
+import dev.vprof.export.KinetoRanks;
+import dev.vprof.timeline.ApiCall;
+import dev.vprof.timeline.ApiKind;
+import dev.vprof.timeline.CpuThread;
+import dev.vprof.timeline.GpuDevice;
+import dev.vprof.timeline.GpuOp;
+import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ThreadSliceKind;
+import dev.vprof.timeline.Timeline;
+import dev.vprof.timeline.TimelineProcess;
+import dev.vprof.timeline.TimelineSource;
+import dev.vprof.timeline.TimelineVisitor;
+import dev.vprof.trace.TorchTraceImport;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -28,6 +42,9 @@ import java.util.zip.GZIPOutputStream;
  * worker's device, with correlation, grid, block, registers and shared memory; the sampled tokens
  * come back in a device-to-host {@code gpu_memcpy}. The kernels are laid out inside each step's own
  * time, so they line up with the requests' spans (the same clock). Nothing here is a GPU figure.
+ *
+ * <p>The files are written by vprof's own Kineto writer ({@link KinetoJsonWriter}) from a timeline
+ * of the worker's events, so the demo's traces and {@code vprof export}'s have one writer.
  */
 final class TorchProfilerTraces {
     /** A layer's kernels: name, weight of the step's GPU time, grid x, registers, shared memory. */
@@ -108,7 +125,7 @@ final class TorchProfilerTraces {
             Path file = dir.resolve("simulated-vllm_rank" + rank + "." + ms + ".pt.trace.json.gz");
             Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
             try (OutputStream os = new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-                write(os, rank, nowEpochNs);
+                write(os, rank);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             out.add(file);
@@ -116,56 +133,108 @@ final class TorchProfilerTraces {
         return out;
     }
 
-    private void write(OutputStream os, int rank, long stopEpochNs) throws IOException {
+    private void write(OutputStream os, int rank) throws IOException {
         int pid = workerPids.get(rank).intValue();
         long base = startedEpochNs / 1_000_000_000L * 1_000_000_000L;
         int world = workerPids.size();
-        try (JsonGenerator g = new JsonFactory().createGenerator(os, JsonEncoding.UTF8)) {
-            g.writeStartObject();
-            g.writeNumberField("schemaVersion", 1);
-            g.writeArrayFieldStart("deviceProperties");
-            g.writeStartObject();
-            g.writeNumberField("id", rank);
-            g.writeStringField("name", "NVIDIA H200 (simulated by vprof)");
-            g.writeNumberField("totalGlobalMem", 150_754_820_096L);
-            g.writeNumberField("computeMajor", 9);
-            g.writeNumberField("computeMinor", 0);
-            g.writeNumberField("maxThreadsPerBlock", 1024);
-            g.writeNumberField("maxThreadsPerMultiprocessor", 2048);
-            g.writeNumberField("regsPerBlock", 65536);
-            g.writeNumberField("warpSize", 32);
-            g.writeNumberField("sharedMemPerBlock", 49152);
-            g.writeNumberField("numSms", 132);
-            g.writeEndObject();
-            g.writeEndArray();
-            g.writeObjectFieldStart("distributedInfo");
-            g.writeStringField("backend", "nccl");
-            g.writeNumberField("rank", rank);
-            g.writeNumberField("world_size", world);
-            g.writeEndObject();
-            g.writeNumberField("cupti_version", 26);
-            g.writeNumberField("cuda_runtime_version", 12080);
-            g.writeNumberField("cuda_driver_version", 12080);
-            g.writeStringField("trace_id", String.format("%016X%016X", base, (long) pid * 31 + rank));
-            g.writeStringField("displayTimeUnit", "ms");
-            g.writeNumberField("baseTimeNanoseconds", base);
-            g.writeArrayFieldStart("traceEvents");
-            meta(g, "process_name", pid, 0, "python3");
-            meta(g, "process_name", rank, 0, "GPU " + rank);
-            meta(g, "thread_name", rank, STREAM, "stream " + STREAM);
+        WorkerTrace trace = new WorkerTrace(pid, rank, world, base);
+        new KinetoJsonWriter().write(trace, trace.process, new KinetoRanks.Rank(rank, world, KinetoRanks.Source.RANK),
+                List.of(), dir.resolve("rank" + rank).toString(), os);
+    }
+
+    /**
+     * One worker's profile as a timeline: the layout counts every event once (a walk with nothing
+     * listening), then each walk hands the same events out in order, kernels and the copy on
+     * stream {@value #STREAM}, launches on the worker's thread. What a real trace has beside the
+     * records (External id, queued, occupancy; the top level) goes with them as their kept fields,
+     * which the Kineto writer writes back.
+     */
+    private final class WorkerTrace implements TimelineSource {
+        final Timeline timeline = new Timeline();
+        final TimelineProcess process;
+        final int rank;
+        final int world;
+        final long base;
+        final GpuStream stream;
+        final CpuThread thread;
+        final CpuThread gpuAnnotations;
+        final int gpuDomain;
+
+        WorkerTrace(int pid, int rank, int world, long base) throws IOException {
+            this.rank = rank;
+            this.world = world;
+            this.base = base;
+            this.process = timeline.process(pid, "python3", List.of("python3"));
+            process.device(rank).properties("NVIDIA H200 (simulated by vprof)", 150_754_820_096L, 9, 0, 132)
+                    .limits(new GpuDevice.Limits(32, 1024, 2048, 65536, 0, 49152, 0));
+            this.stream = process.device(rank).stream(STREAM).context(1);
+            this.thread = process.thread(pid);
+            this.gpuAnnotations = process.thread(STREAM); // Kineto's gpu_user_annotation: the stream's number
+            this.gpuDomain = timeline.intern(TorchTraceImport.DOMAIN_GPU_ANNOTATION);
+            process.sourceFields(EventArgs.of(0, topLevel(pid)));
+            walk(new TimelineVisitor() {
+                @Override
+                public void gpuOp(GpuStream s, GpuOp op) {
+                    s.count(op);
+                }
+
+                @Override
+                public void apiCall(CpuThread t, ApiCall call) {
+                    t.countApiCall(call);
+                }
+
+                @Override
+                public void threadSlice(CpuThread t, ThreadSliceKind kind, int nameId, long startNs, long endNs,
+                                        int domainId, EventArgs args) {
+                    t.countRange(startNs);
+                }
+            });
+        }
+
+        private Map<String, Object> topLevel(int pid) {
+            Map<String, Object> device = new LinkedHashMap<>();
+            device.put("id", (long) rank);
+            device.put("name", "NVIDIA H200 (simulated by vprof)");
+            device.put("totalGlobalMem", 150_754_820_096L);
+            device.put("computeMajor", 9L);
+            device.put("computeMinor", 0L);
+            device.put("maxThreadsPerBlock", 1024L);
+            device.put("maxThreadsPerMultiprocessor", 2048L);
+            device.put("regsPerBlock", 65536L);
+            device.put("warpSize", 32L);
+            device.put("sharedMemPerBlock", 49152L);
+            device.put("numSms", 132L);
+            Map<String, Object> top = new LinkedHashMap<>();
+            top.put("schemaVersion", 1L);
+            top.put("deviceProperties", List.of(device));
+            top.put("distributedInfo", Map.of("backend", "nccl"));
+            top.put("cupti_version", 26L);
+            top.put("cuda_runtime_version", 12080L);
+            top.put("cuda_driver_version", 12080L);
+            top.put("trace_id", String.format("%016X%016X", base, (long) pid * 31 + rank));
+            top.put("displayTimeUnit", "ms");
+            top.put("baseTimeNanoseconds", base);
+            return top;
+        }
+
+        @Override
+        public Timeline layout() {
+            return timeline;
+        }
+
+        @Override
+        public void walk(TimelineVisitor v) throws IOException {
+            GpuOp op = new GpuOp();
+            ApiCall call = new ApiCall();
             int correlation = 1;
-            int external = 1;
-            int stepNo = 0;
+            long external = 1;
             for (Step s : steps) {
-                stepNo++;
                 String annotation = "execute_context_" + s.contextRequests() + "(" + s.prefillTokens() + ")_generation_"
                         + s.decodeSeqs() + "(" + s.decodeSeqs() + ")";
-                int stepExternal = external++;
-                complete(g, "user_annotation", annotation, pid, pid, base, s.startEpochNs(), s.durationNs());
-                g.writeObjectFieldStart("args");
-                g.writeNumberField("External id", stepExternal);
-                g.writeEndObject();
-                g.writeEndObject();
+                int annotationId = timeline.intern(annotation);
+                long stepExternal = external++;
+                v.threadSlice(thread, ThreadSliceKind.NVTX_RANGE, annotationId, s.startEpochNs(),
+                        s.startEpochNs() + s.durationNs(), 0, kept(VprofRing.REC_MARKER, null, "External id", stepExternal));
                 List<KernelShape> kernels = new ArrayList<>();
                 for (int l = 0; l < LAYERS; l++) {
                     for (KernelShape k : LAYER) {
@@ -184,130 +253,47 @@ final class TorchProfilerTraces {
                     long dur = Math.max(1_000, busy * k.weight() / weights);
                     long launch = at - LAUNCH_LEAD_NS + 2_000;
                     int c = correlation++;
-                    int ext = external++;
-                    complete(g, "cuda_runtime", "cudaLaunchKernel", pid, pid, base, launch, 4_500);
-                    g.writeObjectFieldStart("args");
-                    g.writeNumberField("External id", ext);
-                    g.writeNumberField("cbid", 211);
-                    g.writeNumberField("correlation", c);
-                    g.writeEndObject();
-                    g.writeEndObject();
-                    flow(g, "s", c, pid, pid, base, launch);
-                    complete(g, "kernel", k.name(), rank, STREAM, base, at, dur);
-                    g.writeObjectFieldStart("args");
-                    g.writeNumberField("External id", ext);
-                    g.writeNumberField("queued", 0);
-                    g.writeNumberField("device", rank);
-                    g.writeNumberField("context", 1);
-                    g.writeNumberField("stream", STREAM);
-                    g.writeNumberField("correlation", c);
-                    g.writeNumberField("registers per thread", k.registers());
-                    g.writeNumberField("shared memory", k.sharedMemory());
-                    g.writeNumberField("blocks per SM", k.grid() / 132.0);
-                    g.writeNumberField("warps per SM", k.grid() * 4 / 132.0);
-                    triple(g, "grid", k.grid(), 1, 1);
-                    triple(g, "block", 128, 1, 1);
-                    g.writeNumberField("est. achieved occupancy %", 25);
-                    g.writeEndObject();
-                    g.writeEndObject();
-                    flow(g, "f", c, rank, STREAM, base, at);
+                    long ext = external++;
+                    v.apiCall(thread, call.set(ApiKind.RUNTIME, timeline.intern("cudaLaunchKernel"), launch, launch + 4_500,
+                            c, 211).args(kept(VprofRing.REC_API, null, "External id", ext)));
+                    Map<String, Object> args = new LinkedHashMap<>();
+                    args.put("External id", ext);
+                    args.put("queued", 0L);
+                    args.put("blocks per SM", number(k.grid() / 132.0));
+                    args.put("warps per SM", number(k.grid() * 4 / 132.0));
+                    args.put("est. achieved occupancy %", 25L);
+                    v.gpuOp(stream, op.kernel(timeline.intern(k.name()), at, at + dur, c, k.grid(), 1, 1, 128, 1, 1,
+                            k.registers(), k.sharedMemory()).args(EventArgs.of(VprofRing.REC_KERNEL, Map.of("args", args))));
                     at += dur;
                 }
                 // The sampled token ids back to the host.
                 int c = correlation++;
-                int ext = external++;
+                long ext = external++;
                 long bytes = 8L * Math.max(1, s.contextRequests() + s.decodeSeqs());
-                complete(g, "cuda_runtime", "cudaMemcpyAsync", pid, pid, base, at - 20_000, 6_000);
-                g.writeObjectFieldStart("args");
-                g.writeNumberField("External id", ext);
-                g.writeNumberField("cbid", 41);
-                g.writeNumberField("correlation", c);
-                g.writeEndObject();
-                g.writeEndObject();
-                complete(g, "gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", rank, STREAM, base, at, 2_300);
-                g.writeObjectFieldStart("args");
-                g.writeNumberField("External id", ext);
-                g.writeNumberField("device", rank);
-                g.writeNumberField("context", 1);
-                g.writeNumberField("stream", STREAM);
-                g.writeNumberField("correlation", c);
-                g.writeNumberField("bytes", bytes);
-                g.writeNumberField("memory bandwidth (GB/s)", bytes / 2_300.0);
-                g.writeEndObject();
-                g.writeEndObject();
-                complete(g, "gpu_user_annotation", annotation, rank, STREAM, base, gpuStart, at + 2_300 - gpuStart);
-                g.writeObjectFieldStart("args");
-                g.writeNumberField("External id", stepExternal);
-                g.writeEndObject();
-                g.writeEndObject();
+                v.apiCall(thread, call.set(ApiKind.RUNTIME, timeline.intern("cudaMemcpyAsync"), at - 20_000, at - 14_000,
+                        c, 41).args(kept(VprofRing.REC_API, null, "External id", ext)));
+                Map<String, Object> copyArgs = new LinkedHashMap<>();
+                copyArgs.put("External id", ext);
+                copyArgs.put("memory bandwidth (GB/s)", number(bytes / 2_300.0));
+                v.gpuOp(stream, op.memcpy(0, at, at + 2_300, c, bytes, 2, 3, 2) // DtoH, Device -> Pinned
+                        .args(EventArgs.of(VprofRing.REC_MEMCPY, Map.of("args", copyArgs))));
+                v.threadSlice(gpuAnnotations, ThreadSliceKind.NVTX_RANGE, annotationId, gpuStart, at + 2_300, gpuDomain,
+                        kept(VprofRing.REC_MARKER, (long) rank, "External id", stepExternal));
             }
-            complete(g, "Trace", "PyTorch Profiler (0)", pid, pid, base, startedEpochNs,
-                    Math.max(0, stopEpochNs - startedEpochNs));
-            g.writeObjectFieldStart("args");
-            g.writeNumberField("Op count", 0);
-            g.writeEndObject();
-            g.writeEndObject();
-            g.writeEndArray();
-            g.writeStringField("traceName", dir.resolve("rank" + rank).toString());
-            g.writeEndObject();
         }
     }
 
-    /** Opens a complete event; the caller writes its args and closes it. */
-    private static void complete(JsonGenerator g, String cat, String name, int pid, int tid, long base, long startNs,
-                                 long durNs) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", "X");
-        g.writeStringField("cat", cat);
-        g.writeStringField("name", name);
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
-        g.writeFieldName("ts");
-        g.writeNumber(micros(startNs - base));
-        g.writeFieldName("dur");
-        g.writeNumber(micros(durNs));
-    }
-
-    private static void flow(JsonGenerator g, String ph, int id, int pid, int tid, long base, long atNs)
-            throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", ph);
-        g.writeNumberField("id", id);
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
-        g.writeFieldName("ts");
-        g.writeNumber(micros(atNs - base));
-        g.writeStringField("cat", "ac2g");
-        g.writeStringField("name", "ac2g");
-        if (ph.equals("f")) {
-            g.writeStringField("bp", "e");
+    /** An event's kept fields: one arg, and (not null) the pid Kineto gives it. */
+    private static EventArgs kept(int target, Long pid, String key, long value) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        if (pid != null) {
+            fields.put("pid", pid);
         }
-        g.writeEndObject();
+        fields.put("args", Map.of(key, value));
+        return EventArgs.of(target, fields);
     }
 
-    private static void meta(JsonGenerator g, String what, int pid, int tid, String name) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("name", what);
-        g.writeStringField("ph", "M");
-        g.writeNumberField("ts", 0);
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
-        g.writeObjectFieldStart("args");
-        g.writeStringField("name", name);
-        g.writeEndObject();
-        g.writeEndObject();
-    }
-
-    private static void triple(JsonGenerator g, String name, int x, int y, int z) throws IOException {
-        g.writeArrayFieldStart(name);
-        g.writeNumber(x);
-        g.writeNumber(y);
-        g.writeNumber(z);
-        g.writeEndArray();
-    }
-
-    /** Nanoseconds as microseconds with three decimals, exactly (as PyTorch writes them). */
-    private static BigDecimal micros(long ns) {
-        return BigDecimal.valueOf(ns, 3);
+    private static EventArgs.Number number(double v) {
+        return new EventArgs.Number(Double.toString(v));
     }
 }

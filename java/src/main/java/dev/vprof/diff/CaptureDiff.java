@@ -6,6 +6,7 @@ import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.CpuOpEvent;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.ProcessInfo;
@@ -16,7 +17,6 @@ import dev.vprof.report.Report;
 import dev.vprof.report.RequestFigures;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.time.CaptureWindow;
-import dev.vprof.trace.TorchTraceImport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -168,7 +168,7 @@ public final class CaptureDiff {
         in.reader.forEachRecord(new RecordVisitor() {
             int pid = Integer.MIN_VALUE;
             ClockMapping clock = ClockMapping.identity();
-            /** CPU ops and annotations open: (pid, id) -> {start}, and their names. */
+            /** Annotations open: (pid, id) -> {start}, and their names. */
             final Map<Long, long[]> open = new HashMap<>();
             final Map<Long, String> openName = new HashMap<>();
 
@@ -184,7 +184,7 @@ public final class CaptureDiff {
             public void marker(int p, MarkerEvent m) {
                 long key = ((long) p << 32) | (m.id() & 0xffffffffL);
                 if ((m.flags() & VprofRing.MARKER_START) != 0) {
-                    if (m.name() != null && (m.domain() == null || m.domain().equals(CPU_OP_DOMAIN))) {
+                    if (m.name() != null && m.domain() == null) {
                         open.put(key, new long[] {m.timestamp()});
                         openName.put(key, m.name());
                     }
@@ -201,8 +201,19 @@ public final class CaptureDiff {
             }
 
             @Override
+            public void cpuOp(int p, CpuOpEvent op) {
+                if (op.isPython() || op.name() == null) {
+                    return; // Python frames enclose the operators: rows of both would count one time twice
+                }
+                long es = clockOf(p).toEpochNs(op.start());
+                for (SideAcc side : sides) {
+                    side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), op.name());
+                }
+            }
+
+            @Override
             public void api(int p, ApiEvent a) {
-                String name = ApiNames.name(a.domain(), a.cbid());
+                String name = ApiNames.name(a);
                 long es = clockOf(p).toEpochNs(a.start());
                 for (SideAcc side : sides) {
                     side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
@@ -226,9 +237,6 @@ public final class CaptureDiff {
             in.requestSummaries = in.requests.requests(in.facts.window);
         }
     }
-
-    /** The marker domain the trace reader gives PyTorch's cpu_op events. */
-    static final String CPU_OP_DOMAIN = TorchTraceImport.DOMAIN_CPU_OP;
 
     /** The span attribute of prompt tokens, for the request mix. */
     static final String PROMPT_TOKENS = RequestPhases.ATTR_PROMPT_TOKENS;

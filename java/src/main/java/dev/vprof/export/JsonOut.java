@@ -1,9 +1,12 @@
 package dev.vprof.export;
 
+import dev.vprof.capture.EventArgs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A streaming JSON writer into a byte buffer: no tree, no reflection. Callers write the structure
@@ -157,6 +160,46 @@ final class JsonOut {
 
     void string(String s) throws IOException {
         raw(quoted(s));
+    }
+
+    /**
+     * A value of a source's kept fields ({@link EventArgs}): null, a Boolean, a Long, an
+     * {@link EventArgs.Number} (its text, checked to be a JSON number when it was decoded), a String,
+     * a List or a Map of them.
+     */
+    void value(Object v) throws IOException {
+        switch (v) {
+            case null -> raw("null");
+            case Boolean b -> raw(b ? "true" : "false");
+            case Long l -> number(l);
+            case EventArgs.Number n -> raw(n.text());
+            case String s -> string(s);
+            case List<?> list -> {
+                raw('[');
+                for (int i = 0; i < list.size(); i++) {
+                    if (i > 0) {
+                        raw(',');
+                    }
+                    value(list.get(i));
+                }
+                raw(']');
+            }
+            case Map<?, ?> map -> {
+                raw('{');
+                boolean first = true;
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    if (!first) {
+                        raw(',');
+                    }
+                    first = false;
+                    string(String.valueOf(e.getKey()));
+                    raw(':');
+                    value(e.getValue());
+                }
+                raw('}');
+            }
+            default -> throw new IllegalArgumentException("not a JSON value: " + v.getClass().getSimpleName());
+        }
     }
 
     /**

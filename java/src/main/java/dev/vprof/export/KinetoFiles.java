@@ -1,9 +1,11 @@
 package dev.vprof.export;
 
+import dev.vprof.capture.EventArgs;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuStream;
+import dev.vprof.timeline.ThreadSliceKind;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
@@ -153,13 +155,19 @@ public final class KinetoFiles {
         }
 
         @Override
-        public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
+        public boolean wantsEventArgs() {
+            return true; // a trace's fields no record holds go back into its file
+        }
+
+        @Override
+        public void threadSlice(CpuThread thread, ThreadSliceKind kind, int nameId, long startNs, long endNs,
+                                int domainId, EventArgs args) throws IOException {
             KinetoJsonWriter.ProcessFile f = fileOf(thread.process());
             if (f == null) {
                 return;
             }
-            f.range(thread, nameId, startNs, endNs, domainId);
-            if (steps != null) {
+            f.threadSlice(thread, kind, nameId, startNs, endNs, domainId, args);
+            if (steps != null && kind == ThreadSliceKind.NVTX_RANGE) {
                 steps.range(thread, nameId, startNs, endNs);
                 rangeNames.merge(nameId, 1, Integer::sum);
             }

@@ -4,6 +4,7 @@ import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.CpuOpEvent;
 import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.DropsEvent;
 import dev.vprof.capture.KernelDesc;
@@ -20,7 +21,6 @@ import dev.vprof.otlp.Span;
 import dev.vprof.region.AgentCounters;
 import dev.vprof.time.CaptureWindow;
 import dev.vprof.time.RangeEdges;
-import dev.vprof.trace.TorchTraceImport;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -234,14 +234,15 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void marker(int pid, MarkerEvent m) {
-        if (TorchTraceImport.isCpuSliceDomain(m.domain())) {
-            // A trace's CPU ops, kept as markers in their own domain: counted apart, never NVTX.
-            if ((m.flags() & VprofRing.MARKER_START) != 0) {
-                process(pid).cpuSlices++;
-            }
-            return;
+        // An NVTX range counts once (its START), as import counts it; an instant mark counts too.
+        if ((m.flags() & VprofRing.MARKER_END) == 0) {
+            process(pid).current().markers++;
         }
-        process(pid).current().markers++;
+    }
+
+    @Override
+    public void cpuOp(int pid, CpuOpEvent op) {
+        process(pid).cpuSlices++; // a trace's CPU ops: their own kind, never NVTX markers
     }
 
     @Override

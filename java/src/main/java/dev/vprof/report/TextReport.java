@@ -163,7 +163,7 @@ public final class TextReport {
                         + "%d memset (%s)", r.kernels(), f.graphKernels(), f.nonGraphKernels(), r.memcpys(),
                 bytes(r.memcpyBytes()), r.memsets(), bytes(r.memsetBytes())));
         if (r.markers() > 0) {
-            out.append(", ").append(r.markers()).append(" NVTX markers");
+            out.append(", ").append(r.markers()).append(" NVTX ranges");
         }
         if (r.apiCalls() > 0) {
             out.append(", ").append(r.apiCalls()).append(" API calls");

@@ -32,7 +32,7 @@ final class TraceFacts {
             b.append(", ROCm");
         }
         if (cpuSlices > 0) {
-            b.append("; ").append(cpuSlices).append(" CPU ops (cpu_op, python_function; not NVTX markers)");
+            b.append("; ").append(cpuSlices).append(" CPU ops (cpu_op, python_function)");
         }
         return b.toString();
     }

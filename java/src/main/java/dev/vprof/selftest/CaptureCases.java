@@ -110,7 +110,7 @@ final class CaptureCases {
                 r1 == null ? "no range" : "source " + r1.path("source").asText(),
                 r1 != null && "nvtx".equals(r1.path("source").asText())));
         if (r1 != null) {
-            run.table.add(Row.info("nvtx-early: NVTX markers recorded in the range", r1.path("markers").asText()));
+            run.table.add(Row.info("nvtx-early: NVTX ranges recorded in the range", r1.path("markers").asText()));
         }
     }
 

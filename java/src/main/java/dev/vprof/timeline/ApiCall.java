@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import dev.vprof.capture.EventArgs;
+
 /**
  * One CUDA runtime or driver call as a walk hands it out: a reusable view, filled for each call
  * and read by the sink before the next.
@@ -16,6 +18,13 @@ public final class ApiCall extends SliceView {
         this.end = endNs;
         this.correlationId = correlationId;
         this.callbackId = callbackId;
+        this.args = null;
+        return this;
+    }
+
+    /** This view with the source's fields no record holds (null: none). */
+    public ApiCall args(EventArgs fields) {
+        this.args = fields;
         return this;
     }
 

@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import dev.vprof.capture.EventArgs;
+
 /**
  * One kernel, copy or set as a walk hands it out: a reusable view (the walk fills it for each op
  * and the sink reads it before the next), so that millions of ops cost no object each.
@@ -74,6 +76,7 @@ public final class GpuOp extends SliceView {
         this.aux0 = a0;
         this.aux1 = a1;
         this.graphNodeId = 0;
+        this.args = null;
         return this;
     }
 
@@ -83,6 +86,12 @@ public final class GpuOp extends SliceView {
      */
     public GpuOp graphNode(long nodeId) {
         this.graphNodeId = nodeId;
+        return this;
+    }
+
+    /** This view with the source's fields no record holds (null: none); set after {@link #kernel} and kin, which clear it. */
+    public GpuOp args(EventArgs fields) {
+        this.args = fields;
         return this;
     }
 
@@ -101,6 +110,7 @@ public final class GpuOp extends SliceView {
         this.aux0 = a0;
         this.aux1 = a1;
         this.graphNodeId = 0;
+        this.args = null;
     }
 
     private static void check(String what, long v, long max) {

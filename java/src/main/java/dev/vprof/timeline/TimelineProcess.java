@@ -1,5 +1,7 @@
 package dev.vprof.timeline;
 
+import dev.vprof.capture.EventArgs;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +20,8 @@ public final class TimelineProcess {
     private Integer localRank;
     private Integer worldSize;
     private final LaunchLinks launchLinks = new LaunchLinks();
+    private Map<String, String> facts = Map.of();
+    private EventArgs sourceFields;
 
     TimelineProcess(int pid, String name, List<String> commandLine) {
         this.pid = pid;
@@ -42,6 +46,42 @@ public final class TimelineProcess {
         this.name = processName == null ? "" : processName;
         this.commandLine = List.copyOf(cmdline == null ? List.of() : cmdline);
         return this;
+    }
+
+    /** What the capture says of where the process came from (its PROCESS chunk's facts; empty for an agent's). */
+    public TimelineProcess facts(Map<String, String> sourceFacts) {
+        this.facts = Map.copyOf(sourceFacts == null ? Map.of() : sourceFacts);
+        return this;
+    }
+
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    /**
+     * The pid the process had in its source where the capture gave it another (a trace whose pid
+     * another process of the capture had: {@code tracePid} in its facts), else its own.
+     */
+    public long sourcePid() {
+        String p = facts.get("tracePid");
+        if (p != null) {
+            try {
+                return Long.parseLong(p);
+            } catch (NumberFormatException e) {
+                return pid;
+            }
+        }
+        return pid;
+    }
+
+    /** The source's own top-level fields (a PyTorch profiler trace's), which no record holds; null when none. */
+    public TimelineProcess sourceFields(EventArgs fields) {
+        this.sourceFields = fields;
+        return this;
+    }
+
+    public EventArgs sourceFields() {
+        return sourceFields;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.vprof.timeline;
 
+import dev.vprof.capture.EventArgs;
 import java.io.IOException;
 
 /**
@@ -27,6 +28,23 @@ public interface TimelineVisitor {
 
     /** A complete NVTX range ({@code domainId} 0: the default domain). */
     default void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {}
+
+    /**
+     * A complete slice of a host thread's range track: an NVTX range, or a CPU op ({@code kind}),
+     * with the source's fields no record holds ({@code args}, null when none or when
+     * {@link #wantsEventArgs()} is false). By default it is handed to {@link #range}: a CPU op with
+     * its kind's category as its domain label ({@code domainId}), so a format without kinds still
+     * shows it where a range goes.
+     */
+    default void threadSlice(CpuThread thread, ThreadSliceKind kind, int nameId, long startNs, long endNs,
+                             int domainId, EventArgs args) throws IOException {
+        range(thread, nameId, startNs, endNs, domainId);
+    }
+
+    /** Whether the walk reads the source's fields no record holds ({@link SliceView#args()}): they cost a decode per event. */
+    default boolean wantsEventArgs() {
+        return false;
+    }
 
     /** Whether to hand out ranges as nested begin/end events too (costs a little; Perfetto wants them). */
     default boolean nestedRanges() {

@@ -1,5 +1,6 @@
 package dev.vprof.timeline;
 
+import dev.vprof.capture.EventArgs;
 import java.io.IOException;
 
 /**
@@ -11,7 +12,8 @@ import java.io.IOException;
  *
  * <p>Records of one track come nearly in order, so events go onto an ordered run in O(1); one that
  * comes earlier than the run's last goes onto a small heap, and the two are merged on the way out.
- * Columns, not objects: a held event costs 64 bytes.
+ * Columns, not objects: a held event costs 64 bytes, and a reference to the source's fields no
+ * record holds ({@link SliceView#args()}) where a walk reads them.
  */
 public final class TrackQueue {
     /** What a range event is: its start, or its end. */
@@ -34,6 +36,7 @@ public final class TrackQueue {
         c.l0[i] = op.aux0();
         c.l1[i] = op.aux1();
         c.l2[i] = op.graphNodeId();
+        c.x[i] = op.args();
         settle(i);
     }
 
@@ -44,6 +47,7 @@ public final class TrackQueue {
         c.i0[i] = call.nameId() << 2 | call.kind().ordinal();
         c.i1[i] = (int) call.correlationId();
         c.l0[i] = call.callbackId();
+        c.x[i] = call.args();
         settle(i);
     }
 
@@ -55,6 +59,7 @@ public final class TrackQueue {
         c.i1[i] = domainId;
         c.l0[i] = serial;
         c.l1[i] = arrival;
+        c.x[i] = null;
         settle(i);
     }
 
@@ -79,7 +84,7 @@ public final class TrackQueue {
         Columns c = fromRun ? run : late;
         int i = fromRun ? runHead : 0;
         into.load(c.i0[i], c.t[i], -c.t2[i], c.i1[i], c.l0[i], c.l1[i]);
-        into.graphNode(c.l2[i]);
+        into.graphNode(c.l2[i]).args(c.x[i]);
         remove();
         return into;
     }
@@ -89,7 +94,8 @@ public final class TrackQueue {
         pickNext();
         Columns c = fromRun ? run : late;
         int i = fromRun ? runHead : 0;
-        into.set(ApiKind.of(c.i0[i] & 3), c.i0[i] >>> 2, c.t[i], -c.t2[i], Integer.toUnsignedLong(c.i1[i]), (int) c.l0[i]);
+        into.set(ApiKind.of(c.i0[i] & 3), c.i0[i] >>> 2, c.t[i], -c.t2[i], Integer.toUnsignedLong(c.i1[i]), (int) c.l0[i])
+                .args(c.x[i]);
         remove();
         return into;
     }
@@ -176,11 +182,13 @@ public final class TrackQueue {
 
     private void remove() {
         if (fromRun) {
+            run.x[runHead] = null; // let the fields go with the event
             runHead = (runHead + 1) & (run.t.length - 1);
             runSize--;
             return;
         }
         lateSize--;
+        late.x[0] = null;
         if (lateSize > 0) {
             late.move(lateSize, 0);
             siftDown();
@@ -226,6 +234,8 @@ public final class TrackQueue {
         long[] l1;
         /** A GPU op's CUDA graph node id (0: none). */
         long[] l2;
+        /** The source's fields no record holds (null: none). */
+        EventArgs[] x;
 
         Columns(int capacity) {
             t = new long[capacity];
@@ -236,6 +246,7 @@ public final class TrackQueue {
             l0 = new long[capacity];
             l1 = new long[capacity];
             l2 = new long[capacity];
+            x = new EventArgs[capacity];
         }
 
         void key(int i, long time, long time2, long sequence) {
@@ -255,6 +266,11 @@ public final class TrackQueue {
             l2 = unwrap(l2, head, size, n);
             i0 = unwrap(i0, head, size, n);
             i1 = unwrap(i1, head, size, n);
+            EventArgs[] nx = new EventArgs[n * 2];
+            for (int k = 0; k < size; k++) {
+                nx[k] = x[(head + k) & (n - 1)];
+            }
+            x = nx;
         }
 
         private static long[] unwrap(long[] a, int head, int size, int n) {
@@ -282,6 +298,8 @@ public final class TrackQueue {
             l0[to] = l0[from];
             l1[to] = l1[from];
             l2[to] = l2[from];
+            x[to] = x[from];
+            x[from] = null;
         }
 
         void swap(int a, int b) {
@@ -293,6 +311,9 @@ public final class TrackQueue {
             swap(l2, a, b);
             swap(i0, a, b);
             swap(i1, a, b);
+            EventArgs t = x[a];
+            x[a] = x[b];
+            x[b] = t;
         }
 
         private static void swap(long[] v, int a, int b) {

@@ -1,6 +1,7 @@
 package dev.vprof.trace;
 
 import dev.vprof.bindings.VprofRing.ApiRecord;
+import dev.vprof.bindings.VprofRing.CpuOpRecord;
 import dev.vprof.bindings.VprofRing.KernelRecord;
 import dev.vprof.bindings.VprofRing.MarkerRecord;
 import dev.vprof.bindings.VprofRing.MemcpyRecord;
@@ -30,6 +31,7 @@ import java.nio.file.StandardOpenOption;
 final class RecordSpill implements Closeable {
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final int BLOCK = 1 << 20;
 
@@ -169,6 +171,7 @@ final class RecordSpill implements Closeable {
                 case VprofRing.REC_MEMCPY -> add2(seg, at + MemcpyRecord.START, at + MemcpyRecord.END, baseNs);
                 case VprofRing.REC_MEMSET -> add2(seg, at + MemsetRecord.START, at + MemsetRecord.END, baseNs);
                 case VprofRing.REC_API -> add2(seg, at + ApiRecord.START, at + ApiRecord.END, baseNs);
+                case VprofRing.REC_CPU_OP -> add2(seg, at + CpuOpRecord.START, at + CpuOpRecord.END, baseNs);
                 case VprofRing.REC_MARKER -> seg.set(LONG, at + MarkerRecord.TIMESTAMP,
                         seg.get(LONG, at + MarkerRecord.TIMESTAMP) + baseNs);
                 default -> { }

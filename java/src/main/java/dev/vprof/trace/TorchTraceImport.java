@@ -21,7 +21,7 @@ import java.util.Set;
 /**
  * PyTorch profiler (Kineto) traces into a capture: each trace file becomes one process of the
  * capture, holding the same ring records an agent writes (kernels, copies, memsets, CUDA API
- * calls, annotations and CPU ops as markers, devices, clock pairs) behind a PROCESS chunk with its
+ * calls, annotations as markers, CPU ops, the fields no record holds, devices, clock pairs) behind a PROCESS chunk with its
  * rank, world size and facts. docs/pytorch-traces.md is the mapping.
  *
  * <p>Two uses: {@link #write} makes a {@code .vprof} of traces ({@code vprof import}, and every
@@ -31,24 +31,15 @@ import java.util.Set;
 public final class TorchTraceImport {
     private TorchTraceImport() {}
 
-    /** The marker domain of {@code cpu_op} slices: CPU work, not NVTX ranges (the report counts them apart). */
-    public static final String DOMAIN_CPU_OP = "pytorch.cpu_op";
-    /** The marker domain of {@code python_function} slices. */
-    public static final String DOMAIN_PYTHON = "pytorch.python_function";
     /** The marker domain of {@code gpu_user_annotation} ranges (on the GPU stream's number as their thread). */
     public static final String DOMAIN_GPU_ANNOTATION = "pytorch.gpu_user_annotation";
-
-    /** Whether markers of {@code domain} are CPU slices of a trace rather than NVTX-like ranges. */
-    public static boolean isCpuSliceDomain(String domain) {
-        return DOMAIN_CPU_OP.equals(domain) || DOMAIN_PYTHON.equals(domain);
-    }
 
     /** Trace files one folder may hold: more is not a folder of ranks. */
     static final int MAX_FILES = 4096;
 
     /** One trace file as one process of the capture. */
     public record ProcessSummary(int pid, Path file, Integer rank, Integer worldSize, long kernels, long memcpys,
-                                 long memsets, long apiCalls, long annotations, long cpuSlices, long jsonBytes,
+                                 long memsets, long apiCalls, long annotations, long cpuOps, long jsonBytes,
                                  String timePrecision, long firstEpochNs, long lastEpochNs) {}
 
     /** What an import wrote: a process per file, and the warnings (one sentence each). */
@@ -274,7 +265,7 @@ public final class TorchTraceImport {
             p.records.writeTo(writer, pid, base);
             warnings.addAll(p.warnings());
             procs.add(new ProcessSummary(pid, p.file, p.rank, p.worldSize, p.kernels, p.memcpys, p.memsets,
-                    p.apiCalls, p.annotations, p.cpuSlices, p.jsonBytes, p.fractionalTimes ? "ns" : "us",
+                    p.apiCalls, p.annotations, p.cpuOps, p.jsonBytes, p.fractionalTimes ? "ns" : "us",
                     first, last));
         }
         return new Result(procs, warnings);

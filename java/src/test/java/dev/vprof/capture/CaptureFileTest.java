@@ -71,7 +71,7 @@ class CaptureFileTest {
                     "4242 MemsetEvent[start=1500, end=1600, bytes=512, correlationId=0, deviceId=0, contextId=0,"
                             + " streamId=0, value=0]",
                     "4242 MarkerEvent[timestamp=1700, id=3, flags=2, name=step, domain=null, tid=99]",
-                    "4242 ApiEvent[start=1050, end=1090, correlationId=55, cbid=211, domain=1, tid=99]",
+                    "4242 ApiEvent[start=1050, end=1090, correlationId=55, cbid=211, domain=1, tid=99, name=null]",
                     "4242 DropsEvent[reason=1, contextId=0, streamId=0, recordType=0, count=3]",
                     "4242 RangeEvent[edge=2, source=2, index=1, captureId=9, cuptiNs=2000, realtimeNs=2000,"
                             + " ringDrops=4, ringDropsKernels=2, cuptiDrops=3" + NO_V2_FIELDS + "]"), v.lines);

@@ -2,7 +2,9 @@ package dev.vprof.capture;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.bindings.VprofRing.ApiRecord;
+import dev.vprof.bindings.VprofRing.ArgsRecord;
 import dev.vprof.bindings.VprofRing.ClockSyncRecord;
+import dev.vprof.bindings.VprofRing.CpuOpRecord;
 import dev.vprof.bindings.VprofRing.DeviceRecord;
 import dev.vprof.bindings.VprofRing.DropsRecord;
 import dev.vprof.bindings.VprofRing.KernelDescRecord;
@@ -274,6 +276,36 @@ public final class RingRecords {
         seg.set(INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_SM, 233472);
         seg.set(INT, at + DeviceRecord.FLAGS, (int) VprofRing.DEVICE_ECC);
         seg.set(ValueLayout.JAVA_BYTE, at + DeviceRecord.UUID, (byte) 0xab);
+        return this;
+    }
+
+    public RingRecords cpuOp(long start, long end, int nameId, int tid, int kind) {
+        long at = begin(CpuOpRecord.SIZE, VprofRing.REC_CPU_OP);
+        seg.set(LONG, at + CpuOpRecord.START, start);
+        seg.set(LONG, at + CpuOpRecord.END, end);
+        seg.set(INT, at + CpuOpRecord.NAME_ID, nameId);
+        seg.set(INT, at + CpuOpRecord.TID, tid);
+        seg.set(INT, at + CpuOpRecord.KIND, kind);
+        return this;
+    }
+
+    /** One ARGS piece: bytes {@code [offset, offset+n)} of an encoded object, with its FIRST/LAST flags. */
+    public RingRecords argsPiece(int target, int flags, byte[] object, int offset, int n) {
+        long at = begin(ArgsRecord.SIZE + n, VprofRing.REC_ARGS);
+        seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + ArgsRecord.TARGET, (short) target);
+        seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + ArgsRecord.FLAGS, (short) flags);
+        seg.set(INT, at + ArgsRecord.LEN, n);
+        MemorySegment.copy(object, offset, seg, ValueLayout.JAVA_BYTE, at + ArgsRecord.SIZE, n);
+        return this;
+    }
+
+    /** An ARGS object in pieces of at most {@code piece} bytes. */
+    public RingRecords args(int target, byte[] object, int piece) {
+        for (int off = 0; off < object.length; off += piece) {
+            int n = Math.min(piece, object.length - off);
+            argsPiece(target, (off == 0 ? VprofRing.ARGS_FIRST : 0) | (off + n == object.length ? VprofRing.ARGS_LAST : 0),
+                    object, off, n);
+        }
         return this;
     }
 

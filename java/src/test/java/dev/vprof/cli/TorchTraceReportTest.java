@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.trace.TraceOracle;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -16,6 +20,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,7 +113,7 @@ class TorchTraceReportTest {
     }
 
     @Test
-    void cpuOpsAreCountedApartFromNvtxMarkersAndThePrecisionIsShown() throws IOException {
+    void cpuOpsAreCountedApartFromNvtxRangesAndThePrecisionIsShown() throws IOException {
         Path trace = TraceOracle.REAL.resolve("tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz");
         long annotations = 0;
         long cpu = 0;
@@ -124,12 +131,79 @@ class TorchTraceReportTest {
         Cli.Result r = Cli.run("report", "--json", trace.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode p = JSON.readTree(r.out()).get("processes").get(0);
-        assertEquals(2 * annotations, p.get("markers").asLong()); // a range is a START and an END marker
+        assertEquals(annotations, p.get("markers").asLong()); // a range counts once, as import counts it
         assertEquals(cpu, p.get("cpu_slices").asLong());
         assertEquals("ns", p.get("source").get("timePrecision").asText());
         Cli.Result text = Cli.run("report", trace.toString());
         assertTrue(text.out().contains("times to the ns, CUDA runtime 12.4"), text.out());
         Cli.Result us = Cli.run("report", TraceOracle.REAL.resolve("hta/trace_compare/base/base.json.gz").toString());
         assertTrue(us.out().contains("times to the µs (whole microseconds)"), us.out());
+    }
+
+    /**
+     * {@code vprof import} and {@code vprof report} of one trace give the same counts in the same
+     * words: NVTX ranges counted once each (not as START and END records), CPU ops as CPU ops. The
+     * oracle is the trace's own events, counted from a Jackson tree.
+     */
+    @Test
+    void importAndReportCountRangesAndCpuOpsAlike(@TempDir Path dir) throws IOException {
+        Path trace = TraceOracle.REAL.resolve("hta/trace_diff/control/control.json.gz");
+        long annotations = 0;
+        long cpu = 0;
+        for (JsonNode e : TraceOracle.tree(trace).get("traceEvents")) {
+            String cat = e.path("cat").asText();
+            if ("X".equals(e.path("ph").asText())) {
+                annotations += cat.equals("user_annotation") || cat.equals("gpu_user_annotation") ? 1 : 0;
+                cpu += cat.equals("cpu_op") || cat.equals("python_function") ? 1 : 0;
+            }
+        }
+        Path capture = dir.resolve("c.vprof");
+        Cli.Result imported = Cli.run("import", trace.toString(), "-o", capture.toString());
+        assertEquals(0, imported.code(), imported.err());
+        assertTrue(imported.out().contains(", " + annotations + " NVTX ranges, " + cpu + " CPU ops,"), imported.out());
+        for (Path input : List.of(trace, capture)) {
+            Cli.Result json = Cli.run("report", "--json", input.toString());
+            JsonNode p = JSON.readTree(json.out()).get("processes").get(0);
+            assertEquals(annotations, p.get("markers").asLong(), input.toString());
+            assertEquals(cpu, p.get("cpu_slices").asLong(), input.toString());
+            Cli.Result text = Cli.run("report", input.toString());
+            assertTrue(text.out().contains("; " + cpu + " CPU ops"), text.out());
+            assertFalse(text.out().contains("NVTX markers"), text.out());
+        }
+    }
+
+    /**
+     * A {@code .json.gz} whose data still inflates but whose gzip CRC is wrong (one {@code "dur"}
+     * changed, the trailer left as it was) is refused by import and report in one sentence naming the
+     * file, with the exit code of an input that cannot be read: the reader cannot say which part is
+     * wrong, so it reads none of it, and import leaves no file.
+     */
+    @Test
+    void aTraceWhoseGzipCrcIsWrongIsRefused(@TempDir Path dir) throws IOException {
+        String json = new String(new GZIPInputStream(Files.newInputStream(
+                TraceOracle.REAL.resolve("hta/trace_compare/base/base.json.gz"))).readAllBytes(),
+                StandardCharsets.UTF_8);
+        int at = json.indexOf("\"dur\": 5,");
+        assertTrue(at > 0, "the trace has a duration of 5 to change");
+        String changed = json.substring(0, at) + "\"dur\": 9," + json.substring(at + "\"dur\": 5,".length());
+        Path damaged = dir.resolve("damaged.json.gz");
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(gz)) {
+            z.write(changed.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bytes = gz.toByteArray();
+        CRC32 crc = new CRC32();
+        crc.update(json.getBytes(StandardCharsets.UTF_8));
+        ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+        Files.write(damaged, bytes);
+        Path out = dir.resolve("d.vprof");
+        for (String[] args : List.of(new String[] {"import", damaged.toString(), "-o", out.toString()},
+                new String[] {"report", damaged.toString()})) {
+            Cli.Result r = Cli.run(args);
+            assertEquals(ExitCode.CANNOT.code(), r.code(), args[0] + ": " + r.err());
+            assertTrue(r.err().contains(damaged.toString()) && r.err().contains("gzip CRC mismatch"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+        }
+        assertFalse(Files.exists(out));
     }
 }

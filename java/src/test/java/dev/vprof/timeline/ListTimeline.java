@@ -1,5 +1,6 @@
 package dev.vprof.timeline;
 
+import dev.vprof.capture.EventArgs;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +21,7 @@ public final class ListTimeline implements TimelineSource {
     private final Map<CpuThread, List<ApiCall>> calls = new IdentityHashMap<>();
     private final Map<CpuThread, List<Range>> ranges = new IdentityHashMap<>();
 
-    private record Range(int nameId, long start, long end, int domainId) {}
+    private record Range(int nameId, long start, long end, int domainId, ThreadSliceKind kind) {}
 
     private static final Comparator<SliceView> SLICE_ORDER =
             Comparator.comparingLong(SliceView::start).thenComparing(Comparator.comparingLong(SliceView::end).reversed());
@@ -55,8 +56,9 @@ public final class ListTimeline implements TimelineSource {
             }
 
             @Override
-            public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) {
-                t.range(thread, nameId, startNs, endNs, domainId);
+            public void threadSlice(CpuThread thread, ThreadSliceKind kind, int nameId, long startNs, long endNs,
+                                    int domainId, EventArgs args) {
+                t.slice(thread, kind, nameId, startNs, endNs, domainId);
             }
         });
         return t;
@@ -136,13 +138,18 @@ public final class ListTimeline implements TimelineSource {
 
     /** Adds an NVTX range ({@code domainId} 0: the default domain). */
     public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) {
+        slice(thread, ThreadSliceKind.NVTX_RANGE, nameId, startNs, endNs, domainId);
+    }
+
+    /** Adds a slice of a thread's range track: an NVTX range or a CPU op. */
+    public void slice(CpuThread thread, ThreadSliceKind kind, int nameId, long startNs, long endNs, int domainId) {
         if (endNs < startNs) {
             throw new IllegalArgumentException("NVTX range on thread " + thread.tid() + " ends before it starts");
         }
         if (count) {
             thread.countRange(startNs);
         }
-        ranges.computeIfAbsent(thread, t -> new ArrayList<>()).add(new Range(nameId, startNs, endNs, domainId));
+        ranges.computeIfAbsent(thread, t -> new ArrayList<>()).add(new Range(nameId, startNs, endNs, domainId, kind));
     }
 
     /** The ops of {@code stream}, in the order a walk hands them out. */
@@ -181,7 +188,7 @@ public final class ListTimeline implements TimelineSource {
         List<Range> r = new ArrayList<>(added);
         r.sort(Comparator.comparingLong(Range::start).thenComparing(Comparator.comparingLong(Range::end).reversed()));
         for (Range x : r) {
-            visitor.range(t, x.nameId(), x.start(), x.end(), x.domainId());
+            visitor.threadSlice(t, x.kind(), x.nameId(), x.start(), x.end(), x.domainId(), null);
         }
         if (r.isEmpty() || !visitor.nestedRanges()) {
             return;

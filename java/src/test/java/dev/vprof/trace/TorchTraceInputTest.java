@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.adapt.ApiNames;
+import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.CpuOpEvent;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
@@ -58,6 +61,12 @@ class TorchTraceInputTest {
         final List<MarkerEvent> markers = new ArrayList<>();
         final List<ApiEvent> apis = new ArrayList<>();
         final List<MemcpyEvent> memcpys = new ArrayList<>();
+        final List<CpuOpEvent> cpuOps = new ArrayList<>();
+
+        @Override
+        public void cpuOp(int pid, CpuOpEvent op) {
+            cpuOps.add(op);
+        }
 
         @Override
         public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
@@ -146,21 +155,28 @@ class TorchTraceInputTest {
     }
 
     @Test
-    void annotationsAndCpuOpsBecomeRangesInTheirDomains() throws IOException {
+    void annotationsBecomeRangesAndCpuOpsTheirOwnRecords() throws IOException {
         Path f = trace("ann.json", """
                 {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 10, "tid": 11, "ts": 1000,
                  "dur": 50},
-                {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 1010, "dur": 5}""", "");
+                {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 1010, "dur": 5},
+                {"ph": "X", "cat": "python_function", "name": "model.py(3): f", "pid": 10, "tid": 12, "ts": 1009,
+                 "dur": 7}""", "");
         Seen s = read(f, new ArrayList<>());
-        assertEquals(4, s.markers.size());
+        assertEquals(2, s.markers.size(), "the annotation's START and END; no marker for a CPU op");
         MarkerEvent step = s.markers.get(0);
         assertEquals("ProfilerStep#3", step.name());
         assertEquals(11, step.tid());
-        MarkerEvent op = s.markers.get(2);
+        assertEquals(2, s.cpuOps.size());
+        CpuOpEvent op = s.cpuOps.get(0);
         assertEquals("aten::mm", op.name());
-        assertEquals(TraceFileReader.DOMAIN_CPU_OP, op.domain());
-        assertEquals(1_010_000L, op.timestamp());
-        assertEquals(1_015_000L, s.markers.get(3).timestamp());
+        assertEquals(VprofRing.CPU_OP_OPERATOR, op.kind());
+        assertEquals(11, op.tid());
+        assertEquals(1_010_000L, op.start());
+        assertEquals(1_015_000L, op.end());
+        CpuOpEvent py = s.cpuOps.get(1);
+        assertEquals(VprofRing.CPU_OP_PYTHON, py.kind());
+        assertEquals(List.of("model.py(3): f", 12, 1_009_000L, 1_016_000L), List.of(py.name(), py.tid(), py.start(), py.end()));
     }
 
     @Test
@@ -239,7 +255,7 @@ class TorchTraceInputTest {
             out.write("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"".getBytes(StandardCharsets.US_ASCII));
             byte[] a = new byte[1 << 20];
             Arrays.fill(a, (byte) 'a');
-            for (int i = 0; i <= TraceFileReader.MAX_TOKEN_CHARS >> 20; i++) {
+            for (int i = 0; i <= TraceTokenizer.MAX_TOKEN_CHARS >> 20; i++) {
                 out.write(a);
             }
             out.write("\"}]}".getBytes(StandardCharsets.US_ASCII));
@@ -337,14 +353,23 @@ class TorchTraceInputTest {
     }
 
     @Test
-    void unknownApiNamesAreCountedAndNamed() throws IOException {
-        List<String> warnings = new ArrayList<>();
+    void aCallCuptiDoesNotNumberKeepsItsOwnName() throws IOException {
         Seen s = read(trace("api.json", """
                 {"ph": "X", "cat": "cuda_runtime", "name": "cudaFancyNewCall", "pid": 5, "tid": 5, "ts": 1,
-                 "dur": 1, "args": {"correlation": 9}}""", ""), warnings);
-        assertEquals(1, s.apis.size());
-        assertEquals(0, s.apis.getFirst().cbid());
-        assertTrue(warnings.stream().anyMatch(w -> w.contains("cudaFancyNewCall")), warnings.toString());
+                 "dur": 1, "args": {"correlation": 9}},
+                {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 3,
+                 "dur": 1, "args": {"correlation": 10, "cbid": 211}},
+                {"ph": "X", "cat": "cuda_driver", "name": "cuFutureCall", "pid": 5, "tid": 5, "ts": 5,
+                 "dur": 1, "args": {"correlation": 11, "cbid": 9999}}""", ""), new ArrayList<>());
+        assertEquals(3, s.apis.size());
+        ApiEvent named = s.apis.get(0);
+        assertEquals(List.of(0, "cudaFancyNewCall"), List.of(named.cbid(), named.name()));
+        assertEquals(null, s.apis.get(1).name(), "CUPTI's own name of cbid 211 needs nothing kept");
+        assertEquals("cudaLaunchKernel", ApiNames.name(s.apis.get(1)));
+        ApiEvent future = s.apis.get(2);
+        assertEquals(List.of(9999, "cuFutureCall"), List.of(future.cbid(), future.name()),
+                "a cbid CUPTI does not define keeps the trace's name");
+        assertEquals("driver API cbid 9999 (not a CUPTI callback id)", ApiNames.name(VprofRing.API_DRIVER, 9999));
     }
 
     @Test

@@ -22,8 +22,8 @@ class TraceThreadNamesTest {
 
     @Test
     void kinetosThreadLabelGivesTheNameInItsParentheses() {
-        assertEquals("pt_autograd_0", TraceFileReader.threadName("thread 1262 (pt_autograd_0)"));
-        assertEquals("stream 7 ", TraceFileReader.threadName("stream 7 "), "another form, whole");
-        assertEquals("thread 5", TraceFileReader.threadName("thread 5"));
+        assertEquals("pt_autograd_0", EventMapper.threadName("thread 1262 (pt_autograd_0)"));
+        assertEquals("stream 7 ", EventMapper.threadName("stream 7 "), "another form, whole");
+        assertEquals("thread 5", EventMapper.threadName("thread 5"));
     }
 }

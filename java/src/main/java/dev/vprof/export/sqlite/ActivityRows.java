@@ -1,5 +1,6 @@
 package dev.vprof.export.sqlite;
 
+import dev.vprof.capture.EventArgs;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
@@ -7,6 +8,7 @@ import dev.vprof.timeline.GpuOp;
 import dev.vprof.timeline.GpuOpKind;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.StringTable;
+import dev.vprof.timeline.ThreadSliceKind;
 import dev.vprof.timeline.TimelineVisitor;
 import dev.vprof.trace.TorchTraceImport;
 import java.io.IOException;
@@ -246,9 +248,14 @@ final class ActivityRows implements TimelineVisitor {
     }
 
     @Override
-    public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) throws IOException {
+    public void threadSlice(CpuThread thread, ThreadSliceKind sliceKind, int nameId, long startNs, long endNs,
+                            int domainId, EventArgs args) throws IOException {
         long gtid = threads.globalTid(thread);
-        int kind = domainKind(domainId);
+        int kind = switch (sliceKind) {
+            case CPU_OP -> 1;
+            case PYTHON_FUNCTION -> 2;
+            case NVTX_RANGE -> isGpuAnnotation(domainId) ? 3 : 0;
+        };
         if (kind != 0) {
             cpu.row.set(cStart, t(startNs)).set(cEnd, t(endNs)).set(cTid, gtid).set(cName, strings.ofTimeline(nameId));
             traceEvents[kind].add(cpu.row);
@@ -265,14 +272,13 @@ final class ActivityRows implements TimelineVisitor {
     }
 
     /**
-     * Whether ranges of timeline domain {@code domainId} are NVTX (0), or a PyTorch trace's CPU ops (1),
-     * Python functions (2) or GPU annotations (3). Today's sources hand these to sinks as ranges of the
-     * domains {@link TorchTraceImport#DOMAIN_CPU_OP}, {@code DOMAIN_PYTHON} and
-     * {@code DOMAIN_GPU_ANNOTATION}; this is the one place the SQLite export tells them apart.
+     * Whether ranges of timeline domain {@code domainId} are a PyTorch trace's GPU annotations (the
+     * trace reader's domain {@link TorchTraceImport#DOMAIN_GPU_ANNOTATION}), kept in their own table;
+     * CPU ops and Python functions come as slices of their own kind.
      */
-    private int domainKind(int domainId) {
+    private boolean isGpuAnnotation(int domainId) {
         if (domainId == 0) {
-            return 0;
+            return false;
         }
         if (domainId >= domainKinds.length) {
             int old = domainKinds.length;
@@ -280,12 +286,9 @@ final class ActivityRows implements TimelineVisitor {
             Arrays.fill(domainKinds, old, domainKinds.length, (byte) -1);
         }
         if (domainKinds[domainId] < 0) {
-            String domain = names.get(domainId);
-            domainKinds[domainId] = (byte) (TorchTraceImport.DOMAIN_CPU_OP.equals(domain) ? 1
-                    : TorchTraceImport.DOMAIN_PYTHON.equals(domain) ? 2
-                    : TorchTraceImport.DOMAIN_GPU_ANNOTATION.equals(domain) ? 3 : 0);
+            domainKinds[domainId] = (byte) (TorchTraceImport.DOMAIN_GPU_ANNOTATION.equals(names.get(domainId)) ? 1 : 0);
         }
-        return domainKinds[domainId];
+        return domainKinds[domainId] == 1;
     }
 
     /** After the walk: a {@code NvtxDomainCreate} row per domain used, then every tree's upper pages. */

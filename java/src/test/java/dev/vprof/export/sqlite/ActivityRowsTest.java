@@ -6,6 +6,7 @@ import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuStream;
 import dev.vprof.timeline.ListTimeline;
+import dev.vprof.timeline.ThreadSliceKind;
 import dev.vprof.trace.TorchTraceImport;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -51,8 +52,9 @@ class ActivityRowsTest {
         t.apiCall(main, ApiKind.DRIVER, t.intern("cuLaunchKernel"), BASE + 600, BASE + 800, 77, 307);
         t.range(main, t.intern("step"), BASE + 100, BASE + 9_000, 0);
         t.range(main, t.intern("mine"), BASE + 200, BASE + 300, t.intern("my.domain"));
-        t.range(main, t.intern("aten::mm"), BASE + 400, BASE + 450, t.intern(TorchTraceImport.DOMAIN_CPU_OP));
-        t.range(main, t.intern("model.py(12): forward"), BASE + 410, BASE + 440, t.intern(TorchTraceImport.DOMAIN_PYTHON));
+        t.slice(main, ThreadSliceKind.CPU_OP, t.intern("aten::mm"), BASE + 400, BASE + 450, t.intern("cpu_op"));
+        t.slice(main, ThreadSliceKind.PYTHON_FUNCTION, t.intern("model.py(12): forward"), BASE + 410, BASE + 440,
+                t.intern("python_function"));
         t.range(p.thread(13), t.intern("ProfilerStep#1"), BASE + 1_000, BASE + 5_000,
                 t.intern(TorchTraceImport.DOMAIN_GPU_ANNOTATION));
 
