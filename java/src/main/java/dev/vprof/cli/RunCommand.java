@@ -113,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
         }
         err.flush();
         String stoppedBy = s.stopReason();
-        if (("SIGINT".equals(stoppedBy) || "SIGTERM".equals(stoppedBy)) && p.isAlive()) {
+        if (("SIGINT".equals(stoppedBy) || "SIGTERM".equals(stoppedBy) || "SIGHUP".equals(stoppedBy)) && p.isAlive()) {
             // Ctrl-C reaches CMD too (one process group): give it time to end by itself. A SIGTERM
             // meant for vprof alone is passed on, so that CMD is never left without it.
             if ("SIGINT".equals(stoppedBy)) {
