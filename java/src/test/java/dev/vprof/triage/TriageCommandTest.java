@@ -121,6 +121,50 @@ class TriageCommandTest {
         }
     }
 
+    /**
+     * A live server whose KV usage reads +Inf in every scrape after the first and whose waiting
+     * count reads -5: the verdict is not KV-cache pressure, no figure shows either value, and each
+     * series is named in a line that says it was left out.
+     */
+    @Test
+    void impossibleGaugesFromALiveServerAreNamedAndLeftOutOfTheVerdict() throws Exception {
+        VllmFixture f = new VllmFixture();
+        f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
+        f.kvCacheUsage = 0.3;
+        int[] calls = {0};
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        s.createContext("/metrics", ex -> {
+            byte[] body;
+            synchronized (f) {
+                if (calls[0]++ > 0) {
+                    f.kvCacheUsage = Double.POSITIVE_INFINITY;
+                    f.waiting = -5;
+                }
+                body = f.text().getBytes(StandardCharsets.UTF_8);
+            }
+            ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream os = ex.getResponseBody()) {
+                os.write(body);
+            }
+        });
+        s.start();
+        try {
+            Run r = run("--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
+                    "--interval", "100ms");
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().contains("Verdict: HEALTHY"), r.out());
+            assertTrue(r.out().contains("Left out (values no such metric can have): vllm:kv_cache_usage_perc{")
+                    && r.out().contains("a value of +Inf"), r.out());
+            assertTrue(r.out().contains("Left out (values no such metric can have): vllm:num_requests_waiting{")
+                    && r.out().contains("a value of -5 (a number of requests is never negative)"), r.out());
+            assertTrue(r.out().contains("KV-cache usage max = 30%") && r.out().contains("requests waiting max = 0"),
+                    "the figures are the first scrape's: " + r.out());
+        } finally {
+            s.stop(0);
+        }
+    }
+
     @Test
     void durationsReadAsPeopleWriteThem() {
         TriageCommand.DurationConverter c = new TriageCommand.DurationConverter();
