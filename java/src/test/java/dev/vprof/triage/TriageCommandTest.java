@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -54,12 +55,18 @@ class TriageCommandTest {
     private static HttpServer slowPrefillServer(int[] calls) throws Exception {
         VllmFixture f = new VllmFixture();
         f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
+        return metricsServer(f, calls, later -> later.finish(10, "stop", 0.05, 2.0, 2.0, 8000, 100));
+    }
+
+    /** A /metrics that renders {@code f}, changed by {@code everyLaterRead} before every read after the first. */
+    private static HttpServer metricsServer(VllmFixture f, int[] calls, Consumer<VllmFixture> everyLaterRead)
+            throws Exception {
         HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         s.createContext("/metrics", ex -> {
             byte[] body;
             synchronized (f) {
                 if (calls[0]++ > 0) {
-                    f.finish(10, "stop", 0.05, 2.0, 2.0, 8000, 100); // every later read: slow prefills
+                    everyLaterRead.accept(f);
                 }
                 body = f.text().getBytes(StandardCharsets.UTF_8);
             }
@@ -131,24 +138,10 @@ class TriageCommandTest {
         VllmFixture f = new VllmFixture();
         f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
         f.kvCacheUsage = 0.3;
-        int[] calls = {0};
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        s.createContext("/metrics", ex -> {
-            byte[] body;
-            synchronized (f) {
-                if (calls[0]++ > 0) {
-                    f.kvCacheUsage = Double.POSITIVE_INFINITY;
-                    f.waiting = -5;
-                }
-                body = f.text().getBytes(StandardCharsets.UTF_8);
-            }
-            ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
-            }
+        HttpServer s = metricsServer(f, new int[1], later -> {
+            later.kvCacheUsage = Double.POSITIVE_INFINITY;
+            later.waiting = -5;
         });
-        s.start();
         try {
             Run r = run("--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
                     "--interval", "100ms");
