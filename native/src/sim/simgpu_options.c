@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The help's body; its usage line and examples name the command as it was typed (print_help). */
 static const char HELP[] =
-"Usage: vprof-simgpu [OPTIONS]      (also: ./vprof simulate [OPTIONS])\n"
 "\n"
 "A synthetic GPU process for testing vprof without a GPU. It runs the kernels of\n"
 "an LLM inference engine (attention, GEMMs, norms, activations, rotary, KV-cache\n"
@@ -149,14 +149,33 @@ static const char HELP[] =
 "CUPTI's device buffers ran out.) SIGTERM or SIGINT finishes the current step, closes\n"
 "open ranges, flushes, and exits with status 0.\n"
 "\n"
-"Examples:\n"
-"  vprof-simgpu --steps 300 --profiler-range 50:100 --profiler-range 200:230\n"
-"      -> kernels_in_profiler_ranges=3200\n"
-"  vprof-simgpu --steps 30 --nvtx-range prefill:10:20  -> kernels_in_nvtx_ranges=400\n"
-"  vprof-simgpu --workers 2 --duration 60s --step-us 2000\n"
-"  vprof-simgpu --cuda-graph --steps 300 --step-us 2000 --profiler-range 100:200\n"
-"      (graphs captured while a profiler is dormant, replayed inside the range)\n"
-"  vprof-simgpu --steps 300 --step-us 2000 --kineto-at 20:40 --profiler-range 100:200\n";
+"Examples:\n";
+
+/* Each example after the command's name. */
+static const char *const EXAMPLES[] = {
+    " --steps 300 --profiler-range 50:100 --profiler-range 200:230\n"
+    "      -> kernels_in_profiler_ranges=3200\n",
+    " --steps 30 --nvtx-range prefill:10:20  -> kernels_in_nvtx_ranges=400\n",
+    " --workers 2 --duration 60s --step-us 2000\n",
+    " --cuda-graph --steps 300 --step-us 2000 --profiler-range 100:200\n"
+    "      (graphs captured while a profiler is dormant, replayed inside the range)\n",
+    " --steps 300 --step-us 2000 --kineto-at 20:40 --profiler-range 100:200\n",
+};
+
+/*
+ * The help as `vprof simulate --help` shows it (VPROF_SIM_NAME set: "Usage: vprof simulate
+ * [OPTIONS]", as every vprof command's help begins) or as vprof-simgpu run directly shows it.
+ */
+static void print_help(void) {
+    const char *name = getenv("VPROF_SIM_NAME");
+    if (name != NULL && name[0] != '\0')
+        printf("Usage: %s [OPTIONS]\n", name);
+    else
+        printf("Usage: vprof-simgpu [OPTIONS]      (also: vprof simulate [OPTIONS])\n");
+    fputs(HELP, stdout);
+    for (size_t i = 0; i < sizeof EXAMPLES / sizeof EXAMPLES[0]; i++)
+        printf("  %s%s", name != NULL && name[0] != '\0' ? name : "vprof-simgpu", EXAMPLES[i]);
+}
 
 /* `vprof simulate` sets VPROF_SIM_NAME so that its errors name the command the person typed. */
 static int usage_error(const char *fmt, const char *arg) {
@@ -381,7 +400,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             break;
         }
         case 'h':
-            fputs(HELP, stdout);
+            print_help();
             return 0;
         case ':':
             return usage_error("%s needs a value", argv[optind - 1]);

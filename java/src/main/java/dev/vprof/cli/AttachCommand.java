@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
                 "  # kernels, /metrics and spans in one file; vprof POSTs /start_profile and /stop_profile:",
                 "  vprof attach --pid 4242 --capture-range=cudaProfilerApi --duration 10s \\",
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp",
-                "  vprof attach --pid 1 --all --duration 5s   # every agent on the machine, whichever launch"})
+                "  vprof attach --pid 1 --all --duration 5s   # every agent on the machine, whichever launch",
+                "", SignalHelp.CAPTURE})
 final class AttachCommand implements Callable<Integer>, ExitCode.Returns {
     @Override
     public List<ExitCode> exitCodes() {

@@ -22,42 +22,43 @@ import picocli.CommandLine;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         header = "Load an OpenAI-compatible server; print throughput, TTFT and inter-token latency.",
         description = {
-            "Send streaming /v1/completions requests to an OpenAI-compatible server and print",
-            "throughput, TTFT and inter-token latency (p50/p99). Each request carries a W3C",
-            "traceparent, so its server span joins the client's trace.",
+            "Send streaming /v1/completions requests to an OpenAI-compatible server and print throughput, TTFT "
+                    + "and inter-token latency (p50/p99). Each request carries a W3C traceparent, so its server span "
+                    + "joins the client's trace.",
             "",
-            "With --profile, POST /start_profile before the run and /stop_profile after it,",
-            "as 'vllm bench serve --profile' does; a vLLM started with",
-            "--profiler-config '{\"profiler\":\"cuda\"}' then calls cudaProfilerStart/Stop in",
-            "every worker, which 'vprof attach --capture-range=cudaProfilerApi' records."},
+            "With --profile, POST /start_profile before the run and /stop_profile after it, as 'vllm bench serve "
+                    + "--profile' does; a vLLM started with --profiler-config '{\"profiler\":\"cuda\"}' then calls "
+                    + "cudaProfilerStart/Stop in every worker, which 'vprof attach --capture-range=cudaProfilerApi' "
+                    + "records."},
         footer = {"", "Example:",
-            "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile"})
+            "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile",
+            "", SignalHelp.STOP})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
+    @Option(names = "--url", required = true, paramLabel = "URL", description = "Server base URL, e.g. http://127.0.0.1:8000")
     URI url;
 
-    @Option(names = "--model", defaultValue = "Qwen/Qwen2.5-7B-Instruct", description = "Model name sent in requests (default: ${DEFAULT-VALUE})")
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "Qwen/Qwen2.5-7B-Instruct", description = "Model name sent in requests (default: ${DEFAULT-VALUE})")
     String model;
 
-    @Option(names = "--num-prompts", defaultValue = "100", description = "Requests to send (default: ${DEFAULT-VALUE})")
+    @Option(names = "--num-prompts", paramLabel = "N", defaultValue = "100", description = "Requests to send (default: ${DEFAULT-VALUE})")
     int numPrompts;
 
-    @Option(names = "--request-rate", defaultValue = "inf", description = "Requests per second, Poisson arrivals; inf sends all at once (default: ${DEFAULT-VALUE})")
+    @Option(names = "--request-rate", paramLabel = "R", defaultValue = "inf", description = "Requests per second, Poisson arrivals; inf sends all at once (default: ${DEFAULT-VALUE})")
     String requestRate;
 
-    @Option(names = "--prompt-chars", defaultValue = "800:4000", description = "Prompt length range in characters, MIN:MAX (default: ${DEFAULT-VALUE})")
+    @Option(names = "--prompt-chars", paramLabel = "MIN:MAX", defaultValue = "800:4000", description = "Prompt length range in characters, MIN:MAX (default: ${DEFAULT-VALUE})")
     String promptChars;
 
-    @Option(names = "--max-tokens", defaultValue = "64", description = "Tokens to generate per request (default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-tokens", paramLabel = "N", defaultValue = "64", description = "Tokens to generate per request (default: ${DEFAULT-VALUE})")
     int maxTokens;
 
     @Option(names = "--profile", description = "POST /start_profile before and /stop_profile after the run")
     boolean profile;
 
-    @Option(names = "--seed", defaultValue = "0", description = "Random seed for arrivals and prompt lengths (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Random seed for arrivals and prompt lengths (default: ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--json", description = "Print the result as one JSON object on stdout instead of the table "

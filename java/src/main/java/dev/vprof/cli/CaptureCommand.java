@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
                 "  # vLLM started with --profiler-config '{\"profiler\":\"torch\",\"torch_profiler_dir\":\"./vllm_profile\"}'",
                 "  vprof capture --trigger localhost:8000 --torch-traces ./vllm_profile \\",
                 "      --metrics localhost:8000/metrics --otlp --duration 20s -o x.vprof",
-                "  vprof capture --metrics localhost:8000 --otlp --duration 1m   # metrics and spans only"})
+                "  vprof capture --metrics localhost:8000 --otlp --duration 1m   # metrics and spans only",
+                "", SignalHelp.CAPTURE})
 final class CaptureCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -37,7 +37,10 @@ import picocli.CommandLine.Spec;
                 "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome), report.txt and report.html into --dir."},
         footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100",
                 "  vprof demo --serve &           # the server alone, on 127.0.0.1:8000, until Ctrl-C or SIGTERM",
-                "  vprof demo --serve --port 0 --load 10 --otlp http://127.0.0.1:14318/v1/traces"})
+                "  vprof demo --serve --port 0 --load 10 --otlp http://127.0.0.1:14318/v1/traces",
+                "", "Signals: with --serve, SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the server and end its workers "
+                        + "(exit 0); SIGHUP stays ignored under nohup. Without --serve they end the demo's capture as "
+                        + "vprof attach does."})
 final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -66,8 +69,8 @@ final class DemoCommand implements Callable<Integer> {
             + "captured with vprof capture --torch-traces, no agent.")
     boolean noTorchPath;
 
-    @Option(names = "--serve", description = "Start the simulated vLLM server and keep it up until Ctrl-C or "
-            + "SIGTERM, for trying the commands of a real server on it (README: \"Profiling a real server\"): prints "
+    @Option(names = "--serve", description = "Start the simulated vLLM server and keep it up until Ctrl-C, "
+            + "SIGTERM or SIGHUP, for trying the commands of a real server on it (README: \"Profiling a real server\"): prints "
             + "its URL and its GPU workers' pids; nothing is captured or written but the workers' logs in --dir.")
     boolean serve;
 

@@ -37,7 +37,7 @@ class FeedOptions {
             description = {"vLLM's torch profiler as a source: after the capture (and --trigger's /stop_profile), "
                     + "wait for the PyTorch profiler traces that appear in DIR, the server's torch_profiler_dir "
                     + "(--profiler-config '{\"profiler\":\"torch\",\"torch_profiler_dir\":DIR}'), and fold "
-                    + "their GPU work into the capture file. With it, attach needs no agent."})
+                    + "their GPU work into the capture file: that GPU work needs no agent."})
     Path torchTraces;
 
     @Option(names = "--torch-traces-timeout", paramLabel = "D", defaultValue = "5m",

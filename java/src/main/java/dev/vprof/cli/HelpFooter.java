@@ -11,12 +11,23 @@ import picocli.CommandLine.IHelpSectionRenderer;
  * wraps every footer line at the help width, which breaks an example in two and makes it
  * useless to copy and paste. Indented lines (the examples, and comments about them) are printed
  * as written; unindented prose is wrapped at the help width as before.
+ *
+ * <p>It also puts every command's help in one order: "Usage: vprof NAME ..." first, then the
+ * command's one-line summary (its header, which the command list under {@code vprof --help}
+ * shows), then the description. picocli prints a header above the usage line, so commands with
+ * one began differently from those without.
  */
 final class HelpFooter implements IHelpSectionRenderer {
 
     /** Installs the renderer on {@code cl} and every subcommand under it. */
     static void install(CommandLine cl) {
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, new HelpFooter());
+        List<String> order = new ArrayList<>(cl.getHelpSectionKeys());
+        List<String> header = List.of(CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER_HEADING,
+                CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER);
+        order.removeAll(header);
+        order.addAll(order.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_SYNOPSIS) + 1, header);
+        cl.setHelpSectionKeys(order);
         for (CommandLine sub : cl.getSubcommands().values()) {
             install(sub);
         }

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
                 "  vprof launch -- vllm serve meta-llama/Llama-3.1-8B",
                 "  vprof launch --log server.log --ring-size 256m -- python serve.py",
                 "  vprof launch --wait 10s -- vllm serve Qwen/Qwen2.5-7B-Instruct --profiler-config '{\"profiler\":\"cuda\"}'",
-                "  vprof attach --pid <printed pid> --duration 10s"})
+                "  vprof attach --pid 4242 --duration 10s   # 4242: the pid launch printed"})
 final class LaunchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.VprofVersion;
 import dev.vprof.engine.CaptureException;
+import dev.vprof.engine.StopSignals;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -87,6 +88,8 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        // kill -INT works in a script's background job too (it comes with SIGINT ignored).
+        StopSignals.reclaimIgnored();
         System.exit(commandLine().execute(args));
     }
 }

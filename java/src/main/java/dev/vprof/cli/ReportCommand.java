@@ -24,8 +24,10 @@ import picocli.CommandLine.Spec;
 
 /** `vprof report FILE [--json] [--top N]`: what a capture holds, per process and per range. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        header = "Summarize a capture file: kernels, memcpys, GPU busy time, top kernels, drops.",
-        description = {"Summarize a capture file: the triage verdict over the capture window when it holds the "
+        header = "Summarize a capture file or PyTorch profiler traces: kernels, memcpys, GPU busy time, top kernels, "
+                + "drops.",
+        description = {"For a .vprof capture, a PyTorch profiler trace or a folder of rank traces: the triage verdict "
+                + "over the capture window when it holds the "
                 + "server's metrics; per-request latencies (exact from spans, or a histogram quantile shown as its "
                 + "bucket); per process and per capture range, kernels, memcpy and memset, GPU busy time per device, "
                 + "the top kernels by total time, and every record lost."},

@@ -36,7 +36,9 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi --duration 60s \\",
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp \\",
                 "      -- vllm serve MODEL --profiler-config '{\"profiler\":\"cuda\"}'",
-                "", "Ctrl-C stops the capture cleanly: the agents disarm, the rings are drained, the file is finished.",
+                "", SignalHelp.CAPTURE + " CMD is in the same process group, so Ctrl-C reaches it too; vprof "
+                        + "waits up to 10 s for it to end, then sends it SIGTERM, as it does at once after SIGTERM or "
+                        + "SIGHUP.",
                 "When --duration ends, CMD gets SIGTERM (SIGKILL 10 s later), as nsys does. When the file cannot be "
                         + "written (a full disk), the capture stops there, CMD gets SIGTERM the same way and vprof exits 2."})
 final class RunCommand implements Callable<Integer> {
@@ -113,7 +115,7 @@ final class RunCommand implements Callable<Integer> {
         }
         err.flush();
         String stoppedBy = s.stopReason();
-        if (("SIGINT".equals(stoppedBy) || "SIGTERM".equals(stoppedBy)) && p.isAlive()) {
+        if (("SIGINT".equals(stoppedBy) || "SIGTERM".equals(stoppedBy) || "SIGHUP".equals(stoppedBy)) && p.isAlive()) {
             // Ctrl-C reaches CMD too (one process group): give it time to end by itself. A SIGTERM
             // meant for vprof alone is passed on, so that CMD is never left without it.
             if ("SIGINT".equals(stoppedBy)) {

@@ -26,21 +26,19 @@ import picocli.CommandLine.Spec;
         description = {
             "Check this vprof installation end to end.",
             "",
-            "Without --gpu: runs the synthetic GPU process on the CUPTI test double under",
-            "'vprof run' and checks the exact kernel and range counts. Needs no GPU.",
+            "Without --gpu: runs the synthetic GPU process on the CUPTI test double under 'vprof run' and checks "
+                    + "the exact kernel and range counts. Needs no GPU.",
             "",
-            "With --gpu: builds a small CUDA program with nvcc and runs its cases under vprof,",
-            "each with an exact expectation: the capture-range modes (cudaProfilerApi, nvtx,",
-            "none); CUDA graphs instantiated while the agent is dormant and replayed in two",
-            "ranges (every node kernel with its ids, or none and vprof's loud warning: the",
-            "table says which this GPU gives); a long kernel still running at an",
-            "unsynchronized cudaProfilerStop; 32 launching threads; 10^6 graph kernels with",
-            "timestamp validation; launch cost with no, a dormant, an armed and a capturing",
-            "agent and after a capture; NVTX used before CUDA initializes; 'attach --inject'",
-            "into a process started without vprof; and, with PyTorch, torch.profiler against",
-            "vprof in two processes and in one. Prints each row as it is decided and the whole",
-            "table at the end; exits 1 on any mismatch (a failing case does not stop the",
-            "others). Without a GPU it says so and exits 0 (1 with --require-gpu)."},
+            "With --gpu: builds a small CUDA program with nvcc and runs its cases under vprof, each with an exact "
+                    + "expectation: the capture-range modes (cudaProfilerApi, nvtx, none); CUDA graphs instantiated "
+                    + "while the agent is dormant and replayed in two ranges (every node kernel with its ids, or none "
+                    + "and vprof's loud warning: the table says which this GPU gives); a long kernel still running at "
+                    + "an unsynchronized cudaProfilerStop; 32 launching threads; 10^6 graph kernels with timestamp "
+                    + "validation; launch cost with no, a dormant, an armed and a capturing agent and after a "
+                    + "capture; NVTX used before CUDA initializes; 'attach --inject' into a process started without "
+                    + "vprof; and, with PyTorch, torch.profiler against vprof in two processes and in one. Prints "
+                    + "each row as it is decided and the whole table at the end; exits 1 on any mismatch (a failing "
+                    + "case does not stop the others). Without a GPU it says so and exits 0 (1 with --require-gpu)."},
         footer = {"", "Examples:",
             "  vprof selftest",
             "  vprof selftest --gpu",

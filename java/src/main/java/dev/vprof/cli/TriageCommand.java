@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
             "A quantile read from a histogram is shown as the bucket that holds it (\"1-2.5 s\", \"<= 300 ms\"):"
                 + " a histogram does not say more. With --json each quantile is {low_s, high_s, exact}.",
             "Exit codes: 0 a verdict was given, 5 the endpoint has no vLLM metrics, 2 it cannot be read."},
-        footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s"})
+        footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s", "", SignalHelp.STOP})
 public final class TriageCommand implements Callable<Integer>, ExitCode.Returns {
     @Override
     public List<ExitCode> exitCodes() {
@@ -49,15 +49,15 @@ public final class TriageCommand implements Callable<Integer>, ExitCode.Returns 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true,
+    @Option(names = "--url", required = true, paramLabel = "URL",
             description = "The server's metrics URL; a bare host:port means http://host:port/metrics.")
     String url;
 
-    @Option(names = "--window", defaultValue = "30s", converter = DurationConverter.class,
+    @Option(names = "--window", paramLabel = "D", defaultValue = "30s", converter = DurationConverter.class,
             description = "How long to watch (e.g. 30s, 2m, 500ms). Default: ${DEFAULT-VALUE}.")
     Duration window;
 
-    @Option(names = "--interval", defaultValue = "1s", converter = DurationConverter.class,
+    @Option(names = "--interval", paramLabel = "D", defaultValue = "1s", converter = DurationConverter.class,
             description = "How often to read the gauges (queue depth, KV usage) during the window;"
                     + " at least 100ms. Default: ${DEFAULT-VALUE}.")
     Duration interval;

@@ -1,5 +1,7 @@
 package dev.vprof.engine;
 
+import dev.vprof.nativelib.NativeAccessException;
+import dev.vprof.nativelib.Posix;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -8,18 +10,37 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Ctrl-C and SIGTERM during a capture: the capture is asked to stop (by the signal's name) and
+ * SIGINT, SIGTERM and SIGHUP, wherever vprof runs.
+ *
+ * <p>During a capture each of the three asks the capture to stop (by the signal's name) and it
  * ends as it would at --duration, so that a capture ended the documented way, with a complete
- * file, exits 0 instead of the JVM's 130 or 143. Without this the JVM would start its shutdown
- * and the shutdown hook would finish the file under the signal's exit status. A second Ctrl-C
- * while the file is being finished is handled the same way (the first one wins), never as an
- * abort that loses the file's last chunk.
+ * file, exits 0 instead of the JVM's 130, 143 or 129. Without this the JVM would start its
+ * shutdown and the shutdown hook would finish the file under the signal's exit status. A second
+ * signal while the file is being finished is handled the same way (the first one wins), never as
+ * an abort that loses the file's last chunk. Outside a capture the JVM's own handling stays: the
+ * shutdown hooks run and the command exits 128 + the signal's number.
+ *
+ * <p><b>Inherited as ignored.</b> A background job of a non-interactive shell ({@code vprof attach
+ * ... &} in a script, many CI runners) starts with SIGINT ignored, and {@code nohup} starts its
+ * command with SIGHUP ignored. The JVM keeps an inherited SIG_IGN for its shutdown signals: it
+ * neither installs its own handler at start nor lets {@code sun.misc.Signal.handle} install one
+ * (it answers SIG_IGN and changes nothing), so {@code kill -INT} did nothing. Measured with
+ * {@code /proc/self/status}: {@code bash -c 'java ... &'} starts with {@code SigIgn:
+ * 0000000000000002}; {@code Signal.handle} alone leaves it so and the signal is lost; after
+ * sigaction(2) sets SIG_DFL, {@code SigIgn} is 0, {@code Signal.handle} installs its handler and
+ * {@code kill -INT} reaches it. So SIGINT and SIGTERM are taken back from an inherited SIG_IGN,
+ * as {@code perf record} takes its handlers whatever it inherited ({@link #reclaimIgnored} at the
+ * start of every command, {@link #install} for a capture run in-process). SIGHUP is left ignored
+ * when it came ignored: that is what {@code nohup} asks for.
  *
  * <p>The JDK's only signal API is jdk.unsupported's {@code sun.misc.Signal}. It is reached by
  * reflection, so the strict build (every lint a warning, every warning an error) has no
  * internal-API warning to carry, and a JDK without it leaves the shutdown hook to finish the file.
  */
 public final class StopSignals {
+    /** The signals a capture stops on, by sun.misc.Signal's names; SIGHUP last (see the class comment). */
+    private static final String[] NAMES = {"INT", "TERM", "HUP"};
+
     private final List<Object> signals = new ArrayList<>();
     private final List<Object> previous = new ArrayList<>();
     private final Method handle;
@@ -28,9 +49,36 @@ public final class StopSignals {
         this.handle = handle;
     }
 
-    /** Installs the handlers; {@code stop} gets "SIGINT" or "SIGTERM". Null when the JVM refuses them. */
+    /**
+     * At the start of a command: SIGINT and SIGTERM that came ignored get the JVM's own handling
+     * back (the shutdown hooks run, exit 128 + the signal's number), so that {@code kill -INT} ends
+     * a {@code vprof export} started in the background of a script as it ends one in a terminal.
+     * Signals that did not come ignored are not touched.
+     */
+    public static void reclaimIgnored() {
+        Api api = Api.find();
+        if (api == null) {
+            return;
+        }
+        for (String name : new String[] {"INT", "TERM"}) {
+            int number = number(name);
+            if (!reclaim(number)) {
+                continue;
+            }
+            try {
+                api.handle.invoke(null, api.signal(name), api.handler(name, () -> Runtime.getRuntime().exit(128 + number)));
+            } catch (ReflectiveOperationException e) {
+                // -Xrs or a VM that keeps the signal: its default action (the process ends) stays
+            }
+        }
+    }
+
+    /**
+     * Installs the handlers; {@code stop} gets "SIGINT", "SIGTERM" or "SIGHUP". Null when the JVM
+     * refuses them all.
+     */
     public static StopSignals install(Consumer<String> stop) {
-        return install(new String[] {"INT", "TERM"}, stop);
+        return install(NAMES, stop);
     }
 
     /**
@@ -43,42 +91,26 @@ public final class StopSignals {
     }
 
     private static StopSignals install(String[] names, Consumer<String> stop) {
-        Class<?> signalClass;
-        Class<?> handlerClass;
-        Method handle;
-        try {
-            signalClass = Class.forName("sun.misc.Signal");
-            handlerClass = Class.forName("sun.misc.SignalHandler");
-            handle = signalClass.getMethod("handle", signalClass, handlerClass);
-        } catch (ReflectiveOperationException | LinkageError e) {
+        Api api = Api.find();
+        if (api == null) {
             return null; // no signal API: the shutdown hook still finishes the file
         }
-        StopSignals s = new StopSignals(handle);
+        StopSignals s = new StopSignals(api.handle);
         for (String name : names) {
             try {
-                Object sig = signalClass.getConstructor(String.class).newInstance(name);
-                Object handler = Proxy.newProxyInstance(StopSignals.class.getClassLoader(), new Class<?>[] {handlerClass},
-                        (proxy, method, args) -> {
-                            if (method.getName().equals("handle")) {
-                                stop.accept("SIG" + name);
-                                return null;
-                            }
-                            return switch (method.getName()) {
-                                case "hashCode" -> System.identityHashCode(proxy);
-                                case "equals" -> proxy == args[0];
-                                default -> "vprof stop on SIG" + name;
-                            };
-                        });
-                Object old = handle.invoke(null, sig, handler);
+                boolean wasIgnored = (name.equals("INT") || name.equals("TERM")) && reclaim(number(name));
+                Object sig = api.signal(name);
+                Object old = api.handle.invoke(null, sig, api.handler(name, () -> stop.accept("SIG" + name)));
                 s.signals.add(sig);
-                s.previous.add(old);
+                // What came ignored goes back to ignored when the capture is over.
+                s.previous.add(wasIgnored ? api.ignore : old);
             } catch (InvocationTargetException e) {
                 // -Xrs, or a signal the VM keeps (IllegalArgumentException): the shutdown hook still finishes the file
             } catch (ReflectiveOperationException e) {
                 return s.signals.isEmpty() ? null : s;
             }
         }
-        return s;
+        return s.signals.isEmpty() ? null : s;
     }
 
     /** The handlers the JVM had before, back in place (the capture is over). */
@@ -89,6 +121,62 @@ public final class StopSignals {
             } catch (ReflectiveOperationException e) {
                 // nothing more to undo
             }
+        }
+    }
+
+    /** Sets a signal that came ignored back to SIG_DFL, so that the JVM will install a handler; whether it was ignored. */
+    private static boolean reclaim(int number) {
+        try {
+            if (!Posix.signalIgnored(number)) {
+                return false;
+            }
+            // Until the JVM's handler is in place (microseconds), the signal's default action
+            // would end the process without the shutdown hook; the ignored signal was lost before.
+            Posix.defaultSignal(number);
+            return true;
+        } catch (NativeAccessException | LinkageError | IllegalStateException e) {
+            return false; // no native access: the JVM's behaviour stays as it was
+        }
+    }
+
+    private static int number(String name) {
+        return switch (name) {
+            case "INT" -> Posix.SIGINT;
+            case "TERM" -> Posix.SIGTERM;
+            default -> Posix.SIGHUP;
+        };
+    }
+
+    /** sun.misc.Signal and SignalHandler, reached by reflection. */
+    private record Api(Class<?> signalClass, Class<?> handlerClass, Method handle, Object ignore) {
+        static Api find() {
+            try {
+                Class<?> signalClass = Class.forName("sun.misc.Signal");
+                Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
+                return new Api(signalClass, handlerClass, signalClass.getMethod("handle", signalClass, handlerClass),
+                        handlerClass.getField("SIG_IGN").get(null));
+            } catch (ReflectiveOperationException | LinkageError e) {
+                return null;
+            }
+        }
+
+        Object signal(String name) throws ReflectiveOperationException {
+            return signalClass.getConstructor(String.class).newInstance(name);
+        }
+
+        Object handler(String name, Runnable action) {
+            return Proxy.newProxyInstance(StopSignals.class.getClassLoader(), new Class<?>[] {handlerClass},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("handle")) {
+                            action.run();
+                            return null;
+                        }
+                        return switch (method.getName()) {
+                            case "hashCode" -> System.identityHashCode(proxy);
+                            case "equals" -> proxy == args[0];
+                            default -> "vprof on SIG" + name;
+                        };
+                    });
         }
     }
 }

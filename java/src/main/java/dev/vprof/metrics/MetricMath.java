@@ -208,21 +208,59 @@ public final class MetricMath {
         return new HistogramDelta(bounds, cumulative, sum, count);
     }
 
-    /** A gauge summed over its series in one scrape; NaN when absent. */
+    /**
+     * A gauge summed over its series in one scrape; NaN when absent, and when any of its series
+     * has a value the gauge cannot have ({@link #gaugeProblem} says which): never a sum of the
+     * series that remain.
+     */
     public static double gauge(MetricsSnapshot snapshot, VllmMetrics.Metric metric, Predicate<Labels> filter) {
         String name = metric.resolve(snapshot);
         if (name == null) {
             return Double.NaN;
         }
+        VllmMetrics.GaugeRange range = VllmMetrics.range(metric);
         double total = 0;
         boolean any = false;
         for (Sample s : snapshot.samples(name)) {
-            if (filter.test(s.labels()) && !Double.isNaN(s.value())) {
+            if (filter.test(s.labels())) {
+                if (SeriesRules.gauge(range, s.value()) != null) {
+                    return Double.NaN;
+                }
                 total += s.value();
                 any = true;
             }
         }
         return any ? total : Double.NaN;
+    }
+
+    /**
+     * Which series of a gauge had a value it cannot have in these scrapes, or null: the first
+     * such series with its value, and in how many scrapes the gauge was left out for it.
+     */
+    public static String gaugeProblem(List<MetricsSnapshot> snapshots, VllmMetrics.Metric metric,
+                                      Predicate<Labels> filter) {
+        VllmMetrics.GaugeRange range = VllmMetrics.range(metric);
+        String first = null;
+        int bad = 0;
+        int read = 0;
+        for (MetricsSnapshot snap : snapshots) {
+            String name = metric.resolve(snap);
+            if (name == null) {
+                continue;
+            }
+            read++;
+            for (Sample s : snap.samples(name)) {
+                String why = filter.test(s.labels()) ? SeriesRules.gauge(range, s.value()) : null;
+                if (why != null) {
+                    if (first == null) {
+                        first = name + s.labels() + ": " + why;
+                    }
+                    bad++;
+                    break;
+                }
+            }
+        }
+        return first == null ? null : first + "; left out of " + bad + " of " + read + " scrape" + (read == 1 ? "" : "s");
     }
 
     /**

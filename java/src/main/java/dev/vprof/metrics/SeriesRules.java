@@ -11,7 +11,9 @@ import java.util.Set;
  * histogram or a counter: buckets that are not cumulative, no {@code +Inf} bucket, a threshold
  * given twice, negative or NaN counts, a {@code _count} that is not the {@code +Inf} bucket, a
  * negative total. A series that breaks a rule is flagged where it is read (a {@link ParseError})
- * and never becomes a quantile or a rate ({@link MetricMath} leaves its metric out).
+ * and never becomes a quantile or a rate ({@link MetricMath} leaves its metric out). And what
+ * vLLM's gauges cannot be by what they measure ({@link VllmMetrics.GaugeRange}): NaN or infinite,
+ * a negative count, a fraction above 1; such a scrape's value of the gauge is left out.
  */
 final class SeriesRules {
     private SeriesRules() {}
@@ -72,9 +74,25 @@ final class SeriesRules {
         return null;
     }
 
+    /** Why a gauge's value cannot be what {@code range} says it measures, or null. */
+    static String gauge(VllmMetrics.GaugeRange range, double value) {
+        if (!Double.isFinite(value)) {
+            return "a value of " + num(value) + " (a gauge is a finite number)";
+        }
+        return switch (range) {
+            case COUNT -> value < 0 ? "a value of " + num(value) + " (a number of requests is never negative)" : null;
+            case FRACTION -> value < 0 || value > 1
+                    ? "a value of " + num(value) + " (a fraction from 0 to 1 is expected: 1 means all)" : null;
+            case FINITE -> null;
+        };
+    }
+
     static String num(double v) {
         if (v == Math.rint(v) && !Double.isInfinite(v) && Math.abs(v) < 1e15) {
             return Long.toString((long) v);
+        }
+        if (Double.isNaN(v)) {
+            return "NaN";
         }
         return Double.isInfinite(v) ? (v > 0 ? "+Inf" : "-Inf") : String.format(Locale.ROOT, "%s", v);
     }

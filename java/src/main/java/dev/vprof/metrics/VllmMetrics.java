@@ -106,6 +106,27 @@ public final class VllmMetrics {
     public static final Metric REQUEST_INFERENCE_TIME = new Metric(MetricType.HISTOGRAM,
             "vllm:request_inference_time_seconds");
 
+    /** What values a gauge can take, by what it measures; a value outside is left out with a warning. */
+    public enum GaugeRange {
+        /** A number of requests: finite, never negative. */
+        COUNT,
+        /** A fraction, 1 meaning all: finite, from 0 to 1. */
+        FRACTION,
+        /** Any finite value. */
+        FINITE
+    }
+
+    /** The range of {@code gauge}'s values. */
+    public static GaugeRange range(Metric gauge) {
+        if (gauge.equals(KV_CACHE_USAGE) || gauge.equals(LEGACY_PREFIX_CACHE_HIT_RATE)) {
+            return GaugeRange.FRACTION;
+        }
+        if (gauge.equals(NUM_REQUESTS_RUNNING) || gauge.equals(NUM_REQUESTS_WAITING)) {
+            return GaugeRange.COUNT;
+        }
+        return GaugeRange.FINITE;
+    }
+
     /** The label that splits {@link #REQUEST_SUCCESS}; value {@value #ABORT} counts client aborts. */
     public static final String FINISHED_REASON = "finished_reason";
     public static final String ABORT = "abort";

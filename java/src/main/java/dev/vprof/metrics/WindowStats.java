@@ -28,7 +28,9 @@ import java.util.function.Predicate;
  * @param missing               vLLM metrics the server does not export
  * @param invalid               metrics left out because their values break the exposition format's
  *                              rules (buckets not cumulative, no +Inf, negative counts, a total that
- *                              went down): "name{labels}: why", one each
+ *                              went down), and gauges left out of the scrapes where a series had a
+ *                              value it cannot have (NaN, infinite, a negative count, a fraction
+ *                              above 1): "name{labels}: why", one each
  */
 public record WindowStats(
         long startEpochNs,
@@ -180,6 +182,7 @@ public record WindowStats(
                 }
                 case COUNTER -> MetricMath.counterProblem(first, last, m.counterSampleName(last), base + "_created",
                         filter);
+                case GAUGE -> MetricMath.gaugeProblem(scrapes, m, filter);
                 default -> null;
             };
             if (problem != null) {
@@ -209,8 +212,12 @@ public record WindowStats(
             hitRate = ratio(MetricMath.counterIncrease(first, last, VllmMetrics.PROMPT_TOKENS_CACHED, filter),
                     promptTokens);
         }
-        if (Double.isNaN(hitRate)) {
+        if (Double.isNaN(hitRate) && VllmMetrics.LEGACY_PREFIX_CACHE_HIT_RATE.resolve(last) != null) {
             hitRate = MetricMath.gaugeStats(scrapes, VllmMetrics.LEGACY_PREFIX_CACHE_HIT_RATE, filter).mean();
+            String problem = MetricMath.gaugeProblem(scrapes, VllmMetrics.LEGACY_PREFIX_CACHE_HIT_RATE, filter);
+            if (problem != null) {
+                invalid.add(problem);
+            }
         }
 
         return new WindowStats(

@@ -37,6 +37,17 @@ public final class Posix {
     private static final MethodHandle SYSCALL_INT_INT;
     private static final MethodHandle POLL;
     private static final MethodHandle CLOSE;
+    private static final MethodHandle SIGACTION;
+    private static final MethodHandle SIGNAL;
+
+    /*
+     * struct sigaction { sighandler_t sa_handler; sigset_t sa_mask; int sa_flags; void (*sa_restorer)(void); }
+     * is 152 bytes in glibc on x86-64 and aarch64; only sa_handler, at offset 0 in every Linux libc,
+     * is read, and the buffer is larger than any of them.
+     */
+    private static final long SIGACTION_BYTES = 256;
+    /** SIG_IGN as sa_handler holds it: the handler pointer (void (*)(int)) 1. */
+    private static final long SIG_IGN = 1;
 
     /** pidfd_open(2)'s number: 434 in the generic syscall table, which x86-64 and aarch64 both use for it. */
     private static final long SYS_PIDFD_OPEN = 434;
@@ -70,6 +81,11 @@ public final class Posix {
                             ValueLayout.JAVA_INT));
             CLOSE = linker.downcallHandle(libc.findOrThrow("close"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+            SIGACTION = linker.downcallHandle(libc.findOrThrow("sigaction"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                            ValueLayout.ADDRESS));
+            SIGNAL = linker.downcallHandle(libc.findOrThrow("signal"),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
         } catch (IllegalCallerException e) {
             throw new NativeAccessException(e);
         }
@@ -178,6 +194,34 @@ public final class Posix {
         }
     }
 
+    /**
+     * Whether signal {@code sig} is ignored (SIG_IGN): a disposition inherited across exec, as a
+     * background job of a non-interactive shell inherits SIGINT's and {@code nohup}'s command
+     * SIGHUP's. sigaction(2) with no new action only reads it.
+     */
+    public static boolean signalIgnored(int sig) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment old = arena.allocate(SIGACTION_BYTES, 8);
+            int rc = (int) SIGACTION.invokeExact(sig, MemorySegment.NULL, old);
+            return rc == 0 && old.get(ValueLayout.JAVA_LONG, 0) == SIG_IGN;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Sets signal {@code sig} back to its default action (SIG_DFL, the null handler). */
+    public static void defaultSignal(int sig) {
+        try {
+            MemorySegment ignored = (MemorySegment) SIGNAL.invokeExact(sig, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public static final int SIGHUP = 1;
+    public static final int SIGINT = 2;
     public static final int SIGTERM = 15;
     public static final int SIGKILL = 9;
 }

@@ -18,14 +18,6 @@ public final class OtlpGrpc {
 
     public static final String SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService";
 
-    /**
-     * Stands for a compressed message that inflates past the size limit. gRPC enforces that limit
-     * while the marshaller reads, by throwing from the stream; thrown out of {@code parse}, it would
-     * become UNKNOWN "Application error" with a SEVERE stack trace in gRPC's log. The receiver
-     * answers this marker with RESOURCE_EXHAUSTED instead.
-     */
-    static final byte[] TOO_LARGE = new byte[0];
-
     /** Passes message bytes through untouched; gRPC itself bounds their size (maxInboundMessageSize). */
     static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
@@ -37,13 +29,47 @@ public final class OtlpGrpc {
         public byte[] parse(InputStream stream) {
             try (stream) {
                 return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    };
+
+    /**
+     * A request as the receiver reads it. gRPC inflates a compressed message while the marshaller
+     * reads it, and both of its failures surface there: the size limit (a StatusRuntimeException)
+     * and data that is not what its grpc-encoding says (a ZipException). Thrown out of
+     * {@code parse}, either would become UNKNOWN "Application error" with a SEVERE stack trace in
+     * gRPC's log; read as one of these, the receiver answers it with a status and a reason.
+     */
+    sealed interface Inbound {
+        /** The message's bytes, decompressed. */
+        record Message(byte[] bytes) implements Inbound {}
+
+        /** A compressed message that inflates past the size limit. */
+        record TooLarge() implements Inbound {}
+
+        /** A message flagged compressed whose bytes do not decompress: the decompressor's reason. */
+        record NotDecompressible(String reason) implements Inbound {}
+    }
+
+    private static final MethodDescriptor.Marshaller<Inbound> INBOUND = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(Inbound value) {
+            throw new UnsupportedOperationException("the receiver only reads requests");
+        }
+
+        @Override
+        public Inbound parse(InputStream stream) {
+            try (stream) {
+                return new Inbound.Message(stream.readAllBytes());
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
-                    return TOO_LARGE;
+                    return new Inbound.TooLarge();
                 }
                 throw e;
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                return new Inbound.NotDecompressible(String.valueOf(e.getMessage()));
             }
         }
     };
@@ -54,4 +80,7 @@ public final class OtlpGrpc {
             .setRequestMarshaller(BYTES)
             .setResponseMarshaller(BYTES)
             .build();
+
+    /** The same method as the receiver serves it: requests read as {@link Inbound}. */
+    static final MethodDescriptor<Inbound, byte[]> RECEIVE = EXPORT.toBuilder(INBOUND, BYTES).build();
 }

@@ -2,6 +2,7 @@ package dev.vprof.otlp;
 
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
@@ -10,8 +11,11 @@ import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -35,18 +39,34 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
      */
     private static final Logger TRANSPORT_LOG = Logger.getLogger(
             "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+    /**
+     * A connection that breaks HTTP/2 (HTTP/1.1 sent to this port, bytes that are not a preface)
+     * is logged as "Transport failed" with a 23-line stack trace on the capture's stderr. Netty
+     * already answers such a client with a GOAWAY whose text says why ("Unexpected HTTP/1.x
+     * request: POST /v1/traces") and closes the connection; nothing is left for vprof's log.
+     */
+    private static final Logger CONNECTION_LOG = Logger.getLogger(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport");
 
     static {
         TRANSPORT_LOG.setLevel(Level.OFF);
+        CONNECTION_LOG.setLevel(Level.OFF);
     }
+
+    /** A client connects and sends HTTP/2's preface at once; a connection silent this long is not one. */
+    private static final Duration HANDSHAKE = HttpConnections.READ_TIMEOUT;
+    /** An exporter has one export in flight per connection, a few with retries. */
+    private static final int CALLS_PER_CONNECTION = 64;
 
     private final Server server;
     private final ExecutorService executor;
+    private final ScheduledExecutorService timer;
     private final InetSocketAddress address;
 
-    private OtlpGrpcReceiver(Server server, ExecutorService executor) {
+    private OtlpGrpcReceiver(Server server, ExecutorService executor, ScheduledExecutorService timer) {
         this.server = server;
         this.executor = executor;
+        this.timer = timer;
         this.address = (InetSocketAddress) server.getListenSockets().getFirst();
     }
 
@@ -54,28 +74,39 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     public static OtlpGrpcReceiver start(InetSocketAddress address, long maxMessageBytes, Consumer<ExportRequest> sink,
                                          OtlpForwarder forwarder, ReceiverStats stats) throws IOException {
         OtlpIntake intake = new OtlpIntake(sink, stats);
-        ServerCalls.UnaryMethod<byte[], byte[]> export = (request, response) ->
+        ServerCalls.UnaryMethod<OtlpGrpc.Inbound, byte[]> export = (request, response) ->
                 export(request, response, intake, forwarder, stats);
         ServerServiceDefinition service = ServerServiceDefinition.builder(OtlpGrpc.SERVICE)
-                .addMethod(OtlpGrpc.EXPORT, ServerCalls.asyncUnaryCall(export))
+                .addMethod(OtlpGrpc.RECEIVE, ServerCalls.asyncUnaryCall(export))
                 .build();
         ExecutorService executor = Executors.newFixedThreadPool(4,
                 Thread.ofPlatform().daemon().name("vprof-otlp-grpc-", 0).factory());
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().daemon().name("vprof-otlp-grpc-deadline").factory());
+        timer.setRemoveOnCancelPolicy(true);
+        // Read and idle timeouts (HttpConnections has the HTTP side's): a connection that never
+        // sends HTTP/2's preface is closed after HANDSHAKE, one with no call after IDLE, a call
+        // whose message does not come after GrpcMessageDeadline.LIMIT; and at most
+        // CALLS_PER_CONNECTION calls at once on one connection. None of them holds a thread.
         Server server = NettyServerBuilder.forAddress(address)
                 .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxMessageBytes))
                 .executor(executor)
-                .addService(service)
+                .handshakeTimeout(HANDSHAKE.toMillis(), TimeUnit.MILLISECONDS)
+                .maxConnectionIdle(HttpConnections.IDLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .maxConcurrentCallsPerConnection(CALLS_PER_CONNECTION)
+                .addService(ServerInterceptors.intercept(service, new GrpcMessageDeadline(timer, GrpcMessageDeadline.LIMIT)))
                 .addStreamTracerFactory(refusals(stats))
                 .build();
         try {
             server.start();
         } catch (IOException e) {
             executor.shutdownNow();
+            timer.shutdownNow();
             throw new IOException("cannot listen for OTLP/gRPC on " + OtlpReceiverConfig.format(address) + ": " + e.getMessage()
                     + " (is a collector already running there? choose another port with --otlp-grpc [HOST:]PORT, "
                     + "and keep the collector with --otlp-forward)", e);
         }
-        return new OtlpGrpcReceiver(server, executor);
+        return new OtlpGrpcReceiver(server, executor, timer);
     }
 
     /**
@@ -109,13 +140,24 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
         };
     }
 
-    private static void export(byte[] request, StreamObserver<byte[]> response, OtlpIntake intake,
+    private static void export(OtlpGrpc.Inbound inbound, StreamObserver<byte[]> response, OtlpIntake intake,
                                OtlpForwarder forwarder, ReceiverStats stats) {
-        if (request == OtlpGrpc.TOO_LARGE) {
-            // Counted by the stream tracer, as every RESOURCE_EXHAUSTED is.
-            response.onError(Status.RESOURCE_EXHAUSTED.withDescription("the message inflates past the limit of "
-                    + "--otlp-max-body; send smaller batches (the exporter's max batch size)").asRuntimeException());
-            return;
+        byte[] request;
+        switch (inbound) {
+            case OtlpGrpc.Inbound.TooLarge t -> {
+                // Counted by the stream tracer, as every RESOURCE_EXHAUSTED is.
+                response.onError(Status.RESOURCE_EXHAUSTED.withDescription("the message inflates past the limit of "
+                        + "--otlp-max-body; send smaller batches (the exporter's max batch size)").asRuntimeException());
+                return;
+            }
+            case OtlpGrpc.Inbound.NotDecompressible n -> {
+                stats.requests.incrementAndGet();
+                stats.malformed.incrementAndGet();
+                response.onError(Status.INVALID_ARGUMENT.withDescription("the message is flagged compressed but does "
+                        + "not decompress as its grpc-encoding says (" + n.reason() + ")").asRuntimeException());
+                return;
+            }
+            case OtlpGrpc.Inbound.Message m -> request = m.bytes();
         }
         stats.requests.incrementAndGet();
         OtlpIntake.Outcome outcome;
@@ -156,5 +198,6 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         executor.shutdownNow();
+        timer.shutdownNow();
     }
 }

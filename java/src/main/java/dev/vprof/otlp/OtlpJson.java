@@ -278,7 +278,12 @@ public final class OtlpJson {
         throw new BadSpan(what + " is not an integer: " + n);
     }
 
-    private static long int64(JsonNode n, String what) throws BadSpan {
+    /**
+     * A signed 64-bit integer as OTLP/JSON writes one: a decimal string (the JSON mapping of
+     * protobuf's int64), or a JSON number that fits; the one reader of such integers, for
+     * OTLP/JSON and for the Jaeger files {@link SpanImport} reads.
+     */
+    static long int64(JsonNode n, String what) throws BadSpan {
         if (n.isIntegralNumber() && n.canConvertToLong()) {
             return n.longValue();
         }

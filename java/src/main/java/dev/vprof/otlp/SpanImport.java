@@ -284,7 +284,7 @@ public final class SpanImport {
         try {
             return switch (type) {
                 case "bool" -> new AnyValue.BoolValue(v.isBoolean() ? v.booleanValue() : Boolean.parseBoolean(v.asText()));
-                case "int64" -> new AnyValue.LongValue(v.isIntegralNumber() ? v.longValue() : Long.parseLong(v.asText().trim()));
+                case "int64" -> new AnyValue.LongValue(OtlpJson.int64(v, "tag '" + key + "'"));
                 case "float64" -> new AnyValue.DoubleValue(v.isNumber() ? v.doubleValue() : Double.parseDouble(v.asText().trim()));
                 case "binary" -> new AnyValue.BytesValue(Base64.getDecoder().decode(v.asText()));
                 default -> new AnyValue.StringValue(v.asText());
@@ -312,17 +312,7 @@ public final class SpanImport {
         if (n == null || n.isNull()) {
             throw new OtlpJson.BadSpan("no " + what);
         }
-        if (n.isIntegralNumber() && n.canConvertToLong()) {
-            return n.longValue();
-        }
-        if (n.isTextual()) {
-            try {
-                return Long.parseLong(n.asText().trim());
-            } catch (NumberFormatException e) {
-                // fall through
-            }
-        }
-        throw new OtlpJson.BadSpan(what + " " + n + " is not an integer number of microseconds");
+        return OtlpJson.int64(n, what + " (microseconds)");
     }
 
     private static boolean isZero(byte[] b) {

@@ -45,7 +45,7 @@ public final class TriageReport {
             sb.append("Not exported by this server: ").append(String.join(", ", w.missing())).append('\n');
         }
         for (String bad : w.invalid()) {
-            sb.append("Left out (its values break the exposition format's rules): ").append(bad).append('\n');
+            sb.append("Left out (values no such metric can have): ").append(bad).append('\n');
         }
         return sb.toString();
     }

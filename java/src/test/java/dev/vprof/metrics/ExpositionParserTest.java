@@ -224,6 +224,49 @@ class ExpositionParserTest {
     }
 
     @Test
+    void metadataLinesThatCannotBeReadAreErrorsAndTheRestIsKept() {
+        Exposition e = text(String.join("\n",
+                "# TYPE",                           // 1
+                "# HELP 1x text",                   // 2
+                "# TYPE x gaugehistogram",          // 3
+                "# TYPE x counter extra",           // 4
+                "# HELP x  two  spaces",            // 5
+                "# UNIT x seconds",                 // 6: not a Prometheus text line, a comment there
+                "#TYPE x gauge",                    // 7: a comment too
+                "x 1",
+                ""));
+        assertEquals(List.of(
+                "line 1: '# TYPE' needs a metric name: # TYPE",
+                "line 2: '# HELP' has an invalid metric name (names match [a-zA-Z_:][a-zA-Z0-9_:]*): # HELP 1x text",
+                "line 3: unknown metric type 'gaugehistogram' for x (counter, gauge, histogram, summary or untyped)"
+                        + ": # TYPE x gaugehistogram",
+                "line 4: unexpected text after the type of x: # TYPE x counter extra"),
+                e.errors().stream().map(ParseError::toString).toList());
+        MetricFamily x = e.family("x");
+        assertEquals(" two  spaces", x.help(), "one blank after the name, the rest is the text");
+        assertNull(x.unit());
+        assertEquals(MetricType.UNKNOWN, x.type());
+        assertEquals(1, x.samples().size());
+
+        Exposition o = om("# TYPE y untyped\n# UNIT y seconds\ny 1\n# EOF\n");
+        assertEquals(List.of("line 1: unknown metric type 'untyped' for y (counter, gauge, histogram, gaugehistogram,"
+                + " summary, info, stateset or unknown): # TYPE y untyped"),
+                o.errors().stream().map(ParseError::toString).toList());
+        assertEquals("seconds", o.family("y").unit());
+    }
+
+    @Test
+    void helpTextUndoesItsEscapesAsEachFormatSays() {
+        String line = "# HELP m a\\\\b\\nc\\\"d\\te\\";
+        int from = "# HELP m ".length();
+        assertEquals("a\\b\nc\\\"d\\te\\", ExpositionParser.unescapeHelp(line, from, line.length(), false),
+                "Prometheus text: \\\\ and \\n only");
+        assertEquals("a\\b\nc\"d\\te\\", ExpositionParser.unescapeHelp(line, from, line.length(), true),
+                "OpenMetrics: \\\" too; other escapes and a last lone backslash stay as written");
+        assertEquals("plain", ExpositionParser.unescapeHelp("xplainy", 1, 6, true));
+    }
+
+    @Test
     void anExpositionOverTheSizeLimitIsRejectedWithTheLimitNamed() {
         ExpositionParser small = new ExpositionParser(1000, 100);
         String big = "a 1\n".repeat(300);

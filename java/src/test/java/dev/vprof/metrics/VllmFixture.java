@@ -146,7 +146,15 @@ public final class VllmFixture {
 
     private static void gauge(StringBuilder sb, String name, double v) {
         sb.append("# HELP ").append(name).append(" gauge\n# TYPE ").append(name).append(" gauge\n");
-        sb.append(name).append('{').append(LABELS).append("} ").append(v).append('\n');
+        sb.append(name).append('{').append(LABELS).append("} ").append(exposition(v)).append('\n');
+    }
+
+    /** A value as the text format writes it: +Inf, -Inf and NaN by those names. */
+    private static String exposition(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        return Double.isInfinite(v) ? (v > 0 ? "+Inf" : "-Inf") : Double.toString(v);
     }
 
     private void counter(StringBuilder sb, String name, String extraLabels, double v) {

@@ -140,4 +140,29 @@ class SpanImportTest {
             assertTrue(e.getMessage().contains("not JSON") || e.getMessage().contains("neither"), e.getMessage());
         }
     }
+
+    /**
+     * Jaeger's int64 tags and microsecond times are read by OTLP/JSON's one int64 reader: a decimal
+     * string or a number that fits is taken; one past 2^63 (once cut to its low 64 bits as a tag)
+     * or a fraction is one bad span, named.
+     */
+    @Test
+    void jaegerIntegersAreReadAsOtlpJsonReadsInt64(@TempDir Path dir) throws Exception {
+        String span = "{\"traceID\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spanID\":\"00f067aa0ba902b#\","
+                + "\"operationName\":\"ok\",\"startTime\":\"1760000000000000\",\"duration\":5,"
+                + "\"tags\":[{\"key\":\"n\",\"type\":\"int64\",\"value\":@}]}";
+        List<String> values = List.of("\"-42\"", "42", "9223372036854775808", "\"9223372036854775808\"", "4.5");
+        StringBuilder spans = new StringBuilder();
+        for (int i = 0; i < values.size(); i++) {
+            spans.append(i == 0 ? "" : ",").append(span.replace("#", Integer.toString(i)).replace("@", values.get(i)));
+        }
+        Path f = Files.writeString(dir.resolve("jaeger.json"),
+                "{\"data\":[{\"traceID\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spans\":[" + spans + "]}]}");
+        SpanImport.Result r = SpanImport.read(f);
+        assertEquals(List.of(-42L, 42L), r.spans().stream()
+                .map(sp -> ((AnyValue.LongValue) sp.attributes().stream().filter(a -> a.key().equals("n")).findFirst()
+                        .orElseThrow().value()).value()).sorted().toList(), r.errors().toString());
+        assertEquals(3, r.errorCount(), r.errors().toString());
+        assertTrue(r.errors().stream().allMatch(e -> e.contains("tag 'n'")), r.errors().toString());
+    }
 }

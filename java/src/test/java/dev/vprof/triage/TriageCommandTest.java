@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -54,12 +55,18 @@ class TriageCommandTest {
     private static HttpServer slowPrefillServer(int[] calls) throws Exception {
         VllmFixture f = new VllmFixture();
         f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
+        return metricsServer(f, calls, later -> later.finish(10, "stop", 0.05, 2.0, 2.0, 8000, 100));
+    }
+
+    /** A /metrics that renders {@code f}, changed by {@code everyLaterRead} before every read after the first. */
+    private static HttpServer metricsServer(VllmFixture f, int[] calls, Consumer<VllmFixture> everyLaterRead)
+            throws Exception {
         HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         s.createContext("/metrics", ex -> {
             byte[] body;
             synchronized (f) {
                 if (calls[0]++ > 0) {
-                    f.finish(10, "stop", 0.05, 2.0, 2.0, 8000, 100); // every later read: slow prefills
+                    everyLaterRead.accept(f);
                 }
                 body = f.text().getBytes(StandardCharsets.UTF_8);
             }
@@ -116,6 +123,36 @@ class TriageCommandTest {
             // The text names each quantile's source; histogram quantiles show their bucket.
             assertTrue(r.out().contains("histogram buckets"), r.out());
             assertTrue(r.out().contains(TriageReport.HISTOGRAM_LEGEND), r.out());
+        } finally {
+            s.stop(0);
+        }
+    }
+
+    /**
+     * A live server whose KV usage reads +Inf in every scrape after the first and whose waiting
+     * count reads -5: the verdict is not KV-cache pressure, no figure shows either value, and each
+     * series is named in a line that says it was left out.
+     */
+    @Test
+    void impossibleGaugesFromALiveServerAreNamedAndLeftOutOfTheVerdict() throws Exception {
+        VllmFixture f = new VllmFixture();
+        f.finish(100, "stop", 0.01, 0.05, 2.0, 500, 100);
+        f.kvCacheUsage = 0.3;
+        HttpServer s = metricsServer(f, new int[1], later -> {
+            later.kvCacheUsage = Double.POSITIVE_INFINITY;
+            later.waiting = -5;
+        });
+        try {
+            Run r = run("--url", "http://127.0.0.1:" + s.getAddress().getPort(), "--window", "300ms",
+                    "--interval", "100ms");
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().contains("Verdict: HEALTHY"), r.out());
+            assertTrue(r.out().contains("Left out (values no such metric can have): vllm:kv_cache_usage_perc{")
+                    && r.out().contains("a value of +Inf"), r.out());
+            assertTrue(r.out().contains("Left out (values no such metric can have): vllm:num_requests_waiting{")
+                    && r.out().contains("a value of -5 (a number of requests is never negative)"), r.out());
+            assertTrue(r.out().contains("KV-cache usage max = 30%") && r.out().contains("requests waiting max = 0"),
+                    "the figures are the first scrape's: " + r.out());
         } finally {
             s.stop(0);
         }
