@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -67,8 +68,11 @@ public final class CaptureReader implements Closeable {
     private final MemorySegment file;
     private final long size;
     private final int formatVersion;
-    private final Warnings warnings = new Warnings();
+    private final ReadStats stats;
+    private final Warnings warnings;
     private final CRC32C crc = new CRC32C();
+    /** Chunks whose checksum was checked and held (an indexed file's chunks are checked on first use). */
+    private final BitSet verified = new BitSet();
 
     private long[] chunkOffsets = new long[64];
     private int[] chunkKinds = new int[64];
@@ -80,9 +84,11 @@ public final class CaptureReader implements Closeable {
     private long tornOffset;
     private long tornLength;
     private long tornRecords;
-    /** Offsets of the chunks skipped as damaged (a pass may meet one again), and their bytes. */
+    /** Offsets of the chunks skipped as damaged (a pass may meet one again). */
     private final Set<Long> damagedChunks = new HashSet<>();
-    private long damagedBytes;
+    /** Pids whose records were skipped, past {@link #MAX_PROCESSES} (each counted once). */
+    private final Set<Integer> skippedPids = new HashSet<>();
+    private long chunkBytes;
 
     private CaptureMetadata metadata;
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
@@ -97,6 +103,8 @@ public final class CaptureReader implements Closeable {
         this.file = file;
         this.size = file.byteSize();
         this.formatVersion = formatVersion;
+        this.stats = new ReadStats(path.toString());
+        this.warnings = stats.warnings();
     }
 
     /**
@@ -111,10 +119,19 @@ public final class CaptureReader implements Closeable {
     /**
      * Opens {@code file}, a capture another source was turned into for this reader only (a PyTorch
      * profiler trace read directly): the reader names itself {@code shownAs}, the source the user
-     * gave, starts its warnings with {@code notes} (what the conversion said), and runs
+     * gave, starts its warnings with {@code notes} (what the conversion said, severity info), and runs
      * {@code onClose} when closed (removing {@code file}); on failure it runs {@code onClose} at once.
      */
     public static CaptureReader openMade(Path file, Path shownAs, List<String> notes, Runnable onClose)
+            throws IOException {
+        return openMade(file, shownAs, stats -> notes.forEach(stats::note), onClose);
+    }
+
+    /**
+     * As {@link #openMade(Path, Path, List, Runnable)}, the conversion adding its own sentences and
+     * counters to the reader's {@link ReadStats} through {@code conversion}, before anything is read.
+     */
+    public static CaptureReader openMade(Path file, Path shownAs, Consumer<ReadStats> conversion, Runnable onClose)
             throws IOException {
         CaptureReader reader;
         try {
@@ -123,7 +140,7 @@ public final class CaptureReader implements Closeable {
             onClose.run();
             throw e;
         }
-        notes.forEach(reader.warnings::add);
+        conversion.accept(reader.stats);
         reader.onClose = onClose;
         return reader;
     }
@@ -135,9 +152,18 @@ public final class CaptureReader implements Closeable {
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
                 long size = channel.size();
                 if (size < CaptureFormat.FILE_HEADER_SIZE) {
-                    throw new CaptureFormatException(path + " is not a vprof capture file ("
-                            + (startsLikeMagic(channel, (int) size) ? size + " bytes, too short for a header)"
-                                    : "bad magic)"));
+                    if (size == 0 || !startsLikeMagic(channel, (int) size)) {
+                        throw new CaptureFormatException(path + " is not a vprof capture file ("
+                                + (size == 0 ? "0 bytes, too short for a header)" : "bad magic)"));
+                    }
+                    // A capture cut inside its own header: nothing to read, and it says so.
+                    CaptureReader cut = new CaptureReader(shownAs, arena, MemorySegment.NULL, 0);
+                    cut.stats.headerOnly(size);
+                    cut.stats.flag(ReadStats.Stat.CUT_SHORT, true);
+                    cut.stats.extent(size, 0, 0);
+                    cut.warnings.add(ReadStats.Severity.DATA_LOSS, shownAs + " holds only the first " + size
+                            + " bytes of a capture's " + CaptureFormat.FILE_HEADER_SIZE + "-byte header");
+                    return cut;
                 }
                 file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             }
@@ -154,7 +180,7 @@ public final class CaptureReader implements Closeable {
                 throw new CaptureFormatException(path + " is not a vprof capture file (format version 0)");
             }
             CaptureReader reader = new CaptureReader(shownAs, arena, file, version);
-            reader.locateChunks();
+            reader.locateChunks(path);
             reader.readSmallChunks();
             reader.mergeWindow();
             return reader;
@@ -286,8 +312,9 @@ public final class CaptureReader implements Closeable {
                 continue;
             }
             if (p.byteSize() < CaptureFormat.RECORDS_HEADER_SIZE) {
-                damaged(chunkOffsets[i], CHUNK_HEADER_SIZE + p.byteSize());
-                warnings.add("RECORDS chunk at byte " + chunkOffsets[i] + " of " + path + " is too short; skipped");
+                damagedLocated(chunkOffsets[i], CHUNK_HEADER_SIZE + CaptureFormat.align8(p.byteSize()));
+                warnings.add(ReadStats.Severity.DATA_LOSS, "RECORDS chunk at byte " + chunkOffsets[i] + " of " + path
+                        + " is too short; skipped");
                 continue;
             }
             decodeRecords(i, p, decoders, budget, pairs, clocksOnly, visitor);
@@ -303,6 +330,7 @@ public final class CaptureReader implements Closeable {
             }
         }
         if (pairs.overflowed()) {
+            stats.flag(ReadStats.Stat.CLOCK_PAIRS_UNUSED, true);
             warnings.add(path + " holds more than " + ClockPairs.MAX_PAIRS + " clock pairs; the fit used the first");
         }
         clocks = pairs.fit();
@@ -318,7 +346,10 @@ public final class CaptureReader implements Closeable {
         RecordDecoder decoder = decoders.get(pid);
         if (decoder == null) {
             if (decoders.size() >= MAX_PROCESSES) {
-                warnings.add(path + " holds records of more than " + MAX_PROCESSES
+                if (skippedPids.size() < MAX_PROCESSES && skippedPids.add(pid)) {
+                    stats.add(ReadStats.Stat.PROCESSES_SKIPPED, 1);
+                }
+                warnings.add(ReadStats.Severity.DATA_LOSS, path + " holds records of more than " + MAX_PROCESSES
                         + " processes; the others were skipped");
                 return;
             }
@@ -403,31 +434,55 @@ public final class CaptureReader implements Closeable {
     }
 
     /**
-     * The chunks skipped as damaged so far (a bad checksum, a chunk cut short or unreadable, the
-     * part of the file a scan could not read past), each counted once however many passes meet
-     * it; 0 for a file read whole. A file that merely lacks its footer (a capture killed between
-     * chunks) has none. Grows during passes, as {@link #warnings()} does.
+     * How the file was read: what was damaged, missing or cut short, as counters and sentences, and
+     * whether that cost data ({@link ReadStats#readPartly()}). Grows during passes, as damage is met;
+     * {@link #verify()} meets all of it at once.
      */
+    public ReadStats readStats() {
+        return stats;
+    }
+
+    /**
+     * Checks every chunk's checksum now, so that {@link #readStats()} is final before anything is
+     * shown (diff and merge judge their inputs first). Later passes do not check a chunk again.
+     */
+    public void verify() {
+        for (int i = 0; i < chunkCount; i++) {
+            verifiedPayload(i);
+        }
+    }
+
+    /** The chunks skipped as damaged so far, each counted once however many passes meet it. */
     public long damagedChunks() {
-        return damagedChunks.size();
+        return stats.get(ReadStats.Stat.DAMAGED_CHUNKS);
     }
 
-    /** The bytes of the file those chunks (and an unreadable tail) take. */
+    /** The bytes of the file those chunks (and an unreadable rest of the file) take. */
     public long damagedBytes() {
-        return damagedBytes;
+        return stats.get(ReadStats.Stat.DAMAGED_BYTES);
     }
 
+    /** Damage found where a scan stopped: the rest of the file, from {@code offset}, could not be read. */
     private void damaged(long offset, long bytes) {
-        // bytes is 0 for a file cut exactly on a record boundary inside a chunk: every whole record
-        // was recovered, yet the chunk is still short and unverified, so it counts as damage.
-        if (bytes >= 0 && damagedChunks.add(offset)) {
-            damagedBytes += bytes;
+        if (damagedChunks.add(offset)) {
+            stats.add(ReadStats.Stat.DAMAGED_CHUNKS, 1);
+            stats.add(ReadStats.Stat.DAMAGED_BYTES, bytes);
+        }
+    }
+
+    /** A chunk that was located, then found damaged: it no longer counts as read. */
+    private void damagedLocated(long offset, long bytes) {
+        if (damagedChunks.add(offset)) {
+            stats.add(ReadStats.Stat.DAMAGED_CHUNKS, 1);
+            stats.add(ReadStats.Stat.DAMAGED_BYTES, bytes);
+            chunkBytes -= bytes;
+            extent();
         }
     }
 
     /** What was damaged, missing or cut short, one sentence each (grows during passes). */
     public List<String> warnings() {
-        return warnings.list();
+        return stats.texts();
     }
 
     /** The file size in bytes. */
@@ -461,21 +516,46 @@ public final class CaptureReader implements Closeable {
 
     // ---- locating chunks --------------------------------------------------------------
 
-    private void locateChunks() {
+    /** Finds the chunks of the file at {@code real} (which the reader shows as {@link #path}). */
+    private void locateChunks(Path real) {
         long scanLimit = size;
         if (size >= CaptureFormat.FILE_HEADER_SIZE + CHUNK_HEADER_SIZE + CaptureFormat.TRAILER_SIZE
                 && file.get(LONG, size - 8) == CaptureFormat.END_MAGIC) {
             long indexOffset = file.get(LONG, size - CaptureFormat.TRAILER_SIZE);
             if (readIndex(indexOffset)) {
                 complete = true;
+                extent();
                 return;
             }
             chunkCount = 0;
+            chunkBytes = 0;
             footerDamaged = true;
+            stats.flag(ReadStats.Stat.INDEX_DAMAGED, true);
             warnings.add("the footer index of " + path + " is damaged; read it chunk by chunk instead");
             scanLimit = size - CaptureFormat.TRAILER_SIZE;
         }
-        scan(scanLimit);
+        // No footer: a file being written now is not a damaged one. The writer holds a lock on it
+        // for as long as it writes (CaptureWriter); the kernel drops that lock when the writer dies.
+        boolean live = !footerDamaged && WriterLock.held(real);
+        scan(scanLimit, live);
+        extent();
+    }
+
+    private void extent() {
+        long chunks = chunkCount - locatedDamaged();
+        long bytes = CaptureFormat.FILE_HEADER_SIZE + chunkBytes + (tornLength > 0 ? CHUNK_HEADER_SIZE + tornLength : 0);
+        stats.extent(size, chunks, Math.min(size, bytes));
+    }
+
+    /** Damaged chunks among those located (the rest of the file past a scan's stop is not one). */
+    private long locatedDamaged() {
+        long n = 0;
+        for (long offset : damagedChunks) {
+            if (Arrays.binarySearch(chunkOffsets, 0, chunkCount, offset) >= 0) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Trusts the footer index only if every entry checks out against the chunk it names. */
@@ -514,13 +594,18 @@ public final class CaptureReader implements Closeable {
         return true;
     }
 
-    /** Walks chunk headers from the start, verifying each, up to the last whole chunk. */
-    private void scan(long limit) {
+    /**
+     * Walks chunk headers from the start, verifying each, up to the last whole chunk. {@code live}:
+     * the file's writer is still writing it, so an end inside a chunk is the chunk being written.
+     */
+    private void scan(long limit, boolean live) {
         long pos = CaptureFormat.FILE_HEADER_SIZE;
         String stop = null;
+        boolean cut = false;
         while (pos < limit) {
             if (limit - pos < CHUNK_HEADER_SIZE) {
                 stop = "a chunk header cut short";
+                cut = true;
                 break;
             }
             int kind = file.get(INT, pos + CaptureFormat.CHUNK_KIND);
@@ -533,6 +618,7 @@ public final class CaptureReader implements Closeable {
             if (next > limit) {
                 stop = "a chunk cut short (" + length + " bytes announced, " + (limit - pos - CHUNK_HEADER_SIZE)
                         + " present)";
+                cut = true;
                 if (kind == CaptureFormat.KIND_RECORDS) {
                     recoverTorn(pos, Math.min(limit, pos + CHUNK_HEADER_SIZE + length));
                 }
@@ -554,18 +640,38 @@ public final class CaptureReader implements Closeable {
             }
             pos = next;
         }
-        if (stop != null) {
-            damaged(pos, limit - pos - (tornRecords > 0 ? CHUNK_HEADER_SIZE + tornLength : 0));
-            warnings.add(path + " is damaged or cut short: read " + chunkCount + " whole chunks, then found " + stop
-                    + " at byte " + pos + " of " + size + "; the rest was ignored");
-            if (tornRecords > 0) {
-                warnings.add(path + ": " + tornRecords + " whole records were recovered from the RECORDS chunk at byte "
-                        + tornOffset + ", which the file cuts short; they are unverified (the chunk's checksum"
-                        + " covers bytes that are missing)");
+        long unused = limit - pos - (tornRecords > 0 ? CHUNK_HEADER_SIZE + tornLength : 0);
+        stats.add(ReadStats.Stat.UNVERIFIED_RECORDS, tornRecords);
+        if (live) {
+            stats.flag(ReadStats.Stat.LIVE_CAPTURE, true);
+            warnings.add(path + " is a live capture, still being written by a running vprof: read the " + chunkCount
+                    + " whole chunks it holds so far (" + pos + " of " + size + " bytes)"
+                    + (cut ? "; the chunk being written after byte " + pos + " is left for a later read" : ""));
+            if (stop != null && !cut) {
+                damaged(pos, unused);
+                warnings.add(ReadStats.Severity.DATA_LOSS, path + " is damaged: read " + chunkCount
+                        + " whole chunks, then found " + stop + " at byte " + pos + " of " + size + "; the rest was ignored");
             }
+        } else if (cut) {
+            stats.flag(ReadStats.Stat.CUT_SHORT, true);
+            stats.add(ReadStats.Stat.TRUNCATED_TAIL_BYTES, unused);
+            warnings.add(ReadStats.Severity.DATA_LOSS, path + " is cut short: read " + chunkCount + " whole chunks, then"
+                    + " found " + stop + " at byte " + pos + "; the file ends at byte " + size
+                    + " and the rest of it is missing");
+        } else if (stop != null) {
+            damaged(pos, unused);
+            warnings.add(ReadStats.Severity.DATA_LOSS, path + " is damaged: read " + chunkCount + " whole chunks, then"
+                    + " found " + stop + " at byte " + pos + " of " + size + "; the rest (" + ReadStats.bytes(unused)
+                    + ") was ignored");
         } else if (!footerDamaged) {
-            warnings.add(path + " was not closed by its writer (the capture was cut short?); read all "
-                    + chunkCount + " whole chunks");
+            stats.flag(ReadStats.Stat.NOT_CLOSED, true);
+            warnings.add(ReadStats.Severity.DATA_LOSS, path + " was never closed by its writer, which is no longer"
+                    + " running (the capture was cut short): read all " + chunkCount + " whole chunks, up to byte " + size);
+        }
+        if (tornRecords > 0 && !live) {
+            warnings.add(path + ": " + tornRecords + " whole records were recovered from the RECORDS chunk at byte "
+                    + tornOffset + ", which the file cuts short; they are unverified (the chunk's checksum"
+                    + " covers bytes that are missing)");
         }
     }
 
@@ -604,6 +710,7 @@ public final class CaptureReader implements Closeable {
         chunkKinds[chunkCount] = kind;
         chunkLengths[chunkCount] = length;
         chunkCount++;
+        chunkBytes += CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length);
     }
 
     private boolean crcMatches(long offset, int length) {
@@ -618,12 +725,15 @@ public final class CaptureReader implements Closeable {
     private MemorySegment verifiedPayload(int i) {
         long offset = chunkOffsets[i];
         int length = chunkLengths[i];
-        // Chunks found by a scan were verified already; index entries are verified on use.
-        if (complete && !crcMatches(offset, length)) {
-            damaged(offset, CHUNK_HEADER_SIZE + (long) length);
-            warnings.add(CaptureFormat.kindName(chunkKinds[i]) + " chunk at byte " + offset + " of " + path
-                    + " fails its checksum; skipped");
-            return null;
+        // Chunks found by a scan were verified already; index entries are verified on first use.
+        if (complete && !verified.get(i)) {
+            if (damagedChunks.contains(offset) || !crcMatches(offset, length)) {
+                damagedLocated(offset, CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length));
+                warnings.add(ReadStats.Severity.DATA_LOSS, CaptureFormat.kindName(chunkKinds[i]) + " chunk at byte "
+                        + offset + " of " + path + " fails its checksum; skipped");
+                return null;
+            }
+            verified.set(i);
         }
         return file.asSlice(offset + CHUNK_HEADER_SIZE, length);
     }
@@ -680,13 +790,14 @@ public final class CaptureReader implements Closeable {
                 }
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
-                damaged(chunkOffsets[i], CHUNK_HEADER_SIZE + (long) chunkLengths[i]);
-                warnings.add(CaptureFormat.kindName(kind) + " chunk at byte " + chunkOffsets[i] + " of " + path
-                        + " is not valid JSON (" + why + "); skipped");
+                damagedLocated(chunkOffsets[i], CHUNK_HEADER_SIZE + CaptureFormat.align8((long) chunkLengths[i]));
+                warnings.add(ReadStats.Severity.DATA_LOSS, CaptureFormat.kindName(kind) + " chunk at byte "
+                        + chunkOffsets[i] + " of " + path + " is not valid JSON (" + why + "); skipped");
             }
         }
         if (metadata == null) {
-            warnings.add(path + " has no readable METADATA chunk");
+            stats.flag(ReadStats.Stat.NO_METADATA, true);
+            warnings.add(ReadStats.Severity.DATA_LOSS, path + " has no readable METADATA chunk");
         }
     }
 
