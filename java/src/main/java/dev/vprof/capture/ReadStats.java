@@ -2,6 +2,7 @@ package dev.vprof.capture;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -251,6 +252,35 @@ public final class ReadStats {
 
     private static final List<Stat> WORDED = List.of(Stat.CUT_SHORT, Stat.TRUNCATED_TAIL_BYTES, Stat.NOT_CLOSED,
             Stat.DAMAGED_CHUNKS, Stat.DAMAGED_BYTES, Stat.NO_METADATA, Stat.PROCESSES_SKIPPED);
+
+    /**
+     * The stats as plain maps and lists, for every JSON output's {@code read_health} object (the keys
+     * are written here, so any mapper writes them the same way; docs/report-json.md lists them).
+     */
+    public Map<String, Object> asMap() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("source", shownAs);
+        out.put("read_partly", readPartly());
+        out.put("live_capture", live());
+        out.put("summary", summary());
+        Map<String, Object> stats = new LinkedHashMap<>();
+        for (Counter c : counters()) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("value", c.value());
+            one.put("severity", c.severity().key());
+            stats.put(c.name(), one);
+        }
+        out.put("stats", stats);
+        List<Map<String, Object>> sentences = new ArrayList<>();
+        for (Sentence x : sentences()) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("severity", x.severity().key());
+            one.put("text", x.text());
+            sentences.add(one);
+        }
+        out.put("warnings", sentences);
+        return out;
+    }
 
     /** A size as people read it: bytes, KiB or MiB. */
     public static String bytes(long b) {

@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.export.KinetoFiles;
@@ -147,6 +148,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
         List<Path> written;
         KinetoFiles.Result kineto = null;
         String partly;
+        ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
@@ -159,8 +161,12 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 err.print("\rvprof export: writing " + fmt.name().toLowerCase(Locale.ROOT) + " trace...          ");
                 err.flush();
             }
-            reader.warnings().forEach(w -> err.println((large ? "\r" : "") + "warning: " + w));
-            partly = ReadPartly.sentence(reader, "vprof export");
+            if (large) {
+                err.print("\r");
+            }
+            health = reader.readStats();
+            ReadHealth.warnings(err, health);
+            partly = ReadHealth.sentence("export", health);
             String nothing = nothingToShow(result, reader.complete());
             if (nothing != null) {
                 if (large) {
@@ -253,13 +259,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             }
         }
         stdout.flush();
-        if (partly != null) {
-            err.println(partly);
-            err.flush();
-            return ExitCode.READ_PARTLY.code();
-        }
-        err.flush();
-        return 0;
+        return ReadHealth.finish(err, "export", ExitCode.OK, List.of(health));
     }
 
     /**

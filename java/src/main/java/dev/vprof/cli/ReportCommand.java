@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.diff.DiffText;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
@@ -100,11 +101,11 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         String page = null;
         KernelNames names = KernelNames.of(mangled);
-        String partly;
+        ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+            health = reader.readStats();
             report = CaptureReport.build(reader, top, names, extraSpans);
-            partly = ReadPartly.sentence(reader, "vprof report");
             if (window != null || request != null) {
                 report = CaptureReport.build(reader, top, names, extraSpans, ReportWindows.choose(report, window, request));
             }
@@ -115,7 +116,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             throw CaptureOpenError.of(file, e, null);
         }
         for (String w : report.warnings()) {
-            err.println("warning: " + w);
+            ReadHealth.warn(err, w);
         }
         if (!json && (window != null || request != null)) {
             out.println("only the GPU work that starts in " + (window != null ? "the window " + window
@@ -130,19 +131,13 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             }
         }
         if (json) {
-            out.print(ReportJson.render(report));
+            out.print(ReportJson.render(report, health));
             // Lost records must be seen even when the JSON goes straight into another tool.
-            TextReport.dropWarnings(report).forEach(err::println);
+            TextReport.dropWarnings(report).forEach(w -> ReadHealth.warn(err, w));
         } else {
             out.print(TextReport.render(report));
         }
         out.flush();
-        if (partly != null) {
-            err.println(partly);
-            err.flush();
-            return ExitCode.READ_PARTLY.code();
-        }
-        err.flush();
-        return 0;
+        return ReadHealth.finish(err, "report", ExitCode.OK, List.of(health));
     }
 }

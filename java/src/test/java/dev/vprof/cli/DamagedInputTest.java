@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class DamagedInputTest {
-    private static final Pattern LOST = Pattern.compile("is damaged: (nothing in it was readable: )?(\\d+) damaged parts? "
-            + "\\(([0-9.]+ (?:bytes|KiB|MiB)) of its ([0-9.]+ (?:bytes|KiB|MiB))\\) could not be read and (?:was|were) skipped");
+    private static final Pattern LOST = Pattern.compile("was read only partly: .*?(\\d+) damaged chunks? "
+            + "\\(([0-9.]+ (?:bytes|KiB|MiB)) of its ([0-9.]+ (?:bytes|KiB|MiB))\\) (?:was|were) skipped");
 
     @TempDir
     Path dir;
@@ -62,7 +62,7 @@ class DamagedInputTest {
         assertEquals(3, r.code(), r.err());
         Matcher m = LOST.matcher(r.err());
         assertTrue(m.find(), "says how much was lost: " + r.err());
-        assertTrue(Integer.parseInt(m.group(2)) >= 1);
+        assertTrue(Integer.parseInt(m.group(1)) >= 1);
         long shown = new ObjectMapper().readTree(r.out()).at("/totals/kernels").asLong();
         assertTrue(shown < kernels, "the report covers what was readable: " + shown + " of " + kernels);
 
@@ -78,9 +78,9 @@ class DamagedInputTest {
         Path file = damaged("head.vprof", Arrays.copyOf(Files.readAllBytes(whole), 100));
         Cli.Result r = Cli.run("report", file.toString());
         assertEquals(3, r.code(), r.err());
-        Matcher m = LOST.matcher(r.err());
-        assertTrue(m.find() && m.group(1) != null, "nothing was readable: " + r.err());
-        assertEquals("100 bytes", m.group(4));
+        assertTrue(r.err().contains(file + " was read only partly: it ends at byte 100 in the middle of a chunk "
+                + "(cut short): the rest of the file after byte 100 is missing") && r.err().contains("nothing in it was readable"),
+                "nothing was readable: " + r.err());
 
         Cli.Result x = Cli.run("export", file.toString(), "-o", dir.resolve("head.json").toString());
         assertEquals(3, x.code(), x.err());
@@ -91,7 +91,8 @@ class DamagedInputTest {
 
     @Test
     void theExitCodeIsDocumentedInHelp() {
-        assertTrue(Cli.run("report", "--help").out().contains("3   the capture is damaged"), Cli.run("report", "--help").out());
-        assertTrue(Cli.run("export", "--help").out().contains("3   the capture is damaged"));
+        Pattern row = Pattern.compile("\\n  3 +" + Pattern.quote(ExitCode.READ_PARTLY.meaning().substring(0, 30)));
+        assertTrue(row.matcher(Cli.run("report", "--help").out()).find(), Cli.run("report", "--help").out());
+        assertTrue(row.matcher(Cli.run("export", "--help").out()).find(), Cli.run("export", "--help").out());
     }
 }

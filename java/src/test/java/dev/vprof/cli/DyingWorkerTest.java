@@ -80,7 +80,7 @@ class DyingWorkerTest {
             assertTrue(warnings.stream().noneMatch(w -> w.startsWith("pid " + r0 + " ")), "rank 0 lived: " + warnings);
             assertTrue(kept > 0);
             Cli.Result text = Cli.run("report", file.toString());
-            assertTrue(text.err().contains("warning: pid " + r1 + " (rank 1) was killed by signal 9"), text.err());
+            assertTrue(text.err().contains("vprof: warning: pid " + r1 + " (rank 1) was killed by signal 9"), text.err());
         } finally {
             E2e.stopTree(server.pid());
         }
