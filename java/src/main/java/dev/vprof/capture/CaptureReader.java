@@ -372,6 +372,20 @@ public final class CaptureReader implements Closeable {
         return tornRecords;
     }
 
+    /** Whether {@code chunk} was found damaged (a bad checksum, JSON that does not parse). */
+    boolean damaged(ChunkInfo chunk) {
+        return damagedChunks.contains(chunk.offset());
+    }
+
+    /**
+     * The RECORDS payload recovered from the chunk the file is cut inside (its pid header and every
+     * whole record before the cut, unverified), or empty when there is none.
+     */
+    Optional<byte[]> tornPayload() {
+        return tornLength > 0 ? Optional.of(file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength)
+                .toArray(ValueLayout.JAVA_BYTE)) : Optional.empty();
+    }
+
     /** The clock mapping of {@code pid} (identity when it has no pairs); may take a pass over the file. */
     public ClockMapping clock(int pid) {
         return clocks().getOrDefault(pid, ClockMapping.identity());

@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.ReadStats;
+import dev.vprof.diff.DiffText;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -18,7 +19,7 @@ final class ReadHealth {
 
     /** One warning line, spelt as every warning of vprof is. */
     static void warn(PrintWriter err, String sentence) {
-        err.println(WARNING + sentence);
+        err.println(WARNING + DiffText.escape(sentence)); // a trace's names reach these sentences
     }
 
     /** Prints every sentence the reader noted, whatever its severity. */
@@ -31,7 +32,17 @@ final class ReadHealth {
     /** The one line for a source read partly ({@code vprof COMMAND: SUMMARY}), or null when read whole. */
     static String sentence(String command, ReadStats stats) {
         String summary = stats.summary();
-        return summary == null ? null : "vprof " + command + ": " + summary;
+        return summary == null ? null : "vprof " + command + ": " + DiffText.escape(summary);
+    }
+
+    /**
+     * The line for one side of a comparison read partly ({@code vprof diff: the new side, SUMMARY;
+     * WHAT_FOLLOWS}), or null when that side was read whole.
+     */
+    static String side(String command, String side, ReadStats stats, String whatFollows) {
+        String summary = stats.summary();
+        return summary == null ? null
+                : "vprof " + command + ": the " + side + ", " + DiffText.escape(summary) + "; " + whatFollows;
     }
 
     /** {@link ExitCode#READ_PARTLY} when any of them lost data, else {@link ExitCode#OK}. */

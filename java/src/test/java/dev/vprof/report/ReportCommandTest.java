@@ -70,7 +70,7 @@ class ReportCommandTest {
         Files.writeString(text, "not a capture");
         Run r = run(text.toString());
         assertEquals(2, r.exit());
-        assertEquals("vprof: " + text + " is not a vprof capture file (bad magic)\n", r.err());
+        assertEquals("vprof: " + text + " is not a vprof capture, a PyTorch profiler trace (.json, .json.gz) or a folder of them\n", r.err());
         assertEquals("", r.out());
     }
 
