@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ReadStats;
 import dev.vprof.diff.DiffText;
+import dev.vprof.engine.SpansFile;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
@@ -95,7 +96,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             throw new CliException("--top must be 0 or more, not " + top);
         }
         Report report;
-        List<Span> extraSpans = SpansFile.read(spans, err);
+        List<Span> extraSpans = SpansFile.read(spans, err).spans();
         if (html != null) {
             OutputPath.refuseExisting(html, force, "HTML file");
         }
