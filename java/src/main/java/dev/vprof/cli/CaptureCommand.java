@@ -34,7 +34,12 @@ import picocli.CommandLine.Spec;
                 "  vprof capture --trigger localhost:8000 --torch-traces ./vllm_profile \\",
                 "      --metrics localhost:8000/metrics --otlp --duration 20s -o x.vprof",
                 "  vprof capture --metrics localhost:8000 --otlp --duration 1m   # metrics and spans only"})
-final class CaptureCommand implements Callable<Integer> {
+final class CaptureCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.INTERRUPTED);
+    }
+
     @Spec
     CommandSpec spec;
 

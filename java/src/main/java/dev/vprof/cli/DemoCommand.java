@@ -38,7 +38,12 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100",
                 "  vprof demo --serve &           # the server alone, on 127.0.0.1:8000, until Ctrl-C or SIGTERM",
                 "  vprof demo --serve --port 0 --load 10 --otlp http://127.0.0.1:14318/v1/traces"})
-final class DemoCommand implements Callable<Integer> {
+final class DemoCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -146,7 +151,7 @@ final class DemoCommand implements Callable<Integer> {
         if (result.failed() > 0) {
             err.println("vprof demo: warning: " + result.failed() + " of " + result.requests() + " requests failed");
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /** The report, then the files and how to open them. */

@@ -116,7 +116,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
                 kernels > 0 && size > 0 ? String.format(" (%.1f bytes per kernel)", (double) size / kernels) : "");
         out.flush();
         err.flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /**

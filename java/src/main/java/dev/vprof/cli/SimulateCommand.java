@@ -29,7 +29,12 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi -o g.vprof -- vprof simulate --cuda-graph "
                         + "--steps 300 --step-us 2000 --profiler-range 100:200",
                 "  vprof run -o r.vprof -- vprof simulate --replay rank-0.pt.trace.json.gz --loop 10"})
-final class SimulateCommand implements Callable<Integer> {
+final class SimulateCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+    }
+
     @Parameters(paramLabel = "ARGS", description = "Passed to vprof-simgpu as they are, except --replay TRACE, "
             + "whose trace (a .vprof, a PyTorch profiler trace or a folder of rank traces) becomes a replay script.")
     List<String> args = new ArrayList<>();
