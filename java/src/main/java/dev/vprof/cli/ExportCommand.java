@@ -180,7 +180,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 return fail(err, file + " " + nothing);
             }
             if (result.gpuOps() == 0) {
-                err.println("warning: " + file + " holds no GPU work (no kernels, copies or sets); the trace has only "
+                ReadHealth.warn(err, file + " holds no GPU work (no kernels, copies or sets); the trace has only "
                         + shown(result) + (partly != null ? "; the damaged parts named below may have held it"
                                 : ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?"));
             }
@@ -211,23 +211,24 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             return fail(err, e.getMessage());
         }
         for (String note : result.notes()) {
-            err.println("note: " + note);
+            ReadHealth.note(err, note);
         }
         if (kineto != null && (result.requests() > 0 || !result.timeline().counters().isEmpty())) {
             // Kineto JSON has no place for them, so say what stayed behind and where it can be seen.
-            err.println("note: the Kineto export leaves out what the capture also holds: "
+            ReadHealth.note(err, "the Kineto export leaves out what the capture also holds: "
                     + (result.requests() > 0 ? result.requests() + " requests" : "")
                     + (result.requests() > 0 && !result.timeline().counters().isEmpty() ? " and " : "")
                     + (result.timeline().counters().isEmpty() ? "" : result.timeline().counters().size() + " metric counter tracks")
                     + "; export to .pftrace or .json (Perfetto, Chrome JSON) to see them on the same timeline");
         }
         if (kineto != null) {
-            kineto.notes().forEach(n -> err.println(n.startsWith("WARNING: ") ? "warning: " + n.substring(9) : "note: " + n));
+            kineto.warnings().forEach(w -> ReadHealth.warn(err, w));
+            kineto.notes().forEach(n -> ReadHealth.note(err, n));
         }
         for (int i = 0; i < written.size(); i++) {
             Path p = written.get(i);
             if (fmt != ExportFormat.PERFETTO && fmt != ExportFormat.SQLITE && sizeOf(p) > largeJsonBytes) {
-                err.println("warning: " + p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
+                ReadHealth.warn(err, p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
                         + "the same trace as Perfetto protobuf is a fraction of the size: vprof export " + file + " -o "
                         + pftraceBeside(p));
             }

@@ -22,6 +22,11 @@ final class ReadHealth {
         err.println(WARNING + DiffText.escape(sentence)); // a trace's names reach these sentences
     }
 
+    /** One note line: something to know that is not a loss ({@code vprof: note: SENTENCE}). */
+    static void note(PrintWriter err, String sentence) {
+        err.println("vprof: note: " + DiffText.escape(sentence));
+    }
+
     /** Prints every sentence the reader noted, whatever its severity. */
     static void warnings(PrintWriter err, ReadStats stats) {
         for (ReadStats.Sentence s : stats.sentences()) {

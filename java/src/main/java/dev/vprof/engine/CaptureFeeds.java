@@ -472,7 +472,7 @@ public final class CaptureFeeds implements AutoCloseable {
                     imported.format(), c.importErrors(), c.importErrors() == 1 ? "" : "s"));
         }
         if (!triggerFailures.isEmpty()) {
-            lines.add("vprof: WARNING: --trigger FAILED (" + triggerFailures.getFirst() + "): the server may never have"
+            lines.add("vprof: warning: --trigger FAILED (" + triggerFailures.getFirst() + "): the server may never have"
                     + " profiled this capture; the file records the failure and `vprof report` repeats it");
         }
         if ((receiver != null || imported != null) && c.spansOutsideWindow() > 0) {

@@ -680,7 +680,7 @@ final class CaptureSession {
         out.chunk(ProcessExit.KIND, e.toJson());
         boolean others = attached.stream().anyMatch(o -> o != a && !o.finished);
         if (e.abnormal()) {
-            err.println("vprof: WARNING: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
+            err.println("vprof: warning: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
         } else if (mode == CapturePlan.Mode.ATTACH) {
             err.println("vprof: " + e.sentence());
         }
@@ -744,11 +744,11 @@ final class CaptureSession {
                     ? "--trigger POSTed /start_profile, but no process called cudaProfilerStart: was vLLM started"
                             + " with --profiler-config '{\"profiler\":\"cuda\"}'?"
                     : "did you pass --trigger, or start vLLM with --profiler-config '{\"profiler\":\"cuda\"}'?";
-            return List.of("vprof: WARNING: no capture range opened: --capture-range=cudaProfilerApi waited for "
+            return List.of("vprof: warning: no capture range opened: --capture-range=cudaProfilerApi waited for "
                     + "cudaProfilerStart in " + waited + " and it never came, so nothing was recorded; " + why);
         }
         String range = spec.rangeName() + (spec.rangeDomain().isEmpty() ? "" : "@" + spec.rangeDomain());
-        return List.of("vprof: WARNING: no capture range opened: no NVTX range '" + range + "' was pushed in "
+        return List.of("vprof: warning: no capture range opened: no NVTX range '" + range + "' was pushed in "
                 + waited + ", so nothing was recorded; names are case-sensitive (the domain too), and a"
                 + " range pushed before the capture started does not count");
     }

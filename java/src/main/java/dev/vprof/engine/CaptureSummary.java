@@ -76,15 +76,15 @@ public record CaptureSummary(int processes, long ranges, long kernels, long reco
         feedLines.forEach(err::println);
         hints.forEach(err::println);
         if (ringDrops > 0) {
-            err.printf("vprof: WARNING: %d records (%d kernels) were DROPPED because a ring was full; "
+            err.printf("vprof: warning: %d records (%d kernels) were DROPPED because a ring was full; "
                     + "use a larger --ring-size%n", ringDrops, ringDropsKernels);
         }
         if (cuptiDrops > 0) {
-            err.printf("vprof: WARNING: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
+            err.printf("vprof: warning: CUPTI DROPPED %d records (no free buffer); use a larger --buffer-size%n",
                     cuptiDrops);
         }
         for (String w : agentWarnings) { // what CUPTI did to the capture, named (docs/cupti.md)
-            err.println("vprof: WARNING: " + w + "; `vprof report " + file + "` says more");
+            err.println("vprof: warning: " + w + "; `vprof report " + file + "` says more");
         }
         if (endLine != null) {
             err.println(endLine);

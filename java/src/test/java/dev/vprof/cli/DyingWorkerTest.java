@@ -63,7 +63,7 @@ class DyingWorkerTest {
                     "-o", file.toString());
             killer.join();
             assertEquals(0, r.code(), r.err());
-            Pattern said = Pattern.compile("vprof: WARNING: pid " + r1 + " \\(rank 1\\) was killed by signal 9 \\(SIGKILL\\) "
+            Pattern said = Pattern.compile("vprof: warning: pid " + r1 + " \\(rank 1\\) was killed by signal 9 \\(SIGKILL\\) "
                     + "([0-9.]+) s into the capture; its (\\d+) records up to then are kept; the capture goes on with "
                     + "the other processes");
             Matcher m = said.matcher(r.err());

@@ -131,7 +131,7 @@ class FieldFidelityEndToEndTest {
         Path file = dir.resolve("kineto.vprof");
         Cli.Result run = E2e.run(List.of("--capture-range=cudaProfilerApi", "--capture-range-end=repeat",
                 "-o", file.toString()), e2e.fieldTarget(log, List.of(), "kineto"));
-        assertTrue(run.err().contains("vprof: WARNING: pid ") && run.err().contains("torch.profiler"), run.err());
+        assertTrue(run.err().contains("vprof: warning: pid ") && run.err().contains("torch.profiler"), run.err());
         JsonNode report = E2e.report(file);
         List<JsonNode> ranges = rangesWithKernels(report);
         assertEquals(2, ranges.size());
