@@ -138,7 +138,7 @@ final class DemoCommand implements Callable<Integer>, ExitCode.Returns {
 
                 @Override
                 public void warning(String line) {
-                    err.println("vprof demo: warning: " + line);
+                    err.println("vprof: warning: demo: " + line);
                 }
             }, err);
         } catch (DemoException e) {
@@ -149,7 +149,7 @@ final class DemoCommand implements Callable<Integer>, ExitCode.Returns {
         }
         print(out, result);
         if (result.failed() > 0) {
-            err.println("vprof demo: warning: " + result.failed() + " of " + result.requests() + " requests failed");
+            err.println("vprof: warning: demo: " + result.failed() + " of " + result.requests() + " requests failed");
         }
         return ExitCode.OK.code();
     }

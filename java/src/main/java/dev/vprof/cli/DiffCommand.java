@@ -127,7 +127,7 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
         PrintWriter err = spec.commandLine().getErr();
         DiffOptions options = options();
         if (html != null) {
-            OutputPath.refuseExisting(html, force, "HTML file");
+            OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         DiffResult result;
         ReadStats[] sides = new ReadStats[2];
@@ -159,7 +159,7 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
                 long bytes = HtmlReport.write(DiffPage.render(result), html);
                 err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
             } catch (IOException e) {
-                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path", e);
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html", e);
             }
         }
         out.flush();

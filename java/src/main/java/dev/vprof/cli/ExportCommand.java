@@ -13,6 +13,7 @@ import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -189,13 +190,20 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 if (taken != null) {
                     return fail(err, taken);
                 }
-                kineto = KinetoFiles.write(result.source(), out, stepSpec);
-                written = kineto.paths();
-            } else if (fmt == ExportFormat.SQLITE) {
-                SqliteExport.write(reader, file, result.source(), out);
-                written = List.of(out);
-            } else {
-                written = Exporter.export(result.source(), out, fmt);
+            }
+            // The input is open and read; what fails from here on is the writing of the output.
+            try {
+                if (fmt == ExportFormat.KINETO) {
+                    kineto = KinetoFiles.write(result.source(), out, stepSpec);
+                    written = kineto.paths();
+                } else if (fmt == ExportFormat.SQLITE) {
+                    SqliteExport.write(reader, file, result.source(), out);
+                    written = List.of(out);
+                } else {
+                    written = Exporter.export(result.source(), out, fmt);
+                }
+            } catch (IOException e) {
+                return fail(err, cannotWrite(out, e));
             }
             if (large) {
                 err.print("\r" + " ".repeat(60) + "\r");
@@ -317,6 +325,14 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
     private static int fail(PrintWriter err, String message) {
         err.flush();
         throw new CliException(message);
+    }
+
+    /** The sentence for an output that failed while being written: it names the output, never the input. */
+    static String cannotWrite(Path out, IOException e) {
+        String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        return "cannot write " + out + ": " + why + "; nothing was written under that name"
+                + (why != null && why.contains("No space left") ? " (free some space, or choose another path with -o)"
+                        : "; choose another path with -o");
     }
 
     /** Why {@code out} cannot be written, or null when it can. */

@@ -79,7 +79,7 @@ final class LaunchCommand implements Callable<Integer>, ExitCode.Returns {
         Path pending = tmp.resolveSibling(".vprof-launch-" + ProcessHandle.current().pid() + ".log");
         OutputPath.checkWritable(pending);
         if (!log.contains("%p")) { // known before CMD starts: refuse before anything runs
-            OutputPath.refuseExisting(tmp, force, "the log file");
+            OutputPath.refuseExisting(tmp, force, "the log file", "--log");
         }
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))

@@ -98,7 +98,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         Report report;
         List<Span> extraSpans = SpansFile.read(spans, err).spans();
         if (html != null) {
-            OutputPath.refuseExisting(html, force, "HTML file");
+            OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         String page = null;
         KernelNames names = KernelNames.of(mangled);
@@ -128,7 +128,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
                 long bytes = HtmlReport.write(page, html);
                 err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
             } catch (IOException e) {
-                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path");
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html");
             }
         }
         if (json) {

@@ -359,7 +359,7 @@ final class CaptureSession {
                 if (torch != null) {
                     // After /stop_profile (vLLM writes its traces then) and after the window closed.
                     try {
-                        torchLine = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
+                        folded = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
                     } catch (CaptureException e) {
                         torchFailure = e;
                     }
@@ -445,7 +445,7 @@ final class CaptureSession {
     }
 
     /** What the torch traces added, for the closing summary; null without --torch-traces. */
-    private String torchLine;
+    private TorchTraceFold.Folded folded;
 
     private void closeAll() throws IOException {
         try {
@@ -726,11 +726,16 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         List<String> feedLines = new ArrayList<>(feeds.summaryLines());
-        if (torchLine != null) {
-            feedLines.add(torchLine);
+        int processes = attached.size();
+        String from = null;
+        if (folded != null) { // the one summary line counts what the traces added
+            processes += folded.processes();
+            kernels += folded.kernels();
+            records += folded.records();
+            from = folded.from();
         }
-        return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feedLines, agentWarnings, rangeHints(ranges), failedAgents);
+        return new CaptureSummary(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
+                stopReason, feeds.counts(), feedLines, agentWarnings, rangeHints(ranges), failedAgents, null, from);
     }
 
     /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */

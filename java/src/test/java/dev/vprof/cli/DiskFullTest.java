@@ -121,4 +121,17 @@ class DiskFullTest {
             E2e.stopTree(target.pid());
         }
     }
+
+    @Test
+    void anExportOntoAFullDiskNamesTheOutputNotTheInput() throws Exception {
+        Path capture = dir.resolve("whole.vprof");
+        E2e.run(List.of("-o", capture.toString()), e2e.sim("--steps", "1000", "--kernels-per-step", "40"));
+        Path out = small.resolve("big.json"); // Chrome JSON of 40,000 kernels: several MiB, on 2 MiB
+        Cli.Result r = Cli.run("export", capture.toString(), "-o", out.toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code(), r.err());
+        assertTrue(r.err().contains("vprof: cannot write " + out + ": No space left on device; nothing was written"),
+                "blames the output: " + r.err());
+        assertFalse(r.err().contains("cannot read"), "the input was fine: " + r.err());
+        assertFalse(Files.exists(out), "nothing under the output's name");
+    }
 }

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * One spelling of a warning: on stderr {@code vprof: warning: SENTENCE} (cli.ReadHealth, the engine's
  * lines), in the text report {@code warning: } (report.TextReport's one constant). No string in the
- * main sources spells it {@code WARNING:}, {@code vprof: WARNING:}, or starts a line with a bare
- * {@code warning: } or {@code note: } elsewhere.
+ * main sources spells it {@code WARNING:}, {@code vprof: WARNING:}, {@code vprof: --flag: warning:},
+ * or starts a line with a bare {@code warning: } or {@code note: } elsewhere.
  */
 class WarningSpellingTest {
     /** A string literal on one line. */
@@ -38,7 +38,8 @@ class WarningSpellingTest {
                         String s = m.group(1);
                         boolean other = s.contains("WARNING:") || s.contains("NOTE:")
                                 || (s.startsWith("warning: ") && !allowedBareWarning(f, line))
-                                || s.startsWith("note: ");
+                                || s.startsWith("note: ")
+                                || (s.contains(": warning: ") && !s.startsWith("vprof: warning: "));
                         if (other) {
                             found.add(f + ":" + (i + 1) + ": " + line.strip());
                         }
