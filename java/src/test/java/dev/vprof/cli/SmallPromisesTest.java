@@ -115,10 +115,11 @@ class SmallPromisesTest {
     }
 
     @Test
-    void selftestGpuWithRequireGpuExitsOneWhereThereIsNoGpu() {
+    void selftestGpuWithRequireGpuExitsNotExpectedWhereThereIsNoGpu() {
         assumeTrue(GpuSelftest.whyNoGpu() != null, "this machine has a GPU: the real self-test would run");
         Cli.Result r = Cli.run("selftest", "--gpu", "--require-gpu");
-        assertEquals(1, r.code(), r.out() + r.err());
+        // 5, the table's row for a machine that is not what was expected; 1 is REGRESSED, diff's alone
+        assertEquals(5, r.code(), r.out() + r.err());
         assertEquals(0, Cli.run("selftest", "--gpu").code(), "without it, no GPU is not a failure");
     }
 
