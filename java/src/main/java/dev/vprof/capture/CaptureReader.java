@@ -3,7 +3,6 @@ package dev.vprof.capture;
 import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
 
 import com.fasterxml.jackson.core.JacksonException;
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
 import dev.vprof.region.AgentCounters;
@@ -19,8 +18,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
 
 /**
  * Reads a .vprof capture file (layout in {@link CaptureFormat}).
@@ -70,25 +66,10 @@ public final class CaptureReader implements Closeable {
     private final int formatVersion;
     private final ReadStats stats;
     private final Warnings warnings;
-    private final CRC32C crc = new CRC32C();
-    /** Chunks whose checksum was checked and held (an indexed file's chunks are checked on first use). */
-    private final BitSet verified = new BitSet();
-
-    private long[] chunkOffsets = new long[64];
-    private int[] chunkKinds = new int[64];
-    private int[] chunkLengths = new int[64];
-    private int chunkCount;
-    private boolean complete;
-    private boolean footerDamaged;
-    /** The RECORDS chunk cut short at the end of the file, if any: its offset, the whole records' payload length. */
-    private long tornOffset;
-    private long tornLength;
-    private long tornRecords;
-    /** Offsets of the chunks skipped as damaged (a pass may meet one again). */
-    private final Set<Long> damagedChunks = new HashSet<>();
+    /** Where the chunks are, which were verified or found damaged, and the torn tail. */
+    private final ChunkTable table;
     /** Pids whose records were skipped, past {@link #MAX_PROCESSES} (each counted once). */
     private final Set<Integer> skippedPids = new HashSet<>();
-    private long chunkBytes;
 
     private CaptureMetadata metadata;
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
@@ -105,6 +86,7 @@ public final class CaptureReader implements Closeable {
         this.formatVersion = formatVersion;
         this.stats = new ReadStats(path.toString());
         this.warnings = stats.warnings();
+        this.table = new ChunkTable(path, file, stats);
     }
 
     /**
@@ -180,7 +162,7 @@ public final class CaptureReader implements Closeable {
                 throw new CaptureFormatException(path + " is not a vprof capture file (format version 0)");
             }
             CaptureReader reader = new CaptureReader(shownAs, arena, file, version);
-            reader.locateChunks(path);
+            reader.table.locate(path);
             reader.readSmallChunks();
             reader.mergeWindow();
             return reader;
@@ -214,7 +196,7 @@ public final class CaptureReader implements Closeable {
 
     /** True when the file was closed by its writer (its footer index is intact). */
     public boolean complete() {
-        return complete;
+        return table.complete();
     }
 
     /** The capture's metadata; empty only when its chunk is missing or damaged. */
@@ -241,15 +223,15 @@ public final class CaptureReader implements Closeable {
         return new AbstractList<>() {
             @Override
             public ChunkInfo get(int i) {
-                if (i < 0 || i >= chunkCount) {
+                if (i < 0 || i >= table.count()) {
                     throw new IndexOutOfBoundsException(i);
                 }
-                return new ChunkInfo(chunkOffsets[i], chunkKinds[i], chunkLengths[i]);
+                return table.info(i);
             }
 
             @Override
             public int size() {
-                return chunkCount;
+                return table.count();
             }
         };
     }
@@ -257,9 +239,9 @@ public final class CaptureReader implements Closeable {
     /** The readable chunks of one kind, in file order. */
     public List<ChunkInfo> chunks(int kind) {
         List<ChunkInfo> out = new ArrayList<>();
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] == kind) {
-                out.add(new ChunkInfo(chunkOffsets[i], kind, chunkLengths[i]));
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) == kind) {
+                out.add(table.info(i));
             }
         }
         return out;
@@ -267,20 +249,20 @@ public final class CaptureReader implements Closeable {
 
     /** A chunk's payload, or empty (with a warning) when it fails its checksum. */
     public Optional<byte[]> payload(ChunkInfo chunk) {
-        int i = Arrays.binarySearch(chunkOffsets, 0, chunkCount, chunk.offset());
+        int i = table.indexOf(chunk.offset());
         if (i < 0) {
             throw new IllegalArgumentException("no chunk at byte " + chunk.offset() + " of " + path);
         }
-        MemorySegment p = verifiedPayload(i);
+        MemorySegment p = table.verifiedPayload(i);
         return p == null ? Optional.empty() : Optional.of(p.toArray(ValueLayout.JAVA_BYTE));
     }
 
     /** The payloads of every intact chunk of {@code kind}, in file order (for METRICS, SPANS, extensions). */
     public List<byte[]> payloads(int kind) {
         List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] == kind) {
-                MemorySegment p = verifiedPayload(i);
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) == kind) {
+                MemorySegment p = table.verifiedPayload(i);
                 if (p != null) {
                     out.add(p.toArray(ValueLayout.JAVA_BYTE));
                 }
@@ -303,26 +285,26 @@ public final class CaptureReader implements Closeable {
         RecordDecoder.Budget budget = new RecordDecoder.Budget();
         Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
         ClockPairs pairs = new ClockPairs();
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] != CaptureFormat.KIND_RECORDS) {
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) != CaptureFormat.KIND_RECORDS) {
                 continue;
             }
-            MemorySegment p = verifiedPayload(i);
+            MemorySegment p = table.verifiedPayload(i);
             if (p == null) {
                 continue;
             }
             if (p.byteSize() < CaptureFormat.RECORDS_HEADER_SIZE) {
-                damagedLocated(chunkOffsets[i], CHUNK_HEADER_SIZE + CaptureFormat.align8(p.byteSize()));
-                warnings.add(ReadStats.Severity.DATA_LOSS, "RECORDS chunk at byte " + chunkOffsets[i] + " of " + path
+                table.damagedLocated(table.offset(i), CHUNK_HEADER_SIZE + CaptureFormat.align8(p.byteSize()));
+                warnings.add(ReadStats.Severity.DATA_LOSS, "RECORDS chunk at byte " + table.offset(i) + " of " + path
                         + " is too short; skipped");
                 continue;
             }
             decodeRecords(i, p, decoders, budget, pairs, clocksOnly, visitor);
         }
-        if (tornLength > 0) {
+        MemorySegment torn = table.tornPayload();
+        if (torn != null) {
             // Last, as in the file: the whole records of the chunk the writer was cut off in.
-            decodeRecords(chunkCount, file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength), decoders, budget,
-                    pairs, clocksOnly, visitor);
+            decodeRecords(table.count(), torn, decoders, budget, pairs, clocksOnly, visitor);
         }
         if (!clocksOnly) { // what the decoders count is about records a clock pass skips
             for (RecordDecoder d : decoders.values()) {
@@ -338,7 +320,7 @@ public final class CaptureReader implements Closeable {
 
     /**
      * One RECORDS payload (pid, reserved word, whole records) to the decoder of its process;
-     * {@code chunkIndex} is its place in {@link #chunks()} ({@code chunkCount} for the torn tail).
+     * {@code chunkIndex} is its place in {@link #chunks()} (their count for the torn tail).
      */
     private void decodeRecords(int chunkIndex, MemorySegment p, Map<Integer, RecordDecoder> decoders,
                                RecordDecoder.Budget budget, ClockPairs pairs, boolean clocksOnly, RecordVisitor visitor) {
@@ -369,12 +351,12 @@ public final class CaptureReader implements Closeable {
      * bytes that are not there; 0 when there is no such chunk.
      */
     public long unverifiedRecords() {
-        return tornRecords;
+        return table.tornRecords();
     }
 
     /** Whether {@code chunk} was found damaged (a bad checksum, JSON that does not parse). */
     boolean damaged(ChunkInfo chunk) {
-        return damagedChunks.contains(chunk.offset());
+        return table.damaged(chunk.offset());
     }
 
     /**
@@ -382,8 +364,7 @@ public final class CaptureReader implements Closeable {
      * whole record before the cut, unverified), or empty when there is none.
      */
     Optional<byte[]> tornPayload() {
-        return tornLength > 0 ? Optional.of(file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength)
-                .toArray(ValueLayout.JAVA_BYTE)) : Optional.empty();
+        return Optional.ofNullable(table.tornPayload()).map(p -> p.toArray(ValueLayout.JAVA_BYTE));
     }
 
     /** The clock mapping of {@code pid} (identity when it has no pairs); may take a pass over the file. */
@@ -461,8 +442,8 @@ public final class CaptureReader implements Closeable {
      * shown (diff and merge judge their inputs first). Later passes do not check a chunk again.
      */
     public void verify() {
-        for (int i = 0; i < chunkCount; i++) {
-            verifiedPayload(i);
+        for (int i = 0; i < table.count(); i++) {
+            table.verifiedPayload(i);
         }
     }
 
@@ -474,24 +455,6 @@ public final class CaptureReader implements Closeable {
     /** The bytes of the file those chunks (and an unreadable rest of the file) take. */
     public long damagedBytes() {
         return stats.get(ReadStats.Stat.DAMAGED_BYTES);
-    }
-
-    /** Damage found where a scan stopped: the rest of the file, from {@code offset}, could not be read. */
-    private void damaged(long offset, long bytes) {
-        if (damagedChunks.add(offset)) {
-            stats.add(ReadStats.Stat.DAMAGED_CHUNKS, 1);
-            stats.add(ReadStats.Stat.DAMAGED_BYTES, bytes);
-        }
-    }
-
-    /** A chunk that was located, then found damaged: it no longer counts as read. */
-    private void damagedLocated(long offset, long bytes) {
-        if (damagedChunks.add(offset)) {
-            stats.add(ReadStats.Stat.DAMAGED_CHUNKS, 1);
-            stats.add(ReadStats.Stat.DAMAGED_BYTES, bytes);
-            chunkBytes -= bytes;
-            extent();
-        }
     }
 
     /** What was damaged, missing or cut short, one sentence each (grows during passes). */
@@ -507,9 +470,9 @@ public final class CaptureReader implements Closeable {
     /** Bytes of RECORDS payloads (what the rings delivered, plus 8 bytes a chunk). */
     public long recordsBytes() {
         long sum = 0;
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] == CaptureFormat.KIND_RECORDS) {
-                sum += chunkLengths[i];
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) == CaptureFormat.KIND_RECORDS) {
+                sum += table.length(i);
             }
         }
         return sum;
@@ -526,230 +489,6 @@ public final class CaptureReader implements Closeable {
                 r.run();
             }
         }
-    }
-
-    // ---- locating chunks --------------------------------------------------------------
-
-    /** Finds the chunks of the file at {@code real} (which the reader shows as {@link #path}). */
-    private void locateChunks(Path real) {
-        long scanLimit = size;
-        if (size >= CaptureFormat.FILE_HEADER_SIZE + CHUNK_HEADER_SIZE + CaptureFormat.TRAILER_SIZE
-                && file.get(LONG, size - 8) == CaptureFormat.END_MAGIC) {
-            long indexOffset = file.get(LONG, size - CaptureFormat.TRAILER_SIZE);
-            if (readIndex(indexOffset)) {
-                complete = true;
-                extent();
-                return;
-            }
-            chunkCount = 0;
-            chunkBytes = 0;
-            footerDamaged = true;
-            stats.flag(ReadStats.Stat.INDEX_DAMAGED, true);
-            warnings.add("the footer index of " + path + " is damaged; read it chunk by chunk instead");
-            scanLimit = size - CaptureFormat.TRAILER_SIZE;
-        }
-        // No footer: a file being written now is not a damaged one. The writer holds a lock on it
-        // for as long as it writes (CaptureWriter); the kernel drops that lock when the writer dies.
-        boolean live = !footerDamaged && WriterLock.held(real);
-        scan(scanLimit, live);
-        extent();
-    }
-
-    private void extent() {
-        long chunks = chunkCount - locatedDamaged();
-        long bytes = CaptureFormat.FILE_HEADER_SIZE + chunkBytes + (tornLength > 0 ? CHUNK_HEADER_SIZE + tornLength : 0);
-        stats.extent(size, chunks, Math.min(size, bytes));
-    }
-
-    /** Damaged chunks among those located (the rest of the file past a scan's stop is not one). */
-    private long locatedDamaged() {
-        long n = 0;
-        for (long offset : damagedChunks) {
-            if (Arrays.binarySearch(chunkOffsets, 0, chunkCount, offset) >= 0) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    /** Trusts the footer index only if every entry checks out against the chunk it names. */
-    private boolean readIndex(long indexOffset) {
-        long trailerAt = size - CaptureFormat.TRAILER_SIZE;
-        if (indexOffset < CaptureFormat.FILE_HEADER_SIZE || (indexOffset & 7) != 0
-                || indexOffset > trailerAt - CHUNK_HEADER_SIZE) {
-            return false;
-        }
-        int kind = file.get(INT, indexOffset + CaptureFormat.CHUNK_KIND);
-        int length = file.get(INT, indexOffset + CaptureFormat.CHUNK_LENGTH);
-        if (kind != CaptureFormat.KIND_INDEX || length < 0 || length % CaptureFormat.INDEX_ENTRY_SIZE != 0
-                || indexOffset + CHUNK_HEADER_SIZE + length != trailerAt || !crcMatches(indexOffset, length)) {
-            return false;
-        }
-        int entries = length / CaptureFormat.INDEX_ENTRY_SIZE;
-        if (entries > MAX_CHUNKS) {
-            return false;
-        }
-        long previousEnd = CaptureFormat.FILE_HEADER_SIZE;
-        long at = indexOffset + CHUNK_HEADER_SIZE;
-        for (int e = 0; e < entries; e++, at += CaptureFormat.INDEX_ENTRY_SIZE) {
-            long offset = file.get(LONG, at);
-            int entryKind = file.get(INT, at + 8);
-            int entryLength = file.get(INT, at + 12);
-            if (offset < previousEnd || (offset & 7) != 0 || entryLength < 0
-                    || entryLength > CaptureFormat.MAX_PAYLOAD
-                    || offset + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) entryLength) > indexOffset
-                    || file.get(INT, offset + CaptureFormat.CHUNK_KIND) != entryKind
-                    || file.get(INT, offset + CaptureFormat.CHUNK_LENGTH) != entryLength) {
-                return false;
-            }
-            addChunk(offset, entryKind, entryLength);
-            previousEnd = offset + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) entryLength);
-        }
-        return true;
-    }
-
-    /**
-     * Walks chunk headers from the start, verifying each, up to the last whole chunk. {@code live}:
-     * the file's writer is still writing it, so an end inside a chunk is the chunk being written.
-     */
-    private void scan(long limit, boolean live) {
-        long pos = CaptureFormat.FILE_HEADER_SIZE;
-        String stop = null;
-        boolean cut = false;
-        while (pos < limit) {
-            if (limit - pos < CHUNK_HEADER_SIZE) {
-                stop = "a chunk header cut short";
-                cut = true;
-                break;
-            }
-            int kind = file.get(INT, pos + CaptureFormat.CHUNK_KIND);
-            int length = file.get(INT, pos + CaptureFormat.CHUNK_LENGTH);
-            if (length < 0 || length > CaptureFormat.MAX_PAYLOAD) {
-                stop = "a chunk with an impossible length (" + Integer.toUnsignedString(length) + " bytes)";
-                break;
-            }
-            long next = pos + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length);
-            if (next > limit) {
-                stop = "a chunk cut short (" + length + " bytes announced, " + (limit - pos - CHUNK_HEADER_SIZE)
-                        + " present)";
-                cut = true;
-                if (kind == CaptureFormat.KIND_RECORDS) {
-                    recoverTorn(pos, Math.min(limit, pos + CHUNK_HEADER_SIZE + length));
-                }
-                break;
-            }
-            if (!crcMatches(pos, length)) {
-                if (kind == CaptureFormat.KIND_INDEX && next == limit) {
-                    break; // the damaged index itself, already reported
-                }
-                stop = "a chunk that fails its checksum";
-                break;
-            }
-            if (chunkCount >= MAX_CHUNKS) {
-                stop = "more than " + MAX_CHUNKS + " chunks";
-                break;
-            }
-            if (kind != CaptureFormat.KIND_INDEX) {
-                addChunk(pos, kind, length);
-            }
-            pos = next;
-        }
-        long unused = limit - pos - (tornRecords > 0 ? CHUNK_HEADER_SIZE + tornLength : 0);
-        stats.add(ReadStats.Stat.UNVERIFIED_RECORDS, tornRecords);
-        if (live) {
-            stats.flag(ReadStats.Stat.LIVE_CAPTURE, true);
-            warnings.add(path + " is a live capture, still being written by a running vprof: read the " + chunkCount
-                    + " whole chunks it holds so far (" + pos + " of " + size + " bytes)"
-                    + (cut ? "; the chunk being written after byte " + pos + " is left for a later read" : ""));
-            if (stop != null && !cut) {
-                damaged(pos, unused);
-                warnings.add(ReadStats.Severity.DATA_LOSS, path + " is damaged: read " + chunkCount
-                        + " whole chunks, then found " + stop + " at byte " + pos + " of " + size + "; the rest was ignored");
-            }
-        } else if (cut) {
-            stats.flag(ReadStats.Stat.CUT_SHORT, true);
-            stats.add(ReadStats.Stat.TRUNCATED_TAIL_BYTES, unused);
-            warnings.add(ReadStats.Severity.DATA_LOSS, path + " is cut short: read " + chunkCount + " whole chunks, then"
-                    + " found " + stop + " at byte " + pos + "; the file ends at byte " + size
-                    + " and the rest of it is missing");
-        } else if (stop != null) {
-            damaged(pos, unused);
-            warnings.add(ReadStats.Severity.DATA_LOSS, path + " is damaged: read " + chunkCount + " whole chunks, then"
-                    + " found " + stop + " at byte " + pos + " of " + size + "; the rest (" + ReadStats.bytes(unused)
-                    + ") was ignored");
-        } else if (!footerDamaged) {
-            stats.flag(ReadStats.Stat.NOT_CLOSED, true);
-            warnings.add(ReadStats.Severity.DATA_LOSS, path + " was never closed by its writer, which is no longer"
-                    + " running (the capture was cut short): read all " + chunkCount + " whole chunks, up to byte " + size);
-        }
-        if (tornRecords > 0 && !live) {
-            warnings.add(path + ": " + tornRecords + " whole records were recovered from the RECORDS chunk at byte "
-                    + tornOffset + ", which the file cuts short; they are unverified (the chunk's checksum"
-                    + " covers bytes that are missing)");
-        }
-    }
-
-    /**
-     * Keeps the whole records at the start of the RECORDS chunk at {@code offset}, which the file
-     * cuts at {@code end}: the pid header, then records while each one's length is sane and it
-     * ends before the cut.
-     */
-    private void recoverTorn(long offset, long end) {
-        long at = offset + CHUNK_HEADER_SIZE + CaptureFormat.RECORDS_HEADER_SIZE;
-        long records = 0;
-        while (end - at >= VprofRing.RecordHeader.SIZE) {
-            int len = file.get(INT, at);
-            if (len < VprofRing.RecordHeader.SIZE || (len & 7) != 0 || len > VprofRing.RECORD_MAX || len > end - at) {
-                break;
-            }
-            at += len;
-            records++;
-        }
-        if (records == 0) {
-            return;
-        }
-        tornOffset = offset;
-        tornLength = at - offset - CHUNK_HEADER_SIZE;
-        tornRecords = records;
-    }
-
-    private void addChunk(long offset, int kind, int length) {
-        if (chunkCount == chunkOffsets.length) {
-            int n = chunkCount * 2;
-            chunkOffsets = Arrays.copyOf(chunkOffsets, n);
-            chunkKinds = Arrays.copyOf(chunkKinds, n);
-            chunkLengths = Arrays.copyOf(chunkLengths, n);
-        }
-        chunkOffsets[chunkCount] = offset;
-        chunkKinds[chunkCount] = kind;
-        chunkLengths[chunkCount] = length;
-        chunkCount++;
-        chunkBytes += CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length);
-    }
-
-    private boolean crcMatches(long offset, int length) {
-        crc.reset();
-        crc.update(file.asSlice(offset, 8).asByteBuffer());
-        crc.update(file.asSlice(offset + CaptureFormat.CHUNK_FLAGS, 4).asByteBuffer());
-        crc.update(file.asSlice(offset + CHUNK_HEADER_SIZE, length).asByteBuffer());
-        return (int) crc.getValue() == file.get(INT, offset + CaptureFormat.CHUNK_CRC);
-    }
-
-    /** Chunk i's payload, or null (and a warning) when its checksum fails. */
-    private MemorySegment verifiedPayload(int i) {
-        long offset = chunkOffsets[i];
-        int length = chunkLengths[i];
-        // Chunks found by a scan were verified already; index entries are verified on first use.
-        if (complete && !verified.get(i)) {
-            if (damagedChunks.contains(offset) || !crcMatches(offset, length)) {
-                damagedLocated(offset, CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length));
-                warnings.add(ReadStats.Severity.DATA_LOSS, CaptureFormat.kindName(chunkKinds[i]) + " chunk at byte "
-                        + offset + " of " + path + " fails its checksum; skipped");
-                return null;
-            }
-            verified.set(i);
-        }
-        return file.asSlice(offset + CHUNK_HEADER_SIZE, length);
     }
 
     // ---- small chunks -------------------------------------------------------------------
@@ -772,13 +511,13 @@ public final class CaptureReader implements Closeable {
     }
 
     private void readSmallChunks() {
-        for (int i = 0; i < chunkCount; i++) {
-            int kind = chunkKinds[i];
+        for (int i = 0; i < table.count(); i++) {
+            int kind = table.kind(i);
             if (kind != CaptureFormat.KIND_METADATA && kind != CaptureFormat.KIND_PROCESS
                     && kind != CaptureFormat.KIND_COUNTERS) {
                 continue;
             }
-            MemorySegment p = verifiedPayload(i);
+            MemorySegment p = table.verifiedPayload(i);
             if (p == null) {
                 continue;
             }
@@ -804,9 +543,9 @@ public final class CaptureReader implements Closeable {
                 }
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
-                damagedLocated(chunkOffsets[i], CHUNK_HEADER_SIZE + CaptureFormat.align8((long) chunkLengths[i]));
+                table.damagedLocated(table.offset(i), CHUNK_HEADER_SIZE + CaptureFormat.align8((long) table.length(i)));
                 warnings.add(ReadStats.Severity.DATA_LOSS, CaptureFormat.kindName(kind) + " chunk at byte "
-                        + chunkOffsets[i] + " of " + path + " is not valid JSON (" + why + "); skipped");
+                        + table.offset(i) + " of " + path + " is not valid JSON (" + why + "); skipped");
             }
         }
         if (metadata == null) {
