@@ -163,6 +163,15 @@ class InputKindSentencesTest {
     }
 
     @Test
+    void aFolderThatHoldsNoTraces() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        everyCommandSays(empty, empty + " holds no PyTorch profiler trace (*.json, *.json.gz)");
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(other.resolve("notes.txt"), "hello\n");
+        everyCommandSays(other, other + " holds no PyTorch profiler trace (*.json, *.json.gz)");
+    }
+
+    @Test
     void theKindsVprofReadsAreNotRefused() throws IOException {
         Cli.Result r = Cli.run("report", TRACE.toString());
         assertEquals(0, r.code(), r.err());
