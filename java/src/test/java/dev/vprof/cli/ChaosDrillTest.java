@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  * <li>targets harmed 0: both workers and the parent live through every cycle, exit 0, and their
  *     own summary lines count exactly the kernels they were told to launch;</li>
- * <li>every file that exists reads ({@code vprof report --json}, exit 0), killed ones too;</li>
+ * <li>every file that exists reads ({@code vprof report --json}): exit 0, or, for a file a SIGKILL
+ *     left unclosed, exit 3 with the sentence that says it was never closed;</li>
  * <li>drop accounting exact: in every range a file holds whole (begun and ended by the profiler),
  *     the kernels of one block = recorded + dropped by the full ring + rejected + missing (kernels
  *     CUPTI dropped are among the missing: its drop counts name no record), from the file's own
