@@ -19,7 +19,8 @@ final class OtlpExport {
     /**
      * Exit status, a row of {@link ExitCode}: OK when every span was accepted, CANNOT when some were
      * not (counted), INTERRUPTED when stopped while sending, READ_PARTLY when all were sent from a
-     * capture read only partly (what it held past the damage was not sent).
+     * capture read only partly (what it held past the damage was not sent), or when such a capture
+     * has no spans left to send.
      */
     static int run(Path file, String url, PrintWriter stdout, PrintWriter err) {
         ForwardTarget target;
@@ -35,6 +36,12 @@ final class OtlpExport {
             health = reader.readStats();
         } catch (IOException e) {
             throw CaptureOpenError.of(file, e, null);
+        }
+        if (spans.isEmpty() && health.readPartly()) {
+            // The spans may have been in what was lost: say that, not only that there are none.
+            ReadHealth.warnings(err, health);
+            err.println("vprof: " + file + " holds no request spans (llm_request) in what could be read; nothing was sent");
+            return ReadHealth.finish(err, "export", ExitCode.CANNOT, List.of(health));
         }
         if (spans.isEmpty()) {
             throw new CliException(file + " holds no request spans (llm_request); capture with --otlp while vLLM "

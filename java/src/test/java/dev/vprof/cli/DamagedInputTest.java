@@ -90,6 +90,18 @@ class DamagedInputTest {
     }
 
     @Test
+    void anOtlpExportOfADamagedCaptureWithoutSpansSaysWhatWasLostNotOnlyThatThereAreNoSpans() throws Exception {
+        byte[] b = Files.readAllBytes(whole);
+        Path file = damaged("cut.vprof", Arrays.copyOf(b, b.length / 2));
+        // Nothing listens on the port: a sentence about the collector would mean spans were sent.
+        Cli.Result x = Cli.run("export", file.toString(), "--otlp", "http://127.0.0.1:1/v1/traces");
+        assertEquals(ExitCode.READ_PARTLY.code(), x.code(), x.err());
+        assertTrue(x.err().contains("vprof export: " + file + " was read only partly: "), x.err());
+        assertTrue(x.err().contains(file + " holds no request spans (llm_request) in what could be read"), x.err());
+        assertFalse(x.err().contains("127.0.0.1:1"), "nothing was sent: " + x.err());
+    }
+
+    @Test
     void theExitCodeIsDocumentedInHelp() {
         Pattern row = Pattern.compile("\\n  3 +" + Pattern.quote(ExitCode.READ_PARTLY.meaning().substring(0, 30)));
         assertTrue(row.matcher(Cli.run("report", "--help").out()).find(), Cli.run("report", "--help").out());
