@@ -10,7 +10,7 @@
 # outputs (cases/NAME/) go into OUTDIR. A failing case does not stop the others; rows are written
 # as they are decided, so a run cut short still leaves them. Without a GPU it says so and exits 0.
 #
-#   ./gpu-check.sh OUTDIR          exit 0: all matched (or no GPU), 1: a mismatch, 124: out of time
+#   ./gpu-check.sh OUTDIR          exit 0: all matched (or no GPU), 5: a mismatch (vprof's NOT_EXPECTED), 124: out of time
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # 8 minutes in all: the self-test is asked to stop (TERM) at 7:45 and killed 10 s later.

@@ -3,6 +3,7 @@ package dev.vprof.adapt;
 import dev.vprof.capture.BootClock;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
+import dev.vprof.capture.Warnings;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
@@ -47,6 +48,11 @@ public final class CaptureTimeline {
         }
     }
 
+    /** The adapter's notes: what it changed, left out or could not read, at most 100 sentences. */
+    static Warnings notes() {
+        return new Warnings(100, "notes");
+    }
+
     /**
      * The capture as a streamed source: one pass over the records builds its layout (a
      * {@link Timeline}: every count, with the notes), and each walk is one more pass that hands the slices out, holding only what the file leaves out
@@ -55,7 +61,7 @@ public final class CaptureTimeline {
      */
     public static Result stream(CaptureReader reader, KernelNames names, LongConsumer progress) {
         Timeline timeline = new Timeline();
-        Notes notes = new Notes();
+        Warnings notes = notes();
         Map<String, Integer> kernelNameIds = new HashMap<>();
         StreamedCapture.TrackTimes tracks = new StreamedCapture.TrackTimes();
         RecordAdapter records = mapRecords(reader, timeline, tracks, names, kernelNameIds, notes, progress);
@@ -67,7 +73,7 @@ public final class CaptureTimeline {
 
     /** The fitting pass (the clocks), then the mapping pass into {@code out}. */
     private static RecordAdapter mapRecords(CaptureReader reader, Timeline timeline, AdaptedRecords out, KernelNames names,
-                                            Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
+                                            Map<String, Integer> kernelNameIds, Warnings notes, LongConsumer progress) {
         reader.processes().forEach(p -> {
             TimelineProcess process = describe(timeline.process(p.pid()), p.command())
                     .distributed(p.rank(), p.localRank(), p.worldSize()).facts(p.facts());
@@ -83,7 +89,7 @@ public final class CaptureTimeline {
 
     /** Window, metrics and spans onto the timeline, after the records. */
     private static Result result(CaptureReader reader, Timeline timeline, TimelineSource source, RecordAdapter records,
-                                 Notes notes) {
+                                 Warnings notes) {
         CaptureWindow window = CaptureWindow.choose(reader.window().orElse(null), records.rangesStart,
                 records.rangesEnd, records.dataStart, records.dataEnd);
 

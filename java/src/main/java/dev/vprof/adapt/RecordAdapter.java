@@ -13,6 +13,7 @@ import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.SyncEvent;
+import dev.vprof.capture.Warnings;
 import dev.vprof.names.KernelNames;
 import dev.vprof.time.RangeEdges;
 import dev.vprof.timeline.ApiCall;
@@ -56,7 +57,7 @@ final class RecordAdapter implements RecordVisitor {
     private long startNs;
     private long endNs;
     private final Map<Integer, ClockMapping> clocks;
-    private final Notes notes;
+    private final Warnings notes;
     private final LongConsumer progress;
     private final Map<Integer, Proc> procs = new LinkedHashMap<>();
     private Proc last;
@@ -143,7 +144,7 @@ final class RecordAdapter implements RecordVisitor {
      * @param kernelNameIds shared by passes over one file, so each kernel name is demangled once
      */
     RecordAdapter(Timeline timeline, AdaptedRecords out, Map<Integer, ClockMapping> clocks, KernelNames names,
-                  Map<String, Integer> kernelNameIds, Notes notes, LongConsumer progress) {
+                  Map<String, Integer> kernelNameIds, Warnings notes, LongConsumer progress) {
         this.names = names;
         this.timeline = timeline;
         this.out = out;

@@ -4,6 +4,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.EventArgs;
+import dev.vprof.capture.Warnings;
 import dev.vprof.names.KernelNames;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CaptureRange;
@@ -98,7 +99,7 @@ final class StreamedCapture implements TimelineSource {
     @Override
     public void walk(TimelineVisitor visitor) throws IOException {
         Walk walk = new Walk(visitor);
-        RecordAdapter adapter = new RecordAdapter(layout, walk, clocks, names, kernelNameIds, new Notes(), progress);
+        RecordAdapter adapter = new RecordAdapter(layout, walk, clocks, names, kernelNameIds, CaptureTimeline.notes(), progress);
         try {
             reader.forEachRecord(adapter);
             walk.chunk(AFTER_LAST_CHUNK);

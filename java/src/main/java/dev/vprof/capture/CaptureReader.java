@@ -3,7 +3,6 @@ package dev.vprof.capture;
 import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
 
 import com.fasterxml.jackson.core.JacksonException;
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
 import dev.vprof.region.AgentCounters;
@@ -19,7 +18,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
 
 /**
  * Reads a .vprof capture file (layout in {@link CaptureFormat}).
@@ -67,22 +64,12 @@ public final class CaptureReader implements Closeable {
     private final MemorySegment file;
     private final long size;
     private final int formatVersion;
-    private final Warnings warnings = new Warnings();
-    private final CRC32C crc = new CRC32C();
-
-    private long[] chunkOffsets = new long[64];
-    private int[] chunkKinds = new int[64];
-    private int[] chunkLengths = new int[64];
-    private int chunkCount;
-    private boolean complete;
-    private boolean footerDamaged;
-    /** The RECORDS chunk cut short at the end of the file, if any: its offset, the whole records' payload length. */
-    private long tornOffset;
-    private long tornLength;
-    private long tornRecords;
-    /** Offsets of the chunks skipped as damaged (a pass may meet one again), and their bytes. */
-    private final Set<Long> damagedChunks = new HashSet<>();
-    private long damagedBytes;
+    private final ReadStats stats;
+    private final Warnings warnings;
+    /** Where the chunks are, which were verified or found damaged, and the torn tail. */
+    private final ChunkTable table;
+    /** Pids whose records were skipped, past {@link #MAX_PROCESSES} (each counted once). */
+    private final Set<Integer> skippedPids = new HashSet<>();
 
     private CaptureMetadata metadata;
     private final Map<Integer, ProcessInfo> processes = new LinkedHashMap<>();
@@ -97,6 +84,9 @@ public final class CaptureReader implements Closeable {
         this.file = file;
         this.size = file.byteSize();
         this.formatVersion = formatVersion;
+        this.stats = new ReadStats(path.toString());
+        this.warnings = stats.warnings();
+        this.table = new ChunkTable(path, file, stats);
     }
 
     /**
@@ -111,10 +101,19 @@ public final class CaptureReader implements Closeable {
     /**
      * Opens {@code file}, a capture another source was turned into for this reader only (a PyTorch
      * profiler trace read directly): the reader names itself {@code shownAs}, the source the user
-     * gave, starts its warnings with {@code notes} (what the conversion said), and runs
+     * gave, starts its warnings with {@code notes} (what the conversion said, severity info), and runs
      * {@code onClose} when closed (removing {@code file}); on failure it runs {@code onClose} at once.
      */
     public static CaptureReader openMade(Path file, Path shownAs, List<String> notes, Runnable onClose)
+            throws IOException {
+        return openMade(file, shownAs, stats -> notes.forEach(stats::note), onClose);
+    }
+
+    /**
+     * As {@link #openMade(Path, Path, List, Runnable)}, the conversion adding its own sentences and
+     * counters to the reader's {@link ReadStats} through {@code conversion}, before anything is read.
+     */
+    public static CaptureReader openMade(Path file, Path shownAs, Consumer<ReadStats> conversion, Runnable onClose)
             throws IOException {
         CaptureReader reader;
         try {
@@ -123,7 +122,7 @@ public final class CaptureReader implements Closeable {
             onClose.run();
             throw e;
         }
-        notes.forEach(reader.warnings::add);
+        conversion.accept(reader.stats);
         reader.onClose = onClose;
         return reader;
     }
@@ -135,9 +134,18 @@ public final class CaptureReader implements Closeable {
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
                 long size = channel.size();
                 if (size < CaptureFormat.FILE_HEADER_SIZE) {
-                    throw new CaptureFormatException(path + " is not a vprof capture file ("
-                            + (startsLikeMagic(channel, (int) size) ? size + " bytes, too short for a header)"
-                                    : "bad magic)"));
+                    if (size == 0 || !startsLikeMagic(channel, (int) size)) {
+                        throw new CaptureFormatException(path + " is not a vprof capture file ("
+                                + (size == 0 ? "0 bytes, too short for a header)" : "bad magic)"));
+                    }
+                    // A capture cut inside its own header: nothing to read, and it says so.
+                    CaptureReader cut = new CaptureReader(shownAs, arena, MemorySegment.NULL, 0);
+                    cut.stats.headerOnly(size);
+                    cut.stats.flag(ReadStats.Stat.CUT_SHORT, true);
+                    cut.stats.extent(size, 0, 0);
+                    cut.warnings.add(ReadStats.Severity.DATA_LOSS, shownAs + " holds only the first " + size
+                            + " bytes of a capture's " + CaptureFormat.FILE_HEADER_SIZE + "-byte header");
+                    return cut;
                 }
                 file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             }
@@ -154,7 +162,7 @@ public final class CaptureReader implements Closeable {
                 throw new CaptureFormatException(path + " is not a vprof capture file (format version 0)");
             }
             CaptureReader reader = new CaptureReader(shownAs, arena, file, version);
-            reader.locateChunks();
+            reader.table.locate(path);
             reader.readSmallChunks();
             reader.mergeWindow();
             return reader;
@@ -188,7 +196,7 @@ public final class CaptureReader implements Closeable {
 
     /** True when the file was closed by its writer (its footer index is intact). */
     public boolean complete() {
-        return complete;
+        return table.complete();
     }
 
     /** The capture's metadata; empty only when its chunk is missing or damaged. */
@@ -215,15 +223,15 @@ public final class CaptureReader implements Closeable {
         return new AbstractList<>() {
             @Override
             public ChunkInfo get(int i) {
-                if (i < 0 || i >= chunkCount) {
+                if (i < 0 || i >= table.count()) {
                     throw new IndexOutOfBoundsException(i);
                 }
-                return new ChunkInfo(chunkOffsets[i], chunkKinds[i], chunkLengths[i]);
+                return table.info(i);
             }
 
             @Override
             public int size() {
-                return chunkCount;
+                return table.count();
             }
         };
     }
@@ -231,9 +239,9 @@ public final class CaptureReader implements Closeable {
     /** The readable chunks of one kind, in file order. */
     public List<ChunkInfo> chunks(int kind) {
         List<ChunkInfo> out = new ArrayList<>();
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] == kind) {
-                out.add(new ChunkInfo(chunkOffsets[i], kind, chunkLengths[i]));
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) == kind) {
+                out.add(table.info(i));
             }
         }
         return out;
@@ -241,20 +249,20 @@ public final class CaptureReader implements Closeable {
 
     /** A chunk's payload, or empty (with a warning) when it fails its checksum. */
     public Optional<byte[]> payload(ChunkInfo chunk) {
-        int i = Arrays.binarySearch(chunkOffsets, 0, chunkCount, chunk.offset());
+        int i = table.indexOf(chunk.offset());
         if (i < 0) {
             throw new IllegalArgumentException("no chunk at byte " + chunk.offset() + " of " + path);
         }
-        MemorySegment p = verifiedPayload(i);
+        MemorySegment p = table.verifiedPayload(i);
         return p == null ? Optional.empty() : Optional.of(p.toArray(ValueLayout.JAVA_BYTE));
     }
 
     /** The payloads of every intact chunk of {@code kind}, in file order (for METRICS, SPANS, extensions). */
     public List<byte[]> payloads(int kind) {
         List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] == kind) {
-                MemorySegment p = verifiedPayload(i);
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) == kind) {
+                MemorySegment p = table.verifiedPayload(i);
                 if (p != null) {
                     out.add(p.toArray(ValueLayout.JAVA_BYTE));
                 }
@@ -277,25 +285,26 @@ public final class CaptureReader implements Closeable {
         RecordDecoder.Budget budget = new RecordDecoder.Budget();
         Map<Integer, RecordDecoder> decoders = new LinkedHashMap<>();
         ClockPairs pairs = new ClockPairs();
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] != CaptureFormat.KIND_RECORDS) {
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) != CaptureFormat.KIND_RECORDS) {
                 continue;
             }
-            MemorySegment p = verifiedPayload(i);
+            MemorySegment p = table.verifiedPayload(i);
             if (p == null) {
                 continue;
             }
             if (p.byteSize() < CaptureFormat.RECORDS_HEADER_SIZE) {
-                damaged(chunkOffsets[i], CHUNK_HEADER_SIZE + p.byteSize());
-                warnings.add("RECORDS chunk at byte " + chunkOffsets[i] + " of " + path + " is too short; skipped");
+                table.damagedLocated(table.offset(i), CHUNK_HEADER_SIZE + CaptureFormat.align8(p.byteSize()));
+                warnings.add(ReadStats.Severity.DATA_LOSS, "RECORDS chunk at byte " + table.offset(i) + " of " + path
+                        + " is too short; skipped");
                 continue;
             }
             decodeRecords(i, p, decoders, budget, pairs, clocksOnly, visitor);
         }
-        if (tornLength > 0) {
+        MemorySegment torn = table.tornPayload();
+        if (torn != null) {
             // Last, as in the file: the whole records of the chunk the writer was cut off in.
-            decodeRecords(chunkCount, file.asSlice(tornOffset + CHUNK_HEADER_SIZE, tornLength), decoders, budget,
-                    pairs, clocksOnly, visitor);
+            decodeRecords(table.count(), torn, decoders, budget, pairs, clocksOnly, visitor);
         }
         if (!clocksOnly) { // what the decoders count is about records a clock pass skips
             for (RecordDecoder d : decoders.values()) {
@@ -303,6 +312,7 @@ public final class CaptureReader implements Closeable {
             }
         }
         if (pairs.overflowed()) {
+            stats.flag(ReadStats.Stat.CLOCK_PAIRS_UNUSED, true);
             warnings.add(path + " holds more than " + ClockPairs.MAX_PAIRS + " clock pairs; the fit used the first");
         }
         clocks = pairs.fit();
@@ -310,7 +320,7 @@ public final class CaptureReader implements Closeable {
 
     /**
      * One RECORDS payload (pid, reserved word, whole records) to the decoder of its process;
-     * {@code chunkIndex} is its place in {@link #chunks()} ({@code chunkCount} for the torn tail).
+     * {@code chunkIndex} is its place in {@link #chunks()} (their count for the torn tail).
      */
     private void decodeRecords(int chunkIndex, MemorySegment p, Map<Integer, RecordDecoder> decoders,
                                RecordDecoder.Budget budget, ClockPairs pairs, boolean clocksOnly, RecordVisitor visitor) {
@@ -318,7 +328,10 @@ public final class CaptureReader implements Closeable {
         RecordDecoder decoder = decoders.get(pid);
         if (decoder == null) {
             if (decoders.size() >= MAX_PROCESSES) {
-                warnings.add(path + " holds records of more than " + MAX_PROCESSES
+                if (skippedPids.size() < MAX_PROCESSES && skippedPids.add(pid)) {
+                    stats.add(ReadStats.Stat.PROCESSES_SKIPPED, 1);
+                }
+                warnings.add(ReadStats.Severity.DATA_LOSS, path + " holds records of more than " + MAX_PROCESSES
                         + " processes; the others were skipped");
                 return;
             }
@@ -338,7 +351,20 @@ public final class CaptureReader implements Closeable {
      * bytes that are not there; 0 when there is no such chunk.
      */
     public long unverifiedRecords() {
-        return tornRecords;
+        return table.tornRecords();
+    }
+
+    /** Whether {@code chunk} was found damaged (a bad checksum, JSON that does not parse). */
+    boolean damaged(ChunkInfo chunk) {
+        return table.damaged(chunk.offset());
+    }
+
+    /**
+     * The RECORDS payload recovered from the chunk the file is cut inside (its pid header and every
+     * whole record before the cut, unverified), or empty when there is none.
+     */
+    Optional<byte[]> tornPayload() {
+        return Optional.ofNullable(table.tornPayload()).map(p -> p.toArray(ValueLayout.JAVA_BYTE));
     }
 
     /** The clock mapping of {@code pid} (identity when it has no pairs); may take a pass over the file. */
@@ -403,31 +429,37 @@ public final class CaptureReader implements Closeable {
     }
 
     /**
-     * The chunks skipped as damaged so far (a bad checksum, a chunk cut short or unreadable, the
-     * part of the file a scan could not read past), each counted once however many passes meet
-     * it; 0 for a file read whole. A file that merely lacks its footer (a capture killed between
-     * chunks) has none. Grows during passes, as {@link #warnings()} does.
+     * How the file was read: what was damaged, missing or cut short, as counters and sentences, and
+     * whether that cost data ({@link ReadStats#readPartly()}). Grows during passes, as damage is met;
+     * {@link #verify()} meets all of it at once.
      */
-    public long damagedChunks() {
-        return damagedChunks.size();
+    public ReadStats readStats() {
+        return stats;
     }
 
-    /** The bytes of the file those chunks (and an unreadable tail) take. */
-    public long damagedBytes() {
-        return damagedBytes;
-    }
-
-    private void damaged(long offset, long bytes) {
-        // bytes is 0 for a file cut exactly on a record boundary inside a chunk: every whole record
-        // was recovered, yet the chunk is still short and unverified, so it counts as damage.
-        if (bytes >= 0 && damagedChunks.add(offset)) {
-            damagedBytes += bytes;
+    /**
+     * Checks every chunk's checksum now, so that {@link #readStats()} is final before anything is
+     * shown (diff and merge judge their inputs first). Later passes do not check a chunk again.
+     */
+    public void verify() {
+        for (int i = 0; i < table.count(); i++) {
+            table.verifiedPayload(i);
         }
+    }
+
+    /** The chunks skipped as damaged so far, each counted once however many passes meet it. */
+    public long damagedChunks() {
+        return stats.get(ReadStats.Stat.DAMAGED_CHUNKS);
+    }
+
+    /** The bytes of the file those chunks (and an unreadable rest of the file) take. */
+    public long damagedBytes() {
+        return stats.get(ReadStats.Stat.DAMAGED_BYTES);
     }
 
     /** What was damaged, missing or cut short, one sentence each (grows during passes). */
     public List<String> warnings() {
-        return warnings.list();
+        return stats.texts();
     }
 
     /** The file size in bytes. */
@@ -438,9 +470,9 @@ public final class CaptureReader implements Closeable {
     /** Bytes of RECORDS payloads (what the rings delivered, plus 8 bytes a chunk). */
     public long recordsBytes() {
         long sum = 0;
-        for (int i = 0; i < chunkCount; i++) {
-            if (chunkKinds[i] == CaptureFormat.KIND_RECORDS) {
-                sum += chunkLengths[i];
+        for (int i = 0; i < table.count(); i++) {
+            if (table.kind(i) == CaptureFormat.KIND_RECORDS) {
+                sum += table.length(i);
             }
         }
         return sum;
@@ -457,175 +489,6 @@ public final class CaptureReader implements Closeable {
                 r.run();
             }
         }
-    }
-
-    // ---- locating chunks --------------------------------------------------------------
-
-    private void locateChunks() {
-        long scanLimit = size;
-        if (size >= CaptureFormat.FILE_HEADER_SIZE + CHUNK_HEADER_SIZE + CaptureFormat.TRAILER_SIZE
-                && file.get(LONG, size - 8) == CaptureFormat.END_MAGIC) {
-            long indexOffset = file.get(LONG, size - CaptureFormat.TRAILER_SIZE);
-            if (readIndex(indexOffset)) {
-                complete = true;
-                return;
-            }
-            chunkCount = 0;
-            footerDamaged = true;
-            warnings.add("the footer index of " + path + " is damaged; read it chunk by chunk instead");
-            scanLimit = size - CaptureFormat.TRAILER_SIZE;
-        }
-        scan(scanLimit);
-    }
-
-    /** Trusts the footer index only if every entry checks out against the chunk it names. */
-    private boolean readIndex(long indexOffset) {
-        long trailerAt = size - CaptureFormat.TRAILER_SIZE;
-        if (indexOffset < CaptureFormat.FILE_HEADER_SIZE || (indexOffset & 7) != 0
-                || indexOffset > trailerAt - CHUNK_HEADER_SIZE) {
-            return false;
-        }
-        int kind = file.get(INT, indexOffset + CaptureFormat.CHUNK_KIND);
-        int length = file.get(INT, indexOffset + CaptureFormat.CHUNK_LENGTH);
-        if (kind != CaptureFormat.KIND_INDEX || length < 0 || length % CaptureFormat.INDEX_ENTRY_SIZE != 0
-                || indexOffset + CHUNK_HEADER_SIZE + length != trailerAt || !crcMatches(indexOffset, length)) {
-            return false;
-        }
-        int entries = length / CaptureFormat.INDEX_ENTRY_SIZE;
-        if (entries > MAX_CHUNKS) {
-            return false;
-        }
-        long previousEnd = CaptureFormat.FILE_HEADER_SIZE;
-        long at = indexOffset + CHUNK_HEADER_SIZE;
-        for (int e = 0; e < entries; e++, at += CaptureFormat.INDEX_ENTRY_SIZE) {
-            long offset = file.get(LONG, at);
-            int entryKind = file.get(INT, at + 8);
-            int entryLength = file.get(INT, at + 12);
-            if (offset < previousEnd || (offset & 7) != 0 || entryLength < 0
-                    || entryLength > CaptureFormat.MAX_PAYLOAD
-                    || offset + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) entryLength) > indexOffset
-                    || file.get(INT, offset + CaptureFormat.CHUNK_KIND) != entryKind
-                    || file.get(INT, offset + CaptureFormat.CHUNK_LENGTH) != entryLength) {
-                return false;
-            }
-            addChunk(offset, entryKind, entryLength);
-            previousEnd = offset + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) entryLength);
-        }
-        return true;
-    }
-
-    /** Walks chunk headers from the start, verifying each, up to the last whole chunk. */
-    private void scan(long limit) {
-        long pos = CaptureFormat.FILE_HEADER_SIZE;
-        String stop = null;
-        while (pos < limit) {
-            if (limit - pos < CHUNK_HEADER_SIZE) {
-                stop = "a chunk header cut short";
-                break;
-            }
-            int kind = file.get(INT, pos + CaptureFormat.CHUNK_KIND);
-            int length = file.get(INT, pos + CaptureFormat.CHUNK_LENGTH);
-            if (length < 0 || length > CaptureFormat.MAX_PAYLOAD) {
-                stop = "a chunk with an impossible length (" + Integer.toUnsignedString(length) + " bytes)";
-                break;
-            }
-            long next = pos + CHUNK_HEADER_SIZE + CaptureFormat.align8((long) length);
-            if (next > limit) {
-                stop = "a chunk cut short (" + length + " bytes announced, " + (limit - pos - CHUNK_HEADER_SIZE)
-                        + " present)";
-                if (kind == CaptureFormat.KIND_RECORDS) {
-                    recoverTorn(pos, Math.min(limit, pos + CHUNK_HEADER_SIZE + length));
-                }
-                break;
-            }
-            if (!crcMatches(pos, length)) {
-                if (kind == CaptureFormat.KIND_INDEX && next == limit) {
-                    break; // the damaged index itself, already reported
-                }
-                stop = "a chunk that fails its checksum";
-                break;
-            }
-            if (chunkCount >= MAX_CHUNKS) {
-                stop = "more than " + MAX_CHUNKS + " chunks";
-                break;
-            }
-            if (kind != CaptureFormat.KIND_INDEX) {
-                addChunk(pos, kind, length);
-            }
-            pos = next;
-        }
-        if (stop != null) {
-            damaged(pos, limit - pos - (tornRecords > 0 ? CHUNK_HEADER_SIZE + tornLength : 0));
-            warnings.add(path + " is damaged or cut short: read " + chunkCount + " whole chunks, then found " + stop
-                    + " at byte " + pos + " of " + size + "; the rest was ignored");
-            if (tornRecords > 0) {
-                warnings.add(path + ": " + tornRecords + " whole records were recovered from the RECORDS chunk at byte "
-                        + tornOffset + ", which the file cuts short; they are unverified (the chunk's checksum"
-                        + " covers bytes that are missing)");
-            }
-        } else if (!footerDamaged) {
-            warnings.add(path + " was not closed by its writer (the capture was cut short?); read all "
-                    + chunkCount + " whole chunks");
-        }
-    }
-
-    /**
-     * Keeps the whole records at the start of the RECORDS chunk at {@code offset}, which the file
-     * cuts at {@code end}: the pid header, then records while each one's length is sane and it
-     * ends before the cut.
-     */
-    private void recoverTorn(long offset, long end) {
-        long at = offset + CHUNK_HEADER_SIZE + CaptureFormat.RECORDS_HEADER_SIZE;
-        long records = 0;
-        while (end - at >= VprofRing.RecordHeader.SIZE) {
-            int len = file.get(INT, at);
-            if (len < VprofRing.RecordHeader.SIZE || (len & 7) != 0 || len > VprofRing.RECORD_MAX || len > end - at) {
-                break;
-            }
-            at += len;
-            records++;
-        }
-        if (records == 0) {
-            return;
-        }
-        tornOffset = offset;
-        tornLength = at - offset - CHUNK_HEADER_SIZE;
-        tornRecords = records;
-    }
-
-    private void addChunk(long offset, int kind, int length) {
-        if (chunkCount == chunkOffsets.length) {
-            int n = chunkCount * 2;
-            chunkOffsets = Arrays.copyOf(chunkOffsets, n);
-            chunkKinds = Arrays.copyOf(chunkKinds, n);
-            chunkLengths = Arrays.copyOf(chunkLengths, n);
-        }
-        chunkOffsets[chunkCount] = offset;
-        chunkKinds[chunkCount] = kind;
-        chunkLengths[chunkCount] = length;
-        chunkCount++;
-    }
-
-    private boolean crcMatches(long offset, int length) {
-        crc.reset();
-        crc.update(file.asSlice(offset, 8).asByteBuffer());
-        crc.update(file.asSlice(offset + CaptureFormat.CHUNK_FLAGS, 4).asByteBuffer());
-        crc.update(file.asSlice(offset + CHUNK_HEADER_SIZE, length).asByteBuffer());
-        return (int) crc.getValue() == file.get(INT, offset + CaptureFormat.CHUNK_CRC);
-    }
-
-    /** Chunk i's payload, or null (and a warning) when its checksum fails. */
-    private MemorySegment verifiedPayload(int i) {
-        long offset = chunkOffsets[i];
-        int length = chunkLengths[i];
-        // Chunks found by a scan were verified already; index entries are verified on use.
-        if (complete && !crcMatches(offset, length)) {
-            damaged(offset, CHUNK_HEADER_SIZE + (long) length);
-            warnings.add(CaptureFormat.kindName(chunkKinds[i]) + " chunk at byte " + offset + " of " + path
-                    + " fails its checksum; skipped");
-            return null;
-        }
-        return file.asSlice(offset + CHUNK_HEADER_SIZE, length);
     }
 
     // ---- small chunks -------------------------------------------------------------------
@@ -648,13 +511,13 @@ public final class CaptureReader implements Closeable {
     }
 
     private void readSmallChunks() {
-        for (int i = 0; i < chunkCount; i++) {
-            int kind = chunkKinds[i];
+        for (int i = 0; i < table.count(); i++) {
+            int kind = table.kind(i);
             if (kind != CaptureFormat.KIND_METADATA && kind != CaptureFormat.KIND_PROCESS
                     && kind != CaptureFormat.KIND_COUNTERS) {
                 continue;
             }
-            MemorySegment p = verifiedPayload(i);
+            MemorySegment p = table.verifiedPayload(i);
             if (p == null) {
                 continue;
             }
@@ -680,13 +543,14 @@ public final class CaptureReader implements Closeable {
                 }
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
-                damaged(chunkOffsets[i], CHUNK_HEADER_SIZE + (long) chunkLengths[i]);
-                warnings.add(CaptureFormat.kindName(kind) + " chunk at byte " + chunkOffsets[i] + " of " + path
-                        + " is not valid JSON (" + why + "); skipped");
+                table.damagedLocated(table.offset(i), CHUNK_HEADER_SIZE + CaptureFormat.align8((long) table.length(i)));
+                warnings.add(ReadStats.Severity.DATA_LOSS, CaptureFormat.kindName(kind) + " chunk at byte "
+                        + table.offset(i) + " of " + path + " is not valid JSON (" + why + "); skipped");
             }
         }
         if (metadata == null) {
-            warnings.add(path + " has no readable METADATA chunk");
+            stats.flag(ReadStats.Stat.NO_METADATA, true);
+            warnings.add(ReadStats.Severity.DATA_LOSS, path + " has no readable METADATA chunk");
         }
     }
 

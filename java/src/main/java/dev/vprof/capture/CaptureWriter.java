@@ -57,6 +57,8 @@ public final class CaptureWriter implements Closeable {
     private long[] index = new long[3 * 64];
     private int chunks;
     private boolean closed;
+    /** Held while the file is written, so a reader can tell a live capture from a dead one (WriterLock). */
+    private WriterLock lock;
 
     /** Per-process chunk under construction: chunk header, RECORDS header, then records. */
     private static final class RecordsBuffer {
@@ -93,6 +95,7 @@ public final class CaptureWriter implements Closeable {
                 StandardOpenOption.TRUNCATE_EXISTING);
         CaptureWriter writer = new CaptureWriter(path, channel);
         try {
+            writer.lock = WriterLock.hold(starting);
             ByteBuffer fileHeader = ByteBuffer.allocate(CaptureFormat.FILE_HEADER_SIZE).order(CaptureFormat.ORDER);
             fileHeader.putLong(CaptureFormat.MAGIC).putInt(CaptureFormat.FORMAT_VERSION).putInt(0).flip();
             writer.writeFully(fileHeader);
@@ -101,6 +104,7 @@ public final class CaptureWriter implements Closeable {
             Files.move(starting, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             channel.close();
+            writer.releaseLock();
             Files.deleteIfExists(starting);
             throw e;
         }
@@ -267,7 +271,11 @@ public final class CaptureWriter implements Closeable {
             closed = true;
             buffers.clear();
             lastBuffer = null;
-            channel.close();
+            try {
+                channel.close();
+            } finally {
+                releaseLock();
+            }
         }
     }
 
@@ -334,6 +342,13 @@ public final class CaptureWriter implements Closeable {
             throw e;
         }
         position += total;
+    }
+
+    private void releaseLock() {
+        if (lock != null) {
+            lock.close();
+            lock = null;
+        }
     }
 
     private void ensureOpen() throws IOException {

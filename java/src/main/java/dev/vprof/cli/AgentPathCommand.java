@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.nativelib.NativeFiles;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -12,7 +13,12 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"", "Example:",
                 "  CUDA_INJECTION64_PATH=$(vprof agent-path) python serve.py &",
                 "  vprof attach --pid $! --duration 10s"})
-final class AgentPathCommand implements Callable<Integer> {
+final class AgentPathCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -24,6 +30,6 @@ final class AgentPathCommand implements Callable<Integer> {
             throw new CliException(e.getMessage(), e);
         }
         spec.commandLine().getOut().flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 }

@@ -123,7 +123,7 @@ final class AttachCommand implements Callable<Integer>, ExitCode.Returns {
                         Started.feeds(capture.openFeeds(err)),
                         new CaptureEnvironment(directory, err, Posix.isatty(Posix.STDERR_FILENO)));
                 capture.printSummaryJson(running.awaitSummary(), file, null, spec.commandLine().getOut());
-                return 0;
+                return ExitCode.OK.code();
             }
             throw new CliException(e.getMessage() + (inject ? "; none of them has CUDA loaded (libcuda mapped) to "
                     + "inject into: has it initialized CUDA yet?" : injectHint(withoutAgent)), e);

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
@@ -33,7 +34,12 @@ import picocli.CommandLine;
         footer = {"", "Example:",
             "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile",
             "", SignalHelp.STOP})
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -114,7 +120,8 @@ public final class BenchCommand implements Callable<Integer> {
                 out.print(r.format());
             }
             out.flush();
-            return r.failed() == 0 ? 0 : 1;
+            // The server answered, but not every request succeeded: not the server that was expected.
+            return r.failed() == 0 ? ExitCode.OK.code() : ExitCode.NOT_EXPECTED.code();
         } catch (LoadGenerator.UnreachableException e) {
             if (liveProgress && done.get() > 0) err.println();
             err.println("vprof bench: " + (e.completed() == 0 ? "cannot reach " + e.url()

@@ -35,7 +35,12 @@ import picocli.CommandLine.Spec;
                 "      --metrics localhost:8000/metrics --otlp --duration 20s -o x.vprof",
                 "  vprof capture --metrics localhost:8000 --otlp --duration 1m   # metrics and spans only",
                 "", SignalHelp.CAPTURE})
-final class CaptureCommand implements Callable<Integer> {
+final class CaptureCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.INTERRUPTED);
+    }
+
     @Spec
     CommandSpec spec;
 

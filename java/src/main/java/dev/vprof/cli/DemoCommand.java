@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.demo.DemoDir;
 import dev.vprof.demo.DemoException;
 import dev.vprof.demo.DemoPlan;
 import dev.vprof.demo.DemoScenario;
@@ -34,20 +35,32 @@ import picocli.CommandLine.Spec;
         description = {"Show vprof end to end in under a minute, no GPU needed: a simulated vLLM server with two "
                 + "GPU workers (the CUPTI test double), a load with a burst that overloads it, and one capture "
                 + "holding the kernels, the server's /metrics and its request spans.",
-                "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome), report.txt and report.html into --dir."},
+                "Writes capture.vprof, trace.pftrace (Perfetto), trace.json (Chrome), report.txt and report.html into --dir; "
+                        + "an earlier demo's files there are replaced only with --force, and never those of a demo "
+                        + "still running there."},
         footer = {"", "Examples:", "  vprof demo", "  vprof demo --dir /tmp/demo --burst 100",
+                "  vprof demo --force             # again, replacing the last run's files in ./vprof-demo",
                 "  vprof demo --serve &           # the server alone, on 127.0.0.1:8000, until Ctrl-C or SIGTERM",
                 "  vprof demo --serve --port 0 --load 10 --otlp http://127.0.0.1:14318/v1/traces",
                 "", "Signals: with --serve, SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the server and end its workers "
                         + "(exit 0); SIGHUP stays ignored under nohup. Without --serve they end the demo's capture as "
                         + "vprof attach does."})
-final class DemoCommand implements Callable<Integer> {
+final class DemoCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
+
     @Spec
     CommandSpec spec;
 
     @Option(names = "--dir", paramLabel = "DIR", defaultValue = "vprof-demo",
             description = "Where the files go. Default: ./${DEFAULT-VALUE}.")
     Path dir;
+
+    @Option(names = "--force", description = "Replace an earlier demo's files in --dir (never those of a demo "
+            + "that is still running there, such as a demo --serve writing its workers' logs).")
+    boolean force;
 
     @Option(names = "--steady", paramLabel = "N", defaultValue = "40",
             description = "Requests of the steady phase. Default: ${DEFAULT-VALUE}.")
@@ -124,10 +137,10 @@ final class DemoCommand implements Callable<Integer> {
         if (maxTokens < 1) {
             throw new CliException("--max-tokens must be at least 1");
         }
-        DemoPlan plan = DemoPlan.of(dir, steady, rate, burst, maxTokens, !noTorchPath);
         t0 = System.nanoTime();
         DemoScenario.Result result;
-        try {
+        try (DemoDir claimed = claim(false)) {
+            DemoPlan plan = DemoPlan.of(claimed.dir(), steady, rate, burst, maxTokens, !noTorchPath);
             result = DemoScenario.run(plan, new CommandCaptures(), new DemoScenario.Listener() {
                 @Override
                 public void step(String line) {
@@ -136,7 +149,7 @@ final class DemoCommand implements Callable<Integer> {
 
                 @Override
                 public void warning(String line) {
-                    err.println("vprof demo: warning: " + line);
+                    err.println("vprof: warning: demo: " + line);
                 }
             }, err);
         } catch (DemoException e) {
@@ -147,9 +160,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         print(out, result);
         if (result.failed() > 0) {
-            err.println("vprof demo: warning: " + result.failed() + " of " + result.requests() + " requests failed");
+            err.println("vprof: warning: demo: " + result.failed() + " of " + result.requests() + " requests failed");
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /** The report, then the files and how to open them. */
@@ -213,8 +226,19 @@ final class DemoCommand implements Callable<Integer> {
         if (maxTokens < 1) {
             throw new CliException("--max-tokens must be at least 1");
         }
-        return DemoServe.run(new DemoServe.Options(host, port, noOtlp ? null : DemoServe.otlpUrl(otlp), load, maxTokens,
-                dir, torchProfilerDir), out, err);
+        try (DemoDir claimed = claim(true)) {
+            return DemoServe.run(new DemoServe.Options(host, port, noOtlp ? null : DemoServe.otlpUrl(otlp), load,
+                    maxTokens, claimed.dir(), torchProfilerDir), out, err);
+        }
+    }
+
+    /** --dir, held for this run: refused when a running demo uses it, or when it holds earlier files without --force. */
+    private DemoDir claim(boolean forServe) {
+        try {
+            return DemoDir.claim(dir, forServe, force);
+        } catch (DemoException e) {
+            throw new CliException(e.getMessage(), e);
+        }
     }
 
     private void step(String s) {

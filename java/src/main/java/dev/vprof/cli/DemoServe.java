@@ -104,7 +104,7 @@ final class DemoServe {
             }
             for (long p : pids) {
                 if (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)) {
-                    err.println("vprof demo --serve: warning: worker pid " + p + " is still running");
+                    err.println("vprof: warning: demo --serve: worker pid " + p + " is still running");
                 }
             }
             err.println("vprof demo --serve: stopped");
@@ -137,7 +137,7 @@ final class DemoServe {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                err.println("vprof demo --serve: warning: background load: " + e.getMessage());
+                err.println("vprof: warning: demo --serve: background load: " + e.getMessage());
                 err.flush();
                 try {
                     Thread.sleep(1_000);

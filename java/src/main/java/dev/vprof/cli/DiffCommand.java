@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.adapt.Selection;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.diff.CaptureDiff;
 import dev.vprof.diff.Categories;
@@ -105,6 +106,11 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
     @Option(names = "--fail-on-regression", description = "exit 1 when the verdict is REGRESSED")
     boolean failOnRegression;
 
+    @Option(names = "--accept-loss",
+            description = "compare even when a side was read only partly (damaged, cut short, never closed): the "
+                    + "verdict covers what could be read, the loss is still printed and the exit code is still 3")
+    boolean acceptLoss;
+
     @Option(names = "--json", description = "write JSON instead of text (keys: docs/diff.md)")
     boolean json;
 
@@ -121,11 +127,20 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
         PrintWriter err = spec.commandLine().getErr();
         DiffOptions options = options();
         if (html != null) {
-            OutputPath.refuseExisting(html, force, "HTML file");
+            OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         DiffResult result;
+        ReadStats[] sides = new ReadStats[2];
         try {
-            result = CaptureDiff.run(options);
+            result = CaptureDiff.run(options, (b, n) -> {
+                sides[0] = b;
+                sides[1] = n;
+                if (!acceptLoss && (b.readPartly() || n.readPartly())) {
+                    throw new SideReadPartly();
+                }
+            });
+        } catch (SideReadPartly e) {
+            return refused(out, err, sides[0], sides[1]);
         } catch (DiffException e) {
             throw new CliException(e.getMessage(), e);
         } catch (CaptureFormatException e) {
@@ -136,23 +151,74 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
             throw CaptureOpenError.of(null, e, null);
         }
         for (String w : result.warnings()) {
-            err.println("warning: " + DiffText.escape(w));
+            ReadHealth.warn(err, w);
         }
-        out.print(json ? DiffJson.render(result) : DiffText.render(result));
+        out.print(json ? DiffJson.render(result, sides[0], sides[1]) : DiffText.render(result));
         if (html != null) {
             try {
                 long bytes = HtmlReport.write(DiffPage.render(result), html);
                 err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
             } catch (IOException e) {
-                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path", e);
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html", e);
             }
         }
         out.flush();
+        if (sideLines(err, sides[0], sides[1], "the verdict covers what could be read (--accept-loss)")) {
+            err.flush();
+            return ExitCode.READ_PARTLY.code();
+        }
         err.flush();
         if (DiffResult.NOT_COMPARABLE.equals(result.verdict())) {
             return ExitCode.NOT_COMPARABLE.code();
         }
         return failOnRegression && DiffResult.REGRESSED.equals(result.verdict()) ? ExitCode.REGRESSED.code() : ExitCode.OK.code();
+    }
+
+    /** Thrown from the sides' check: a side was read partly and the loss was not accepted. */
+    private static final class SideReadPartly extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SideReadPartly() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * No verdict from a side read partly: what the readers noted, one sentence per side saying what
+     * was lost, JSON with no verdict and both sides' read health, exit 3.
+     */
+    private int refused(PrintWriter out, PrintWriter err, ReadStats base, ReadStats next) {
+        ReadHealth.warnings(err, base);
+        if (next != base) {
+            ReadHealth.warnings(err, next);
+        }
+        sideLines(err, base, next, "no verdict was given (a side read partly can make any verdict wrong); "
+                + "pass --accept-loss to compare what could be read");
+        if (json) {
+            out.print(DiffJson.render(null, base, next));
+        }
+        out.flush();
+        err.flush();
+        return ExitCode.READ_PARTLY.code();
+    }
+
+    /** The line of each side read partly; true when there was one. */
+    private static boolean sideLines(PrintWriter err, ReadStats base, ReadStats next, String whatFollows) {
+        List<String> lines = new ArrayList<>();
+        if (base == next) {
+            lines.add(ReadHealth.side("diff", "capture both sides come from", base, whatFollows));
+        } else {
+            lines.add(ReadHealth.side("diff", "base side", base, whatFollows));
+            lines.add(ReadHealth.side("diff", "new side", next, whatFollows));
+        }
+        boolean any = false;
+        for (String l : lines) {
+            if (l != null) {
+                err.println(l);
+                any = true;
+            }
+        }
+        return any;
     }
 
     private DiffOptions options() {

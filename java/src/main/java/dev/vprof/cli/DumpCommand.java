@@ -70,7 +70,7 @@ final class DumpCommand implements Callable<Integer>, ExitCode.Returns {
             new ProcessBuilder("kill", "-USR1", Integer.toString(w.pid())).inheritIO().start().waitFor();
             err.println("vprof dump: sent SIGUSR1 to the vprof watch in pid " + w.pid() + " (it has no control endpoint); "
                     + "its dump goes to " + w.dir());
-            return 0;
+            return ExitCode.OK.code();
         }
         URI uri = URI.create(w.control() + "/dump" + (noWait ? "" : "?wait=1"));
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -111,7 +111,7 @@ final class DumpCommand implements Callable<Integer>, ExitCode.Returns {
                     + body.path("page").asText());
         }
         err.flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /** The watch of {@code pid}: the watch itself, its root, or a watch whose tree holds pid. */

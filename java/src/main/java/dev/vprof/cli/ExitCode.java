@@ -10,7 +10,8 @@ import java.util.LinkedHashMap;
  * The one table of vprof's exit codes: each number has one meaning in every command, so a script
  * or a CI gate can tell a regression from a broken input from a refusal. {@code vprof --help} and
  * the README print this table; a command's {@code --help} lists the rows it can return.
- * {@code vprof run} is the exception the table names: it exits with its command's own status.
+ * {@code vprof run} is the exception the table names: it exits with its command's own status (and
+ * {@code vprof launch} with it when the command dies within {@code --wait}).
  */
 public enum ExitCode {
     OK(0, "success: the command did what was asked"),
@@ -18,10 +19,12 @@ public enum ExitCode {
     CANNOT(2, "vprof cannot do what was asked: a bad option, an input that cannot be read, no agent, "
             + "an output that cannot be written; nothing was written under the output's name"),
     READ_PARTLY(3, "an input was read only partly (damaged, cut short or never closed by its writer); "
-            + "what was shown or written covers only what could be read"),
+            + "what was shown or written covers only what could be read (diff and merge give no verdict or archive "
+            + "unless --accept-loss)"),
     NOT_COMPARABLE(4, "the two inputs are not comparable (diff; --force compares anyway)"),
     NOT_EXPECTED(5, "the target, server or machine is not what was expected (triage: no vLLM metrics; "
-            + "doctor: a check FAILed)"),
+            + "doctor: a check FAILed; bench: requests failed; selftest: a result did not match, or --require-gpu "
+            + "found no GPU)"),
     INTERRUPTED(130, "stopped by SIGINT, SIGTERM or SIGHUP before its output was complete: nothing was left "
             + "under the output's name (a capture ended by a signal is complete and exits 0)");
 

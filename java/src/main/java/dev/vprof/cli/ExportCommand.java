@@ -2,6 +2,7 @@ package dev.vprof.cli;
 
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.export.KinetoFiles;
@@ -12,6 +13,7 @@ import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -147,6 +149,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
         List<Path> written;
         KinetoFiles.Result kineto = null;
         String partly;
+        ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
@@ -159,8 +162,12 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 err.print("\rvprof export: writing " + fmt.name().toLowerCase(Locale.ROOT) + " trace...          ");
                 err.flush();
             }
-            reader.warnings().forEach(w -> err.println((large ? "\r" : "") + "warning: " + w));
-            partly = ReadPartly.sentence(reader, "vprof export");
+            if (large) {
+                err.print("\r");
+            }
+            health = reader.readStats();
+            ReadHealth.warnings(err, health);
+            partly = ReadHealth.sentence("export", health);
             String nothing = nothingToShow(result, reader.complete());
             if (nothing != null) {
                 if (large) {
@@ -174,7 +181,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 return fail(err, file + " " + nothing);
             }
             if (result.gpuOps() == 0) {
-                err.println("warning: " + file + " holds no GPU work (no kernels, copies or sets); the trace has only "
+                ReadHealth.warn(err, file + " holds no GPU work (no kernels, copies or sets); the trace has only "
                         + shown(result) + (partly != null ? "; the damaged parts named below may have held it"
                                 : ". Was the capture range ever opened (cudaProfilerStart, or the NVTX range)?"));
             }
@@ -183,13 +190,20 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 if (taken != null) {
                     return fail(err, taken);
                 }
-                kineto = KinetoFiles.write(result.source(), out, stepSpec);
-                written = kineto.paths();
-            } else if (fmt == ExportFormat.SQLITE) {
-                SqliteExport.write(reader, file, result.source(), out);
-                written = List.of(out);
-            } else {
-                written = Exporter.export(result.source(), out, fmt);
+            }
+            // The input is open and read; what fails from here on is the writing of the output.
+            try {
+                if (fmt == ExportFormat.KINETO) {
+                    kineto = KinetoFiles.write(result.source(), out, stepSpec);
+                    written = kineto.paths();
+                } else if (fmt == ExportFormat.SQLITE) {
+                    SqliteExport.write(reader, file, result.source(), out);
+                    written = List.of(out);
+                } else {
+                    written = Exporter.export(result.source(), out, fmt);
+                }
+            } catch (IOException e) {
+                return fail(err, cannotWrite(out, e));
             }
             if (large) {
                 err.print("\r" + " ".repeat(60) + "\r");
@@ -205,23 +219,24 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             return fail(err, e.getMessage());
         }
         for (String note : result.notes()) {
-            err.println("note: " + note);
+            ReadHealth.note(err, note);
         }
         if (kineto != null && (result.requests() > 0 || !result.timeline().counters().isEmpty())) {
             // Kineto JSON has no place for them, so say what stayed behind and where it can be seen.
-            err.println("note: the Kineto export leaves out what the capture also holds: "
+            ReadHealth.note(err, "the Kineto export leaves out what the capture also holds: "
                     + (result.requests() > 0 ? result.requests() + " requests" : "")
                     + (result.requests() > 0 && !result.timeline().counters().isEmpty() ? " and " : "")
                     + (result.timeline().counters().isEmpty() ? "" : result.timeline().counters().size() + " metric counter tracks")
                     + "; export to .pftrace or .json (Perfetto, Chrome JSON) to see them on the same timeline");
         }
         if (kineto != null) {
-            kineto.notes().forEach(n -> err.println(n.startsWith("WARNING: ") ? "warning: " + n.substring(9) : "note: " + n));
+            kineto.warnings().forEach(w -> ReadHealth.warn(err, w));
+            kineto.notes().forEach(n -> ReadHealth.note(err, n));
         }
         for (int i = 0; i < written.size(); i++) {
             Path p = written.get(i);
             if (fmt != ExportFormat.PERFETTO && fmt != ExportFormat.SQLITE && sizeOf(p) > largeJsonBytes) {
-                err.println("warning: " + p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
+                ReadHealth.warn(err, p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
                         + "the same trace as Perfetto protobuf is a fraction of the size: vprof export " + file + " -o "
                         + pftraceBeside(p));
             }
@@ -253,13 +268,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             }
         }
         stdout.flush();
-        if (partly != null) {
-            err.println(partly);
-            err.flush();
-            return ExitCode.READ_PARTLY.code();
-        }
-        err.flush();
-        return 0;
+        return ReadHealth.finish(err, "export", ExitCode.OK, List.of(health));
     }
 
     /**
@@ -316,6 +325,14 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
     private static int fail(PrintWriter err, String message) {
         err.flush();
         throw new CliException(message);
+    }
+
+    /** The sentence for an output that failed while being written: it names the output, never the input. */
+    static String cannotWrite(Path out, IOException e) {
+        String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        return "cannot write " + out + ": " + why + "; nothing was written under that name"
+                + (why != null && why.contains("No space left") ? " (free some space, or choose another path with -o)"
+                        : "; choose another path with -o");
     }
 
     /** Why {@code out} cannot be written, or null when it can. */

@@ -1,10 +1,16 @@
 package dev.vprof.cli;
 
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.CaptureSalvage;
+import dev.vprof.capture.ReadStats;
+import dev.vprof.source.CaptureSources;
+import dev.vprof.source.InputKind;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,16 +23,20 @@ import picocli.CommandLine.Spec;
 
 /** `vprof import TRACE... -o FILE.vprof`: PyTorch profiler traces stored as a capture file. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        header = "Store PyTorch profiler (Kineto) traces as a .vprof capture file.",
+        header = "Store PyTorch profiler (Kineto) traces as a .vprof capture file, or what can be read of a damaged capture.",
         description = {"Read PyTorch profiler traces (.json, .json.gz, *.pt.trace.json[.gz], or a folder of them, "
                 + "one file per rank or worker, as vLLM's torch_profiler_dir holds them) and store them as one "
                 + "capture: one process per file with its rank and world size, its kernels, copies, memsets, CUDA "
                 + "API calls, annotations and CPU ops. Every command that reads a capture (report, export) also "
-                + "reads a trace directly; import keeps a compact copy. The mapping: docs/pytorch-traces.md."},
+                + "reads a trace directly; import keeps a compact copy. The mapping: docs/pytorch-traces.md.",
+                "",
+                "Given one .vprof capture that is damaged, cut short or was never closed, import stores what can be "
+                + "read of it as a whole, closed capture, says what was lost and exits 3."},
         footer = {"", "Examples:",
                 "  vprof import ./vllm_profile -o run.vprof",
                 "  vprof import rank-0.pt.trace.json.gz rank-1.pt.trace.json.gz -o job.vprof",
-                "  vprof import --no-cpu-ops big.pt.trace.json.gz -o big.vprof --force"})
+                "  vprof import --no-cpu-ops big.pt.trace.json.gz -o big.vprof --force",
+                "  vprof import killed.vprof -o kept.vprof                  # what a capture cut short holds, closed"})
 public final class ImportCommand implements Callable<Integer>, ExitCode.Returns {
     @Override
     public List<ExitCode> exitCodes() {
@@ -37,7 +47,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "trace files or folders of them")
+    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "trace files or folders of them (or one .vprof capture)")
     List<Path> traces;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "the capture file to write")
@@ -61,6 +71,22 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         long max = Units.size("--max-bytes", maxBytes);
         OutputPath.refuseExisting(output, force, "capture file");
         OutputPath.checkWritable(output);
+        boolean capture = false;
+        for (Path t : traces) {
+            InputKind kind;
+            try {
+                kind = InputKind.of(t);
+            } catch (IOException e) {
+                throw CaptureOpenError.of(t, e, null);
+            }
+            if (!kind.kind().readable()) {
+                throw new CliException(kind.refusal());
+            }
+            capture |= kind.kind() == InputKind.Kind.CAPTURE;
+        }
+        if (capture) {
+            return salvage(out, err);
+        }
         List<String> argv = new ArrayList<>(List.of("vprof", "import"));
         traces.forEach(t -> argv.add(t.toString()));
         TorchTraceImport.Result result;
@@ -69,7 +95,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         } catch (IOException e) {
             throw CaptureOpenError.of(null, e, null);
         }
-        result.warnings().forEach(w -> err.println("warning: " + w));
+        result.warnings().forEach(w -> ReadHealth.warn(err, w));
         long size;
         try {
             size = Files.size(output);
@@ -91,7 +117,47 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
                 kernels > 0 && size > 0 ? String.format(" (%.1f bytes per kernel)", (double) size / kernels) : "");
         out.flush();
         err.flush();
-        return 0;
+        return ExitCode.OK.code();
+    }
+
+    /**
+     * {@code import CAPTURE -o OUT}: what can be read of one capture (damaged, cut short, never
+     * closed) stored as a whole, closed file; read partly, it says what was lost and exits 3.
+     */
+    private int salvage(PrintWriter out, PrintWriter err) {
+        if (traces.size() != 1) {
+            throw new CliException("import stores one capture at a time (what can be read of it), or PyTorch traces; "
+                    + "give the .vprof capture alone");
+        }
+        Path in = traces.getFirst();
+        try {
+            if (Files.exists(output) && Files.isSameFile(in, output)) {
+                throw new CliException("import would write " + output + " over its own input; choose another path with -o");
+            }
+        } catch (IOException e) {
+            throw CaptureOpenError.of(in, e, null);
+        }
+        CaptureSalvage.Result r;
+        ReadStats health;
+        try (CaptureReader reader = CaptureSources.open(in)) {
+            health = reader.readStats();
+            r = CaptureSalvage.write(reader, output);
+        } catch (NoSuchFileException e) {
+            throw CaptureOpenError.of(in, e, null);
+        } catch (IOException e) {
+            throw new CliException("cannot write " + output + ": " + e.getMessage(), e);
+        }
+        ReadHealth.warnings(err, health);
+        long size;
+        try {
+            size = Files.size(output);
+        } catch (IOException e) {
+            size = -1;
+        }
+        out.printf("wrote %s: %d chunks (%s), what %s holds that could be read, as a whole capture%n", output,
+                r.chunks(), bytes(size), in);
+        out.flush();
+        return ReadHealth.finish(err, "import", ExitCode.OK, List.of(health));
     }
 
     private static String bytes(long n) {

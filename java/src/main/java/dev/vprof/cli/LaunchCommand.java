@@ -33,7 +33,12 @@ import picocli.CommandLine.Spec;
                 "  vprof launch --log server.log --ring-size 256m -- python serve.py",
                 "  vprof launch --wait 10s -- vllm serve Qwen/Qwen2.5-7B-Instruct --profiler-config '{\"profiler\":\"cuda\"}'",
                 "  vprof attach --pid 4242 --duration 10s   # 4242: the pid launch printed"})
-final class LaunchCommand implements Callable<Integer> {
+final class LaunchCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -74,7 +79,7 @@ final class LaunchCommand implements Callable<Integer> {
         Path pending = tmp.resolveSibling(".vprof-launch-" + ProcessHandle.current().pid() + ".log");
         OutputPath.checkWritable(pending);
         if (!log.contains("%p")) { // known before CMD starts: refuse before anything runs
-            OutputPath.refuseExisting(tmp, force, "the log file");
+            OutputPath.refuseExisting(tmp, force, "the log file", "--log");
         }
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -110,7 +115,7 @@ final class LaunchCommand implements Callable<Integer> {
                         + " nothing left to attach to unless it started other processes (vprof list shows them);"
                         + " its output is in " + logFile);
                 out.flush();
-                return 0;
+                return ExitCode.OK.code();
             }
             err.println("vprof launch: " + cmd.getFirst() + " (pid " + p.pid() + ") " + what + " within "
                     + millis(wait) + ", so nothing is left to attach to; the end of its log " + logFile + ":");
@@ -122,7 +127,7 @@ final class LaunchCommand implements Callable<Integer> {
         }
         out.println("launched pid " + p.pid() + "; its output goes to " + logFile);
         out.flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /** Lines of the log shown when CMD dies at once: enough for a Python traceback's end. */

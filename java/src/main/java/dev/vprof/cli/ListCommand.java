@@ -29,7 +29,12 @@ import picocli.CommandLine.Spec;
                 + "another process) are shown as STALE; --clean removes yours."},
         footer = {"", "Examples:", "  vprof list", "  vprof list --clean",
                 "  vprof list --json | jq '.[] | select(.state==\"DORMANT\") | .pid'"})
-final class ListCommand implements Callable<Integer> {
+final class ListCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -100,7 +105,7 @@ final class ListCommand implements Callable<Integer> {
             }
         }
         out.flush();
-        return 0;
+        return ExitCode.OK.code();
     }
 
     List<Row> rows() {

@@ -27,7 +27,8 @@ import picocli.CommandLine;
                 "  vprof list",
                 "  vprof demo                                           # the whole story in a minute, no GPU",
                 "  export CUDA_INJECTION64_PATH=$(vprof agent-path)   # start it yourself, attach later",
-                "", "Exit codes (one table for every command; `vprof run` exits with its command's own status):"})
+                "", "Exit codes (one table for every command; `vprof run` exits with its command's own status, and `vprof "
+                        + "launch` with it when the command dies within --wait):"})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,8 +1,12 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.merge.OffsetEstimate;
 import dev.vprof.merge.RunMerge;
+import dev.vprof.source.CaptureSources;
+import dev.vprof.source.InputKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,13 +37,13 @@ import picocli.CommandLine.Spec;
                 "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev",
                 "  vprof merge a.vprof b.vprof -o ab.tar --force       # merge even what does not look like one run"})
 final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
-    @Spec
-    CommandSpec spec;
-
     @Override
     public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
     }
+
+    @Spec
+    CommandSpec spec;
 
     @Parameters(paramLabel = "CAPTURE", arity = "2..*", description = "the nodes' .vprof captures (the first is the reference)")
     List<Path> captures = new ArrayList<>();
@@ -51,20 +55,37 @@ final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
             + "like one run (the reasons are printed and kept in the manifest)")
     boolean force;
 
+    @Option(names = "--accept-loss",
+            description = "merge even when a capture was read only partly (damaged, cut short, never closed): the "
+                    + "archive holds what could be read, the loss is still printed and the exit code is still 3")
+    boolean acceptLoss;
+
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         OutputPath.refuseExisting(out, force, "archive");
         for (Path c : captures) {
-            if (!Files.isRegularFile(c)) {
-                throw new CliException(c + (Files.isDirectory(c) ? " is a directory" : " does not exist")
-                        + "; give the .vprof capture of each node");
+            InputKind kind;
+            try {
+                kind = InputKind.of(c);
+            } catch (IOException e) {
+                throw CaptureOpenError.of(c, e, null);
+            }
+            if (!kind.kind().readable()) {
+                throw new CliException(kind.refusal() + "; give the .vprof capture of each node");
             }
         }
         Path parent = out.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
             throw new CliException("cannot write " + out + ": its folder is missing or not writable; choose another path with -o");
+        }
+        List<ReadStats> health = readHealth();
+        if (!acceptLoss && ReadHealth.exit(health) == ExitCode.READ_PARTLY) {
+            lossLines(err, health, "no archive was written (a node read partly would be merged as if whole); pass "
+                    + "--accept-loss to merge what could be read");
+            err.flush();
+            return ExitCode.READ_PARTLY.code();
         }
         RunMerge.Result r;
         try {
@@ -90,13 +111,47 @@ final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
             }
             n.estimate().notes().forEach(x -> stdout.println("    note: " + x));
         }
-        r.forced().forEach(w -> err.println("WARNING: merged with --force although " + w));
-        r.warnings().forEach(w -> err.println("WARNING: " + w));
+        r.forced().forEach(w -> ReadHealth.warn(err, "merged with --force although " + w));
+        r.warnings().forEach(w -> ReadHealth.warn(err, w));
         stdout.println("wrote " + out + ": " + RunMerge.MANIFEST + " and " + r.nodes().size() + " Perfetto traces");
         stdout.println("open https://ui.perfetto.dev and drag " + out + " in; trace_processor_shell " + out
                 + " opens it merged too");
         stdout.flush();
+        boolean partly = lossLines(err, health, "the archive holds what could be read (--accept-loss)");
         err.flush();
-        return ExitCode.OK.code();
+        return partly ? ExitCode.READ_PARTLY.code() : ExitCode.OK.code();
+    }
+
+    /**
+     * Every capture opened as the merge will open it, its checksums checked: how each was read,
+     * judged before anything is written. What the readers noted is printed here, once.
+     */
+    private List<ReadStats> readHealth() {
+        PrintWriter err = spec.commandLine().getErr();
+        List<ReadStats> out = new ArrayList<>();
+        for (Path c : captures) {
+            try (CaptureReader reader = CaptureSources.open(c)) {
+                reader.verify();
+                out.add(reader.readStats());
+                ReadHealth.warnings(err, reader.readStats());
+            } catch (IOException e) {
+                throw CaptureOpenError.of(c, e, "give the .vprof capture of each node");
+            }
+        }
+        return out;
+    }
+
+    /** The line of each capture read partly ({@code vprof merge: the capture of node N, ...}); true when any. */
+    private static boolean lossLines(PrintWriter err, List<ReadStats> health, String whatFollows) {
+        boolean any = false;
+        for (int i = 0; i < health.size(); i++) {
+            String line = ReadHealth.side("merge", "capture of node " + i + (i == 0 ? " (the reference)" : ""),
+                    health.get(i), whatFollows);
+            if (line != null) {
+                err.println(line);
+                any = true;
+            }
+        }
+        return any;
     }
 }

@@ -39,9 +39,14 @@ public final class OutputPath {
      * lost for good. {@code what} names the file in the sentence ("capture file", "trace").
      */
     public static void refuseExisting(Path file, boolean force, String what) {
+        refuseExisting(file, force, what, "-o");
+    }
+
+    /** As {@link #refuseExisting(Path, boolean, String)}, the path given by the command's {@code option}. */
+    public static void refuseExisting(Path file, boolean force, String what, String option) {
         if (!force && Files.exists(file)) {
             throw new CliException(what + " " + file + " already exists; pass --force to replace it, "
-                    + "or choose another path with -o");
+                    + "or choose another path with " + option);
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.vprof.cli;
 
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.diff.DiffText;
+import dev.vprof.engine.SpansFile;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
@@ -96,17 +98,17 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             throw new CliException("--top must be 0 or more, not " + top);
         }
         Report report;
-        List<Span> extraSpans = SpansFile.read(spans, err);
+        List<Span> extraSpans = SpansFile.read(spans, err).spans();
         if (html != null) {
-            OutputPath.refuseExisting(html, force, "HTML file");
+            OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         String page = null;
         KernelNames names = KernelNames.of(mangled);
-        String partly;
+        ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+            health = reader.readStats();
             report = CaptureReport.build(reader, top, names, extraSpans);
-            partly = ReadPartly.sentence(reader, "vprof report");
             if (window != null || request != null) {
                 report = CaptureReport.build(reader, top, names, extraSpans, ReportWindows.choose(report, window, request));
             }
@@ -117,7 +119,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             throw CaptureOpenError.of(file, e, null);
         }
         for (String w : report.warnings()) {
-            err.println("warning: " + w);
+            ReadHealth.warn(err, w);
         }
         if (!json && (window != null || request != null)) {
             out.println("only the GPU work that starts in " + (window != null ? "the window " + window
@@ -128,23 +130,17 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
                 long bytes = HtmlReport.write(page, html);
                 err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
             } catch (IOException e) {
-                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path");
+                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html");
             }
         }
         if (json) {
-            out.print(ReportJson.render(report));
+            out.print(ReportJson.render(report, health));
             // Lost records must be seen even when the JSON goes straight into another tool.
-            TextReport.dropWarnings(report).forEach(err::println);
+            TextReport.dropWarnings(report).forEach(w -> ReadHealth.warn(err, w));
         } else {
             out.print(TextReport.render(report));
         }
         out.flush();
-        if (partly != null) {
-            err.println(partly);
-            err.flush();
-            return ExitCode.READ_PARTLY.code();
-        }
-        err.flush();
-        return 0;
+        return ReadHealth.finish(err, "report", ExitCode.OK, List.of(health));
     }
 }

@@ -41,7 +41,12 @@ import picocli.CommandLine.Spec;
                         + "SIGHUP.",
                 "When --duration ends, CMD gets SIGTERM (SIGKILL 10 s later), as nsys does. When the file cannot be "
                         + "written (a full disk), the capture stops there, CMD gets SIGTERM the same way and vprof exits 2."})
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT); // and, past these, CMD's own exit status
+    }
+
     @Spec
     CommandSpec spec;
 

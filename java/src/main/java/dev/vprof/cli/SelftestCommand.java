@@ -45,7 +45,12 @@ import picocli.CommandLine.Spec;
             "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are",
             "  vprof selftest --gpu --out gpu-run --time-limit 7m",
             "  vprof selftest --gpu --case graph-dormant --case unsync-stop --out again"})
-public final class SelftestCommand implements Callable<Integer> {
+public final class SelftestCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -105,12 +110,12 @@ public final class SelftestCommand implements Callable<Integer> {
                 if (why != null) {
                     print.println("vprof selftest --gpu: " + why + ".");
                     print.println("Nothing was tested on a GPU. The capture path can be checked on the CUPTI test double with 'vprof selftest'.");
-                    return requireGpu ? 1 : 0;
+                    return requireGpu ? ExitCode.NOT_EXPECTED.code() : ExitCode.OK.code();
                 }
-                return new GpuSelftest(print, work, new GpuSelftest.Options(null, Map.of(),
-                        Set.copyOf(cases), timeLimit.toSeconds())).run();
+                return judged(new GpuSelftest(print, work, new GpuSelftest.Options(null, Map.of(),
+                        Set.copyOf(cases), timeLimit.toSeconds())).run());
             }
-            return new DoubleSelftest(print, work).run();
+            return judged(new DoubleSelftest(print, work).run());
         } finally {
             if (out != null) {
                 print.println("table and raw outputs: " + work.toAbsolutePath());
@@ -160,5 +165,10 @@ public final class SelftestCommand implements Callable<Integer> {
         public void close() throws IOException {
             flush(); // the terminal stays open; the table file is closed by its owner
         }
+    }
+
+    /** A self-test's own result (0: every check held) as a row of the exit-code table. */
+    private static int judged(int result) {
+        return result == 0 ? ExitCode.OK.code() : ExitCode.NOT_EXPECTED.code();
     }
 }

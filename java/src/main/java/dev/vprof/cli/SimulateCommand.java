@@ -1,13 +1,18 @@
 package dev.vprof.cli;
 
+import dev.vprof.capture.ReadStats;
+import dev.vprof.diff.DiffText;
 import dev.vprof.nativelib.NativeFiles;
 import dev.vprof.replay.ReplayArguments;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 @Command(name = "simulate",
         description = {"Run the synthetic GPU process (no GPU needed): it launches realistic LLM kernels "
@@ -24,10 +29,18 @@ import picocli.CommandLine.Parameters;
                 "  vprof run --capture-range=cudaProfilerApi -o g.vprof -- vprof simulate --cuda-graph "
                         + "--steps 300 --step-us 2000 --profiler-range 100:200",
                 "  vprof run -o r.vprof -- vprof simulate --replay rank-0.pt.trace.json.gz --loop 10"})
-final class SimulateCommand implements Callable<Integer> {
+final class SimulateCommand implements Callable<Integer>, ExitCode.Returns {
+    @Override
+    public List<ExitCode> exitCodes() {
+        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+    }
+
     @Parameters(paramLabel = "ARGS", description = "Passed to vprof-simgpu as they are, except --replay TRACE, "
             + "whose trace (a .vprof, a PyTorch profiler trace or a folder of rank traces) becomes a replay script.")
     List<String> args = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -39,15 +52,30 @@ final class SimulateCommand implements Callable<Integer> {
         }
         try (ReplayArguments replay = ReplayArguments.prepare(args, System.err)) {
             cmd.addAll(replay.arguments());
+            PrintWriter err = spec.commandLine().getErr();
+            ReadStats health = replay.health();
+            if (health != null) {
+                ReadHealth.warnings(err, health);
+            }
             try {
                 ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
                 pb.environment().put("VPROF_SIM_NAME", "vprof simulate"); // its errors name what was typed
-                return pb.start().waitFor();
+                int code = pb.start().waitFor();
+                // A damaged source replays what could be read; the run then says so, as report does.
+                return health == null || code != 0 ? code
+                        : ReadHealth.finish(err, "simulate", ExitCode.OK, List.of(health));
             } catch (IOException e) {
                 throw new CliException("cannot start " + cmd.getFirst() + ": " + e.getMessage(), e);
             }
         } catch (ReplayArguments.ReplayException e) {
-            throw new CliException(e.getMessage(), e);
+            if (e.health() == null) {
+                throw new CliException(e.getMessage(), e);
+            }
+            PrintWriter err = spec.commandLine().getErr();
+            ReadHealth.warnings(err, e.health());
+            err.println("vprof simulate: " + DiffText.escape(e.getMessage()));
+            err.flush();
+            return ExitCode.READ_PARTLY.code();
         }
     }
 }

@@ -313,7 +313,7 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
         if (ended.fatal() != null) {
             throw new CliException(ended.fatal());
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private CaptureOptions captureOptions() {

@@ -30,7 +30,7 @@ final class GpuWorkers implements AutoCloseable {
             pb.environment().put("LOCAL_RANK", Integer.toString(rank));
             pb.environment().put("WORLD_SIZE", Integer.toString(count));
             pb.environment().put("VPROF_SIM_DEVICE_COUNT", Integer.toString(count));
-            pb.redirectError(logDir.resolve("worker-" + rank + ".log").toFile());
+            pb.redirectError(logDir.resolve(DemoDir.workerLog(rank)).toFile());
             Process p = pb.start();
             workers.add(new Worker(p,
                     new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)),

@@ -10,6 +10,7 @@ import dev.vprof.capture.CpuOpEvent;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.ProcessInfo;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
@@ -63,10 +64,29 @@ public final class CaptureDiff {
         }
     }
 
+    /**
+     * Hears how the two sides were read once they are open and every checksum is checked, before
+     * anything is counted; it may throw to give no verdict (a side read partly). The stats keep
+     * growing while the sides are read (what the passes meet), so the same objects are final after.
+     */
+    public interface SidesRead {
+        void sides(ReadStats base, ReadStats next);
+    }
+
     public static DiffResult run(DiffOptions o) throws IOException {
+        return run(o, (base, next) -> {});
+    }
+
+    /** Compares the two sides of {@code o}, telling {@code health} how they were read first. */
+    public static DiffResult run(DiffOptions o, SidesRead health) throws IOException {
         boolean oneFile = o.baseFile().toAbsolutePath().normalize().equals(o.newFile().toAbsolutePath().normalize());
         try (CaptureReader b = CaptureSources.open(o.baseFile());
              CaptureReader n = oneFile ? null : CaptureSources.open(o.newFile())) {
+            b.verify();
+            if (n != null) {
+                n.verify();
+            }
+            health.sides(b.readStats(), n == null ? b.readStats() : n.readStats());
             Input base = new Input(o.baseFile(), b, o.stepRange());
             Input next = oneFile ? base : new Input(o.newFile(), n, o.stepRange());
             SideAcc bs = new SideAcc(label(o.baseFile(), o.baseSelection()), o.baseSelection(), base.facts, o, 1);

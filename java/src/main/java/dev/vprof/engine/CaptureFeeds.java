@@ -9,7 +9,6 @@ import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.ExportRequest;
-import dev.vprof.otlp.OtlpFormatException;
 import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.otlp.OtlpReceiver;
 import dev.vprof.otlp.ReceiverStats;
@@ -141,7 +140,7 @@ public final class CaptureFeeds implements AutoCloseable {
     public static CaptureFeeds open(OtlpReceiverConfig otlp, Path spansFile, PrintWriter err) {
         SpanImport.Result imported = null;
         if (spansFile != null) {
-            imported = importSpans(spansFile, err);
+            imported = SpansFile.read(spansFile, err);
         }
         CaptureFeeds f = new CaptureFeeds(imported, spansFile);
         if (otlp != null) {
@@ -157,35 +156,6 @@ public final class CaptureFeeds implements AutoCloseable {
             err.flush();
         }
         return f;
-    }
-
-    private static SpanImport.Result importSpans(Path file, PrintWriter err) {
-        SpanImport.Result r;
-        try {
-            r = SpanImport.read(file);
-        } catch (OtlpFormatException e) {
-            throw new CaptureException("--spans: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new CaptureException("--spans: cannot read " + file + ": " + e.getMessage(), e);
-        }
-        if (r.spans().isEmpty() && r.errorCount() > 0) {
-            // Not a spans file at all (/etc/passwd, a log): one sentence, not one error per line.
-            String first = r.errors().isEmpty() ? "" : r.errors().getFirst().lines().findFirst().orElse("");
-            throw new CaptureException("--spans " + file + " holds no spans: none of its " + r.errorCount()
-                    + " entr" + (r.errorCount() == 1 ? "y" : "ies") + " is an OTLP JSON request or a Jaeger JSON trace (first: "
-                    + first + "); give the collector's file exporter output (OTLP JSON lines) or a Jaeger JSON export");
-        }
-        for (String e : r.errors()) {
-            err.println("vprof: --spans: " + e);
-        }
-        if (r.errorCount() > r.errors().size()) {
-            err.println("vprof: --spans: ... and " + (r.errorCount() - r.errors().size()) + " more errors");
-        }
-        if (r.errorCount() > 0) {
-            err.println("vprof: --spans: kept the " + r.spans().size() + " good span(s) of " + file);
-        }
-        err.flush();
-        return r;
     }
 
     /**
@@ -502,7 +472,7 @@ public final class CaptureFeeds implements AutoCloseable {
                     imported.format(), c.importErrors(), c.importErrors() == 1 ? "" : "s"));
         }
         if (!triggerFailures.isEmpty()) {
-            lines.add("vprof: WARNING: --trigger FAILED (" + triggerFailures.getFirst() + "): the server may never have"
+            lines.add("vprof: warning: --trigger FAILED (" + triggerFailures.getFirst() + "): the server may never have"
                     + " profiled this capture; the file records the failure and `vprof report` repeats it");
         }
         if ((receiver != null || imported != null) && c.spansOutsideWindow() > 0) {

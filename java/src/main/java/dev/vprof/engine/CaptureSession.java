@@ -403,7 +403,7 @@ final class CaptureSession {
                 if (torch != null) {
                     // After /stop_profile (vLLM writes its traces then) and after the window closed.
                     try {
-                        torchLine = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
+                        folded = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
                     } catch (CaptureException e) {
                         torchFailure = e;
                     }
@@ -496,7 +496,7 @@ final class CaptureSession {
     }
 
     /** What the torch traces added, for the closing summary; null without --torch-traces. */
-    private String torchLine;
+    private TorchTraceFold.Folded folded;
 
     private void closeAll() throws IOException {
         try {
@@ -775,7 +775,7 @@ final class CaptureSession {
         out.chunk(ProcessExit.KIND, e.toJson());
         boolean others = attached.stream().anyMatch(o -> o != a && !o.finished);
         if (e.abnormal()) {
-            err.println("vprof: WARNING: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
+            err.println("vprof: warning: " + e.sentence() + (others ? "; the capture goes on with the other processes" : ""));
         } else if (mode == CapturePlan.Mode.ATTACH) {
             err.println("vprof: " + e.sentence());
         }
@@ -825,11 +825,16 @@ final class CaptureSession {
             cuptiDrops += d.cuptiDrops();
         }
         List<String> feedLines = new ArrayList<>(feeds.summaryLines());
-        if (torchLine != null) {
-            feedLines.add(torchLine);
+        int processes = attached.size();
+        String from = null;
+        if (folded != null) { // the one summary line counts what the traces added
+            processes += folded.processes();
+            kernels += folded.kernels();
+            records += folded.records();
+            from = folded.from();
         }
-        return new CaptureSummary(attached.size(), ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feedLines, agentWarnings, rangeHints(ranges), failedAgents);
+        return new CaptureSummary(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
+                stopReason, feeds.counts(), feedLines, agentWarnings, rangeHints(ranges), failedAgents, null, from);
     }
 
     /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */
@@ -843,11 +848,11 @@ final class CaptureSession {
                     ? "--trigger POSTed /start_profile, but no process called cudaProfilerStart: was vLLM started"
                             + " with --profiler-config '{\"profiler\":\"cuda\"}'?"
                     : "did you pass --trigger, or start vLLM with --profiler-config '{\"profiler\":\"cuda\"}'?";
-            return List.of("vprof: WARNING: no capture range opened: --capture-range=cudaProfilerApi waited for "
+            return List.of("vprof: warning: no capture range opened: --capture-range=cudaProfilerApi waited for "
                     + "cudaProfilerStart in " + waited + " and it never came, so nothing was recorded; " + why);
         }
         String range = spec.rangeName() + (spec.rangeDomain().isEmpty() ? "" : "@" + spec.rangeDomain());
-        return List.of("vprof: WARNING: no capture range opened: no NVTX range '" + range + "' was pushed in "
+        return List.of("vprof: warning: no capture range opened: no NVTX range '" + range + "' was pushed in "
                 + waited + ", so nothing was recorded; names are case-sensitive (the domain too), and a"
                 + " range pushed before the capture started does not count");
     }

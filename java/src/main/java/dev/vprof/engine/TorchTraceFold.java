@@ -20,8 +20,14 @@ import java.util.Set;
 final class TorchTraceFold {
     private TorchTraceFold() {}
 
-    /** Returns the closing summary's line. */
-    static String fold(List<Path> files, CaptureOutput out, PrintWriter err, Set<Integer> pidsInUse) {
+    /**
+     * What was folded in, for the capture's one summary line: the traces' processes, kernels and
+     * records (their GPU ops, API calls, annotations and CPU slices), and where they came from.
+     */
+    record Folded(int processes, long kernels, long records, String from) {}
+
+    /** Folds {@code files} into the capture being written; returns what they added. */
+    static Folded fold(List<Path> files, CaptureOutput out, PrintWriter err, Set<Integer> pidsInUse) {
         CaptureWriter writer = out.writer();
         if (writer == null) {
             throw new IllegalStateException("this capture output cannot take a source's records");
@@ -36,12 +42,15 @@ final class TorchTraceFold {
                     + ": " + e.getMessage(), e);
         }
         for (String w : r.warnings()) {
-            err.println("vprof: --torch-traces: warning: " + w);
+            err.println("vprof: warning: --torch-traces: " + w);
         }
-        long memcpys = r.processes().stream().mapToLong(TorchTraceImport.ProcessSummary::memcpys).sum();
-        return String.format(Locale.ROOT, "vprof: --torch-traces: folded %d trace%s (%.1f MB of JSON): %d kernels, "
-                        + "%d memcpys from %d process%s: %s", files.size(), files.size() == 1 ? "" : "s",
-                r.jsonBytes() / 1e6, r.kernels(), memcpys, r.processes().size(),
-                r.processes().size() == 1 ? "" : "es", String.join(", ", TorchTraceFolder.names(files)));
+        long records = 0;
+        for (TorchTraceImport.ProcessSummary p : r.processes()) {
+            records += p.kernels() + p.memcpys() + p.memsets() + p.apiCalls() + p.annotations() + p.cpuOps();
+        }
+        String from = String.format(Locale.ROOT, "--torch-traces: folded %d trace%s (%.1f MB of JSON: %s)",
+                files.size(), files.size() == 1 ? "" : "s", r.jsonBytes() / 1e6,
+                String.join(", ", TorchTraceFolder.names(files)));
+        return new Folded(r.processes().size(), r.kernels(), records, from);
     }
 }

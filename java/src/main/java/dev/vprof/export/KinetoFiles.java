@@ -43,8 +43,8 @@ public final class KinetoFiles {
         }
     }
 
-    /** What the export wrote, and what a user should know about it. */
-    public record Result(List<File> files, List<String> notes) {
+    /** What the export wrote, what a user should know about it, and what should worry them (warnings). */
+    public record Result(List<File> files, List<String> notes, List<String> warnings) {
         public List<Path> paths() {
             return files.stream().map(File::path).toList();
         }
@@ -58,8 +58,8 @@ public final class KinetoFiles {
      * {@value #FILES_PER_WALK} processes). {@code steps}, when not null, names the NVTX range that
      * marks a step. Throws IllegalArgumentException, leaving no file behind, when there is no
      * process or when no process has that range. A process with steps but no CUDA API calls gets a
-     * note starting {@code WARNING: }: HTA keeps only the GPU ops it can tie to a launch once a trace
-     * has steps, so its step analyses of that file are empty.
+     * warning: HTA keeps only the GPU ops it can tie to a launch once a trace has steps, so its step
+     * analyses of that file are empty.
      */
     public static Result write(TimelineSource source, Path out, ProfilerSteps.Spec steps) throws IOException {
         Timeline timeline = source.layout();
@@ -68,6 +68,7 @@ public final class KinetoFiles {
             throw new IllegalArgumentException("nothing to export as Kineto JSON: the capture has no process with GPU or API records");
         }
         List<String> notes = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         KinetoRanks ranks = KinetoRanks.assign(processes);
         notes.addAll(ranks.notes());
         ProfilerSteps.Collector collector = steps == null ? null : new ProfilerSteps.Collector(timeline, steps);
@@ -93,7 +94,7 @@ public final class KinetoFiles {
                 }
             }
             if (steps != null) {
-                checkSteps(timeline, processes, stepsOf, steps, rangeNames, notes);
+                checkSteps(timeline, processes, stepsOf, steps, rangeNames, notes, warnings);
             }
             List<File> written = new ArrayList<>();
             for (int i = 0; i < processes.size(); i++) {
@@ -107,7 +108,7 @@ public final class KinetoFiles {
                 notes.add("HTA reads every .json and .gz file of a folder as a rank, and this folder also holds " + strangers
                         + "; give the export a folder of its own");
             }
-            return new Result(List.copyOf(written), List.copyOf(notes));
+            return new Result(List.copyOf(written), List.copyOf(notes), List.copyOf(warnings));
         } finally {
             for (Exporter.AtomicFile f : files) {
                 f.close(); // deletes what was not committed
@@ -193,7 +194,7 @@ public final class KinetoFiles {
 
     private static void checkSteps(Timeline timeline, List<TimelineProcess> processes,
                                    Map<TimelineProcess, List<ProfilerSteps.Step>> stepsOf, ProfilerSteps.Spec spec,
-                                   Map<Integer, Integer> rangeNames, List<String> notes) {
+                                   Map<Integer, Integer> rangeNames, List<String> notes, List<String> warnings) {
         if (stepsOf.values().stream().allMatch(List::isEmpty)) {
             String known = rangeNames(timeline, rangeNames);
             throw new IllegalArgumentException("--steps " + spec + ": no NVTX range named '" + spec.rangeName()
@@ -204,7 +205,7 @@ public final class KinetoFiles {
             boolean hasSteps = !stepsOf.get(p).isEmpty();
             if (hasSteps && p.gpuOps() > 0 && !p.hasApiCalls()) {
                 // Still written: Perfetto and TensorBoard show the steps; only HTA's step analyses need the launches.
-                notes.add("WARNING: pid " + p.pid() + " has no CUDA API calls in the capture, and once a trace has "
+                warnings.add("pid " + p.pid() + " has no CUDA API calls in the capture, and once a trace has "
                         + "ProfilerSteps HTA drops every GPU op it cannot tie to its launch (here all of them), so HTA's "
                         + "step analyses of this file will be empty; capture with --kinds kernel,memcpy,memset,nvtx,runtime "
                         + "for them");

@@ -6,11 +6,13 @@ import static dev.vprof.html.Html.text;
 
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportFormat;
 import dev.vprof.report.TextReport;
 import dev.vprof.triage.Finding;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,7 +42,8 @@ public final class CapturePage {
     private static final double LABEL_W = 190;
     private static final double PLOT_W = 1000;
 
-    public static String render(Report report, PageData data) {
+    /** The page of {@code report}, {@code data} its charts, {@code health} how its capture was read. */
+    public static String render(Report report, PageData data, ReadStats health) {
         StringBuilder b = new StringBuilder(64 * 1024);
         String file = report.file() == null ? "capture" : report.file();
         b.append("<header><h1>vprof report: ").append(text(file)).append("</h1>\n<p class=\"meta\">");
@@ -58,7 +61,7 @@ public final class CapturePage {
                     + ReportFormat.duration(report.window().durationNs()) + " (" + report.window().source() + ")");
         }
         b.append(text(String.join(" · ", meta))).append("</p></header>\n");
-        verdict(b, report);
+        verdict(b, report, health);
         timeline(b, report, data);
         requests(b, report);
         kernels(b, report, data);
@@ -72,9 +75,10 @@ public final class CapturePage {
 
     // ---- the verdict and the capture's health ----
 
-    static void verdict(StringBuilder b, Report report) {
-        List<String> health = health(report);
-        boolean bad = !report.complete() || report.lostRecords() || !health.isEmpty();
+    static void verdict(StringBuilder b, Report report, ReadStats stats) {
+        List<ReadStats.Sentence> health = health(report, stats);
+        boolean bad = stats.readPartly() || report.lostRecords()
+                || health.stream().anyMatch(h -> h.severity() != ReadStats.Severity.INFO);
         Report.VerdictSummary v = report.verdict();
         String cls = v == null ? (bad ? "bad" : "ok") : ("healthy".equals(v.verdict()) && !bad ? "ok" : bad ? "bad" : "");
         b.append("<section id=\"verdict\" class=\"banner ").append(cls).append("\">\n");
@@ -105,8 +109,9 @@ public final class CapturePage {
         }
         Report.Totals t = report.totals();
         b.append("<div class=\"health\"><p><b>Capture health:</b> ")
-                .append(report.complete() ? "<span class=\"ok\">file complete</span>"
-                        : "<span class=\"bad\">file incomplete or damaged</span>")
+                .append(stats.readPartly() ? "<span class=\"bad\">read only partly</span>"
+                        : stats.live() ? "<span>live capture, still being written</span>"
+                        : "<span class=\"ok\">file read whole</span>")
                 .append(text(fmt(" · %d process%s, %d range%s, %d kernels · %d ring drops, %d CUPTI drops, "
                                 + "%d without timestamps, %d invalid records kept off the timeline",
                         t.processes(), t.processes() == 1 ? "" : "es", t.ranges(), t.ranges() == 1 ? "" : "s",
@@ -118,24 +123,40 @@ public final class CapturePage {
         if (!health.isEmpty()) {
             b.append("<ul>");
             int shown = 0;
-            for (String h : health) {
+            for (ReadStats.Sentence h : health) {
                 if (shown++ == MAX_WARNINGS) {
                     b.append("<li>").append(health.size() - MAX_WARNINGS).append(" more (vprof report ")
                             .append(text(report.file())).append(" lists them)</li>");
                     break;
                 }
-                b.append("<li class=\"bad\">").append(text(h)).append("</li>");
+                boolean loss = h.severity() != ReadStats.Severity.INFO;
+                b.append("<li").append(loss ? " class=\"bad\"" : "").append(" data-severity=\"")
+                        .append(h.severity().key()).append("\">").append(text(h.text())).append("</li>");
             }
             b.append("</ul>\n");
         }
         b.append("</div></section>\n");
     }
 
-    /** The sentences the text report gives about losses, damage, the processes and missing ranks. */
-    static List<String> health(Report report) {
-        List<String> out = new ArrayList<>(report.warnings());
+    /**
+     * The health list, as data: the reader's sentences with their severities (the summary of a
+     * capture read partly first), the report's own notes (info), lost records (data loss) and
+     * missing ranks (info).
+     */
+    static List<ReadStats.Sentence> health(Report report, ReadStats stats) {
+        List<ReadStats.Sentence> out = new ArrayList<>();
+        if (stats.readPartly()) {
+            out.add(new ReadStats.Sentence(ReadStats.Severity.DATA_LOSS, stats.summary()));
+        }
+        out.addAll(stats.sentences());
+        Set<String> said = new HashSet<>(stats.texts());
+        for (String w : report.warnings()) {
+            if (said.add(w)) {
+                out.add(new ReadStats.Sentence(ReadStats.Severity.INFO, w));
+            }
+        }
         for (String w : TextReport.dropWarnings(report)) {
-            out.add(w.startsWith("WARNING: ") ? w.substring(9) : w);
+            out.add(new ReadStats.Sentence(ReadStats.Severity.DATA_LOSS, w));
         }
         Integer world = null;
         Set<Integer> ranks = new TreeSet<>();
@@ -154,7 +175,8 @@ public final class CapturePage {
                     missing.add(r);
                 }
             }
-            out.add(fmt("%d of %d ranks are in this capture; missing: %s", ranks.size(), world, missing));
+            out.add(new ReadStats.Sentence(ReadStats.Severity.INFO,
+                    fmt("%d of %d ranks are in this capture; missing: %s", ranks.size(), world, missing)));
         }
         return out;
     }

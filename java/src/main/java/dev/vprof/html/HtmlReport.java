@@ -13,9 +13,10 @@ import java.nio.file.StandardCopyOption;
 public final class HtmlReport {
     private HtmlReport() {}
 
-    /** The page of the capture {@code reader} holds, whose report is {@code report}. */
+    /** The page of the capture {@code reader} holds, whose report is {@code report}, with its read health. */
     public static String render(CaptureReader reader, Report report, KernelNames names) {
-        return CapturePage.render(report, PageData.collect(reader, report, names));
+        PageData data = PageData.collect(reader, report, names);
+        return CapturePage.render(report, data, reader.readStats()); // after the page's pass, which may meet damage
     }
 
     /**

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
 
 /**
  * The few libc calls the front end needs, as FFM downcalls gathered in one place.
@@ -37,6 +38,12 @@ public final class Posix {
     private static final MethodHandle SYSCALL_INT_INT;
     private static final MethodHandle POLL;
     private static final MethodHandle CLOSE;
+    private static final MethodHandle OPEN;
+    private static final MethodHandle FLOCK;
+    /** Where a downcall that captures errno leaves it. */
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final MethodHandle SIGACTION;
     private static final MethodHandle SIGNAL;
 
@@ -81,6 +88,13 @@ public final class Posix {
                             ValueLayout.JAVA_INT));
             CLOSE = linker.downcallHandle(libc.findOrThrow("close"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+            // int open(const char *path, int flags, ...): two arguments, no mode (nothing is created).
+            OPEN = linker.downcallHandle(libc.findOrThrow("open"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+                    Linker.Option.captureCallState("errno"));
+            FLOCK = linker.downcallHandle(libc.findOrThrow("flock"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+                    Linker.Option.captureCallState("errno"));
             SIGACTION = linker.downcallHandle(libc.findOrThrow("sigaction"),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                             ValueLayout.ADDRESS));
@@ -215,6 +229,59 @@ public final class Posix {
     public static void defaultSignal(int sig) {
         try {
             MemorySegment ignored = (MemorySegment) SIGNAL.invokeExact(sig, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static final int O_RDONLY = 0;
+    private static final int O_CLOEXEC = 0x80000;
+    private static final int LOCK_SH = 1;
+    private static final int LOCK_EX = 2;
+    private static final int LOCK_NB = 4;
+    private static final int EWOULDBLOCK = 11;
+    private static final int EINTR = 4;
+
+    /** open(2) of an existing file, read-only and close-on-exec; -1 when it cannot be opened. */
+    public static int openReadOnly(String path) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CALL_STATE);
+            return (int) OPEN.invokeExact(state, arena.allocateFrom(path), O_RDONLY | O_CLOEXEC);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** What {@link #tryFlock} found. */
+    public enum Lock { TAKEN, HELD_ELSEWHERE, UNSUPPORTED }
+
+    /**
+     * flock(2) without waiting: an exclusive or a shared lock on the open file of {@code fd}. flock
+     * locks belong to the open file, not the process, so a second open of the same file in this
+     * process conflicts too, and closing another descriptor of the file does not drop them (the
+     * JDK's {@code FileLock}, a POSIX record lock, is dropped by any close of the file in the JVM).
+     */
+    public static Lock tryFlock(int fd, boolean exclusive) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CALL_STATE);
+            for (int attempt = 0; attempt < 100; attempt++) {
+                int rc = (int) FLOCK.invokeExact(state, fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB);
+                if (rc == 0) {
+                    return Lock.TAKEN;
+                }
+                int errno = (int) ERRNO.get(state, 0L);
+                if (errno == EWOULDBLOCK) {
+                    return Lock.HELD_ELSEWHERE;
+                }
+                if (errno != EINTR) {
+                    return Lock.UNSUPPORTED;
+                }
+            }
+            return Lock.UNSUPPORTED;
+        } catch (RuntimeException | Error e) {
+            throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

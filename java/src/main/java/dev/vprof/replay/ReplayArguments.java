@@ -1,5 +1,6 @@
 package dev.vprof.replay;
 
+import dev.vprof.capture.ReadStats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -20,19 +21,32 @@ public final class ReplayArguments implements AutoCloseable {
     /** One sentence for the user. */
     public static final class ReplayException extends Exception {
         private static final long serialVersionUID = 1L;
+        private final transient ReadStats health;
 
         ReplayException(String message, Throwable cause) {
+            this(message, cause, null);
+        }
+
+        ReplayException(String message, Throwable cause, ReadStats health) {
             super(message, cause);
+            this.health = health;
+        }
+
+        /** How the source was read, when it was read partly and that left nothing to replay; else null. */
+        public ReadStats health() {
+            return health;
         }
     }
 
     private final List<String> arguments;
     private final Path temporary;
     private final Thread cleanup;
+    private final ReadStats health;
 
-    private ReplayArguments(List<String> arguments, Path temporary) {
+    private ReplayArguments(List<String> arguments, Path temporary, ReadStats health) {
         this.arguments = List.copyOf(arguments);
         this.temporary = temporary;
+        this.health = health;
         // a SIGTERM to `vprof simulate` (vprof run stopping its command) still removes the script
         this.cleanup = temporary == null ? null : new Thread(() -> deleteQuietly(temporary));
         if (cleanup != null) {
@@ -42,6 +56,11 @@ public final class ReplayArguments implements AutoCloseable {
 
     public List<String> arguments() {
         return arguments;
+    }
+
+    /** How the replayed source was read; null when nothing was converted (no --replay, or a script). */
+    public ReadStats health() {
+        return health;
     }
 
     /** Rewrites {@code --replay TRACE} (or {@code --replay=TRACE}); says what the script holds on {@code log}. */
@@ -68,7 +87,7 @@ public final class ReplayArguments implements AutoCloseable {
             }
         }
         if (trace == null || isScript(Path.of(trace))) {
-            return new ReplayArguments(out, null); // vprof-simgpu says what is missing or wrong
+            return new ReplayArguments(out, null, null); // vprof-simgpu says what is missing or wrong
         }
         Path source = Path.of(trace);
         Path script = null;
@@ -78,11 +97,14 @@ public final class ReplayArguments implements AutoCloseable {
             log.printf("vprof simulate: replaying %s: %d process%s, %d kernels, %d copies, %d sets%s%n", source,
                     s.processes(), s.processes() == 1 ? "" : "es", s.kernels(), s.memcpys(), s.memsets(), leftOut(s));
             out.set(at, script.toString());
-            return new ReplayArguments(out, script);
+            return new ReplayArguments(out, script, s.health());
         } catch (NoSuchFileException e) {
             deleteQuietly(script);
             throw new ReplayException("cannot replay " + source + ": no such file or folder; give a .vprof, a PyTorch "
                     + "profiler trace or a folder of rank traces", e);
+        } catch (ReplayScript.NothingRead e) {
+            deleteQuietly(script);
+            throw new ReplayException(e.getMessage(), e, e.health());
         } catch (IOException | RuntimeException e) {
             deleteQuietly(script);
             throw new ReplayException("cannot replay " + source + ": " + e.getMessage(), e);

@@ -1,6 +1,7 @@
 package dev.vprof.replay;
 
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
@@ -42,15 +43,33 @@ public final class ReplayScript {
     static final int MEMCPY = 2;
     static final int MEMSET = 3;
 
-    /** What a script holds, and what of the source it left out (each counted, never silently). */
+    /**
+     * What a script holds, what of the source it left out (each counted, never silently), and how the
+     * source was read ({@code health}: a damaged capture's script holds what could be read).
+     */
     public record Summary(int processes, long kernels, long memcpys, long memsets, long invalidTimestamps,
-                          long unknownCopyKinds, long otherDevices) {
+                          long unknownCopyKinds, long otherDevices, ReadStats health) {
         public long operations() {
             return kernels + memcpys + memsets;
         }
     }
 
     private ReplayScript() {}
+
+    /** A source read partly whose readable part holds nothing to replay: its read health says why. */
+    public static final class NothingRead extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient ReadStats health;
+
+        NothingRead(ReadStats health) {
+            super(health.summary() + "; nothing in what could be read is a kernel, copy or set to replay");
+            this.health = health;
+        }
+
+        public ReadStats health() {
+            return health;
+        }
+    }
 
     /** Reads {@code source} through {@link CaptureSources#open} and writes its script to {@code script}. */
     public static Summary write(Path source, Path script) throws IOException {
@@ -165,6 +184,9 @@ public final class ReplayScript {
         pids.sort(Comparator.<Integer>comparingInt(pid -> rankOf(infos.get(pid)) < 0 ? Integer.MAX_VALUE
                 : rankOf(infos.get(pid))).thenComparingInt(pid -> pid));
         if (pids.isEmpty()) {
+            if (reader.readStats().readPartly()) { // the damage is the cause, not a source without GPU work
+                throw new NothingRead(reader.readStats());
+            }
             throw new IOException(reader.path() + " holds no kernel, copy or set to replay");
         }
         if (pids.size() > MAX_PROCESSES) {
@@ -214,7 +236,7 @@ public final class ReplayScript {
             }
         }
         return new Summary(pids.size(), walk.kernels, walk.memcpys, walk.memsets, walk.invalid,
-                walk.unknownCopyKinds, walk.otherDevices);
+                walk.unknownCopyKinds, walk.otherDevices, reader.readStats());
     }
 
     private static int rankOf(ProcessInfo p) {

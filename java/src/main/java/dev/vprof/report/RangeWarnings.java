@@ -25,7 +25,7 @@ final class RangeWarnings {
             "outside_range", "with times outside the range",
             "bad_record", "failing the sanity check of an unverified CUPTI record layout");
 
-    /** WARNING sentences for one range, without a prefix; empty when nothing went wrong. */
+    /** Warning sentences for one range, without a prefix; empty when nothing went wrong. */
     static List<String> sentences(Report.RangeSummary r) {
         Report.RangeFidelity f = r.fidelity();
         List<String> out = new ArrayList<>();
@@ -97,7 +97,7 @@ final class RangeWarnings {
         return codes;
     }
 
-    /** WARNING sentences for a process's codes, without a prefix. */
+    /** Warning sentences for a process's codes, without a prefix. */
     static List<String> processSentences(Report.ProcessSummary p) {
         List<String> out = new ArrayList<>();
         AgentCounters c = p.counters();

@@ -141,7 +141,7 @@ final class ServingText {
     private static void requests(StringBuilder out, Report report, Report.SpansSummary s) {
         out.append("spans: ").append(s.spans()).append(", of which ").append(s.requests()).append(" requests\n");
         if (!s.description().isEmpty()) {
-            out.append("  NOTE: ").append(s.description()).append('\n');
+            out.append("  note: ").append(s.description()).append('\n');
             for (Report.OutsideSpan o : s.outsideSpans().subList(0, Math.min(5, s.outsideSpans().size()))) {
                 out.append("    ").append(o.service().isEmpty() ? "" : o.service() + "/").append(o.name())
                         .append(" trace ").append(o.traceId()).append(" at ").append(TextReport.instantOf(o.startNs()))

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Renders a {@link Report} for a terminal. Lost records get WARNING lines that name the remedy. */
+/** Renders a {@link Report} for a terminal. Lost records get warning lines that name the remedy. */
 public final class TextReport {
     private TextReport() {}
 
@@ -28,7 +28,7 @@ public final class TextReport {
         }
         out.append('\n');
         if (!report.complete()) {
-            out.append("NOTE: the file was not closed by its writer; this report covers what it holds");
+            out.append(WARNING).append("the file was not closed by its writer; this report covers what it holds");
             if (report.totals().unverifiedRecords() > 0) {
                 out.append(", the last ").append(report.totals().unverifiedRecords())
                         .append(" records unverified (from a chunk the file cuts short)");
@@ -79,7 +79,7 @@ public final class TextReport {
             }
             out.append("  clock: ").append(clock(p.clock())).append('\n');
             for (String w : RangeWarnings.processSentences(p)) {
-                out.append("  WARNING: ").append(w).append('\n');
+                out.append("  ").append(WARNING).append(w).append('\n');
             }
             for (Report.RangeSummary r : report.ranges()) {
                 if (r.pid() == p.pid()) {
@@ -88,7 +88,7 @@ public final class TextReport {
             }
         }
         for (String w : dropWarnings(report)) {
-            out.append(w).append('\n');
+            out.append(WARNING).append(w).append('\n');
         }
         return out.toString();
     }
@@ -114,9 +114,13 @@ public final class TextReport {
         }
     }
 
+    /** How the text report begins a warning: the word every warning of vprof's has. */
+    public static final String WARNING = "warning: ";
+
     /**
-     * The WARNING lines for lost records and for what CUPTI did to the capture, for the totals:
-     * also printed to stderr by the CLI.
+     * The warnings for lost records and for what CUPTI did to the capture, for the totals, one
+     * sentence each without a prefix: the text report prints them after {@link #WARNING}, the CLI on
+     * stderr as its warnings, the HTML page as data.
      */
     public static List<String> dropWarnings(Report report) {
         List<String> lines = new ArrayList<>();
@@ -129,17 +133,17 @@ public final class TextReport {
             for (Report.RangeSummary r : report.ranges()) {
                 inRanges += r.ringDrops();
             }
-            lines.add("WARNING: " + lossSentence("this capture", t.kernels(), t.ringDrops(), t.ringDropsKernels(),
+            lines.add(lossSentence("this capture", t.kernels(), t.ringDrops(), t.ringDropsKernels(),
                     t.cuptiDrops(), t.zeroTimestampKernels(), Math.max(0, t.ringDrops() - inRanges)));
         }
         for (Report.ProcessSummary p : report.processes()) {
             for (String w : RangeWarnings.processSentences(p)) {
-                lines.add("WARNING: pid " + p.pid() + ": " + w);
+                lines.add("pid " + p.pid() + ": " + w);
             }
         }
         for (Report.RangeSummary r : report.ranges()) {
             for (String w : RangeWarnings.sentences(r)) {
-                lines.add("WARNING: pid " + r.pid() + " range " + r.index() + ": " + w);
+                lines.add("pid " + r.pid() + " range " + r.index() + ": " + w);
             }
         }
         return lines;
@@ -201,10 +205,10 @@ public final class TextReport {
                     f.clipped()));
         }
         for (String w : RangeWarnings.sentences(r)) {
-            out.append(indent).append("WARNING: ").append(w).append('\n');
+            out.append(indent).append(WARNING).append(w).append('\n');
         }
         if (r.ringDrops() > 0 || r.cuptiDrops() > 0 || r.zeroTimestampKernels() > 0) {
-            out.append(indent).append("WARNING: ")
+            out.append(indent).append(WARNING)
                     .append(lossSentence("this range", r.kernels(), r.ringDrops(), r.ringDropsKernels(), r.cuptiDrops(),
                             r.zeroTimestampKernels(), 0))
                     .append('\n');

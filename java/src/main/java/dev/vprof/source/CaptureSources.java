@@ -1,16 +1,19 @@
 package dev.vprof.source;
 
+import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The one way every command opens what it reads: a {@code .vprof} capture, or a PyTorch profiler
+ * The one way every command opens what it reads, told apart first by {@link InputKind} (which names
+ * what vprof does not read, and refuses a FIFO or a device before opening it): a {@code .vprof} capture, or a PyTorch profiler
  * trace ({@code .json}, {@code .json.gz}, {@code *.pt.trace.json[.gz]}) or a folder of rank
  * traces, which the trace reader ({@link TorchTraceImport}) turns into the same records in a
  * temporary capture that the reader removes when closed. Every reader of a capture (report,
@@ -35,9 +38,23 @@ public final class CaptureSources {
      * when the reader closes (and at once if the conversion fails).
      */
     public static CaptureReader open(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
-        if (!Files.exists(path) || !TorchTraceImport.looksLikeTrace(path)) {
-            return CaptureReader.open(path);
+        InputKind kind = InputKind.of(path);
+        switch (kind.kind()) {
+            case CAPTURE -> {
+                return CaptureReader.open(path);
+            }
+            case TRACE, TRACE_FOLDER -> {
+                return trace(path, traceOptions, tempDir);
+            }
+            case MISSING -> throw new NoSuchFileException(path.toString());
+            // An Nsight Systems reader goes here: the export's tables into the same records (the SQLite
+            // sink's NsysSchema names them), as the trace reader turns a trace into a temporary capture.
+            case NSYS_EXPORT -> throw new CaptureFormatException(kind.refusal());
+            default -> throw new CaptureFormatException(kind.refusal());
         }
+    }
+
+    private static CaptureReader trace(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
         Path temp = Files.createTempFile(tempDir, "vprof-trace-", ".vprof");
         TorchTraceImport.Result result;
         try {

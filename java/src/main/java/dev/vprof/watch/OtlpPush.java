@@ -99,7 +99,7 @@ final class OtlpPush {
         failed++;
         if (!saidFailure) {
             saidFailure = true;
-            log.println("vprof watch: warning: OTLP push to " + uri + " failed (" + why + "); the recording goes on "
+            log.println("vprof: warning: watch: OTLP push to " + uri + " failed (" + why + "); the recording goes on "
                     + "and later pushes are tried (failures are not said again)");
             log.flush();
         }

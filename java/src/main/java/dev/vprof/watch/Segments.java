@@ -186,7 +186,7 @@ public final class Segments implements CaptureOutput {
                 }
                 listener.scrapes(scrapes);
             } catch (IOException e) {
-                log.println("vprof watch: warning: a chunk of scrapes did not decode (" + e.getMessage()
+                log.println("vprof: warning: watch: a chunk of scrapes did not decode (" + e.getMessage()
                         + "); the conditions skip it");
             }
         } else if (kind == CaptureFormat.KIND_WINDOW) {
@@ -424,7 +424,7 @@ public final class Segments implements CaptureOutput {
         try {
             Files.deleteIfExists(s.path());
         } catch (IOException e) {
-            log.println("vprof watch: warning: cannot delete " + s.path() + ": " + e.getMessage());
+            log.println("vprof: warning: watch: cannot delete " + s.path() + ": " + e.getMessage());
         }
         closedBytes -= s.bytes();
     }
@@ -479,7 +479,7 @@ public final class Segments implements CaptureOutput {
         }
         if (!saidDiskFull) {
             saidDiskFull = true;
-            log.println("vprof watch: warning: writing " + failing + " failed (" + e.getMessage() + "): deleted the "
+            log.println("vprof: warning: watch: writing " + failing + " failed (" + e.getMessage() + "): deleted the "
                     + "oldest segment " + drop.path().getFileName() + " to make room and went on; the target is not "
                     + "affected (each time is counted as vprof_disk_full_total)");
             log.flush();

@@ -192,7 +192,7 @@ public final class Watch implements Segments.Listener {
                 push.pushMetrics(metrics.points());
             }
         } catch (RuntimeException e) {
-            log.println("vprof watch: warning: " + e);
+            log.println("vprof: warning: watch: " + e);
             log.flush();
         }
     }
@@ -244,7 +244,7 @@ public final class Watch implements Segments.Listener {
                     settings.dir().toAbsolutePath().toString(), control == null ? null : control.uri().toString())
                     .write(registryFolder);
         } catch (IOException e) {
-            log.println("vprof watch: warning: cannot write " + registryFolder.resolve(WatchRegistry.PREFIX
+            log.println("vprof: warning: watch: cannot write " + registryFolder.resolve(WatchRegistry.PREFIX
                     + ProcessHandle.current().pid()) + " (" + e.getMessage() + "): `vprof dump " + settings.rootPid()
                     + "` will not find this watch; kill -USR1 " + ProcessHandle.current().pid() + " still works");
         }

@@ -42,7 +42,7 @@ class ExportCommandTest {
         assertTrue(r.out().contains("6 GPU ops"), r.out());
         assertTrue(r.out().contains("open https://ui.perfetto.dev and drag " + trace + " in"), r.out());
         assertTrue(r.out().contains("trace_processor"), r.out());
-        assertTrue(r.err().contains("note: 2 span(s) outside the capture window"), r.err());
+        assertTrue(r.err().contains("vprof: note: 2 span(s) outside the capture window"), r.err());
     }
 
     @Test
@@ -76,7 +76,7 @@ class ExportCommandTest {
         Path junk = Files.writeString(dir.resolve("notes.txt"), "hello, this is not a capture");
         Run r = vprof("export", junk.toString(), "-o", dir.resolve("x.pftrace").toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().contains(junk + " is not a vprof capture file"), r.err());
+        assertTrue(r.err().contains(junk + " is not a vprof capture, a PyTorch profiler trace"), r.err());
     }
 
     @Test

@@ -52,7 +52,7 @@ class CaptureHintsTest {
     void aProfilerRangeThatNeverOpenedEndsWithALoudHint() {
         Cli.Result r = E2e.ok(attach("--capture-range=cudaProfilerApi"));
         assertTrue(r.err().contains("0 ranges, 0 kernels"), r.err());
-        assertTrue(r.err().contains("vprof: WARNING: no capture range opened")
+        assertTrue(r.err().contains("vprof: warning: no capture range opened")
                 && r.err().contains("did you pass --trigger, or start vLLM with --profiler-config '{\"profiler\":\"cuda\"}'?"),
                 r.err());
     }
@@ -117,7 +117,7 @@ class CaptureHintsTest {
         try {
             Cli.Result r = E2e.ok(attach("--trigger", "127.0.0.1:" + server.getAddress().getPort()));
             assertTrue(r.err().contains("stop_profile answered HTTP 500")
-                    && r.err().contains("vprof: WARNING: --trigger FAILED"), r.err());
+                    && r.err().contains("vprof: warning: --trigger FAILED"), r.err());
             Cli.Result rep = E2e.ok(Cli.run("report", "--json", dir.resolve("c.vprof").toString()));
             assertTrue(new ObjectMapper().readTree(rep.out()).get("warnings").get(0).asText()
                     .startsWith("--trigger FAILED during this capture (1 POST"), rep.out());

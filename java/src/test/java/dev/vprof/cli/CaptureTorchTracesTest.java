@@ -94,6 +94,7 @@ class CaptureTorchTracesTest {
         assertTrue(Files.isExecutable(simgpu), "vprof-simgpu not built: mvn -B install builds it");
         Path torchDir = dir.resolve("vllm_profile");
         Files.createDirectories(torchDir);
+        String captureErr;
         // Another run's trace, left behind with its own (old) time: never this capture's.
         Path old = torchDir.resolve("old-run_rank0.1700000000000.pt.trace.json");
         Files.writeString(old, "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"old_kernel\",\"pid\":0,"
@@ -136,7 +137,7 @@ class CaptureTorchTracesTest {
             Run r = capture.get(90, TimeUnit.SECONDS);
             answeredDuring = server.metricsAnswered() - answeredBefore;
             assertEquals(0, r.code(), r.err() + r.out());
-            assertTrue(r.err().contains("--torch-traces: folded 2 traces"), r.err());
+            captureErr = r.err();
         }
 
         List<Path> traces = new ArrayList<>();
@@ -145,6 +146,10 @@ class CaptureTorchTracesTest {
         }
         assertEquals(2, traces.size(), "one trace per worker: " + traces);
         Map<String, Long> expected = kernelsInJson(traces);
+        // The one summary line counts what the traces added (it said "0 processes, 0 kernels" before).
+        long inJson = expected.values().stream().mapToLong(Long::longValue).sum();
+        assertTrue(captureErr.contains("vprof: wrote " + file + ": 2 processes, 0 ranges, " + inJson + " kernels, ")
+                && captureErr.contains(" records (--torch-traces: folded 2 traces ("), captureErr);
         assertFalse(expected.isEmpty());
 
         Map<String, Long> got = new TreeMap<>();

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  * <li>targets harmed 0: both workers and the parent live through every cycle, exit 0, and their
  *     own summary lines count exactly the kernels they were told to launch;</li>
- * <li>every file that exists reads ({@code vprof report --json}, exit 0), killed ones too;</li>
+ * <li>every file that exists reads ({@code vprof report --json}): exit 0, or, for a file a SIGKILL
+ *     left unclosed, exit 3 with the sentence that says it was never closed;</li>
  * <li>drop accounting exact: in every range a file holds whole (begun and ended by the profiler),
  *     the kernels of one block = recorded + dropped by the full ring + rejected + missing (kernels
  *     CUPTI dropped are among the missing: its drop counts name no record), from the file's own
@@ -176,7 +177,11 @@ class ChaosDrillTest {
                 }
                 files++;
                 Cli.Result r = Cli.run("report", "--json", file.toString());
-                assertEquals(0, r.code(), "cycle " + i + (kill ? " (SIGKILLed)" : "") + ": the file reads: " + r.err());
+                // A front end SIGKILLed mid-capture leaves a file its writer never closed: it reads, and
+                // says it was read only partly (exit 3); one that ended by its --duration is whole.
+                boolean neverClosed = r.err().contains("was read only partly: it was never closed by its writer");
+                assertEquals(kill && neverClosed ? ExitCode.READ_PARTLY.code() : 0, r.code(),
+                        "cycle " + i + (kill ? " (SIGKILLed)" : "") + ": the file reads: " + r.err());
                 readable++;
                 JsonNode report = JSON.readTree(r.out());
                 long rangesRing = 0, rangesRingKernels = 0;

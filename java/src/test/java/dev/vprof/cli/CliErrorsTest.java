@@ -149,7 +149,7 @@ class CliErrorsTest {
     void reportOfAFileThatIsNotAVprofCapture() throws Exception {
         Path text = dir.resolve("notes.txt");
         Files.writeString(text, "these are not the records you are looking for\n");
-        assertError(Cli.run("report", text.toString()), "is not a vprof capture file");
+        assertError(Cli.run("report", text.toString()), "is not a vprof capture, a PyTorch profiler trace");
         assertError(Cli.run("report", "--json", dir.resolve("missing.vprof").toString()), "does not exist");
     }
 

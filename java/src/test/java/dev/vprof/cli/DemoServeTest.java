@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoServeTest {
     private static final Pattern URL = Pattern.compile("at (http://127\\.0\\.0\\.1:\\d+)");
     private static final Pattern WORKERS = Pattern.compile("worker pids: ([\\d ]+?) \\(");
+    private static final Pattern SERVER = Pattern.compile("server pid: (\\d+) ");
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -59,6 +60,7 @@ class DemoServeTest {
         List<Long> workers = new ArrayList<>();
         try {
             String base = null;
+            String serverPid = null;
             StringBuilder seen = new StringBuilder();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (workers.isEmpty() && System.nanoTime() < deadline) {
@@ -72,6 +74,10 @@ class DemoServeTest {
                 if (u.find()) {
                     base = u.group(1);
                 }
+                Matcher p = SERVER.matcher(l);
+                if (p.find()) {
+                    serverPid = p.group(1);
+                }
                 Matcher w = WORKERS.matcher(l);
                 if (w.find()) {
                     Arrays.stream(w.group(1).trim().split(" ")).map(Long::parseLong).forEach(workers::add);
@@ -79,6 +85,14 @@ class DemoServeTest {
             }
             assertNotNull(base, "no URL printed: " + seen);
             assertEquals(2, workers.size(), "worker pids printed: " + seen);
+
+            // The running server's folder is its own: another demo there is refused, --force or not.
+            Path logs = dir.resolve("logs");
+            Cli.Result beside = Cli.run("demo", "--dir", logs.toString(), "--force", "--no-torch-path");
+            assertEquals(ExitCode.CANNOT.code(), beside.code(), beside.err());
+            assertTrue(beside.err().contains(logs + " is in use by a running vprof demo (pid " + serverPid + ")"),
+                    beside.err());
+            assertTrue(Files.exists(logs.resolve("worker-0.log")), "the server's worker logs are there");
 
             // Tier 1: the verdict from /metrics alone.
             Cli.Result triage = E2e.ok(Cli.run("triage", "--url", base, "--window", "2s", "--json"));

@@ -84,7 +84,8 @@ class DiskFullTest {
         long pid = Long.parseLong(Files.readString(pidFile).strip());
         E2e.await("the command vprof started to have exited", 5_000, () -> ProcessHandle.of(pid).isEmpty()
                 || !ProcessHandle.of(pid).get().isAlive());
-        JsonNode report = E2e.report(file);
+        // The disk filled before the footer could be written: the file reads, as a capture cut short.
+        JsonNode report = E2e.reportNeverClosed(file);
         assertTrue(E2e.kernels(report) > 1000, "the file holds the kernels written before the disk filled: "
                 + E2e.kernels(report));
     }
@@ -115,9 +116,22 @@ class DiskFullTest {
             });
             assertTrue(System.nanoTime() - exited < TimeUnit.SECONDS.toNanos(1));
             assertTrue(target.isAlive(), "the target runs on");
-            assertTrue(E2e.kernels(E2e.report(file)) > 1000);
+            assertTrue(E2e.kernels(E2e.reportNeverClosed(file)) > 1000);
         } finally {
             E2e.stopTree(target.pid());
         }
+    }
+
+    @Test
+    void anExportOntoAFullDiskNamesTheOutputNotTheInput() throws Exception {
+        Path capture = dir.resolve("whole.vprof");
+        E2e.run(List.of("-o", capture.toString()), e2e.sim("--steps", "1000", "--kernels-per-step", "40"));
+        Path out = small.resolve("big.json"); // Chrome JSON of 40,000 kernels: several MiB, on 2 MiB
+        Cli.Result r = Cli.run("export", capture.toString(), "-o", out.toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code(), r.err());
+        assertTrue(r.err().contains("vprof: cannot write " + out + ": No space left on device; nothing was written"),
+                "blames the output: " + r.err());
+        assertFalse(r.err().contains("cannot read"), "the input was fine: " + r.err());
+        assertFalse(Files.exists(out), "nothing under the output's name");
     }
 }

@@ -63,7 +63,7 @@ class DyingWorkerTest {
                     "-o", file.toString());
             killer.join();
             assertEquals(0, r.code(), r.err());
-            Pattern said = Pattern.compile("vprof: WARNING: pid " + r1 + " \\(rank 1\\) was killed by signal 9 \\(SIGKILL\\) "
+            Pattern said = Pattern.compile("vprof: warning: pid " + r1 + " \\(rank 1\\) was killed by signal 9 \\(SIGKILL\\) "
                     + "([0-9.]+) s into the capture; its (\\d+) records up to then are kept; the capture goes on with "
                     + "the other processes");
             Matcher m = said.matcher(r.err());
@@ -80,7 +80,7 @@ class DyingWorkerTest {
             assertTrue(warnings.stream().noneMatch(w -> w.startsWith("pid " + r0 + " ")), "rank 0 lived: " + warnings);
             assertTrue(kept > 0);
             Cli.Result text = Cli.run("report", file.toString());
-            assertTrue(text.err().contains("warning: pid " + r1 + " (rank 1) was killed by signal 9"), text.err());
+            assertTrue(text.err().contains("vprof: warning: pid " + r1 + " (rank 1) was killed by signal 9"), text.err());
         } finally {
             E2e.stopTree(server.pid());
         }

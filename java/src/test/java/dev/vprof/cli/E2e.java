@@ -132,6 +132,22 @@ final class E2e {
         }
     }
 
+    /**
+     * {@code vprof report --json FILE} of a capture its writer never closed (killed, or stopped by a
+     * full disk): exit 3, read partly, and says so; parsed.
+     */
+    static JsonNode reportNeverClosed(Path file) {
+        Cli.Result r = Cli.run("report", "--json", file.toString());
+        assertEquals(ExitCode.READ_PARTLY.code(), r.code(), "exit code; stderr: " + r.err());
+        assertTrue(r.err().contains("vprof report: " + file + " was read only partly: it was never closed by its writer"),
+                r.err());
+        try {
+            return JSON.readTree(r.out());
+        } catch (IOException e) {
+            throw new AssertionError("vprof report --json printed no JSON: " + r.out(), e);
+        }
+    }
+
     /** {@code vprof list --json}, parsed. */
     static JsonNode list() {
         Cli.Result r = ok(Cli.run("list", "--json"));

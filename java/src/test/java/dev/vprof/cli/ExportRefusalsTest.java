@@ -78,7 +78,7 @@ class ExportRefusalsTest {
         cl.setErr(new PrintWriter(err, true));
         Path json = dir.resolve("big.json");
         assertEquals(0, cl.execute(capture.toString(), "-o", json.toString()), err.toString());
-        assertTrue(err.toString().contains("warning: " + json + " is ") && err.toString().contains("of JSON"),
+        assertTrue(err.toString().contains("vprof: warning: " + json + " is ") && err.toString().contains("of JSON"),
                 err.toString());
         assertTrue(err.toString().contains("vprof export " + capture + " -o " + dir.resolve("big.pftrace")), err.toString());
         // Perfetto output is never warned about.

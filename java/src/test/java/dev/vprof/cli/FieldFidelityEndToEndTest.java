@@ -76,7 +76,7 @@ class FieldFidelityEndToEndTest {
         assertEquals(0, range.at("/fidelity/graph_kernels").asLong());
         assertTrue(range.at("/fidelity/warnings").toString().contains("graph_kernels_not_delivered"));
         Cli.Result text = E2e.ok(Cli.run("report", file.toString()));
-        assertTrue(text.out().contains("WARNING: CUPTI delivered NO kernels of the 20 CUDA graph launches in this range: "
+        assertTrue(text.out().contains("warning: CUPTI delivered NO kernels of the 20 CUDA graph launches in this range: "
                 + "the graphs were captured and instantiated while vprof was dormant"), text.out());
     }
 
@@ -131,7 +131,7 @@ class FieldFidelityEndToEndTest {
         Path file = dir.resolve("kineto.vprof");
         Cli.Result run = E2e.run(List.of("--capture-range=cudaProfilerApi", "--capture-range-end=repeat",
                 "-o", file.toString()), e2e.fieldTarget(log, List.of(), "kineto"));
-        assertTrue(run.err().contains("vprof: WARNING: pid ") && run.err().contains("torch.profiler"), run.err());
+        assertTrue(run.err().contains("vprof: warning: pid ") && run.err().contains("torch.profiler"), run.err());
         JsonNode report = E2e.report(file);
         List<JsonNode> ranges = rangesWithKernels(report);
         assertEquals(2, ranges.size());

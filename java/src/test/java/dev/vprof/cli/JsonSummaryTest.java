@@ -95,7 +95,7 @@ class JsonSummaryTest {
         try {
             Cli.Result r = Cli.run("bench", "--url", "http://127.0.0.1:" + s.getAddress().getPort(),
                     "--num-prompts", "3", "--json");
-            assertEquals(1, r.code(), r.err());
+            assertEquals(ExitCode.NOT_EXPECTED.code(), r.code(), r.err());
             JsonNode j = parse(r.out());
             assertInt(j, "failed", 3);
             assertInt(j, "successful", 0);

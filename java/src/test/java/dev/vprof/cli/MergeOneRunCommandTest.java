@@ -55,7 +55,7 @@ class MergeOneRunCommandTest {
 
         Cli.Result forced = Cli.run("merge", a.toString(), b.toString(), "-o", out.toString(), "--force");
         assertEquals(ExitCode.OK.code(), forced.code(), forced.out() + forced.err());
-        assertTrue(forced.err().contains("WARNING: merged with --force although first.vprof"), forced.err());
+        assertTrue(forced.err().contains("vprof: warning: merged with --force although first.vprof"), forced.err());
         // their collectives fit each other only by chance: that offset is not used, the NTP bound is
         assertTrue(forced.out().contains("+0 ns (wall clocks taken as they are, NTP bound ±32.000 ms)"), forced.out());
         assertTrue(forced.out().contains("is above the 100.0 µs rms bound on the residual and is not used"), forced.out());

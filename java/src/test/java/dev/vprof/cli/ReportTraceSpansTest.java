@@ -121,7 +121,8 @@ class ReportTraceSpansTest {
         Path bad = Files.writeString(dir.resolve("bad.json"), "{\"nothing\": 1}");
         CaptureTorchTracesTest.Run r = CaptureTorchTracesTest.vprof("report", TRACE.toString(), "--spans", bad.toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().startsWith("vprof: --spans: "), r.err());
+        assertTrue(r.err().startsWith("vprof: --spans"), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(!r.err().contains("\tat "), r.err());
     }
 }

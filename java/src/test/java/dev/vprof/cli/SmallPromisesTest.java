@@ -65,6 +65,30 @@ class SmallPromisesTest {
                 + "JSON request or a Jaeger JSON trace"), line);
     }
 
+    /** One reader of --spans: report refuses a file that is not spans in the sentence capture gives (it printed 26 errors and exited 0). */
+    @Test
+    void reportRefusesASpansFileThatIsNotSpansInTheSentenceRunGives() throws Exception {
+        Path notSpans = dir.resolve("passwd");
+        Files.writeString(notSpans, "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+                + "bin:x:2:2:bin:/bin:/usr/sbin/nologin\n");
+        Cli.Result report = Cli.run("report", ReportTraceSpansTest.TRACE.toString(), "--spans", notSpans.toString());
+        assertEquals(ExitCode.CANNOT.code(), report.code(), report.err());
+        Cli.Result run = Cli.run("run", "--spans", notSpans.toString(), "-o", dir.resolve("s.vprof").toString(), "--",
+                "/bin/true");
+        assertEquals(oneLine(run), oneLine(report), "the same sentence from both");
+        assertEquals("", report.out(), "no report from a --spans that is not spans");
+    }
+
+    @Test
+    void aSpansFifoIsRefusedWithoutWaitingForAWriter() throws Exception {
+        Path fifo = dir.resolve("spans.jsonl");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Cli.Result r = Cli.run("report", ReportTraceSpansTest.TRACE.toString(), "--spans", fifo.toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code(), r.err());
+        assertEquals("vprof: --spans " + fifo + " is a FIFO (named pipe), not a file: vprof reads captures and traces "
+                + "from regular files; save it to a file first", oneLine(r));
+    }
+
     @Test
     void anExtensionThatContradictsFormatIsAnError() {
         Cli.Result r = Cli.run("export", "missing.vprof", "-o", dir.resolve("t.json").toString(), "--format", "perfetto");
@@ -91,10 +115,11 @@ class SmallPromisesTest {
     }
 
     @Test
-    void selftestGpuWithRequireGpuExitsOneWhereThereIsNoGpu() {
+    void selftestGpuWithRequireGpuExitsNotExpectedWhereThereIsNoGpu() {
         assumeTrue(GpuSelftest.whyNoGpu() != null, "this machine has a GPU: the real self-test would run");
         Cli.Result r = Cli.run("selftest", "--gpu", "--require-gpu");
-        assertEquals(1, r.code(), r.out() + r.err());
+        // 5, the table's row for a machine that is not what was expected; 1 is REGRESSED, diff's alone
+        assertEquals(5, r.code(), r.out() + r.err());
         assertEquals(0, Cli.run("selftest", "--gpu").code(), "without it, no GPU is not a failure");
     }
 

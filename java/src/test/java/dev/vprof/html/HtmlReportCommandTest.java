@@ -32,7 +32,8 @@ class HtmlReportCommandTest {
         Files.writeString(page, "keep me");
         HtmlPageBrowserTest.Run refused = HtmlPageBrowserTest.vprof("report", capture.toString(), "--html", page.toString());
         assertEquals(2, refused.code());
-        assertTrue(refused.err().contains("already exists; pass --force"), refused.err());
+        assertTrue(refused.err().contains("already exists; pass --force to replace it, or choose another path with --html"),
+                "names report's own options (it has no -o): " + refused.err());
         assertFalse(refused.err().contains("at dev.vprof"), "no stack trace: " + refused.err());
         assertEquals("keep me", Files.readString(page));
         HtmlPageBrowserTest.Run forced = HtmlPageBrowserTest.vprof("report", capture.toString(), "--html", page.toString(),

@@ -70,7 +70,7 @@ class ReportCommandTest {
         Files.writeString(text, "not a capture");
         Run r = run(text.toString());
         assertEquals(2, r.exit());
-        assertEquals("vprof: " + text + " is not a vprof capture file (bad magic)\n", r.err());
+        assertEquals("vprof: " + text + " is not a vprof capture, a PyTorch profiler trace (.json, .json.gz) or a folder of them\n", r.err());
         assertEquals("", r.out());
     }
 
@@ -95,7 +95,7 @@ class ReportCommandTest {
         Run r = run("--json", file.toString());
         // read partly: what follows the cut is lost, so the exit code says so (and the JSON is still printed)
         assertEquals(3, r.exit(), r.err());
-        assertTrue(r.err().startsWith("warning: " + file + " is damaged or cut short"), r.err());
+        assertTrue(r.err().startsWith("vprof: warning: " + file + " is cut short"), r.err());
         JsonNode json = new ObjectMapper().readTree(r.out());
         // The cut falls in the second range's chunk: its whole records come back, unverified.
         assertEquals(80, json.at("/totals/kernels").asLong());

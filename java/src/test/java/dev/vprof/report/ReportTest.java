@@ -154,13 +154,13 @@ class ReportTest {
         assertEquals(5, second.ringDropsKernels());
         assertEquals(3, second.cuptiDrops()); // END says 3, DROPS records say 2: the same losses, not 5
         String text = TextReport.render(rep);
-        assertTrue(text.contains("    WARNING: this range lost records: 5 kernels recorded + 5 kernels dropped by a full"
+        assertTrue(text.contains("    warning: this range lost records: 5 kernels recorded + 5 kernels dropped by a full"
                 + " ring (7 records in all) + 3 records dropped by CUPTI = 13; capture again with a larger --ring-size"
                 + " and a larger --buffer-size to lose nothing"), text);
-        assertTrue(text.strip().endsWith("WARNING: this capture lost records: 112 kernels recorded + 5 kernels dropped"
+        assertTrue(text.strip().endsWith("warning: this capture lost records: 112 kernels recorded + 5 kernels dropped"
                 + " by a full ring (7 records in all) + 3 records dropped by CUPTI = 120; capture again with a larger"
                 + " --ring-size and a larger --buffer-size to lose nothing"), text);
-        assertEquals(1, text.lines().filter(l -> l.contains("WARNING: this range")).count());
+        assertEquals(1, text.lines().filter(l -> l.contains("warning: this range")).count());
     }
 
     @Test
@@ -173,7 +173,7 @@ class ReportTest {
         try (CaptureReader reader = CaptureReader.open(clean)) {
             Report rep = CaptureReport.build(reader, 10);
             assertFalse(rep.lostRecords());
-            assertFalse(TextReport.render(rep).contains("WARNING"));
+            assertFalse(TextReport.render(rep).contains("warning:"));
         }
     }
 
