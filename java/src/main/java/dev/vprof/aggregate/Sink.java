@@ -1,0 +1,37 @@
+package dev.vprof.aggregate;
+
+import dev.vprof.capture.ApiEvent;
+import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.DropsEvent;
+import dev.vprof.capture.MarkerEvent;
+import dev.vprof.capture.MemcpyEvent;
+import dev.vprof.capture.MemsetEvent;
+import dev.vprof.capture.RangeEvent;
+
+/**
+ * What an analysis takes from the {@link KernelPass}: the GPU work its scope admits (kernels with
+ * their epoch times and step, copies and sets), and the records that are not GPU work, of the
+ * processes it reads, in the file's order. Every method has a default, so a sink implements only
+ * what it needs. Times not named epoch are the process's CUPTI ns.
+ */
+public interface Sink {
+    default void kernel(Kernel k) {}
+
+    default void memcpy(int pid, MemcpyEvent memcpy) {}
+
+    default void memset(int pid, MemsetEvent memset) {}
+
+    /**
+     * An NVTX marker, or a trace's CPU op ({@code cpuOp}: a PyTorch cpu_op or python_function, kept
+     * in the file as a marker of its own domain; never an NVTX range).
+     */
+    default void marker(int pid, MarkerEvent marker, boolean cpuOp) {}
+
+    default void api(int pid, ApiEvent api) {}
+
+    default void range(int pid, RangeEvent range) {}
+
+    default void drops(int pid, DropsEvent drops) {}
+
+    default void device(int pid, DeviceProperties device) {}
+}
