@@ -29,6 +29,9 @@ public final class KernelPass implements RecordVisitor {
     private Steps steps;
     private Scope[] scopes = new Scope[0];
     private Sink[] sinks = new Sink[0];
+    /** The sinks that take kernels, and their scopes. */
+    private Scope[] kernelScopes = new Scope[0];
+    private Sink[] kernelSinks = new Sink[0];
     private final Kernel k = new Kernel();
 
     /**
@@ -51,6 +54,12 @@ public final class KernelPass implements RecordVisitor {
         sinks = Arrays.copyOf(sinks, sinks.length + 1);
         scopes[scopes.length - 1] = scope;
         sinks[sinks.length - 1] = sink;
+        if (sink.takesKernels()) {
+            kernelScopes = Arrays.copyOf(kernelScopes, kernelScopes.length + 1);
+            kernelSinks = Arrays.copyOf(kernelSinks, kernelSinks.length + 1);
+            kernelScopes[kernelScopes.length - 1] = scope;
+            kernelSinks[kernelSinks.length - 1] = sink;
+        }
         return this;
     }
 
@@ -71,6 +80,8 @@ public final class KernelPass implements RecordVisitor {
         k.desc = desc;
         k.name = name;
         k.step = steps == null ? -1 : steps.stepOf(pid, start, correlationId);
+        Scope[] scopes = kernelScopes;
+        Sink[] sinks = kernelSinks;
         for (int i = 0; i < sinks.length; i++) {
             if (scopes[i].admits(pid, k.startEpochNs)) {
                 sinks[i].kernel(k);

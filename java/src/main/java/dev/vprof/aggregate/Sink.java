@@ -15,6 +15,15 @@ import dev.vprof.capture.RangeEvent;
  * what it needs. Times not named epoch are the process's CUPTI ns.
  */
 public interface Sink {
+    /**
+     * Whether this sink is handed kernels at all: a pass calls only those that are, so the one or
+     * two that count kernels are called from a call site the JIT can inline (a 10 M-kernel pass
+     * feels each further call per kernel).
+     */
+    default boolean takesKernels() {
+        return true;
+    }
+
     default void kernel(Kernel k) {}
 
     default void memcpy(int pid, MemcpyEvent memcpy) {}

@@ -51,6 +51,11 @@ public final class StepFinder implements Sink {
     }
 
     @Override
+    public boolean takesKernels() {
+        return false; // steps come from markers, ranges and launch calls
+    }
+
+    @Override
     public void marker(int pid, MarkerEvent m, boolean cpuOp) {
         if (cpuOp) {
             return;

@@ -66,6 +66,8 @@ public final class CaptureReport implements Sink {
     private ProcessAgg last;
     /** Requests to credit GPU time to; null without spans. */
     private RequestsSection requests;
+    /** The capture's window, from every range edge and the extent of each range's GPU work. */
+    private final WindowFinder windowFinder = new WindowFinder();
 
     private CaptureReport(SampleBudget budget, KernelNames names) {
         this.budget = budget;
@@ -133,11 +135,7 @@ public final class CaptureReport implements Sink {
         Clocks clocks = kernelsToRequests || only != null ? Clocks.of(reader) : Clocks.unfitted();
         Scope scope = Scope.of(only);
         StepFinder stepFinder = new StepFinder(StepRule.DEFAULT_RANGE);
-        WindowFinder windowFinder = new WindowFinder();
-        KernelPass pass = new KernelPass(clocks)
-                .add(Scope.ALL, stepFinder)
-                .add(Scope.ALL, windowSink(windowFinder))
-                .add(scope, agg);
+        KernelPass pass = new KernelPass(clocks).add(Scope.ALL, stepFinder).add(scope, agg);
         if (kernelsToRequests) {
             pass.add(scope, agg.requests);
         }
@@ -149,8 +147,9 @@ public final class CaptureReport implements Sink {
             stepTally = new StepTally(steps, only, fitted);
             new KernelPass(fitted).steps(steps).add(scope, stepTally).run(reader);
         }
+        agg.feedWorkExtents();
         Report base = agg.summarize(reader, top, fitted);
-        CaptureWindow window = only != null ? only : windowFinder.choose(reader.window().orElse(null), fitted);
+        CaptureWindow window = only != null ? only : agg.windowFinder.choose(reader.window().orElse(null), fitted);
         MetricsSection.Result metrics = MetricsSection.build(reader, window, notes);
         Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
@@ -184,31 +183,6 @@ public final class CaptureReport implements Sink {
                 RequestsSection.slowest(reqs, top), queue,
                 agg.requests == null || !kernelsHeld ? null : agg.requests.slowPhaseKernels(top, agg.names),
                 stepTable(stepTally, fitted));
-    }
-
-    /** Feeds the capture's window: every range edge and all GPU work, whatever the report's window. */
-    private static Sink windowSink(WindowFinder finder) {
-        return new Sink() {
-            @Override
-            public void kernel(Kernel k) {
-                finder.work(k.pid(), k.startNs(), k.endNs());
-            }
-
-            @Override
-            public void memcpy(int pid, MemcpyEvent m) {
-                finder.work(pid, m.start(), m.end());
-            }
-
-            @Override
-            public void memset(int pid, MemsetEvent m) {
-                finder.work(pid, m.start(), m.end());
-            }
-
-            @Override
-            public void range(int pid, RangeEvent e) {
-                finder.range(pid, e);
-            }
-        };
     }
 
     /** The step table: every step of the tally (at most {@value #MAX_STEPS_LISTED} listed), and what lies outside them. */
@@ -321,6 +295,7 @@ public final class CaptureReport implements Sink {
 
     @Override
     public void range(int pid, RangeEvent e) {
+        windowFinder.range(pid, e);
         ProcessAgg p = process(pid);
         if (e.isLateBegin()) {
             // Work of an earlier range that completed after this one began: count it there.
@@ -372,6 +347,21 @@ public final class CaptureReport implements Sink {
         r.graphLaunches = e.graphLaunches();
         r.kernelsMissing = e.kernelsMissing();
         p.open = null; // settled when the range after the next begins, or at the end: late records may come
+    }
+
+    /** The extent of every range's GPU work (kernels, copies, sets) into the window finder, once after the pass. */
+    private void feedWorkExtents() {
+        for (ProcessAgg p : processes.values()) {
+            List<RangeAgg> all = new ArrayList<>(p.ranges);
+            if (p.unranged != null) {
+                all.add(p.unranged);
+            }
+            for (RangeAgg r : all) {
+                if (r.firstNs <= r.lastNs) {
+                    windowFinder.work(p.pid, r.firstNs, r.lastNs);
+                }
+            }
+        }
     }
 
     private ProcessAgg process(int pid) {
