@@ -215,6 +215,11 @@ public final class CaptureDiff {
         }
 
         @Override
+        public boolean takesKernels() {
+            return false;
+        }
+
+        @Override
         public void marker(int p, MarkerEvent m, boolean cpuOp) {
             long key = ((long) p << 32) | (m.id() & 0xffffffffL);
             if ((m.flags() & VprofRing.MARKER_START) != 0) {
