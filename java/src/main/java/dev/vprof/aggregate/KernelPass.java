@@ -26,6 +26,8 @@ import java.util.Arrays;
  */
 public final class KernelPass implements RecordVisitor {
     private final Clocks clocks;
+    /** False when no process has a fitted clock: epoch times are then the CUPTI times, with no call per kernel. */
+    private final boolean mapsTime;
     private Steps steps;
     private Scope[] scopes = new Scope[0];
     private Sink[] sinks = new Sink[0];
@@ -40,6 +42,7 @@ public final class KernelPass implements RecordVisitor {
      */
     public KernelPass(Clocks clocks) {
         this.clocks = clocks;
+        this.mapsTime = clocks.fitted();
     }
 
     /** Gives each kernel its step among {@code steps} (found by an earlier pass). */
@@ -74,8 +77,13 @@ public final class KernelPass implements RecordVisitor {
         k.pid = pid;
         k.startNs = start;
         k.endNs = end;
-        k.startEpochNs = clocks.epochNs(pid, start);
-        k.endEpochNs = clocks.epochNs(pid, Math.max(start, end));
+        if (mapsTime) {
+            k.startEpochNs = clocks.epochNs(pid, start);
+            k.endEpochNs = clocks.epochNs(pid, Math.max(start, end));
+        } else {
+            k.startEpochNs = start;
+            k.endEpochNs = Math.max(start, end);
+        }
         k.correlationId = correlationId;
         k.desc = desc;
         k.name = name;
@@ -91,7 +99,7 @@ public final class KernelPass implements RecordVisitor {
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
-        long t = clocks.epochNs(pid, m.start());
+        long t = mapsTime ? clocks.epochNs(pid, m.start()) : m.start();
         for (int i = 0; i < sinks.length; i++) {
             if (scopes[i].admits(pid, t)) {
                 sinks[i].memcpy(pid, m);
@@ -101,7 +109,7 @@ public final class KernelPass implements RecordVisitor {
 
     @Override
     public void memset(int pid, MemsetEvent m) {
-        long t = clocks.epochNs(pid, m.start());
+        long t = mapsTime ? clocks.epochNs(pid, m.start()) : m.start();
         for (int i = 0; i < sinks.length; i++) {
             if (scopes[i].admits(pid, t)) {
                 sinks[i].memset(pid, m);

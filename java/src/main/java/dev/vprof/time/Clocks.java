@@ -39,6 +39,11 @@ public final class Clocks {
         return new Clocks(Map.of());
     }
 
+    /** Whether any process has a fitted clock (else every time is taken as it is). */
+    public boolean fitted() {
+        return !byPid.isEmpty();
+    }
+
     /** The mapping of {@code pid}. */
     public ClockMapping of(int pid) {
         if (pid != lastPid) {
