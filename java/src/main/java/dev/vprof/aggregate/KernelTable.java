@@ -13,23 +13,16 @@ import java.util.Map;
 public final class KernelTable {
     private final SampleBudget budget;
     private final Map<String, KernelStats> byName = new HashMap<>();
-    private String lastName;
-    private KernelStats last;
 
     public KernelTable(SampleBudget budget) {
         this.budget = budget;
     }
 
     public void add(String name, long durationNs) {
-        KernelStats s = last;
-        if (name != lastName || s == null) {
-            s = byName.get(name);
-            if (s == null) {
-                s = new KernelStats(name);
-                byName.put(name, s);
-            }
-            lastName = name;
-            last = s;
+        KernelStats s = byName.get(name);
+        if (s == null) {
+            s = new KernelStats(name);
+            byName.put(name, s);
         }
         s.add(durationNs, budget);
     }
