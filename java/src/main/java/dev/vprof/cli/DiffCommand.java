@@ -1,7 +1,7 @@
 package dev.vprof.cli;
 
-import dev.vprof.adapt.Selection;
 import dev.vprof.capture.ReadStats;
+import dev.vprof.time.Selection;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.diff.CaptureDiff;
 import dev.vprof.diff.Categories;
@@ -248,7 +248,7 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
             base = next = files.getFirst();
             try {
                 if (splitAt != null) {
-                    List<Selection> parts = Selection.splitAt(Units.duration("--split-at", splitAt).toNanos());
+                    List<Selection> parts = Selection.parseSplitAt("--split-at", splitAt);
                     bs = parts.get(0);
                     ns = parts.get(1);
                 } else if (windows) {
@@ -295,16 +295,10 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
 
     /** {@code A..B} (durations from the capture's start; B may be empty for "to the end"). */
     static Selection window(String option, String text) {
-        int dots = text.indexOf("..");
-        if (dots < 0) {
-            throw new CliException(option + " '" + text + "' is not A..B; write it like 0s..10s or 20s..");
+        try {
+            return Selection.parseWindow(option, text);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage());
         }
-        String a = text.substring(0, dots).strip(), b = text.substring(dots + 2).strip();
-        long from = a.isEmpty() || a.matches("0*\\.?0*(ns|us|ms|s|m|h)?") ? 0 : Units.duration(option, a).toNanos();
-        long to = b.isEmpty() ? Long.MAX_VALUE : Units.duration(option, b).toNanos();
-        if (to <= from) {
-            throw new CliException(option + " '" + text + "' ends before it starts; write A..B with A before B");
-        }
-        return Selection.window(from, to);
     }
 }

@@ -12,6 +12,7 @@ import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
 import dev.vprof.report.TextReport;
 import dev.vprof.source.CaptureSources;
+import dev.vprof.time.CaptureWindow;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -109,11 +110,13 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             health = reader.readStats();
             report = CaptureReport.build(reader, top, names, extraSpans);
+            CaptureWindow only = null;
             if (window != null || request != null) {
-                report = CaptureReport.build(reader, top, names, extraSpans, ReportWindows.choose(report, window, request));
+                only = ReportWindows.choose(report, window, request);
+                report = CaptureReport.build(reader, top, names, extraSpans, only);
             }
             if (html != null) {
-                page = HtmlReport.render(reader, report, names);
+                page = HtmlReport.render(reader, report, names, only);
             }
         } catch (IOException e) {
             throw CaptureOpenError.of(file, e, null);

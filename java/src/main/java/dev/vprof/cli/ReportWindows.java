@@ -1,14 +1,14 @@
 package dev.vprof.cli;
 
-import dev.vprof.adapt.Selection;
 import dev.vprof.report.Report;
 import dev.vprof.time.CaptureWindow;
-import java.util.Locale;
+import dev.vprof.time.Selection;
 
 /**
  * The part of a capture {@code vprof report --window A..B} or {@code --request ID} narrows to, in
- * epoch ns: a window read with the same piece {@code vprof diff} uses ({@link Selection}, offsets
- * from the capture window's start), or one request's span.
+ * epoch ns: a window parsed and placed by the time layer's one rule ({@link Selection#parseWindow},
+ * {@link Selection#within}: offsets from the capture window's start, as {@code vprof diff} cuts the
+ * same file), or one request's span.
  */
 final class ReportWindows {
     private ReportWindows() {}
@@ -21,13 +21,11 @@ final class ReportWindows {
         CaptureWindow capture = new CaptureWindow(w.startNs(), w.endNs(), w.source());
         if (window != null) {
             Selection s = DiffCommand.window("--window", window);
-            long from = s.startEpochNs(capture);
-            long to = Math.min(s.endEpochNs(capture), capture.endNs() + 1);
-            if (from >= to) {
-                throw new CliException("--window " + window + " starts after the capture ends (it is "
-                        + String.format(Locale.ROOT, "%.3f", capture.durationNs() / 1e9) + " s long)");
+            try {
+                return s.within(capture);
+            } catch (IllegalArgumentException e) {
+                throw new CliException("--window " + window + " " + e.getMessage());
             }
-            return new CaptureWindow(from, to, "window");
         }
         for (Report.RequestSummary r : whole.requests()) {
             if (request.equals(r.requestId())) {

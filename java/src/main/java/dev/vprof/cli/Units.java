@@ -1,5 +1,6 @@
 package dev.vprof.cli;
 
+import dev.vprof.time.DurationText;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -7,28 +8,12 @@ import java.util.Locale;
 final class Units {
     private Units() {}
 
-    /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; a bare number is seconds. */
+    /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; a bare number is seconds (the time layer's one parser). */
     static Duration duration(String option, String text) {
-        String s = text.trim().toLowerCase(Locale.ROOT);
-        long mult; // nanoseconds per unit
-        String digits;
-        if (s.endsWith("ms")) { mult = 1_000_000L; digits = s.substring(0, s.length() - 2); }
-        else if (s.endsWith("us")) { mult = 1_000L; digits = s.substring(0, s.length() - 2); }
-        else if (s.endsWith("s")) { mult = 1_000_000_000L; digits = s.substring(0, s.length() - 1); }
-        else if (s.endsWith("m")) { mult = 60_000_000_000L; digits = s.substring(0, s.length() - 1); }
-        else if (s.endsWith("h")) { mult = 3_600_000_000_000L; digits = s.substring(0, s.length() - 1); }
-        else { mult = 1_000_000_000L; digits = s; }
         try {
-            double v = Double.parseDouble(digits);
-            if (v <= 0) {
-                throw new CliException(option + " " + text.trim() + " must be positive; write for example 500ms, 10s or 2m");
-            }
-            if (!(v > 0) || Double.isInfinite(v) || v * mult > Long.MAX_VALUE / 2.0) {
-                throw new NumberFormatException();
-            }
-            return Duration.ofNanos((long) (v * mult));
-        } catch (NumberFormatException e) {
-            throw new CliException(option + " '" + text + "' is not a duration; write it like 500ms, 10s or 2m");
+            return Duration.ofNanos(DurationText.ns(option, text));
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage());
         }
     }
 

@@ -1,23 +1,24 @@
 package dev.vprof.diff;
 
 import dev.vprof.adapt.ApiNames;
-import dev.vprof.adapt.Selection;
+import dev.vprof.aggregate.KernelPass;
+import dev.vprof.aggregate.Sink;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.CpuOpEvent;
-import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.ReadStats;
-import dev.vprof.capture.RecordVisitor;
 import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.report.Report;
 import dev.vprof.report.RequestFigures;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.time.CaptureWindow;
+import dev.vprof.time.Clocks;
+import dev.vprof.time.Scope;
+import dev.vprof.time.Selection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -105,14 +106,30 @@ public final class CaptureDiff {
             for (SideAcc s : List.of(bs, ns)) {
                 if (s.total.count == 0) {
                     throw new DiffException("the " + (s == bs ? "base" : "new") + " side, " + s.label
-                            + ", holds no kernels" + (s.selection.kind() == Selection.Kind.ALL ? ""
+                            + ", holds no kernels" + (s.outside[0] > 0 ? " in its steps (" + s.outside[0]
+                            + " outside any step)" : "") + (s.selection.kind() == Selection.Kind.ALL ? ""
                             : String.format(Locale.ROOT, " (the capture's window is %.3f s long)",
                                     s.facts.window.durationNs() / 1e9))
                             + "; choose a file, window, step or rank with GPU work");
                 }
             }
-            return Comparison.compare(o, base, bs, next, ns);
+            return withOutsideSteps(Comparison.compare(o, base, bs, next, ns), bs, ns);
         }
+    }
+
+    /**
+     * The sides as the result gives them, with every kernel of each: those in its steps (what the
+     * per-step figures are of) and those outside them, shown as a row of their own.
+     */
+    private static DiffResult withOutsideSteps(DiffResult r, SideAcc b, SideAcc n) {
+        return r.withSides(withOutside(r.base(), b), withOutside(r.next(), n));
+    }
+
+    private static DiffResult.Side withOutside(DiffResult.Side side, SideAcc s) {
+        if (!s.stepsMode) {
+            return side;
+        }
+        return side.withOutsideSteps(new DiffResult.OutsideSteps(s.outside[0], s.outside[1]));
     }
 
     private static Set<Integer> rankPids(CaptureReader r, int rank, Path file) {
@@ -180,81 +197,87 @@ public final class CaptureDiff {
         side.useRequests(picked, start, end, side.selection.byRequests());
     }
 
-    /** The counting pass over one file. */
+    /**
+     * The counting pass over one file: the aggregation's pass, each side a sink with its own scope,
+     * the requests' GPU time, and the CPU operators, annotations and runtime calls for every side.
+     */
     private static void count(Input in) {
-        Map<Integer, ClockMapping> clocks = in.reader.clocks();
-        RequestFigures req = in.requests != null && in.requests.wantsKernels() ? in.requests : null;
-        SideAcc[] sides = in.sides.toArray(SideAcc[]::new);
-        in.reader.forEachRecord(new RecordVisitor() {
-            int pid = Integer.MIN_VALUE;
-            ClockMapping clock = ClockMapping.identity();
-            /** Annotations open: (pid, id) -> {start}, and their names. */
-            final Map<Long, long[]> open = new HashMap<>();
-            final Map<Long, String> openName = new HashMap<>();
-
-            private ClockMapping clockOf(int p) {
-                if (p != pid) {
-                    pid = p;
-                    clock = clocks.getOrDefault(p, ClockMapping.identity());
-                }
-                return clock;
-            }
-
-            @Override
-            public void marker(int p, MarkerEvent m) {
-                long key = ((long) p << 32) | (m.id() & 0xffffffffL);
-                if ((m.flags() & VprofRing.MARKER_START) != 0) {
-                    if (m.name() != null && m.domain() == null) {
-                        open.put(key, new long[] {m.timestamp()});
-                        openName.put(key, m.name());
-                    }
-                } else if ((m.flags() & VprofRing.MARKER_END) != 0) {
-                    long[] s = open.remove(key);
-                    String name = openName.remove(key);
-                    if (s != null) {
-                        long es = clockOf(p).toEpochNs(s[0]);
-                        for (SideAcc side : sides) {
-                            side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), name);
-                        }
-                    }
-                }
-            }
-
-            @Override
-            public void cpuOp(int p, CpuOpEvent op) {
-                if (op.isPython() || op.name() == null) {
-                    return; // Python frames enclose the operators: rows of both would count one time twice
-                }
-                long es = clockOf(p).toEpochNs(op.start());
-                for (SideAcc side : sides) {
-                    side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), op.name());
-                }
-            }
-
-            @Override
-            public void api(int p, ApiEvent a) {
-                String name = ApiNames.name(a);
-                long es = clockOf(p).toEpochNs(a.start());
-                for (SideAcc side : sides) {
-                    side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
-                }
-            }
-
-            @Override
-            public void kernel(int p, long start, long end, int correlationId, KernelDesc desc, String name) {
-                clockOf(p);
-                long es = clock.toEpochNs(start);
-                if (req != null) {
-                    req.kernel(es, clock.toEpochNs(end));
-                }
-                long d = Math.max(0, end - start);
-                for (SideAcc s : sides) {
-                    s.kernel(p, start, correlationId, d, es, desc, name);
-                }
-            }
-        });
+        Clocks clocks = in.facts.clocks;
+        KernelPass pass = new KernelPass(clocks).steps(in.facts.all);
+        for (SideAcc side : in.sides) {
+            pass.add(side.scope(), side);
+        }
+        if (in.requests != null && in.requests.wantsKernels()) {
+            pass.add(Scope.ALL, in.requests.sink());
+        }
+        pass.add(Scope.ALL, new CpuOps(in.sides.toArray(SideAcc[]::new), clocks));
+        pass.run(in.reader);
         if (in.requests != null) {
             in.requestSummaries = in.requests.requests(in.facts.window);
+        }
+    }
+
+    /**
+     * CPU operators (a trace's CPU ops, and annotations of the default domain paired from their
+     * START and END markers) and runtime calls, handed to every side. Open pairs are bounded by
+     * {@value #MAX_OPEN}.
+     */
+    private static final class CpuOps implements Sink {
+        static final int MAX_OPEN = 1 << 16;
+        private final SideAcc[] sides;
+        private final Clocks clocks;
+        /** (pid, id) -> {start}, and their names. */
+        private final Map<Long, long[]> open = new HashMap<>();
+        private final Map<Long, String> openName = new HashMap<>();
+
+        CpuOps(SideAcc[] sides, Clocks clocks) {
+            this.sides = sides;
+            this.clocks = clocks;
+        }
+
+        @Override
+        public boolean takesKernels() {
+            return false;
+        }
+
+        @Override
+        public void marker(int p, MarkerEvent m) {
+            long key = ((long) p << 32) | (m.id() & 0xffffffffL);
+            if ((m.flags() & VprofRing.MARKER_START) != 0) {
+                if (m.name() != null && m.domain() == null && open.size() < MAX_OPEN) {
+                    open.put(key, new long[] {m.timestamp()});
+                    openName.put(key, m.name());
+                }
+            } else if ((m.flags() & VprofRing.MARKER_END) != 0) {
+                long[] s = open.remove(key);
+                String name = openName.remove(key);
+                if (s != null) {
+                    long es = clocks.epochNs(p, s[0]);
+                    for (SideAcc side : sides) {
+                        side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), name);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void cpuOp(int p, CpuOpEvent op) {
+            if (op.isPython() || op.name() == null) {
+                return; // Python frames enclose the operators: rows of both would count one time twice
+            }
+            long es = clocks.epochNs(p, op.start());
+            for (SideAcc side : sides) {
+                side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), op.name());
+            }
+        }
+
+        @Override
+        public void api(int p, ApiEvent a) {
+            String name = ApiNames.name(a);
+            long es = clocks.epochNs(p, a.start());
+            for (SideAcc side : sides) {
+                side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.vprof.diff;
 
-import dev.vprof.adapt.Selection;
+import dev.vprof.time.Selection;
 import dev.vprof.names.KernelNames;
 import java.nio.file.Path;
 

@@ -69,16 +69,41 @@ public record DiffResult(
      * @param window    the selection inside that file, as given ({@code 0s..12s}, {@code slowest 10 %}); null for all
      * @param startNs   the side's interval in epoch ns (the capture window, or the selected window)
      * @param endNs     its end
-     * @param kernels   kernels in the side
+     * @param kernels   kernels in the side, every one: those in its steps and those outside them
      * @param gpuNs     their summed duration
      * @param steps     steps in the side (0 without steps)
      * @param requests  requests in the side (0 without spans)
      * @param devices   the GPU models, one per device seen ("NVIDIA H100 80GB HBM3"); may be empty
      * @param worldSize the world size the processes say (largest seen), null when not said
      * @param ranks     the ranks read
+     * @param outsideSteps with steps: the side's kernels that belong to none of its steps (counted in
+     *                  kernels and gpu_ns, not in the per-step figures); null without steps
      */
     public record Side(String label, String file, String window, long startNs, long endNs, long kernels, long gpuNs,
-                       long steps, long requests, List<String> devices, Integer worldSize, List<Integer> ranks) {}
+                       long steps, long requests, List<String> devices, Integer worldSize, List<Integer> ranks,
+                       OutsideSteps outsideSteps) {
+
+        /** A side whose kernels are all counted per unit (none outside its steps). */
+        public Side(String label, String file, String window, long startNs, long endNs, long kernels, long gpuNs,
+                    long steps, long requests, List<String> devices, Integer worldSize, List<Integer> ranks) {
+            this(label, file, window, startNs, endNs, kernels, gpuNs, steps, requests, devices, worldSize, ranks, null);
+        }
+
+        /** This side with {@code outside} (kernels of no step of the side) added to its kernels and named. */
+        public Side withOutsideSteps(OutsideSteps outside) {
+            return new Side(label, file, window, startNs, endNs, kernels + outside.kernels(), gpuNs + outside.gpuNs(),
+                    steps, requests, devices, worldSize, ranks, outside);
+        }
+    }
+
+    /** A side's kernels that belong to none of its steps, and their summed duration. */
+    public record OutsideSteps(long kernels, long gpuNs) {}
+
+    /** This result with other sides (the rest as it is). */
+    public DiffResult withSides(Side base, Side next) {
+        return new DiffResult(verdict, headline, story, base, next, basis, settings, gpuTime, stepTime, kernels,
+                baseNames, categories, shapes, cpuOps, matching, explained, comparability, requests, metrics, warnings);
+    }
 
     /**
      * What a figure "per unit" is per: {@code step} (steps on both sides), {@code request} (requests

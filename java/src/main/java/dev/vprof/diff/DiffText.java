@@ -66,6 +66,9 @@ public final class DiffText {
     private static String extra(DiffResult.Side s) {
         StringBuilder b = new StringBuilder();
         if (s.steps() > 0) b.append(", ").append(s.steps()).append(" steps");
+        if (s.outsideSteps() != null) {
+            b.append(" (").append(s.outsideSteps().kernels()).append(" kernels outside any step)");
+        }
         if (s.requests() > 0) b.append(", ").append(s.requests()).append(" requests");
         if (!s.devices().isEmpty()) b.append(", ").append(escape(String.join(", ", new TreeSet<>(s.devices()))));
         if (s.worldSize() != null) b.append(", world size ").append(s.worldSize());

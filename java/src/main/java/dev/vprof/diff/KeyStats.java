@@ -1,7 +1,7 @@
 package dev.vprof.diff;
 
-import dev.vprof.report.Durations;
-import dev.vprof.report.SampleBudget;
+import dev.vprof.aggregate.Durations;
+import dev.vprof.aggregate.SampleBudget;
 
 /**
  * One key's kernels on one side (an exact name, a base name, a category, a shape, or all kernels):

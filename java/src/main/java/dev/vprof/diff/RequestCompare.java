@@ -1,6 +1,6 @@
 package dev.vprof.diff;
 
-import dev.vprof.adapt.Selection;
+import dev.vprof.time.Selection;
 import dev.vprof.diff.DiffResult.Change;
 import dev.vprof.diff.DiffResult.LatencyChange;
 import dev.vprof.diff.DiffResult.MetricChange;

@@ -1,10 +1,15 @@
 package dev.vprof.diff;
 
-import dev.vprof.adapt.Selection;
+import dev.vprof.aggregate.Kernel;
+import dev.vprof.aggregate.SampleBudget;
+import dev.vprof.aggregate.Sink;
+import dev.vprof.aggregate.Steps;
 import dev.vprof.capture.KernelDesc;
-import dev.vprof.report.SampleBudget;
 import dev.vprof.time.CaptureWindow;
-import java.util.Arrays;
+import dev.vprof.time.Intervals;
+import dev.vprof.time.Scope;
+import dev.vprof.time.Selection;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -14,11 +19,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * One side being counted: which of its file's steps, requests and instants it takes, and its
- * kernels by key at every level. Memory: per key a bounded distribution and sample, per step bucket
- * a number; never per kernel.
+ * One side being counted: which of its file's steps, requests and instants it takes (its
+ * {@link Scope}, which the aggregation's pass applies: GPU work that starts in its window, as
+ * {@code vprof report --window} takes it, or while one of its requests runs, of its rank), and its
+ * kernels by key at every level. With steps, a kernel of the side counts in its step's bucket, and
+ * one that belongs to none of the side's steps in {@link #outside}, never dropped. Memory: per key a
+ * bounded distribution and sample, per step bucket a number; never per kernel.
  */
-final class SideAcc {
+final class SideAcc implements Sink {
     /** Exact durations kept per side before distributions switch to their histogram (8 MiB). */
     static final long SAMPLES = 1L << 20;
 
@@ -41,6 +49,10 @@ final class SideAcc {
     final DiffOptions options;
     final long fromEpochNs;
     final long toEpochNs;
+    /** The side's window as a cut of the file; null for a whole capture or a set of requests. */
+    private final CaptureWindow window;
+    /** The kernels of the side that belong to none of its steps (with steps): {count, ns}. */
+    final long[] outside = new long[2];
 
     // steps
     boolean stepsMode;
@@ -55,11 +67,9 @@ final class SideAcc {
     int[][] stepIdx;
     double[] stepDen;
 
-    // requests picked (indices into the file's request list) and their merged intervals in epoch ns
+    // requests picked (indices into the file's request list)
     boolean[] requestPicked = new boolean[0];
     long requests;
-    private long[] intervalStart = new long[0];
-    private long[] intervalEnd = new long[0];
 
     double units;
     String unit;
@@ -77,10 +87,10 @@ final class SideAcc {
     final KeyStats.Rng rng;
     private String lastName;
     private Entry lastEntry;
-    private int lastPid = Integer.MIN_VALUE;
-    private FirstPassFacts.Steps lastSteps;
-    private int lastStepIndex = -1;
+    private int lastStep = Integer.MIN_VALUE;
     private int lastBucket = -1;
+    /** The picked requests' intervals, once picked (kernels count while one runs); null for all time. */
+    private Intervals during;
 
     SideAcc(String label, Selection selection, FirstPassFacts facts, DiffOptions options, long seed) {
         this.label = label;
@@ -88,35 +98,55 @@ final class SideAcc {
         this.facts = facts;
         this.options = options;
         CaptureWindow w = facts.window;
-        this.fromEpochNs = selection.kind() == Selection.Kind.WINDOW ? selection.startEpochNs(w) : w.startNs();
-        this.toEpochNs = selection.kind() == Selection.Kind.WINDOW && selection.toNs() != Long.MAX_VALUE
-                ? selection.endEpochNs(w) : w.endNs();
+        if (selection.kind() == Selection.Kind.WINDOW) {
+            try {
+                window = selection.within(w);
+            } catch (IllegalArgumentException e) {
+                throw new DiffException("the side " + label + " holds no kernels: its window " + e.getMessage()
+                        + "; choose a window inside the capture");
+            }
+            fromEpochNs = window.startNs();
+            toEpochNs = window.endNs();
+        } else {
+            window = null;
+            fromEpochNs = w.startNs();
+            toEpochNs = w.endNs();
+        }
         this.rng = new KeyStats.Rng(seed);
     }
 
-    /** The steps this side takes: those of its window (all without one), and only number {@code step} when given. */
+    /** What the side takes of its file's GPU work: its window, its requests, its rank (set once requests are picked). */
+    Scope scope() {
+        return new Scope(window, during, pids);
+    }
+
+    /** The steps this side takes: those that start in its window (all without one), and only number {@code step} when given. */
     TreeSet<Long> includedSteps() {
         TreeSet<Long> in = new TreeSet<>();
         if (selection.byRequests()) {
             return in;
         }
-        for (Map.Entry<Integer, FirstPassFacts.Steps> e : facts.steps.entrySet()) {
-            if (!acceptsPid(e.getKey())) {
-                continue;
-            }
-            FirstPassFacts.Steps s = e.getValue();
-            for (int i = 0; i < s.size; i++) {
-                if (options.step() != null && s.number[i] != options.step()) {
-                    continue;
-                }
-                long t = facts.clockOf(e.getKey()).toEpochNs(s.start[i]);
-                if (selection.kind() == Selection.Kind.WINDOW && !selection.contains(facts.window, t)) {
-                    continue;
-                }
-                in.add(s.number[i]);
-            }
+        for (int s : takenSteps()) {
+            in.add(facts.all.number(s));
         }
         return in;
+    }
+
+    /** The file's steps (indexes) of the side's processes that start in its window, of number {@code --step} when given. */
+    private List<Integer> takenSteps() {
+        Steps all = facts.all;
+        List<Integer> taken = new ArrayList<>();
+        for (int s = 0; s < all.count(); s++) {
+            int pid = all.pid(s);
+            if (!acceptsPid(pid) || options.step() != null && all.number(s) != options.step()) {
+                continue;
+            }
+            if (window != null && !window.holds(facts.clocks.epochNs(pid, all.startNs(s)))) {
+                continue;
+            }
+            taken.add(s);
+        }
+        return taken;
     }
 
     /** Counts per step (the side's steps into at most {@code maxBuckets} buckets of consecutive steps). */
@@ -134,15 +164,12 @@ final class SideAcc {
             ord++;
         }
         steps = k;
-        for (Map.Entry<Integer, FirstPassFacts.Steps> e : facts.steps.entrySet()) {
-            FirstPassFacts.Steps s = e.getValue();
-            for (int i = 0; i < s.size; i++) {
-                Integer b = bucketOfStep.get(s.number[i]);
-                if (b != null) {
-                    long wall = s.end[i] - s.start[i];
-                    stepNsPerBucket[b] += wall;
-                    stepWallNs += wall;
-                }
+        for (int s : takenSteps()) {
+            Integer b = bucketOfStep.get(facts.all.number(s));
+            if (b != null) {
+                long wall = facts.all.durationNs(s);
+                stepNsPerBucket[b] += wall;
+                stepWallNs += wall;
             }
         }
         total = new KeyStats("all kernels", bucketCount);
@@ -164,21 +191,11 @@ final class SideAcc {
         if (!kernelsByRequest) {
             return;
         }
-        long[][] sorted = Arrays.copyOf(iv, m);
-        Arrays.sort(sorted, (a, b) -> Long.compare(a[0], b[0]));
-        long[] s = new long[m], e = new long[m];
-        int k = 0;
-        for (long[] x : sorted) {
-            if (k > 0 && x[0] <= e[k - 1]) {
-                e[k - 1] = Math.max(e[k - 1], x[1]);
-            } else {
-                s[k] = x[0];
-                e[k] = x[1];
-                k++;
-            }
+        List<long[]> chosen = new ArrayList<>(m);
+        for (int i = 0; i < m; i++) {
+            chosen.add(iv[i]);
         }
-        intervalStart = Arrays.copyOf(s, k);
-        intervalEnd = Arrays.copyOf(e, k);
+        during = Intervals.union(chosen, Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     void startCounting() {
@@ -187,27 +204,23 @@ final class SideAcc {
         }
     }
 
-    /** One kernel of the file: counted when it is this side's. */
-    void kernel(int pid, long start, int correlationId, long durationNs, long epochStart, KernelDesc desc,
-                String name) {
+    /** One kernel of the side (its scope admitted it): counted in its step's bucket, or outside the side's steps. */
+    @Override
+    public void kernel(Kernel k) {
         int bucket = -1;
-        if (pids != null && !pids.contains(pid)) {
-            return;
-        }
+        long durationNs = k.durationNs();
         if (stepsMode) {
-            bucket = stepBucket(pid, start, correlationId);
+            bucket = stepBucket(k.step());
             if (bucket < 0) {
-                return;
-            }
-        } else if (selection.byRequests()) {
-            if (!duringRequest(epochStart)) {
-                return;
-            }
-        } else if (selection.kind() == Selection.Kind.WINDOW) {
-            if (epochStart < fromEpochNs || epochStart >= toEpochNs) {
+                if (options.step() == null) {
+                    outside[0]++;
+                    outside[1] += durationNs;
+                } // with --step the side is that step: the others' kernels are not the side's
                 return;
             }
         }
+        String name = k.name();
+        KernelDesc desc = k.desc();
         total.add(durationNs, bucket, budget, rng);
         Entry e = name == lastName ? lastEntry : entry(name);
         e.exact.add(durationNs, bucket, budget, rng);
@@ -219,7 +232,7 @@ final class SideAcc {
                 String key = options.names().show(name) + (desc == null ? " [shape unknown]"
                         : " grid(" + desc.gridX() + "," + desc.gridY() + "," + desc.gridZ() + ") block("
                                 + desc.blockX() + "," + desc.blockY() + "," + desc.blockZ() + ")");
-                s = shape.computeIfAbsent(key, k -> new KeyStats(k, bucketCount));
+                s = shape.computeIfAbsent(key, x -> new KeyStats(x, bucketCount));
                 if (desc != null) {
                     shapeOfDesc.put(desc, s);
                 }
@@ -238,12 +251,11 @@ final class SideAcc {
             return;
         }
         if (stepsMode) {
-            FirstPassFacts.Steps s = facts.steps.get(pid);
-            int i = s == null ? -1 : s.at(start);
-            if (i < 0 || start > s.end[i] || !bucketOfStep.containsKey(s.number[i])) {
+            int i = facts.all.holding(pid, start);
+            if (i < 0 || !bucketOfStep.containsKey(facts.all.number(i))) {
                 return;
             }
-        } else if (selection.kind() == Selection.Kind.WINDOW && (epochStart < fromEpochNs || epochStart >= toEpochNs)) {
+        } else if (window != null && !window.holds(epochStart)) {
             return;
         }
         long[] c = cpuOps.computeIfAbsent(name, k -> new long[2]);
@@ -274,53 +286,15 @@ final class SideAcc {
         return e;
     }
 
-    private int stepBucket(int pid, long start, int correlationId) {
-        if (pid != lastPid) {
-            lastPid = pid;
-            lastSteps = facts.steps.get(pid);
-            lastStepIndex = -1;
-        }
-        FirstPassFacts.Steps s = lastSteps;
-        if (s == null) {
-            return -1;
-        }
-        if (s.corrMin != null) {
-            int i = s.atCorrelation(correlationId);
-            if (i < 0) {
-                return -1;
-            }
-            Integer b = bucketOfStep.get(s.number[i]);
-            return b == null ? -1 : b;
-        }
-        int i;
-        if (lastStepIndex >= 0 && start >= s.start[lastStepIndex]
-                && (lastStepIndex + 1 == s.size || start < s.start[lastStepIndex + 1])) {
+    /** The bucket of the file's step {@code step} (an index; -1 none), or -1 when it is not one of the side's. */
+    private int stepBucket(int step) {
+        if (step == lastStep) {
             return lastBucket;
         }
-        i = s.at(start);
-        if (i < 0) {
-            return -1;
-        }
-        Integer b = bucketOfStep.get(s.number[i]);
-        lastStepIndex = i;
+        Integer b = step < 0 ? null : bucketOfStep.get(facts.all.number(step));
+        lastStep = step;
         lastBucket = b == null ? -1 : b;
         return lastBucket;
-    }
-
-    private boolean duringRequest(long t) {
-        int lo = 0, hi = intervalStart.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (intervalStart[mid] <= t) {
-                if (t <= intervalEnd[mid]) {
-                    return true;
-                }
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return false;
     }
 
     /** The side's interval in seconds (for a per-second basis), at least 1 ns. */

@@ -89,7 +89,9 @@ public final class KinetoFiles {
                     TimelineProcess p = batch.get(k);
                     List<ProfilerSteps.Step> own = collector == null ? List.of() : collector.of(p);
                     stepsOf.put(p, own);
-                    open.get(p).finish(own, pathOf(out, p, processes.size()).getFileName().toString());
+                    // Steps the source already holds as ProfilerStep#N ranges are in the file as they are.
+                    open.get(p).finish(own.stream().filter(st -> !st.annotated()).toList(),
+                            pathOf(out, p, processes.size()).getFileName().toString());
                     files.get(from + k).closeStream();
                 }
             }
@@ -169,7 +171,7 @@ public final class KinetoFiles {
             }
             f.threadSlice(thread, kind, nameId, startNs, endNs, domainId, args);
             if (steps != null && kind == ThreadSliceKind.NVTX_RANGE) {
-                steps.range(thread, nameId, startNs, endNs);
+                steps.range(thread, nameId, startNs, endNs, domainId);
                 rangeNames.merge(nameId, 1, Integer::sum);
             }
         }

@@ -1,11 +1,12 @@
 package dev.vprof.export;
 
+import dev.vprof.aggregate.StepRule;
 import dev.vprof.timeline.CaptureRange;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineProcess;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,22 +15,28 @@ import java.util.Map;
  * The steps of a process as the PyTorch profiler marks them: one {@code ProfilerStep#N} annotation
  * per training or serving step, which is what Holistic Trace Analysis assigns iterations by (a host
  * event belongs to step N when it starts inside it; a GPU op belongs to the step of the API call
- * that launched it). vprof records no PyTorch profiler, so a step is an NVTX range the program
- * pushes around each step ({@code --steps nvtx:NAME}; vLLM-style servers and {@code vprof simulate
- * --nvtx} name it {@code step}).
- *
- * <p>Steps are the ranges with that name on any thread of the process, in order of start; a range
- * that begins before the previous step ended (a nested or a second thread's range) is not a new
- * step, and neither is an instant mark. Where the process has capture ranges, only steps wholly
- * inside one count: records from the drain after a range's end are not steps of the capture. Steps
- * are numbered from 0 in each process, so the ranks of one capture (which start and stop their
- * ranges together) number the same step alike.
+ * that launched it). The steps are found by the one step rule every view uses
+ * ({@link StepRule}): the process's own {@code ProfilerStep#N} ranges (a PyTorch trace's; their
+ * numbers kept, and not written again), or the NVTX range the program pushes around each step
+ * ({@code --steps nvtx:NAME}; vLLM-style servers and {@code vprof simulate --nvtx} name it
+ * {@code step}; numbered from 0 in each process, so the ranks of one capture, which start and stop
+ * their ranges together, number the same step alike), wholly inside one of the process's capture
+ * ranges where it has any: records from the drain after a range's end are not steps of the capture.
+ * The walk does not say which ranges are a trace's CPU ops; a CPU op named exactly as the step range
+ * would be taken for one (PyTorch's are named otherwise).
  */
 public final class ProfilerSteps {
     private ProfilerSteps() {}
 
-    /** One step: its number, the thread whose range marks it, and its interval in epoch ns. */
-    public record Step(int number, long tid, long startNs, long endNs) {
+    /**
+     * One step: its number, the thread whose range marks it, its interval in epoch ns, and whether
+     * the source already holds it as a ProfilerStep#N range (then the export does not write it again).
+     */
+    public record Step(int number, long tid, long startNs, long endNs, boolean annotated) {
+        public Step(int number, long tid, long startNs, long endNs) {
+            this(number, tid, startNs, endNs, false);
+        }
+
         /** The annotation's name, as PyTorch writes it. */
         public String name() {
             return "ProfilerStep#" + number;
@@ -57,23 +64,36 @@ public final class ProfilerSteps {
     }
 
     /**
-     * Gathers, as a walk hands out ranges in any order, those that can mark a step (the named ones,
-     * not instants, wholly inside a capture range where there are any); one entry per step, so it
-     * stays small next to the ranges themselves.
+     * Gathers, as a walk hands out ranges in any order, those that can mark a step (ProfilerStep#N or
+     * the named ones, of the default domain, wholly inside a capture range where there are any); one
+     * entry per step, so it stays small next to the ranges themselves.
      */
     static final class Collector {
-        private final int nameId;
-        private final Map<TimelineProcess, List<long[]>> candidates = new IdentityHashMap<>();
+        private final Timeline layout;
+        private final String rangeName;
+        /** (domain id, name id) -> the number {@link StepRule#numberOf} gives it. */
+        private final Map<Long, Long> numberOf = new HashMap<>();
+        private final Map<TimelineProcess, List<StepRule.Candidate>> candidates = new IdentityHashMap<>();
 
         Collector(Timeline layout, Spec spec) {
-            this.nameId = idOf(layout, spec.rangeName());
+            this.layout = layout;
+            this.rangeName = spec.rangeName();
         }
 
-        void range(CpuThread thread, int rangeNameId, long startNs, long endNs) {
-            if (rangeNameId == nameId && nameId >= 0 && endNs > startNs && inCapture(thread.process(), startNs, endNs)) {
+        void range(CpuThread thread, int rangeNameId, long startNs, long endNs, int domainId) {
+            long key = ((long) domainId << 32) | (rangeNameId & 0xffffffffL);
+            long number = numberOf.computeIfAbsent(key, k -> {
+                long n = StepRule.numberOf(string(rangeNameId), domainId == 0 ? null : string(domainId), rangeName);
+                return n > Integer.MAX_VALUE ? StepRule.NOT_A_STEP : n;
+            });
+            if (number != StepRule.NOT_A_STEP && inCapture(thread.process(), startNs, endNs)) {
                 candidates.computeIfAbsent(thread.process(), p -> new ArrayList<>())
-                        .add(new long[] {thread.tid(), startNs, endNs, threadOrder(thread)});
+                        .add(new StepRule.Candidate(startNs, endNs, number, thread.tid(), threadOrder(thread)));
             }
+        }
+
+        private String string(int id) {
+            return id > 0 && id < layout.strings().size() ? layout.strings().get(id) : null;
         }
 
         private final Map<CpuThread, Integer> threadOrder = new IdentityHashMap<>();
@@ -90,20 +110,11 @@ public final class ProfilerSteps {
             return i;
         }
 
-        /** The steps of {@code process}, numbered from 0, in order of start. */
+        /** The steps of {@code process}, in order of start. */
         List<Step> of(TimelineProcess process) {
-            List<long[]> ranges = new ArrayList<>(candidates.getOrDefault(process, List.of()));
-            // Ties: the longer first, then the thread that appeared first, whatever order the walk took.
-            ranges.sort(Comparator.<long[]>comparingLong(a -> a[1]).thenComparingLong(a -> -a[2])
-                    .thenComparingLong(a -> a[3]));
             List<Step> steps = new ArrayList<>();
-            long lastEnd = Long.MIN_VALUE;
-            for (long[] r : ranges) {
-                if (r[1] < lastEnd) {
-                    continue;
-                }
-                steps.add(new Step(steps.size(), r[0], r[1], r[2]));
-                lastEnd = r[2];
+            for (StepRule.Step s : StepRule.choose(candidates.getOrDefault(process, List.of()))) {
+                steps.add(new Step((int) s.number(), s.tid(), s.startNs(), s.endNs(), s.annotated()));
             }
             return steps;
         }
@@ -120,15 +131,5 @@ public final class ProfilerSteps {
             }
         }
         return false;
-    }
-
-    /** The timeline's id for {@code name}, or -1 when no slice carries it. */
-    private static int idOf(Timeline timeline, String name) {
-        for (int id = 1, n = timeline.strings().size(); id < n; id++) {
-            if (name.equals(timeline.strings().get(id))) {
-                return id;
-            }
-        }
-        return -1;
     }
 }

@@ -532,8 +532,9 @@ public final class CapturePage {
                     .append("\"><title>").append(text(fmt("#%d: %s", i + 1, ReportFormat.duration(d[i]))))
                     .append("</title></rect>");
         }
-        b.append("</svg><p class=\"note\">").append(text(fmt("the first %d \"%s\" ranges in record order; the "
-                + "tallest is %s", d.length, s.name(), ReportFormat.duration(max)))).append("</p></figure>\n");
+        b.append("</svg><p class=\"note\">").append(text(fmt("the first %d \"%s\" ranges in %s; the "
+                + "tallest is %s", d.length, s.name(), s.step() ? "order of start" : "record order",
+                ReportFormat.duration(max)))).append("</p></figure>\n");
         b.append("<table class=\"sortable\" id=\"step-table\"><thead><tr><th data-sort=\"t\">range name</th>"
                 + "<th class=\"n\" data-sort=\"n\">count</th><th class=\"n\" data-sort=\"n\">total</th>"
                 + "<th class=\"n\" data-sort=\"n\">mean</th></tr></thead><tbody>");

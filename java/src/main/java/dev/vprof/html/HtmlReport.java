@@ -3,6 +3,7 @@ package dev.vprof.html;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.report.Report;
+import dev.vprof.time.CaptureWindow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,9 +14,14 @@ import java.nio.file.StandardCopyOption;
 public final class HtmlReport {
     private HtmlReport() {}
 
-    /** The page of the capture {@code reader} holds, whose report is {@code report}, with its read health. */
+    /** The page of the whole capture {@code reader} holds, whose report is {@code report}, with its read health. */
     public static String render(CaptureReader reader, Report report, KernelNames names) {
-        PageData data = PageData.collect(reader, report, names);
+        return render(reader, report, names, null);
+    }
+
+    /** The page of the report narrowed to {@code only} (a window or a request; null: the whole capture). */
+    public static String render(CaptureReader reader, Report report, KernelNames names, CaptureWindow only) {
+        PageData data = PageData.collect(reader, report, names, only);
         return CapturePage.render(report, data, reader.readStats()); // after the page's pass, which may meet damage
     }
 

@@ -1,18 +1,22 @@
 package dev.vprof.html;
 
+import dev.vprof.aggregate.BusyTimeline;
+import dev.vprof.aggregate.Kernel;
+import dev.vprof.aggregate.KernelPass;
+import dev.vprof.aggregate.Sink;
+import dev.vprof.aggregate.StepRule;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.ClockMapping;
-import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
-import dev.vprof.capture.RecordVisitor;
 import dev.vprof.metrics.MetricMath;
 import dev.vprof.metrics.MetricsSnapshot;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.VllmMetrics;
 import dev.vprof.names.KernelNames;
-import dev.vprof.report.BusyTimeline;
 import dev.vprof.report.Report;
+import dev.vprof.time.CaptureWindow;
+import dev.vprof.time.Clocks;
+import dev.vprof.time.Scope;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,15 +28,20 @@ import java.util.regex.Pattern;
 
 /**
  * What the page draws beyond the {@link Report}'s numbers, from one more bounded pass over the
- * records: each GPU's busy fraction in a fixed number of bins over the capture's time span, each
- * top kernel's duration distribution in log-spaced bins, the NVTX ranges' durations by name (steps),
- * and the metric gauges over time. Memory is the bins, whatever the number of kernels.
+ * records through the aggregation's pass with the report's own scope (the whole capture, or the
+ * window or request it was narrowed to), so the page counts the kernels the report counts: each
+ * GPU's busy fraction in a fixed number of bins over the capture's time span (over the window, for
+ * a narrowed report), each top kernel's duration distribution in log-spaced bins (its bins sum to
+ * its row's count), the steps' durations (the report's step table: one step rule) and the other
+ * NVTX ranges' by name, and the metric gauges over time. Memory is the bins, whatever the number of
+ * kernels.
  *
  * @param fromNs     the timeline's start (epoch ns)
  * @param toNs       its end
  * @param gpus       one lane per (process, device), in the order first seen
  * @param kernels    the top kernels' distributions, in the report's order
- * @param steps      NVTX ranges by name, steps first, then the most frequent (at most {@link #STEP_NAMES})
+ * @param steps      the steps first (when the capture has them), then NVTX ranges by name, the most
+ *                   frequent first (at most {@link #STEP_NAMES} in all)
  * @param metrics    the gauge series (empty without metrics)
  */
 public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHistogram> kernels, List<StepSeries> steps,
@@ -46,7 +55,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
     static final int MAX_METRIC_POINTS = 2048;
     /** NVTX ranges open at once that are remembered (a push without a pop must not grow the heap). */
     private static final int MAX_OPEN = 1 << 16;
-    private static final Pattern STEP_NUMBER = Pattern.compile("#\\d+$");
+    private static final Pattern NUMBER_AT_END = Pattern.compile("#\\d+$");
 
     /** A GPU's busy fraction per bin; outsideNs: its busy time outside [fromNs, toNs). */
     public record GpuLane(int pid, int device, String label, double[] busy, long outsideNs) {}
@@ -60,24 +69,25 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
     }
 
     /**
-     * One NVTX range name (a trailing "#number" as "#N", so PyTorch's ProfilerStep#1010 and #1011 are
-     * one): how many, their total, the first {@link #STEP_SAMPLES} durations; step: whether the
-     * name says it is a step ("step", as the diff's default --steps, or ProfilerStep#N).
+     * The steps (step: true; named by what marked them, "ProfilerStep#N" or "nvtx:step"), or one NVTX
+     * range name (a trailing "#number" as "#N"): how many, their total, the first
+     * {@link #STEP_SAMPLES} durations (steps in order of start, ranges in record order).
      */
     public record StepSeries(String name, long count, long totalNs, long[] firstDurationsNs, boolean step) {}
-
-    static boolean isStep(String name) {
-        return name.equalsIgnoreCase("step") || name.startsWith("ProfilerStep");
-    }
 
     /** A gauge over time: epoch ns and values, in order. */
     public record MetricSeries(String name, String unit, long[] t, double[] v) {}
 
-    /** The one extra pass: report is the capture's report, whose top kernels and span it follows. */
-    public static PageData collect(CaptureReader reader, Report report, KernelNames names) {
-        long[] span = span(report);
-        Collector c = new Collector(reader, report, names, span[0], span[1]);
-        reader.forEachRecord(c);
+    /**
+     * The one extra pass: report is the capture's report, whose top kernels and span it follows;
+     * only, the window (or request) the report was narrowed to, null for the whole capture.
+     */
+    public static PageData collect(CaptureReader reader, Report report, KernelNames names, CaptureWindow only) {
+        long[] span = only != null ? new long[] {only.startNs(), Math.max(only.endNs(), only.startNs() + 1)}
+                : span(report);
+        Clocks clocks = Clocks.of(reader);
+        Collector c = new Collector(report, names, span[0], span[1], only, clocks);
+        new KernelPass(clocks).add(Scope.of(only), c).run(reader);
         List<MetricSeries> metrics = reader.hasMetrics() ? metrics(reader) : List.of();
         return c.finish(metrics);
     }
@@ -162,31 +172,32 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
         return out;
     }
 
-    private static final class Collector implements RecordVisitor {
-        private final CaptureReader reader;
+    private static final class Collector implements Sink {
         private final KernelNames names;
         private final long from;
         private final long to;
         private final int bins;
+        private final CaptureWindow only;
+        private final Clocks clocks;
         private final Map<Long, BusyTimeline> lanes = new LinkedHashMap<>();
         private final Map<String, Integer> topIndex = new HashMap<>();
         private final Map<String, Integer> rawIndex = new HashMap<>();
         private final List<Report.KernelSummary> top;
         private final long[][] counts;
-        private final Map<Integer, ClockMapping> clocks = new HashMap<>();
-        private int lastPid = Integer.MIN_VALUE;
-        private ClockMapping clock;
+        private final Report.StepTable stepTable;
+        private final String stepRange;
         private long lastLaneKey = Long.MIN_VALUE;
         private BusyTimeline lastLane;
         private final Map<Long, MarkerEvent> open = new HashMap<>();
-        private final Map<String, long[]> stepStats = new TreeMap<>(); // name -> {count, total}
-        private final Map<String, long[]> stepSamples = new HashMap<>();
+        private final Map<String, long[]> rangeStats = new TreeMap<>(); // name -> {count, total}
+        private final Map<String, long[]> rangeSamples = new HashMap<>();
 
-        Collector(CaptureReader reader, Report report, KernelNames names, long from, long to) {
-            this.reader = reader;
+        Collector(Report report, KernelNames names, long from, long to, CaptureWindow only, Clocks clocks) {
             this.names = names;
             this.from = from;
             this.to = to;
+            this.only = only;
+            this.clocks = clocks;
             int devices = 0;
             for (Report.ProcessSummary p : report.processes()) {
                 devices += Math.max(1, p.busyNsByDevice().size());
@@ -197,21 +208,21 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
             for (int i = 0; i < top.size(); i++) {
                 topIndex.putIfAbsent(top.get(i).name(), i);
             }
+            this.stepTable = report.steps();
+            this.stepRange = StepRule.DEFAULT_RANGE;
         }
 
         @Override
-        public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-            if (pid != lastPid) {
-                clock = clocks.computeIfAbsent(pid, reader::clock);
-                lastPid = pid;
-            }
-            int device = desc == null ? -1 : desc.deviceId();
+        public void kernel(Kernel k) {
+            int pid = k.pid();
+            int device = k.device();
             long key = ((long) pid << 32) | (device & 0xffffffffL);
             if (key != lastLaneKey) {
-                lastLane = lanes.computeIfAbsent(key, k -> new BusyTimeline(from, to, bins));
+                lastLane = lanes.computeIfAbsent(key, x -> new BusyTimeline(from, to, bins));
                 lastLaneKey = key;
             }
-            lastLane.add(clock.toEpochNs(start), clock.toEpochNs(Math.max(start, end)));
+            lastLane.add(k.startEpochNs(), k.endEpochNs());
+            String name = k.name();
             Integer idx = rawIndex.get(name);
             if (idx == null) {
                 idx = topIndex.getOrDefault(names.show(name), -1);
@@ -220,10 +231,8 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                 }
             }
             if (idx >= 0) {
-                Report.KernelSummary k = top.get(idx);
-                long d = Math.max(0, end - start);
-                int b = bin(k.minNs(), k.maxNs(), d);
-                counts[idx][b]++;
+                Report.KernelSummary s = top.get(idx);
+                counts[idx][bin(s.minNs(), s.maxNs(), k.durationNs())]++;
             }
         }
 
@@ -234,6 +243,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
             return Math.clamp((long) Math.floor(x * HISTOGRAM_BINS), 0, HISTOGRAM_BINS - 1);
         }
 
+        /** NVTX ranges by name (not CPU ops, not the steps, which the step table holds), those that start in the scope. */
         @Override
         public void marker(int pid, MarkerEvent m) {
             long key = ((long) pid << 32) | (m.id() & 0xffffffffL);
@@ -246,18 +256,24 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                 if (s == null || s.name() == null) {
                     return;
                 }
+                if (StepRule.numberOf(s.name(), s.domain(), stepRange) != StepRule.NOT_A_STEP) {
+                    return;
+                }
+                if (only != null && !only.holds(clocks.epochNs(pid, s.timestamp()))) {
+                    return;
+                }
                 long d = Math.max(0, m.timestamp() - s.timestamp());
-                String name = STEP_NUMBER.matcher(s.name()).replaceFirst("#N");
-                long[] st = stepStats.get(name);
+                String name = NUMBER_AT_END.matcher(s.name()).replaceFirst("#N");
+                long[] st = rangeStats.get(name);
                 if (st == null) {
-                    if (stepStats.size() >= 1024) {
+                    if (rangeStats.size() >= 1024) {
                         return;
                     }
                     st = new long[2];
-                    stepStats.put(name, st);
-                    stepSamples.put(name, new long[STEP_SAMPLES + 1]); // [0]: how many kept
+                    rangeStats.put(name, st);
+                    rangeSamples.put(name, new long[STEP_SAMPLES + 1]); // [0]: how many kept
                 }
-                long[] sample = stepSamples.get(name);
+                long[] sample = rangeSamples.get(name);
                 if (sample[0] < STEP_SAMPLES) {
                     sample[(int) ++sample[0]] = d;
                 }
@@ -280,14 +296,21 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                 kernels.add(new KernelHistogram(k.name(), k.minNs(), k.maxNs(), counts[i]));
             }
             List<StepSeries> steps = new ArrayList<>();
-            stepStats.entrySet().stream()
-                    .sorted((a, b) -> isStep(a.getKey()) != isStep(b.getKey()) ? (isStep(a.getKey()) ? -1 : 1)
-                            : Long.compare(b.getValue()[0], a.getValue()[0]))
-                    .limit(STEP_NAMES)
+            if (stepTable != null && stepTable.count() > 0) {
+                List<Report.StepSummary> rows = stepTable.rows();
+                long[] first = new long[Math.min(STEP_SAMPLES, rows.size())];
+                for (int i = 0; i < first.length; i++) {
+                    first[i] = rows.get(i).durationNs();
+                }
+                steps.add(new StepSeries(stepTable.rule(), stepTable.count(), stepTable.durationNs(), first, true));
+            }
+            rangeStats.entrySet().stream()
+                    .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
+                    .limit(STEP_NAMES - steps.size())
                     .forEach(e -> {
-                        long[] s = stepSamples.get(e.getKey());
+                        long[] s = rangeSamples.get(e.getKey());
                         steps.add(new StepSeries(e.getKey(), e.getValue()[0], e.getValue()[1],
-                                Arrays.copyOfRange(s, 1, 1 + (int) s[0]), isStep(e.getKey())));
+                                Arrays.copyOfRange(s, 1, 1 + (int) s[0]), false));
                     });
             return new PageData(from, to, gpus, kernels, steps, metrics);
         }

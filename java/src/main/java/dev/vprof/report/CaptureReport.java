@@ -1,5 +1,16 @@
 package dev.vprof.report;
 
+import dev.vprof.aggregate.BusyTime;
+import dev.vprof.aggregate.Kernel;
+import dev.vprof.aggregate.KernelPass;
+import dev.vprof.aggregate.KernelStats;
+import dev.vprof.aggregate.KernelTable;
+import dev.vprof.aggregate.SampleBudget;
+import dev.vprof.aggregate.Sink;
+import dev.vprof.aggregate.StepFinder;
+import dev.vprof.aggregate.StepRule;
+import dev.vprof.aggregate.StepTally;
+import dev.vprof.aggregate.Steps;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
@@ -7,57 +18,62 @@ import dev.vprof.capture.ClockMapping;
 import dev.vprof.capture.CpuOpEvent;
 import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.DropsEvent;
-import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.ProcessExit;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RangeEvent;
-import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
 import dev.vprof.region.AgentCounters;
 import dev.vprof.time.CaptureWindow;
+import dev.vprof.time.Clocks;
 import dev.vprof.time.RangeEdges;
+import dev.vprof.time.Scope;
+import dev.vprof.time.WindowFinder;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Builds a {@link Report} from one streaming pass over a capture. Memory does not grow
- * with the number of kernels: per range and per kernel name it keeps counters and a
- * bounded {@link Durations}; per range and device a bounded {@link BusyTime} window.
+ * Builds a {@link Report} from one streaming pass over a capture, through the aggregation's
+ * {@link KernelPass} (one clock, one window, one step rule, shared with every other view), and a
+ * second pass for the step table when the capture has steps (a kernel's step is known only once
+ * the steps are). Memory does not grow with the number of kernels: per range and per kernel name
+ * it keeps counters and a bounded distribution ({@link KernelTable}); per range and device a
+ * bounded {@link BusyTime} window; per step a few numbers.
  *
  * <p>A record belongs to the range whose BEGIN precedes it in its process's record
  * stream, until that range's END; records outside every range are reported in a range
  * of index 0 and source "none".
  */
-public final class CaptureReport implements RecordVisitor {
+public final class CaptureReport implements Sink {
+
+    /** Steps listed in the report's step table at most (all are counted). */
+    static final int MAX_STEPS_LISTED = 1000;
 
     private final SampleBudget budget;
     /** How kernel names are shown: the file keeps CUPTI's; the report demangles them (or not). */
     private final KernelNames names;
     private final Map<Integer, ProcessAgg> processes = new LinkedHashMap<>();
-    private final Map<String, KernelStats> overall = new HashMap<>();
+    private final KernelTable overall;
     private ProcessAgg last;
     /** Requests to credit GPU time to; null without spans. */
     private RequestsSection requests;
-    private Map<Integer, ClockMapping> clocks = Map.of();
-    private int clockPid = Integer.MIN_VALUE;
-    private ClockMapping clock = ClockMapping.identity();
-    /** Only GPU work that starts in this window counts; null for all. */
-    private CaptureWindow only;
+    /** The capture's window, from every range edge and the extent of each range's GPU work. */
+    private final WindowFinder windowFinder = new WindowFinder();
 
     private CaptureReport(SampleBudget budget, KernelNames names) {
         this.budget = budget;
         this.names = names;
+        this.overall = new KernelTable(budget);
     }
 
     /** Reads the whole capture and summarizes it, with the {@code top} kernels by total time. */
@@ -110,19 +126,31 @@ public final class CaptureReport implements RecordVisitor {
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
                                 List<Span> extraSpans, CaptureWindow only) {
         CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
-        agg.only = only;
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
         }
         List<String> notes = new ArrayList<>();
         agg.requests = RequestsSection.prepare(reader, extraSpans, notes, only);
-        if (agg.requests != null && agg.requests.wantsKernels() || only != null) {
-            // Kernels meet spans (or the window) on epoch time: fit the clocks first (one extra pass).
-            agg.clocks = reader.clocks();
+        boolean kernelsToRequests = agg.requests != null && agg.requests.wantsKernels();
+        // Kernels meet spans (or the window) on epoch time: fit the clocks first (one quick extra pass).
+        Clocks clocks = kernelsToRequests || only != null ? Clocks.of(reader) : Clocks.unfitted();
+        Scope scope = Scope.of(only);
+        StepFinder stepFinder = new StepFinder(StepRule.DEFAULT_RANGE);
+        KernelPass pass = new KernelPass(clocks).add(Scope.ALL, stepFinder).add(scope, agg);
+        if (kernelsToRequests) {
+            pass.add(scope, agg.requests);
         }
-        reader.forEachRecord(agg);
-        Report base = agg.summarize(reader, top);
-        CaptureWindow window = only != null ? only : window(reader, base);
+        pass.run(reader);
+        Clocks fitted = Clocks.of(reader); // the pass fitted them
+        Steps steps = stepFinder.finish(fitted);
+        StepTally stepTally = null;
+        if (!steps.isEmpty()) {
+            stepTally = new StepTally(steps, only, fitted);
+            new KernelPass(fitted).steps(steps).add(scope, stepTally).run(reader);
+        }
+        agg.feedWorkExtents();
+        Report base = agg.summarize(reader, top, fitted);
+        CaptureWindow window = only != null ? only : agg.windowFinder.choose(reader.window().orElse(null), fitted);
         MetricsSection.Result metrics = MetricsSection.build(reader, window, notes);
         Report.SpansSummary spans = agg.requests == null ? null : agg.requests.spans(window);
         List<Report.RequestSummary> reqs = agg.requests == null ? List.of() : agg.requests.requests(window);
@@ -154,67 +182,57 @@ public final class CaptureReport implements RecordVisitor {
                 new Report.WindowSummary(window.startNs(), window.endNs(), window.durationNs(), window.source()),
                 latency == null ? null : latency.section(), metrics == null ? null : metrics.summary(), spans, reqs,
                 RequestsSection.slowest(reqs, top), queue,
-                agg.requests == null || !kernelsHeld ? null : agg.requests.slowPhaseKernels(top, agg.names));
+                agg.requests == null || !kernelsHeld ? null : agg.requests.slowPhaseKernels(top, agg.names),
+                stepTable(stepTally, fitted));
     }
 
-    /** The capture window: as the metadata records it, else from the ranges, else from the records. */
-    private static CaptureWindow window(CaptureReader reader, Report base) {
-        long rs = Long.MAX_VALUE, re = Long.MIN_VALUE, ds = Long.MAX_VALUE, de = Long.MIN_VALUE;
-        for (Report.RangeSummary r : base.ranges()) {
-            boolean unranged = r.index() == 0 && "none".equals(r.source());
-            if (r.startNs() == 0 && r.endNs() == 0) {
+    /** The step table: every step of the tally (at most {@value #MAX_STEPS_LISTED} listed), and what lies outside them. */
+    private static Report.StepTable stepTable(StepTally t, Clocks clocks) {
+        if (t == null) {
+            return null;
+        }
+        Steps steps = t.steps();
+        List<Report.StepSummary> rows = new ArrayList<>();
+        long count = 0, duration = 0;
+        for (int s = 0; s < steps.count(); s++) {
+            if (!t.included(s)) {
                 continue;
             }
-            if (unranged) {
-                ds = Math.min(ds, r.startNs());
-                de = Math.max(de, r.endNs());
-            } else {
-                rs = Math.min(rs, r.startNs());
-                re = Math.max(re, r.endNs());
+            count++;
+            duration += steps.durationNs(s);
+            if (rows.size() < MAX_STEPS_LISTED) {
+                int pid = steps.pid(s);
+                rows.add(new Report.StepSummary(pid, steps.name(s), steps.number(s),
+                        clocks.epochNs(pid, steps.startNs(s)), clocks.epochNs(pid, steps.endNs(s)), steps.durationNs(s),
+                        t.kernels(s), t.gpuNs(s), t.busyNs(s), t.approximate(s)));
             }
         }
-        return CaptureWindow.choose(reader.window().orElse(null), rs, re, ds, de);
+        return new Report.StepTable(steps.rule(), count, duration, rows.size(), rows,
+                new Report.OutsideSteps(t.outsideKernels(), t.outsideGpuNs()));
     }
 
     // ---- the pass -----------------------------------------------------------------------
 
     @Override
-    public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-        if (only != null && outside(pid, start)) {
-            return;
-        }
-        RangeAgg r = process(pid).current();
-        long duration = Math.max(0, end - start);
+    public void kernel(Kernel k) {
+        RangeAgg r = process(k.pid()).current();
+        long start = k.startNs(), end = k.endNs();
+        long duration = k.durationNs();
         r.kernels++;
-        if (desc != null && desc.fromGraph()) {
+        if (k.fromGraph()) {
             r.graphKernels++;
         }
         r.touch(start, end);
-        r.kernelStats(name).add(duration, budget);
-        KernelStats all = overall.get(name);
-        if (all == null) {
-            all = new KernelStats(name);
-            overall.put(name, all);
-        }
-        all.add(duration, budget);
-        BusyTime busy = r.busy(desc == null ? -1 : desc.deviceId());
+        r.byName.add(k.name(), duration);
+        overall.add(k.name(), duration);
+        BusyTime busy = r.busy(k.device());
         if (busy != null) { // null: a range already settled (late work named a range long closed)
             busy.add(start, end);
-        }
-        if (requests != null && requests.wantsKernels()) {
-            if (pid != clockPid) {
-                clock = clocks.getOrDefault(pid, ClockMapping.identity());
-                clockPid = pid;
-            }
-            requests.kernel(clock.toEpochNs(start), clock.toEpochNs(end), name);
         }
     }
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
-        if (only != null && outside(pid, m.start())) {
-            return;
-        }
         RangeAgg r = process(pid).current();
         r.memcpys++;
         r.memcpyBytes += m.bytes();
@@ -223,9 +241,6 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void memset(int pid, MemsetEvent m) {
-        if (only != null && outside(pid, m.start())) {
-            return;
-        }
         RangeAgg r = process(pid).current();
         r.memsets++;
         r.memsetBytes += m.bytes();
@@ -282,6 +297,7 @@ public final class CaptureReport implements RecordVisitor {
 
     @Override
     public void range(int pid, RangeEvent e) {
+        windowFinder.range(pid, e);
         ProcessAgg p = process(pid);
         if (e.isLateBegin()) {
             // Work of an earlier range that completed after this one began: count it there.
@@ -307,7 +323,7 @@ public final class CaptureReport implements RecordVisitor {
             for (int i = 0; i + 1 < p.ranges.size(); i++) {
                 p.ranges.get(i).finish();
             }
-            RangeAgg r = new RangeAgg(e.index(), e.captureId(), e.sourceName());
+            RangeAgg r = new RangeAgg(e.index(), e.captureId(), e.sourceName(), budget);
             r.begun = true;
             r.beginRealtimeNs = e.realtimeNs();
             r.beginCuptiNs = e.cuptiNs();
@@ -318,7 +334,7 @@ public final class CaptureReport implements RecordVisitor {
         RangeAgg r = p.open;
         if (r == null) {
             // An END whose BEGIN is not in the file: keep what the END says it lost.
-            r = new RangeAgg(e.index(), e.captureId(), e.sourceName());
+            r = new RangeAgg(e.index(), e.captureId(), e.sourceName(), budget);
             p.ranges.add(r);
         }
         r.ended = true;
@@ -335,20 +351,25 @@ public final class CaptureReport implements RecordVisitor {
         p.open = null; // settled when the range after the next begins, or at the end: late records may come
     }
 
-    /** Whether GPU work starting at {@code start} (the process's CUPTI ns) lies outside {@link #only}. */
-    private boolean outside(int pid, long start) {
-        if (pid != clockPid) {
-            clock = clocks.getOrDefault(pid, ClockMapping.identity());
-            clockPid = pid;
+    /** The extent of every range's GPU work (kernels, copies, sets) into the window finder, once after the pass. */
+    private void feedWorkExtents() {
+        for (ProcessAgg p : processes.values()) {
+            List<RangeAgg> all = new ArrayList<>(p.ranges);
+            if (p.unranged != null) {
+                all.add(p.unranged);
+            }
+            for (RangeAgg r : all) {
+                if (r.firstNs <= r.lastNs) {
+                    windowFinder.work(p.pid, r.firstNs, r.lastNs);
+                }
+            }
         }
-        long t = clock.toEpochNs(start);
-        return t < only.startNs() || t >= only.endNs();
     }
 
     private ProcessAgg process(int pid) {
         ProcessAgg p = last;
         if (p == null || p.pid != pid) {
-            p = processes.computeIfAbsent(pid, ProcessAgg::new);
+            p = processes.computeIfAbsent(pid, id -> new ProcessAgg(id, budget));
             last = p;
         }
         return p;
@@ -356,7 +377,7 @@ public final class CaptureReport implements RecordVisitor {
 
     // ---- the summary ----------------------------------------------------------------------
 
-    private Report summarize(CaptureReader reader, int top) {
+    private Report summarize(CaptureReader reader, int top, Clocks clocks) {
         List<Report.ProcessSummary> processSummaries = new ArrayList<>();
         List<Report.RangeSummary> rangeSummaries = new ArrayList<>();
         long kernels = 0, memcpys = 0, memcpyBytes = 0, memsets = 0;
@@ -364,7 +385,7 @@ public final class CaptureReport implements RecordVisitor {
         Map<String, Long> rejected = new TreeMap<>();
         int rangeCount = 0;
         for (ProcessAgg p : processes.values()) {
-            ClockMapping clock = reader.clock(p.pid);
+            ClockMapping clock = clocks.of(p.pid);
             List<RangeAgg> ranges = new ArrayList<>(p.ranges);
             if (p.unranged != null) {
                 ranges.addFirst(p.unranged);
@@ -435,18 +456,17 @@ public final class CaptureReport implements RecordVisitor {
                 memsets, ringDrops, ringDropsKernels, cuptiDrops, zeroTs, graphKernels, clipped, rejected,
                 reader.unverifiedRecords());
         return new Report(reader.path().toString(), reader.complete(), reader.warnings(),
-                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall, top, names));
+                reader.metadata().orElse(null), processSummaries, rangeSummaries, totals, topKernels(overall.all(), top, names));
     }
 
     /** The {@code top} kernels by total time, named as {@code names} shows them (each name demangled once). */
-    static List<Report.KernelSummary> topKernels(Map<String, KernelStats> stats, int top, KernelNames names) {
-        return stats.values().stream()
-                .sorted(Comparator.comparingLong((KernelStats k) -> k.totalNs).reversed()
-                        .thenComparing(k -> names.show(k.name)))
+    static List<Report.KernelSummary> topKernels(Collection<KernelStats> stats, int top, KernelNames names) {
+        return stats.stream()
+                .sorted(Comparator.comparingLong(KernelStats::totalNs).reversed()
+                        .thenComparing(k -> names.show(k.name())))
                 .limit(Math.max(0, top))
-                .map(k -> new Report.KernelSummary(names.show(k.name), k.count, k.totalNs, k.count == 0 ? 0 : k.totalNs / k.count,
-                        k.count == 0 ? 0 : k.minNs, k.percentile(50), k.percentile(99), k.maxNs,
-                        k.durations.exact()))
+                .map(k -> new Report.KernelSummary(names.show(k.name()), k.count(), k.totalNs(), k.meanNs(),
+                        k.minNs(), k.percentile(50), k.percentile(99), k.maxNs(), k.exact()))
                 .toList();
     }
 
@@ -463,8 +483,11 @@ public final class CaptureReport implements RecordVisitor {
         /** Inside a LATE run: the earlier range its records belong to. */
         RangeAgg late;
 
-        ProcessAgg(int pid) {
+        private final SampleBudget budget;
+
+        ProcessAgg(int pid, SampleBudget budget) {
             this.pid = pid;
+            this.budget = budget;
         }
 
         /** The range of this arming with that index, or null. */
@@ -486,7 +509,7 @@ public final class CaptureReport implements RecordVisitor {
                 return open;
             }
             if (unranged == null) {
-                unranged = new RangeAgg(0, 0, "none");
+                unranged = new RangeAgg(0, 0, "none", budget);
             }
             return unranged;
         }
@@ -512,31 +535,23 @@ public final class CaptureReport implements RecordVisitor {
         int flags;
         final Map<String, Long> rejected = new TreeMap<>();
 
-        final Map<String, KernelStats> byName = new HashMap<>();
+        final KernelTable byName;
         private Map<Integer, BusyTime> busy = new TreeMap<>();
         private int lastDevice = Integer.MIN_VALUE;
         private BusyTime lastBusy;
         /** device -> {busy ns, late intervals}, once finished. */
         private final Map<Integer, long[]> busyResults = new TreeMap<>();
 
-        RangeAgg(int index, int captureId, String source) {
+        RangeAgg(int index, int captureId, String source, SampleBudget budget) {
             this.index = index;
             this.captureId = captureId;
             this.source = source;
+            this.byName = new KernelTable(budget);
         }
 
         void touch(long start, long end) {
             firstNs = Math.min(firstNs, start);
             lastNs = Math.max(lastNs, end);
-        }
-
-        KernelStats kernelStats(String name) {
-            KernelStats k = byName.get(name);
-            if (k == null) {
-                k = new KernelStats(name);
-                byName.put(name, k);
-            }
-            return k;
         }
 
         BusyTime busy(int device) {
@@ -578,7 +593,7 @@ public final class CaptureReport implements RecordVisitor {
                     // DROPS records and the END's count report the same CUPTI losses; some agents
                     // send only one of them. The larger is right in both cases.
                     Math.max(cuptiDropsAtEnd, cuptiDropsReported), zeroTimestampKernels,
-                    topKernels(byName, top, names),
+                    topKernels(byName.all(), top, names),
                     new Report.RangeFidelity(graphKernels, kernels - graphKernels, kernelLaunches, graphLaunches,
                             kernelsMissing, clipped, Collections.unmodifiableMap(new TreeMap<>(rejected)),
                             RangeEvent.flagNames(Integer.toUnsignedLong(flags))));

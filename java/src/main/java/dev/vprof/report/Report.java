@@ -18,6 +18,8 @@ import java.util.Map;
  * @param queue   what the spans say about the queue, against the GPU's busy time; null without requests
  * @param slowPhaseKernels the top kernels inside the slowest requests' prefill and decode windows;
  *                null without requests
+ * @param steps   the step table (aggregate.StepRule): each step, its kernels and GPU time, and the
+ *                kernels outside any step; null when the capture has no steps
  */
 public record Report(
         String file,
@@ -36,15 +38,42 @@ public record Report(
         List<RequestSummary> requests,
         List<RequestSummary> slowestRequests,
         QueueFacts queue,
-        SlowPhaseKernels slowPhaseKernels) {
+        SlowPhaseKernels slowPhaseKernels,
+        StepTable steps) {
 
     /** The report before metrics and spans: the capture's own sections only. */
     public Report(String file, boolean complete, List<String> warnings, CaptureMetadata metadata,
                   List<ProcessSummary> processes, List<RangeSummary> ranges, Totals totals,
                   List<KernelSummary> topKernels) {
         this(file, complete, warnings, metadata, null, processes, ranges, totals, topKernels, null, null, null, null,
-                List.of(), List.of(), null, null);
+                List.of(), List.of(), null, null, null);
     }
+
+    /**
+     * The steps of the capture (of the window, for a report of one: the steps that start in it),
+     * by one rule for every view (ProfilerStep#N, the NVTX step range, or two or more
+     * cudaProfilerApi ranges; a kernel belongs to the step its launch was made in, else to the last
+     * step that started before it). rule says what marked them ("ProfilerStep#N", "nvtx:step",
+     * "cudaProfilerApi"); count, how many; listed, how many rows follow (at most 1000, in order);
+     * duration_ns, their summed duration; outside, the kernels of the report that belong to none of
+     * them. The rows' kernels plus the outside ones are the report's kernels whenever every step is
+     * listed.
+     */
+    public record StepTable(String rule, long count, long durationNs, long listed, List<StepSummary> rows,
+                            OutsideSteps outside) {}
+
+    /**
+     * One step: name as the source gives it (ProfilerStep#1009, step 3, cudaProfilerApi range 2),
+     * number (N of ProfilerStep#N, else its place from 0 in its process), its interval (epoch ns) and
+     * duration, the kernels that belong to it, their summed duration (gpu_ns) and the GPU's busy time
+     * over them (their union: gpu_busy_ns; gpu_busy_approximate when its kernels came far apart in the
+     * file, which can only overstate it).
+     */
+    public record StepSummary(int pid, String name, long number, long startNs, long endNs, long durationNs,
+                              long kernels, long gpuNs, long gpuBusyNs, boolean gpuBusyApproximate) {}
+
+    /** The kernels that belong to no step, and their summed duration. */
+    public record OutsideSteps(long kernels, long gpuNs) {}
 
     /**
      * From the requests' spans: queued_ns, how long at least one request waited (inside the capture

@@ -1,5 +1,7 @@
 package dev.vprof.report;
 
+import dev.vprof.aggregate.Kernel;
+import dev.vprof.aggregate.Sink;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.otlp.RequestSlice;
 import dev.vprof.time.CaptureWindow;
@@ -30,9 +32,14 @@ public final class RequestFigures {
         return section.wantsKernels();
     }
 
-    /** A kernel, in epoch ns, in roughly the order of the records. */
-    public void kernel(long startEpochNs, long endEpochNs) {
-        section.kernel(startEpochNs, endEpochNs);
+    /** What takes the kernels of an aggregation pass (in epoch ns): their GPU time credited to the requests' phases. */
+    public Sink sink() {
+        return new Sink() {
+            @Override
+            public void kernel(Kernel k) {
+                section.kernel(k.startEpochNs(), k.endEpochNs());
+            }
+        };
     }
 
     /** Every request, with its phases and their GPU time (call after the records pass). */

@@ -1,6 +1,9 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.Selection;
+import dev.vprof.aggregate.GpuOverlap;
+import dev.vprof.aggregate.InsideUnion;
+import dev.vprof.aggregate.Kernel;
+import dev.vprof.aggregate.Sink;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.metrics.WindowStats.Latency;
@@ -10,19 +13,21 @@ import dev.vprof.otlp.RequestSlice;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanWindow;
 import dev.vprof.time.CaptureWindow;
+import dev.vprof.time.Intervals;
+import dev.vprof.time.Selection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The report's requests: each llm_request span's time before the engine, queue, prefill and decode, and the GPU busy time
  * that overlapped each phase. The spans are read before the records pass so that the pass can feed
- * kernels (in epoch ns) to a {@link GpuOverlap} evaluated at the phases' ends.
+ * kernels (in epoch ns) to a {@link GpuOverlap} evaluated at the phases' ends, and, by name, to the
+ * kernels inside the slowest requests' phases ({@link InsideUnion}).
  */
-final class RequestsSection {
+final class RequestsSection implements Sink {
     /** Outside spans listed by name in the report; the rest are counted. */
     static final int MAX_OUTSIDE_LISTED = 100;
     /** Reorder window per process: about two 1 MiB RECORDS chunks of 32-byte kernels. */
@@ -40,13 +45,10 @@ final class RequestsSection {
     private final GpuOverlap overlap;
     /** The union of the requests' queue phases (inside the recorded window, if any). */
     private final Intervals queued;
-    /** The union of the slowest requests' prefill windows, and of their decode windows. */
-    private final Intervals slowPrefill;
-    private final Intervals slowDecode;
+    /** The kernels inside the union of the slowest requests' prefill windows, and of their decode windows. */
+    private final InsideUnion slowPrefill;
+    private final InsideUnion slowDecode;
     private final int slowRequests;
-    /** Kernel name -> {kernels overlapping, ns inside}, for the slow prefill and decode windows. */
-    private final Map<String, long[]> prefillKernels = new HashMap<>();
-    private final Map<String, long[]> decodeKernels = new HashMap<>();
 
     private RequestsSection(List<Span> spans, List<RequestSlice> requests, GpuOverlap overlap, Intervals queued,
                             Intervals slowPrefill, Intervals slowDecode, int slowRequests) {
@@ -54,8 +56,8 @@ final class RequestsSection {
         this.requests = requests;
         this.overlap = overlap;
         this.queued = queued;
-        this.slowPrefill = slowPrefill;
-        this.slowDecode = slowDecode;
+        this.slowPrefill = new InsideUnion(slowPrefill);
+        this.slowDecode = new InsideUnion(slowDecode);
         this.slowRequests = slowRequests;
     }
 
@@ -139,20 +141,12 @@ final class RequestsSection {
         overlap.add(startEpochNs, endEpochNs);
     }
 
-    /** A kernel with its name (as the file holds it): also tallied in the slowest requests' phases. */
-    void kernel(long startEpochNs, long endEpochNs, String name) {
-        overlap.add(startEpochNs, endEpochNs);
-        tally(prefillKernels, slowPrefill, startEpochNs, endEpochNs, name);
-        tally(decodeKernels, slowDecode, startEpochNs, endEpochNs, name);
-    }
-
-    private static void tally(Map<String, long[]> into, Intervals windows, long start, long end, String name) {
-        long in = windows.overlapNs(start, end);
-        if (in > 0) {
-            long[] t = into.computeIfAbsent(name, k -> new long[2]);
-            t[0]++;
-            t[1] += in;
-        }
+    /** A kernel of the report's scope: its GPU time credited to the phases, and tallied in the slowest requests' phases. */
+    @Override
+    public void kernel(Kernel k) {
+        overlap.add(k.startEpochNs(), k.endEpochNs());
+        slowPrefill.kernel(k);
+        slowDecode.kernel(k);
     }
 
     /**
@@ -163,8 +157,9 @@ final class RequestsSection {
         if (requests.isEmpty()) {
             return null;
         }
-        return new Report.SlowPhaseKernels(SLOW_PERCENT, slowRequests, "e2e", slowPrefill.totalNs(),
-                slowDecode.totalNs(), ranked(prefillKernels, top, names), ranked(decodeKernels, top, names));
+        return new Report.SlowPhaseKernels(SLOW_PERCENT, slowRequests, "e2e", slowPrefill.union().totalNs(),
+                slowDecode.union().totalNs(), ranked(slowPrefill.byName(), top, names),
+                ranked(slowDecode.byName(), top, names));
     }
 
     private static List<Report.PhaseKernel> ranked(Map<String, long[]> tally, int top, KernelNames names) {
@@ -183,7 +178,7 @@ final class RequestsSection {
      */
     Report.QueueFacts queueFacts() {
         long queuedNs = queued.totalNs();
-        long busy = overlap == null || queued.isEmpty() ? 0 : queued.busyIn(overlap);
+        long busy = overlap == null || queued.isEmpty() ? 0 : overlap.busyIn(queued);
         List<long[]> waiting = new ArrayList<>();
         List<long[]> model = new ArrayList<>();
         for (RequestSlice r : requests) {

@@ -1,6 +1,6 @@
 package dev.vprof.report;
 
-import dev.vprof.adapt.Selection;
+import dev.vprof.time.Selection;
 import dev.vprof.metrics.Quantile;
 import dev.vprof.metrics.Seconds;
 import dev.vprof.triage.TriageReport;

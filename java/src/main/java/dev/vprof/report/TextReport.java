@@ -1,5 +1,6 @@
 package dev.vprof.report;
 
+import dev.vprof.aggregate.Durations;
 import dev.vprof.triage.TriageReport;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,6 +49,11 @@ public final class TextReport {
             out.append('\n').append("top ").append(report.topKernels().size())
                     .append(" kernels by total time, all processes and ranges:\n");
             kernelTable(out, "  ", report.topKernels());
+        }
+        if (report.steps() != null) {
+            boolean cut = report.window() != null
+                    && ("window".equals(report.window().source()) || "request".equals(report.window().source()));
+            steps(out, report.steps(), cut ? "outside the steps that start in it" : "outside any step");
         }
         List<List<Report.KernelSummary>> shown = new ArrayList<>();
         List<String> shownAs = new ArrayList<>();
@@ -116,6 +122,32 @@ public final class TextReport {
 
     /** How the text report begins a warning: the word every warning of vprof's has. */
     public static final String WARNING = "warning: ";
+
+    /** Step rows the text shows at most (the JSON lists up to 1000). */
+    static final int STEPS_SHOWN = 20;
+
+    /** The step table: each step's duration, kernels, GPU time and busy time, and the kernels outside any step. */
+    private static void steps(StringBuilder out, Report.StepTable t, String outside) {
+        out.append('\n').append(String.format(Locale.ROOT, "steps (%s): %d, %s in all; a kernel belongs to the step "
+                + "its launch was made in (else the last one started before it):%n", t.rule(), t.count(),
+                duration(t.durationNs())));
+        boolean pids = t.rows().stream().map(Report.StepSummary::pid).distinct().count() > 1;
+        out.append(String.format(Locale.ROOT, "  %11s %9s %11s %11s  %s%n", "duration", "kernels", "GPU time",
+                "GPU busy", "step"));
+        int shown = Math.min(STEPS_SHOWN, t.rows().size());
+        for (int i = 0; i < shown; i++) {
+            Report.StepSummary r = t.rows().get(i);
+            out.append(String.format(Locale.ROOT, "  %11s %9d %11s %11s  %s%s%n", duration(r.durationNs()), r.kernels(),
+                    duration(r.gpuNs()), (r.gpuBusyApproximate() ? "~" : "") + duration(r.gpuBusyNs()),
+                    TraceFacts.printable(r.name()), pids ? " (pid " + r.pid() + ")" : ""));
+        }
+        if (shown < t.count()) {
+            out.append(String.format(Locale.ROOT, "  ... %d more steps (vprof report --json lists %d)%n",
+                    t.count() - shown, t.listed()));
+        }
+        out.append(String.format(Locale.ROOT, "  %11s %9d %11s %11s  %s%n", "-", t.outside().kernels(),
+                duration(t.outside().gpuNs()), "-", outside));
+    }
 
     /**
      * The warnings for lost records and for what CUPTI did to the capture, for the totals, one

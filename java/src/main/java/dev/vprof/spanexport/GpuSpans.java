@@ -1,10 +1,10 @@
 package dev.vprof.spanexport;
 
+import dev.vprof.VprofVersion;
+import dev.vprof.aggregate.InFlight;
+import dev.vprof.aggregate.KernelPass;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.capture.ClockMapping;
-import dev.vprof.capture.KernelDesc;
-import dev.vprof.capture.RecordVisitor;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.AnyValue;
 import dev.vprof.otlp.Attribute;
@@ -14,6 +14,8 @@ import dev.vprof.otlp.Span;
 import dev.vprof.otlp.SpanKind;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
+import dev.vprof.time.Clocks;
+import dev.vprof.time.Scope;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -53,7 +55,8 @@ public final class GpuSpans {
         for (Report.RequestSummary r : report.requests()) {
             gpu.put(r.traceId() + "/" + r.requestId(), r);
         }
-        KernelsInFlight kernels = KernelsInFlight.count(reader, requests);
+        InFlight kernels = inFlight(reader, requests);
+        KernelNames names = KernelNames.demangled();
         String captureId = captureId(reader);
         List<Span> out = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
@@ -73,7 +76,7 @@ public final class GpuSpans {
             attrs.add(Attribute.of("vprof.kernel_count", kernels.count(i)));
             List<AnyValue> top = new ArrayList<>();
             for (String k : kernels.top(i, TOP)) {
-                top.add(new AnyValue.StringValue(k));
+                top.add(new AnyValue.StringValue(names.show(k)));
             }
             attrs.add(new Attribute("vprof.top_kernels", new AnyValue.ArrayValue(top)));
             out.add(new Span(s.traceId(), s.spanId(), s.parentSpanId(), s.name(), s.kind(), s.startEpochNs(),
@@ -89,7 +92,7 @@ public final class GpuSpans {
                 }
                 out.add(new Span(s.traceId(), childId(s.spanId(), phases[p]), s.spanId(), "vprof." + phases[p],
                         SpanKind.INTERNAL, ph.startEpochNs(), ph.endEpochNs(), pa, null, null, s.serviceName(), SCOPE,
-                        "0.1.0"));
+                        VprofVersion.get()));
             }
         }
         return out;
@@ -123,85 +126,17 @@ public final class GpuSpans {
     }
 
     /**
-     * Per request, the kernels that ran while it was in flight, in one pass over the records: the
-     * requests' time is cut into buckets, each holding the requests that overlap it, so a kernel
-     * is checked only against the requests of its bucket. Kernel time is summed per name in a map
-     * per request, bounded by the distinct names (tens in an inference engine).
+     * Per request, the kernels that ran while it was in flight (from its arrival to its end): the
+     * aggregation's kernels inside intervals, in one pass.
      */
-    static final class KernelsInFlight {
-        private static final int MAX_BUCKETS = 1 << 16;
-        private final long[] counts;
-        private final List<Map<String, Long>> timeByName;
-
-        private KernelsInFlight(int n) {
-            counts = new long[n];
-            timeByName = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                timeByName.add(new HashMap<>());
-            }
+    private static InFlight inFlight(CaptureReader reader, List<RequestSlice> requests) {
+        long[] start = new long[requests.size()], end = new long[requests.size()];
+        for (int i = 0; i < requests.size(); i++) {
+            start[i] = requests.get(i).startEpochNs();
+            end[i] = requests.get(i).endEpochNs();
         }
-
-        static KernelsInFlight count(CaptureReader reader, List<RequestSlice> requests) {
-            KernelsInFlight k = new KernelsInFlight(requests.size());
-            long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
-            for (RequestSlice r : requests) {
-                lo = Math.min(lo, r.startEpochNs());
-                hi = Math.max(hi, r.endEpochNs());
-            }
-            long width = Math.max(10_000_000L, (hi - lo) / MAX_BUCKETS + 1);
-            int nb = (int) ((hi - lo) / width) + 1;
-            List<int[]> buckets = new ArrayList<>(nb);
-            int[] sizes = new int[nb];
-            for (int b = 0; b < nb; b++) {
-                buckets.add(new int[2]);
-            }
-            for (int i = 0; i < requests.size(); i++) {
-                RequestSlice r = requests.get(i);
-                for (long b = (r.startEpochNs() - lo) / width; b <= (r.endEpochNs() - lo) / width; b++) {
-                    int bi = (int) b;
-                    int[] arr = buckets.get(bi);
-                    if (sizes[bi] == arr.length) {
-                        arr = Arrays.copyOf(arr, arr.length * 2);
-                        buckets.set(bi, arr);
-                    }
-                    arr[sizes[bi]++] = i;
-                }
-            }
-            Map<Integer, ClockMapping> clocks = reader.clocks();
-            KernelNames names = KernelNames.demangled();
-            final long base = lo, w = width;
-            reader.forEachRecord(new RecordVisitor() {
-                @Override
-                public void kernel(int pid, long start, long end, int corr, KernelDesc desc, String name) {
-                    ClockMapping c = clocks.getOrDefault(pid, ClockMapping.identity());
-                    long s = c.toEpochNs(start), e = c.toEpochNs(end);
-                    long b = (s - base) / w;
-                    if (s < base || b >= nb) {
-                        return;
-                    }
-                    int[] arr = buckets.get((int) b);
-                    String shown = null;
-                    for (int j = 0; j < sizes[(int) b]; j++) {
-                        RequestSlice r = requests.get(arr[j]);
-                        if (s < r.endEpochNs() && e > r.startEpochNs()) {
-                            k.counts[arr[j]]++;
-                            shown = shown == null ? names.show(name) : shown;
-                            k.timeByName.get(arr[j]).merge(shown, e - s, Long::sum);
-                        }
-                    }
-                }
-            });
-            return k;
-        }
-
-        long count(int i) {
-            return counts[i];
-        }
-
-        List<String> top(int i, int n) {
-            return timeByName.get(i).entrySet().stream()
-                    .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                    .limit(n).map(Map.Entry::getKey).toList();
-        }
+        InFlight in = new InFlight(start, end);
+        new KernelPass(Clocks.of(reader)).add(Scope.ALL, in).run(reader);
+        return in;
     }
 }

@@ -30,6 +30,15 @@ public record CaptureWindow(long startNs, long endNs, String source) {
     }
 
     /**
+     * Whether GPU work that starts at {@code epochNs} lies in this window taken as a cut of the
+     * capture: [start, end), the end left out so that two windows that meet at T share no kernel
+     * (a window made by {@link Selection#within} ends one ns past the capture when it runs to the end).
+     */
+    public boolean holds(long epochNs) {
+        return epochNs >= startNs && epochNs < endNs;
+    }
+
+    /**
      * The window the capture recorded ({@code recorded}, may be null), when it has both ends, else
      * {@code [rangesStart, rangesEnd]} when any range was seen (start &lt;= end), else
      * {@code [dataStart, dataEnd]}, else {@link #NONE}.

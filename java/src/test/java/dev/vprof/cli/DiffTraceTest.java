@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vprof.aggregate.StepOracle;
+import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -162,5 +164,24 @@ class DiffTraceTest {
         JsonNode d = diffJson(0, control.toString(), copy.toString());
         assertEquals("NO CHANGE", d.get("verdict").asText(), d.get("headline").asText());
         assertTrue(Math.abs(d.get("gpu_time").get("relative").asDouble()) < 0.01, d.get("gpu_time").toString());
+    }
+
+    /**
+     * Every kernel of a side is counted: those in its steps, and those outside any step as a row of
+     * their own. The oracle: the trace's JSON (its kernels, its ProfilerStep annotations and the
+     * launch call of each kernel, by correlation id).
+     */
+    @Test
+    void everyKernelOfTheSideIsCountedInsideItsStepsOrOutsideThem() throws IOException {
+        Path test = DIFF.resolve("test/test.json.gz");
+        StepOracle.Steps expected = StepOracle.of(test);
+        assertEquals(TraceOracle.kernels(test).count(), expected.kernels(), "the oracle places every kernel");
+        JsonNode d = diffJson(0, test.toString(), test.toString());
+        for (String side : List.of("base", "new")) {
+            JsonNode s = d.get(side);
+            assertEquals(expected.kernels(), s.get("kernels").asLong(), side + ": every kernel of the trace");
+            assertEquals(expected.steps().size(), s.get("steps").asInt(), side);
+            assertEquals(expected.outsideKernels(), s.path("outside_steps").path("kernels").asLong(-1), side);
+        }
     }
 }

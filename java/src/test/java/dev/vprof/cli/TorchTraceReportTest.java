@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import dev.vprof.aggregate.StepOracle;
 import dev.vprof.trace.TraceOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -55,6 +57,45 @@ class TorchTraceReportTest {
         Map<String, List<Long>> want = new TreeMap<>();
         expected.byName().forEach((name, c) -> want.put(name, List.of(c[0], c[1])));
         assertEquals(want, got, trace.toString());
+    }
+
+    /**
+     * The step table: each ProfilerStep#N annotation of the trace, in order, with the kernels launched
+     * inside it (by correlation id, else by the kernel's start), and the kernels of no step, equal
+     * {@link StepOracle}'s count from the trace's JSON; the rows and the outside row add up to every
+     * kernel of the report.
+     */
+    @ParameterizedTest
+    @MethodSource("cudaTraces")
+    void theStepTableHoldsEachProfilerStepAndTheKernelsLaunchedInIt(Path trace) throws IOException {
+        StepOracle.Steps expected = StepOracle.of(trace);
+        Cli.Result r = Cli.run("report", "--json", trace.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode report = JSON.readTree(r.out());
+        JsonNode table = report.get("steps");
+        if (expected.steps().isEmpty()) {
+            assertTrue(table.isNull(), trace + ": no steps, no table");
+            return;
+        }
+        assertEquals("ProfilerStep#N", table.get("rule").asText(), trace.toString());
+        assertEquals(expected.steps().size(), table.get("count").asInt(), trace.toString());
+        long kernels = 0;
+        for (int i = 0; i < expected.steps().size(); i++) {
+            StepOracle.Step want = expected.steps().get(i);
+            JsonNode got = table.get("rows").get(i);
+            assertEquals(want.name(), got.get("name").asText(), trace + " step " + i);
+            assertEquals(want.kernels(), got.get("kernels").asLong(), trace + " " + want.name());
+            assertEquals(want.gpuNs(), got.get("gpu_ns").asLong(), trace + " " + want.name());
+            assertEquals(TraceOracle.ns(new DecimalNode(
+                    want.endUs().subtract(want.startUs()))), got.get("duration_ns").asLong(), trace + " " + want.name());
+            kernels += got.get("kernels").asLong();
+        }
+        assertEquals(expected.outsideKernels(), table.get("outside").get("kernels").asLong(), trace.toString());
+        assertEquals(report.get("totals").get("kernels").asLong(), kernels + table.get("outside").get("kernels").asLong(),
+                trace + ": every kernel in a step or outside");
+        Cli.Result text = Cli.run("report", trace.toString());
+        assertTrue(text.out().contains("steps (ProfilerStep#N): " + expected.steps().size() + ","), text.out());
+        assertTrue(text.out().contains(expected.steps().getFirst().name()), text.out());
     }
 
     @Test

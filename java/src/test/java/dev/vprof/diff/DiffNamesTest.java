@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.vprof.adapt.Selection;
+import dev.vprof.time.Selection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

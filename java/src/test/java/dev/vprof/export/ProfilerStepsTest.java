@@ -31,7 +31,7 @@ class ProfilerStepsTest {
 
             @Override
             public void range(CpuThread thread, int nameId, long startNs, long endNs, int domainId) {
-                steps.range(thread, nameId, startNs, endNs);
+                steps.range(thread, nameId, startNs, endNs, domainId);
             }
         });
         return steps.of(p);

@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 import java.util.Arrays;
 

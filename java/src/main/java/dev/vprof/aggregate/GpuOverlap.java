@@ -1,5 +1,6 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
+import dev.vprof.time.Intervals;
 import java.util.Arrays;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * order than the window) loses the part before the union's start; such kernels are counted in
  * {@link #lateIntervals()}, and a non-zero count marks the figures as approximate.
  */
-final class GpuOverlap {
+public final class GpuOverlap {
     private final long[] queries;
     private final long[] busyBefore;
     private int nextQuery;
@@ -23,7 +24,7 @@ final class GpuOverlap {
     private boolean finished;
 
     /** @param points interval ends to evaluate at (any order, duplicates allowed); @param window reorder capacity */
-    GpuOverlap(long[] points, int window) {
+    public GpuOverlap(long[] points, int window) {
         long[] q = points.clone();
         Arrays.sort(q);
         int n = 0;
@@ -37,20 +38,30 @@ final class GpuOverlap {
         this.union = new RunningUnion(Math.max(16, window), this::segment);
     }
 
-    void add(long start, long end) {
+    public void add(long start, long end) {
         union.add(start, end);
     }
 
     /** Busy ns inside [a, b]; a and b must be among the points given at construction. */
-    long busyBetween(long a, long b) {
+    public long busyBetween(long a, long b) {
         finish();
         return Math.max(0, at(b) - at(a));
     }
 
     /** Kernels that came too far out of order to place exactly (settles the pass first). */
-    long lateIntervals() {
+    public long lateIntervals() {
         finish();
         return union.lateIntervals();
+    }
+
+    /** The busy time inside {@code union}, whose edges were among the points given at construction. */
+    public long busyIn(Intervals union) {
+        long[] edges = union.edges();
+        long t = 0;
+        for (int i = 0; i < edges.length; i += 2) {
+            t += busyBetween(edges[i], edges[i + 1]);
+        }
+        return t;
     }
 
     private long at(long t) {

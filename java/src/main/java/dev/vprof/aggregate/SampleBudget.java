@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 /**
  * How many exact durations all {@link Durations} of one report may keep together. Past it,

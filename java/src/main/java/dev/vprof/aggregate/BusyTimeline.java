@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 /**
  * One device's busy fraction over time: the union of its kernel intervals (overlapping kernels on

@@ -1,4 +1,4 @@
-package dev.vprof.adapt;
+package dev.vprof.time;
 
 import dev.vprof.time.CaptureWindow;
 import java.util.Arrays;
@@ -50,21 +50,26 @@ public record Selection(Kind kind, long fromNs, long toNs, double percent) {
         return kind == Kind.SLOWEST || kind == Kind.REST;
     }
 
-    /** The part's interval in epoch ns within {@code capture}: [start, end). */
-    public long startEpochNs(CaptureWindow capture) {
-        return kind == Kind.WINDOW ? capture.startNs() + fromNs : Long.MIN_VALUE;
-    }
-
-    public long endEpochNs(CaptureWindow capture) {
-        if (kind != Kind.WINDOW || toNs == Long.MAX_VALUE) {
-            return Long.MAX_VALUE;
+    /**
+     * A window selection placed on the capture: [capture start + from, capture start + to) in epoch
+     * ns, never past the capture's end ("to the end" takes its last ns). The one rule by which
+     * {@code vprof report --window}, {@code vprof diff --split-at} and the diff's windows cut a file,
+     * so a kernel on an edge falls on the same side in each; the window's {@link CaptureWindow#holds}
+     * says which GPU work starts in it. IllegalArgumentException when the window starts after the
+     * capture ends.
+     */
+    public CaptureWindow within(CaptureWindow capture) {
+        if (kind != Kind.WINDOW) {
+            throw new IllegalStateException(describe() + " is not a window of time");
         }
-        return capture.startNs() + toNs;
-    }
-
-    /** Whether an instant (epoch ns) lies in a window selection (always true for the others). */
-    public boolean contains(CaptureWindow capture, long epochNs) {
-        return epochNs >= startEpochNs(capture) && epochNs < endEpochNs(capture);
+        long end = capture.endNs() + 1;
+        long from = capture.startNs() + fromNs;
+        long to = toNs == Long.MAX_VALUE ? end : Math.min(end, capture.startNs() + toNs);
+        if (from >= to) {
+            throw new IllegalArgumentException("starts after the capture ends (it is "
+                    + String.format(Locale.ROOT, "%.3f", capture.durationNs() / 1e9) + " s long)");
+        }
+        return new CaptureWindow(from, to, "window");
     }
 
     /**
@@ -106,6 +111,30 @@ public record Selection(Kind kind, long fromNs, long toNs, double percent) {
             throw new IllegalArgumentException("--split-at must be after the capture's start");
         }
         return List.of(window(0, atNs), window(atNs, Long.MAX_VALUE));
+    }
+
+    /** {@code --split-at T}: T a duration from the capture's start ({@link DurationText}). */
+    public static List<Selection> parseSplitAt(String option, String text) {
+        return splitAt(DurationText.ns(option, text));
+    }
+
+    /**
+     * {@code A..B}: durations from the capture's start ({@link DurationText}); A may be empty or 0
+     * for the start, B empty for "to the end". IllegalArgumentException with a sentence naming
+     * {@code option}.
+     */
+    public static Selection parseWindow(String option, String text) {
+        int dots = text.indexOf("..");
+        if (dots < 0) {
+            throw new IllegalArgumentException(option + " '" + text + "' is not A..B; write it like 0s..10s or 20s..");
+        }
+        String a = text.substring(0, dots).strip(), b = text.substring(dots + 2).strip();
+        long from = a.isEmpty() || a.matches("0*\\.?0*(ns|us|ms|s|m|h)?") ? 0 : DurationText.ns(option, a);
+        long to = b.isEmpty() ? Long.MAX_VALUE : DurationText.ns(option, b);
+        if (to <= from) {
+            throw new IllegalArgumentException(option + " '" + text + "' ends before it starts; write A..B with A before B");
+        }
+        return window(from, to);
     }
 
     private static String seconds(long ns) {

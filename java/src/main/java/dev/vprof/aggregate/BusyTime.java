@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 /**
  * Busy time of one device: the length of the union of its kernel intervals, so that
@@ -10,8 +10,8 @@ package dev.vprof.report;
  * counted in {@link #lateIntervals()} and its part before the current union is added, which can
  * only overstate busy time.
  */
-final class BusyTime {
-    static final int WINDOW = 1 << 16;
+public final class BusyTime {
+    public static final int WINDOW = 1 << 16;
 
     private long busyNs;
     private long firstStart = Long.MAX_VALUE;
@@ -29,14 +29,14 @@ final class BusyTime {
         }
     });
 
-    void add(long start, long end) {
+    public void add(long start, long end) {
         firstStart = Math.min(firstStart, start);
         lastEnd = Math.max(lastEnd, Math.max(start, end));
         union.add(start, end);
     }
 
     /** The busy ns of everything added (ends the pass: add nothing after). */
-    long busyNs() {
+    public long busyNs() {
         if (!finished) {
             finished = true;
             union.finish();
@@ -45,11 +45,11 @@ final class BusyTime {
     }
 
     /** From the first kernel's start to the last kernel's end: what busy time is a share of. */
-    long spanNs() {
+    public long spanNs() {
         return lastEnd >= firstStart ? lastEnd - firstStart : 0;
     }
 
-    long lateIntervals() {
+    public long lateIntervals() {
         return union.lateIntervals();
     }
 }

@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 /**
  * The union of intervals that arrive roughly in start order, in one pass and bounded memory: they

@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 import java.util.Arrays;
 
@@ -10,7 +10,7 @@ import java.util.Arrays;
  * the true value: exact enough to rank kernels, in at most a few KiB per distribution.
  */
 public final class Durations {
-    static final int EXACT_MAX = 1024;
+    public static final int EXACT_MAX = 1024;
     private static final int SUB_BITS = 7;
     private static final int SUB = 1 << SUB_BITS;
 

@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.time;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * A union of intervals [start, end) in epoch ns, sorted and disjoint, built once before the
- * records pass; {@link #overlapNs} says how much of a kernel falls inside it in O(log n).
+ * records pass (the phases of a set of requests, the requests of a selection); {@link #overlapNs}
+ * says how much of a kernel falls inside it, {@link #holds} whether an instant does, in O(log n).
  */
-final class Intervals {
+public final class Intervals {
     /** start0, end0, start1, end1, ... sorted and disjoint. */
     private final long[] edges;
 
@@ -17,7 +18,7 @@ final class Intervals {
     }
 
     /** The union of {@code pairs} (start, end; empty or reversed ones left out), clipped to [from, to). */
-    static Intervals union(List<long[]> pairs, long from, long to) {
+    public static Intervals union(List<long[]> pairs, long from, long to) {
         List<long[]> kept = new ArrayList<>();
         for (long[] p : pairs) {
             long s = Math.max(p[0], from);
@@ -40,17 +41,17 @@ final class Intervals {
         return new Intervals(Arrays.copyOf(out, n));
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return edges.length == 0;
     }
 
-    /** Every edge, for a {@link GpuOverlap}'s query points. */
-    long[] edges() {
+    /** Every edge, start0, end0, start1, ...: query points for the busy time inside the union. */
+    public long[] edges() {
         return edges.clone();
     }
 
     /** The sum of the intervals' lengths. */
-    long totalNs() {
+    public long totalNs() {
         long t = 0;
         for (int i = 0; i < edges.length; i += 2) {
             t += edges[i + 1] - edges[i];
@@ -59,7 +60,7 @@ final class Intervals {
     }
 
     /** How much of [start, end) lies inside the union. */
-    long overlapNs(long start, long end) {
+    public long overlapNs(long start, long end) {
         if (end <= start || edges.length == 0) {
             return 0;
         }
@@ -80,12 +81,20 @@ final class Intervals {
         return in;
     }
 
-    /** The busy time of {@code overlap} inside the union (its edges were given to it as query points). */
-    long busyIn(GpuOverlap overlap) {
-        long t = 0;
-        for (int i = 0; i < edges.length; i += 2) {
-            t += overlap.busyBetween(edges[i], edges[i + 1]);
+    /** Whether the instant {@code t} lies inside the union (an interval's start in, its end out). */
+    public boolean holds(long t) {
+        int lo = 0, hi = edges.length / 2 - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (edges[2 * mid] <= t) {
+                if (t < edges[2 * mid + 1]) {
+                    return true;
+                }
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
         }
-        return t;
+        return false;
     }
 }

@@ -1,4 +1,4 @@
-package dev.vprof.report;
+package dev.vprof.aggregate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

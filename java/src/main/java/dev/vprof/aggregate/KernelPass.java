@@ -1,0 +1,173 @@
+package dev.vprof.aggregate;
+
+import dev.vprof.capture.ApiEvent;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.CpuOpEvent;
+import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.DropsEvent;
+import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.MarkerEvent;
+import dev.vprof.capture.MemcpyEvent;
+import dev.vprof.capture.MemsetEvent;
+import dev.vprof.capture.RangeEvent;
+import dev.vprof.capture.RecordVisitor;
+import dev.vprof.time.Clocks;
+import dev.vprof.time.Scope;
+import java.util.Arrays;
+
+/**
+ * The one aggregation pass over a capture's records: each kernel is placed in epoch time through the
+ * one per-process clock ({@link Clocks}), given its step by the one step rule ({@link Steps}), and
+ * handed to every {@link Sink} whose {@link Scope} admits it (a window, a set of requests, some
+ * processes); copies and sets alike; the other records to every sink that reads their process.
+ * A trace's CPU ops come as their own records (never as markers). Several analyses share one pass (the
+ * report's tables, its requests, its steps; both sides of a diff of one file), so a file is read
+ * once for all of them. Memory is the sinks'; the pass keeps nothing per record.
+ */
+public final class KernelPass implements RecordVisitor {
+    private final Clocks clocks;
+    /** False when no process has a fitted clock: epoch times are then the CUPTI times, with no call per kernel. */
+    private final boolean mapsTime;
+    private Steps steps;
+    private Scope[] scopes = new Scope[0];
+    private Sink[] sinks = new Sink[0];
+    /** The sinks that take kernels, and their scopes. */
+    private Scope[] kernelScopes = new Scope[0];
+    private Sink[] kernelSinks = new Sink[0];
+    private final Kernel k = new Kernel();
+
+    /**
+     * A pass placing work in epoch time by {@code clocks}: {@code Clocks.of(reader)} when any
+     * scope cuts by time or any sink reads epoch times, else {@code Clocks.unfitted()}.
+     */
+    public KernelPass(Clocks clocks) {
+        this.clocks = clocks;
+        this.mapsTime = clocks.fitted();
+    }
+
+    /** Gives each kernel its step among {@code steps} (found by an earlier pass). */
+    public KernelPass steps(Steps steps) {
+        this.steps = steps;
+        return this;
+    }
+
+    /** {@code sink} takes what {@code scope} admits. */
+    public KernelPass add(Scope scope, Sink sink) {
+        scopes = Arrays.copyOf(scopes, scopes.length + 1);
+        sinks = Arrays.copyOf(sinks, sinks.length + 1);
+        scopes[scopes.length - 1] = scope;
+        sinks[sinks.length - 1] = sink;
+        if (sink.takesKernels()) {
+            kernelScopes = Arrays.copyOf(kernelScopes, kernelScopes.length + 1);
+            kernelSinks = Arrays.copyOf(kernelSinks, kernelSinks.length + 1);
+            kernelScopes[kernelScopes.length - 1] = scope;
+            kernelSinks[kernelSinks.length - 1] = sink;
+        }
+        return this;
+    }
+
+    /** Reads every record of {@code reader} once. */
+    public void run(CaptureReader reader) {
+        reader.forEachRecord(this);
+    }
+
+    @Override
+    public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+        Kernel k = this.k;
+        k.pid = pid;
+        k.startNs = start;
+        k.endNs = end;
+        if (mapsTime) {
+            k.startEpochNs = clocks.epochNs(pid, start);
+            k.endEpochNs = clocks.epochNs(pid, Math.max(start, end));
+        } else {
+            k.startEpochNs = start;
+            k.endEpochNs = Math.max(start, end);
+        }
+        k.correlationId = correlationId;
+        k.desc = desc;
+        k.name = name;
+        k.step = steps == null ? -1 : steps.stepOf(pid, start, correlationId);
+        Scope[] scopes = kernelScopes;
+        Sink[] sinks = kernelSinks;
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].admits(pid, k.startEpochNs)) {
+                sinks[i].kernel(k);
+            }
+        }
+    }
+
+    @Override
+    public void memcpy(int pid, MemcpyEvent m) {
+        long t = mapsTime ? clocks.epochNs(pid, m.start()) : m.start();
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].admits(pid, t)) {
+                sinks[i].memcpy(pid, m);
+            }
+        }
+    }
+
+    @Override
+    public void memset(int pid, MemsetEvent m) {
+        long t = mapsTime ? clocks.epochNs(pid, m.start()) : m.start();
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].admits(pid, t)) {
+                sinks[i].memset(pid, m);
+            }
+        }
+    }
+
+    @Override
+    public void marker(int pid, MarkerEvent m) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].reads(pid)) {
+                sinks[i].marker(pid, m);
+            }
+        }
+    }
+
+    @Override
+    public void cpuOp(int pid, CpuOpEvent op) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].reads(pid)) {
+                sinks[i].cpuOp(pid, op);
+            }
+        }
+    }
+
+    @Override
+    public void api(int pid, ApiEvent a) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].reads(pid)) {
+                sinks[i].api(pid, a);
+            }
+        }
+    }
+
+    @Override
+    public void range(int pid, RangeEvent e) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].reads(pid)) {
+                sinks[i].range(pid, e);
+            }
+        }
+    }
+
+    @Override
+    public void drops(int pid, DropsEvent d) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].reads(pid)) {
+                sinks[i].drops(pid, d);
+            }
+        }
+    }
+
+    @Override
+    public void device(int pid, DeviceProperties d) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].reads(pid)) {
+                sinks[i].device(pid, d);
+            }
+        }
+    }
+}
