@@ -1,6 +1,7 @@
 package dev.vprof.source;
 
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.nsys.NsysExport;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
@@ -10,10 +11,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The one way every command opens what it reads: a {@code .vprof} capture, or a PyTorch profiler
+ * The one way every command opens what it reads: a {@code .vprof} capture, a PyTorch profiler
  * trace ({@code .json}, {@code .json.gz}, {@code *.pt.trace.json[.gz]}) or a folder of rank
  * traces, which the trace reader ({@link TorchTraceImport}) turns into the same records in a
- * temporary capture that the reader removes when closed. Every reader of a capture (report,
+ * temporary capture that the reader removes when closed, or an Nsight Systems SQLite export,
+ * which {@link NsysExport} turns into such a capture the same way. Every reader of a capture (report,
  * export, diff, the SQLite and HTML sinks, merge, replay) calls this, never
  * {@link CaptureReader#open} directly, so a new source reaches all of them at once.
  */
@@ -31,10 +33,13 @@ public final class CaptureSources {
     }
 
     /**
-     * Opens {@code path}; a trace is converted into a temporary capture in {@code tempDir}, removed
+     * Opens {@code path}; a trace or an nsys export is converted into a temporary capture in {@code tempDir}, removed
      * when the reader closes (and at once if the conversion fails).
      */
     public static CaptureReader open(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
+        if (NsysExport.claims(path)) {
+            return NsysExport.open(path, tempDir); // an Nsight Systems SQLite export
+        }
         if (!Files.exists(path) || !TorchTraceImport.looksLikeTrace(path)) {
             return CaptureReader.open(path);
         }
