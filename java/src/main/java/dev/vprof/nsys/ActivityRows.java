@@ -9,6 +9,7 @@ import dev.vprof.bindings.VprofRing.MarkerRecord;
 import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.diff.DiffText;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.sql.PreparedStatement;
@@ -377,8 +378,9 @@ final class ActivityRows {
             }
             cbid = name == null ? -1 : NsysIds.cbid(domain, name);
             if (cbid < 0 && unknownApiNames.size() < NAMES_LISTED) {
+                // Names come from the file: escaped before a terminal shows them in the note.
                 unknownApiNames.add(name == null ? "(StringIds has no id " + nameId + ")"
-                        : name.length() > 80 ? name.substring(0, 80) + "..." : name);
+                        : DiffText.escape(name.length() > 80 ? name.substring(0, 80) + "..." : name));
             }
             cbids.put(key, cbid);
         }
