@@ -179,6 +179,9 @@ class NsysInputTest {
         assertTrue(imp.out().contains("schema 3.25.0"), imp.out());
         assertEquals(SqliteQueries.value(NSYS_2026, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
                 reportJson(out).path("totals").path("kernels").asLong());
+        Cli.Result diff = Cli.run("diff", NSYS_2026.toString(), out.toString()); // the export against its copy
+        assertEquals(ExitCode.OK.code(), diff.code(), diff.err());
+        assertTrue(diff.out().startsWith(DiffResult.NO_CHANGE + ":"), diff.out());
         Cli.Result again = Cli.run("import", NSYS_2026.toString(), "-o", out.toString());
         assertEquals(ExitCode.CANNOT.code(), again.code());
         assertTrue(again.err().contains("already exists"), again.err());
