@@ -5,6 +5,8 @@ import dev.vprof.capture.CaptureSalvage;
 import dev.vprof.capture.ReadStats;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.source.InputKind;
+import dev.vprof.diff.DiffText;
+import dev.vprof.nsys.NsysExport;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
@@ -21,21 +23,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** `vprof import TRACE... -o FILE.vprof`: PyTorch profiler traces stored as a capture file. */
+/** `vprof import TRACE... -o FILE.vprof`: PyTorch profiler traces, or an Nsight Systems export, stored as a capture file. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        header = "Store PyTorch profiler (Kineto) traces as a .vprof capture file, or what can be read of a damaged capture.",
+        header = "Store PyTorch profiler (Kineto) traces or an Nsight Systems export as a .vprof capture file, or what can be read of a damaged capture.",
         description = {"Read PyTorch profiler traces (.json, .json.gz, *.pt.trace.json[.gz], or a folder of them, "
                 + "one file per rank or worker, as vLLM's torch_profiler_dir holds them) and store them as one "
                 + "capture: one process per file with its rank and world size, its kernels, copies, memsets, CUDA "
                 + "API calls, annotations and CPU ops. Every command that reads a capture (report, export) also "
                 + "reads a trace directly; import keeps a compact copy. The mapping: docs/pytorch-traces.md.",
-                "",
-                "Given one .vprof capture that is damaged, cut short or was never closed, import stores what can be "
+                "", "Or read one Nsight Systems SQLite export (nsys export --type sqlite, schema 2.x or 3.x): one "
+                + "process per nsys process with its kernels, copies, memsets, CUDA API calls and NVTX ranges. "
+                + "The mapping: docs/nsys-input.md.",
+                "", "Given one .vprof capture that is damaged, cut short or was never closed, import stores what can be "
                 + "read of it as a whole, closed capture, says what was lost and exits 3."},
         footer = {"", "Examples:",
                 "  vprof import ./vllm_profile -o run.vprof",
                 "  vprof import rank-0.pt.trace.json.gz rank-1.pt.trace.json.gz -o job.vprof",
                 "  vprof import --no-cpu-ops big.pt.trace.json.gz -o big.vprof --force",
+                "  vprof import run.sqlite -o run.vprof                     # an Nsight Systems export",
                 "  vprof import killed.vprof -o kept.vprof                  # what a capture cut short holds, closed"})
 public final class ImportCommand implements Callable<Integer>, ExitCode.Returns {
     @Override
@@ -47,7 +52,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "trace files or folders of them (or one .vprof capture)")
+    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "trace files or folders of them, or one nsys .sqlite export (or one .vprof capture)")
     List<Path> traces;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "the capture file to write")
@@ -89,6 +94,10 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         List<String> argv = new ArrayList<>(List.of("vprof", "import"));
         traces.forEach(t -> argv.add(t.toString()));
+        Path nsys = nsysExport();
+        if (nsys != null) {
+            return importNsys(nsys, argv, out, err);
+        }
         TorchTraceImport.Result result;
         try {
             result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv);
@@ -158,6 +167,53 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
                 r.chunks(), bytes(size), in);
         out.flush();
         return ReadHealth.finish(err, "import", ExitCode.OK, List.of(health));
+    }
+
+    /** The one Nsight Systems export among the inputs, or null when there is none. */
+    private Path nsysExport() {
+        Path found = null;
+        for (Path t : traces) {
+            boolean nsys;
+            try {
+                nsys = NsysExport.claims(t);
+            } catch (IOException e) {
+                throw CaptureOpenError.of(t, e, null);
+            }
+            if (nsys && traces.size() > 1) {
+                throw new CliException(t + " is an Nsight Systems export: import reads one export alone, or "
+                        + "PyTorch profiler traces; import each export on its own");
+            }
+            found = nsys ? t : found;
+        }
+        return found;
+    }
+
+    private Integer importNsys(Path export, List<String> argv, PrintWriter out, PrintWriter err) {
+        NsysExport.Result result;
+        try {
+            result = NsysExport.write(output, export, argv);
+        } catch (IOException e) {
+            throw CaptureOpenError.of(export, e, null);
+        }
+        result.notes().forEach(w -> ReadHealth.warn(err, w));
+        for (NsysExport.ProcessSummary p : result.processes()) {
+            out.printf("%s: pid %d (%s), %d kernels, %d memcpy, %d memset, %d API calls, %d NVTX ranges, %d NVTX marks%n",
+                    export, p.pid(), DiffText.escape(p.command()), p.kernels(), p.memcpys(), p.memsets(), p.apiCalls(),
+                    p.nvtxRanges(), p.nvtxMarks());
+        }
+        long size;
+        try {
+            size = Files.size(output);
+        } catch (IOException e) {
+            size = -1;
+        }
+        out.printf("wrote %s: %d processes (of %d nsys lists; the others have no CUDA or NVTX rows), %d kernels, %s, "
+                        + "from an Nsight Systems export of schema %s%n", output, result.processes().size(),
+                result.processes().size() + result.processesWithoutRows(), result.kernels(), bytes(size),
+                result.schema() == null ? "unknown" : result.schema());
+        out.flush();
+        err.flush();
+        return 0;
     }
 
     private static String bytes(long n) {

@@ -2,6 +2,7 @@ package dev.vprof.source;
 
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.nsys.NsysExport;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
@@ -13,10 +14,11 @@ import java.util.List;
 
 /**
  * The one way every command opens what it reads, told apart first by {@link InputKind} (which names
- * what vprof does not read, and refuses a FIFO or a device before opening it): a {@code .vprof} capture, or a PyTorch profiler
+ * what vprof does not read, and refuses a FIFO or a device before opening it): a {@code .vprof} capture, an Nsight Systems SQLite export, or a PyTorch profiler
  * trace ({@code .json}, {@code .json.gz}, {@code *.pt.trace.json[.gz]}) or a folder of rank
  * traces, which the trace reader ({@link TorchTraceImport}) turns into the same records in a
- * temporary capture that the reader removes when closed. Every reader of a capture (report,
+ * temporary capture that the reader removes when closed, or an Nsight Systems SQLite export,
+ * which {@link NsysExport} turns into such a capture the same way. Every reader of a capture (report,
  * export, diff, the SQLite and HTML sinks, merge, replay) calls this, never
  * {@link CaptureReader#open} directly, so a new source reaches all of them at once.
  */
@@ -34,7 +36,7 @@ public final class CaptureSources {
     }
 
     /**
-     * Opens {@code path}; a trace is converted into a temporary capture in {@code tempDir}, removed
+     * Opens {@code path}; a trace or an nsys export is converted into a temporary capture in {@code tempDir}, removed
      * when the reader closes (and at once if the conversion fails).
      */
     public static CaptureReader open(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
@@ -47,9 +49,12 @@ public final class CaptureSources {
                 return trace(path, traceOptions, tempDir);
             }
             case MISSING -> throw new NoSuchFileException(path.toString());
-            // An Nsight Systems reader goes here: the export's tables into the same records (the SQLite
-            // sink's NsysSchema names them), as the trace reader turns a trace into a temporary capture.
-            case NSYS_EXPORT -> throw new CaptureFormatException(kind.refusal());
+            case NSYS_EXPORT, VPROF_SQLITE, SQLITE -> {
+                // The export's tables into the same records, through a temporary capture (vprof's own
+                // SQLite export is in Nsight Systems' schema, so it reads the same way); the nsys reader
+                // says what is wrong with any other SQLite file (cut short, not an export, a table missing).
+                return NsysExport.open(path, tempDir);
+            }
             default -> throw new CaptureFormatException(kind.refusal());
         }
     }

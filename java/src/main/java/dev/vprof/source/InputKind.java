@@ -44,9 +44,9 @@ public record InputKind(Kind kind, String path, String detail) {
         GZIP_NOT_JSON(false),
         GZIP_DAMAGED(false),
         NOT_GZIP(false),
-        NSYS_EXPORT(false),
-        VPROF_SQLITE(false),
-        SQLITE(false),
+        NSYS_EXPORT(true),
+        VPROF_SQLITE(true),
+        SQLITE(true),
         PERFETTO(false),
         TAR(false),
         EMPTY(false),
@@ -262,7 +262,7 @@ public record InputKind(Kind kind, String path, String detail) {
             case DEVICE -> "a device, not a file";
             case SOCKET -> "a socket, not a file";
             case MISSING -> "missing";
-            case UNKNOWN -> "not a vprof capture, a PyTorch profiler trace or a folder of them";
+            case UNKNOWN -> "not a vprof capture, a PyTorch profiler trace, a folder of them or an Nsight Systems export";
         };
     }
 
@@ -271,19 +271,16 @@ public record InputKind(Kind kind, String path, String detail) {
         return switch (kind) {
             case MISSING -> path + " does not exist";
             case CAPTURE_NEWER -> path + " is " + describe() + "; read it with a newer vprof";
-            case NSYS_EXPORT -> path + " is " + describe() + ": vprof does not read Nsight Systems exports yet; give the "
-                    + "capture or trace the program was profiled into";
-            case VPROF_SQLITE -> path + " is " + describe() + ": vprof reads the capture it was exported from, not "
-                    + "the export";
             case PERFETTO -> path + " is " + describe() + ": vprof reads captures and PyTorch traces, not Perfetto "
                     + "traces; open it at https://ui.perfetto.dev";
             case TAR -> path + " is " + describe() + ": open a merge output at https://ui.perfetto.dev; vprof reads the "
                     + "captures it was merged from";
             case FIFO, DEVICE, SOCKET -> path + " is " + describe() + ": vprof reads captures and traces from regular "
                     + "files; save it to a file first";
-            case UNKNOWN -> path + " is not a vprof capture, a PyTorch profiler trace (.json, .json.gz) or a folder of them";
+            case UNKNOWN -> path + " is not a vprof capture, a PyTorch profiler trace (.json, .json.gz), a folder of them "
+                    + "or an Nsight Systems SQLite export";
             default -> path + " is " + describe() + ": vprof reads .vprof captures, PyTorch profiler traces (.json, "
-                    + ".json.gz) and folders of them";
+                    + ".json.gz), folders of them and Nsight Systems SQLite exports";
         };
     }
 }
