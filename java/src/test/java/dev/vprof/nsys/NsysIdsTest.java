@@ -89,4 +89,25 @@ class NsysIdsTest {
             assertTrue(threads > 0, file);
         }
     }
+
+    /**
+     * Every CUDA runtime and driver call the real exports hold (the names nsys wrote, read by SQL)
+     * has a CUPTI callback id, so no view shows one as {@code cbid N} or as a call of id 0.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {NSYS_2026, NSYS_2022})
+    void everyCudaCallTheExportsNameHasItsCallbackId(String file) throws SQLException {
+        int calls = 0;
+        try (Connection db = open(file); Statement st = db.createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT r.eventClass, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+                     + "JOIN StringIds s ON s.id = r.nameId WHERE r.eventClass IN (" + NsysIds.EVENT_CLASS_RUNTIME
+                     + ", " + NsysIds.EVENT_CLASS_DRIVER + ")")) {
+            while (rs.next()) {
+                String name = rs.getString(2);
+                assertTrue(NsysIds.cbid(NsysIds.apiDomain(rs.getInt(1)), name) > 0, file + ": " + name);
+                calls++;
+            }
+        }
+        assertTrue(calls > 5, file + " names " + calls + " distinct calls");
+    }
 }
