@@ -116,7 +116,7 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
 
     @Option(names = "--when", paramLabel = "CONDITION",
             description = "Dump when this holds over the scraped metrics (needs --metrics), e.g. "
-                    + "'ttft_p99 > 500ms for 30s', 'num_requests_waiting > 20', 'kv_cache_usage >= 95%'; "
+                    + "'ttft_p99 > 500ms for 30s', 'num_requests_waiting > 20', 'kv_cache_usage >= 95%%'; "
                     + "repeatable. Grammar: docs/watch.md.")
     List<String> when = new ArrayList<>();
 
@@ -130,13 +130,13 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
     String metricsInterval;
 
     @Option(names = "--armed", paramLabel = "PERCENT", defaultValue = "100%",
-            description = "Share of time the agents record: 100% (always), or e.g. 10% for one tenth of every "
+            description = "Share of time the agents record: 100%% (always), or e.g. 10%% for one tenth of every "
                     + "--armed-cycle (a duty cycle that bounds the target's cost; a pending dump keeps them armed). "
                     + "Default: ${DEFAULT-VALUE}.")
     String armed;
 
     @Option(names = "--armed-cycle", paramLabel = "D", defaultValue = "10s",
-            description = "With --armed below 100%: the cycle, armed at its start. Default: ${DEFAULT-VALUE}.")
+            description = "With --armed below 100%%: the cycle, armed at its start. Default: ${DEFAULT-VALUE}.")
     String armedCycle;
 
     @Option(names = "--control", paramLabel = "[HOST:]PORT", defaultValue = "0",

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -70,5 +74,30 @@ class HelpAndUsageTest {
         String help = Cli.run("attach", "--help").out();
         assertTrue(help.lines().anyMatch(l -> l.length() > 80 && l.startsWith("  vprof attach")),
                 "an example longer than 80 columns is printed whole: " + help);
+    }
+
+    /**
+     * picocli formats descriptions with String.format: a bare '%' (as in "95%") makes it warn on
+     * stderr at every --help and print the raw text. Every command's help renders without one.
+     */
+    @Test
+    void everyCommandsHelpRendersWithoutAFormatWarning() {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream caught = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(caught, true, StandardCharsets.UTF_8));
+        int rendered = 0;
+        try {
+            ArrayDeque<CommandLine> todo = new java.util.ArrayDeque<>(List.of(Main.commandLine()));
+            while (!todo.isEmpty()) {
+                CommandLine c = todo.pop();
+                c.getUsageMessage();
+                rendered++;
+                todo.addAll(c.getSubcommands().values());
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertTrue(rendered > 10, rendered + " commands");
+        assertEquals("", caught.toString(StandardCharsets.UTF_8));
     }
 }

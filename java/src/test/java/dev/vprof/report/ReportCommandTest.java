@@ -70,7 +70,8 @@ class ReportCommandTest {
         Files.writeString(text, "not a capture");
         Run r = run(text.toString());
         assertEquals(2, r.exit());
-        assertEquals("vprof: " + text + " is not a vprof capture, a PyTorch profiler trace (.json, .json.gz) or a folder of them\n", r.err());
+        assertEquals("vprof: " + text + " is not a vprof capture, a PyTorch profiler trace (.json, .json.gz), a folder of them "
+                + "or an Nsight Systems SQLite export\n", r.err());
         assertEquals("", r.out());
     }
 
