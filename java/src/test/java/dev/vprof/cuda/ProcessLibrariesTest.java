@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProcessLibrariesTest {
-    private static final String SITE = "/home/u/venv/lib/python3.12/site-packages";
+    private static final String SITE = "/srv/venv/lib/python3.12/site-packages";
 
     @Test
     void mapsGiveTheLoadedCuptiTheCudartAndTheSitePackages() {
