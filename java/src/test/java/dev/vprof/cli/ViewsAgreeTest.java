@@ -22,6 +22,10 @@ import dev.vprof.time.Selection;
 import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,7 +46,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * OTLP export. Inputs: a capture with spans, metrics and an NVTX step whose every answer is known
  * ({@link SyntheticCapture}), a simulator capture with an NVTX step range per step, and a real
  * PyTorch trace; each whole and through a window (the report's {@code --window}, the page of that
- * report, the diff's {@code --base-window}/{@code --new-window}).
+ * report, the diff's {@code --base-window}/{@code --new-window}). Then the same on every real fixture
+ * that holds CUDA work, checked against the fixture's own count by another reader.
  */
 @Timeout(300)
 class ViewsAgreeTest {
@@ -90,8 +95,64 @@ class ViewsAgreeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void everyViewCountsTheSameKernelsNamesAndSteps(Case c) throws IOException {
-        Path file = c.path();
-        List<String> windowArgs = c.window() == null ? List.of() : List.of("--window", c.window());
+        viewsAgree(c.path(), c.window(), c.toString());
+    }
+
+    /**
+     * The agreement matrix on every real fixture that holds CUDA work (each PyTorch trace, each
+     * Nsight Systems export), whole: every view agrees as above, and with the file's own count kept
+     * by another reader: the trace's kernel events tallied by Jackson, the export's kernel rows by
+     * SQL; the SQLite export of each holds that many kernel rows too (SQL again).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void everyViewAgreesWithTheFixturesOwnCount(Path fixture) throws Exception {
+        Map<String, long[]> byName = viewsAgree(fixture, null, fixture.toString());
+        long kernels = byName.values().stream().mapToLong(v -> v[0]).sum();
+        List<Long> counts = byName.values().stream().map(v -> v[0]).sorted().toList();
+        if (fixture.toString().endsWith(".sqlite")) {
+            List<Long> sql = new ArrayList<>();
+            try (Connection db = DriverManager.getConnection("jdbc:sqlite:file:" + fixture.toAbsolutePath() + "?mode=ro");
+                 Statement st = db.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY "
+                         + "coalesce(demangledName, shortName)")) {
+                while (rs.next()) {
+                    sql.add(rs.getLong(1));
+                }
+            }
+            assertEquals(sql.stream().mapToLong(Long::longValue).sum(), kernels, fixture + ": kernels, by SQL");
+            assertEquals(sql.stream().sorted().toList(), counts, fixture + ": kernels per name, by SQL");
+        } else {
+            TraceOracle.Kernels oracle = TraceOracle.kernels(fixture);
+            assertEquals(oracle.count(), kernels, fixture + ": kernels, by Jackson");
+            assertEquals(oracle.byName().values().stream().map(v -> v[0]).sorted().toList(), counts,
+                    fixture + ": kernels per name, by Jackson");
+        }
+        Path sqlite = dir.resolve(fixture.getFileName() + ".export.sqlite");
+        ok(Cli.run("export", fixture.toString(), "-o", sqlite.toString(), "--force"));
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:file:" + sqlite.toAbsolutePath() + "?mode=ro");
+             Statement st = db.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")) {
+            assertTrue(rs.next());
+            assertEquals(kernels, rs.getLong(1), fixture + ": the SQLite export's kernel rows");
+        }
+    }
+
+    static List<Path> fixtures() throws IOException {
+        List<Path> all = new ArrayList<>();
+        for (Path t : TraceOracle.cudaTraces()) {
+            if (TraceOracle.kernels(t).count() > 0) {
+                all.add(t);
+            }
+        }
+        all.add(TraceOracle.REAL.resolve("nsys-ai/h100_2gpu_1s.sqlite"));
+        all.add(TraceOracle.REAL.resolve("pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"));
+        return all;
+    }
+
+    /** Every view of {@code file} (through {@code window}, or whole when null) agrees; the report's counts and totals by name. */
+    private static Map<String, long[]> viewsAgree(Path file, String window, String c) throws IOException {
+        List<String> windowArgs = window == null ? List.of() : List.of("--window", window);
 
         // report --json and report text
         JsonNode json = JSON.readTree(ok(cli(List.of("report", "--json", "--top", "1000"), windowArgs, file)).out());
@@ -126,7 +187,7 @@ class ViewsAgreeTest {
         try (CaptureReader reader = CaptureSources.open(file)) {
             KernelNames names = KernelNames.demangled();
             Report whole = CaptureReport.build(reader, 1000, names);
-            CaptureWindow only = c.window() == null ? null : Selection.parseWindow("--window", c.window())
+            CaptureWindow only = window == null ? null : Selection.parseWindow("--window", window)
                     .within(new CaptureWindow(whole.window().startNs(), whole.window().endNs(), whole.window().source()));
             Report report = only == null ? whole : CaptureReport.build(reader, 1000, names, only);
             assertEquals(kernels, report.totals().kernels(), c + ": the command's report and the API's");
@@ -146,15 +207,15 @@ class ViewsAgreeTest {
             long pageSteps = page.steps().isEmpty() || !page.steps().getFirst().step() ? 0 : page.steps().getFirst().count();
             assertEquals(steps, pageSteps, c + ": the page's steps");
 
-            if (c.window() == null && !report.requests().isEmpty()) {
+            if (window == null && !report.requests().isEmpty()) {
                 otlpAgrees(c, reader, report);
             }
         }
 
         // diff X X: each side is the same view
         List<String> diffArgs = new ArrayList<>(List.of("diff", "--json", "--top", "1000"));
-        if (c.window() != null) {
-            diffArgs.addAll(List.of("--base-window", c.window(), "--new-window", c.window(), file.toString()));
+        if (window != null) {
+            diffArgs.addAll(List.of("--base-window", window, "--new-window", window, file.toString()));
         } else {
             diffArgs.addAll(List.of(file.toString(), file.toString()));
         }
@@ -183,10 +244,11 @@ class ViewsAgreeTest {
                 assertEquals(kernels, rows.values().stream().mapToLong(v -> v[0]).sum() + outside, c + ": diff's rows");
             }
         }
+        return byName;
     }
 
     /** Each request's GPU time per phase: the report's, and the attributes the OTLP export sends. */
-    private static void otlpAgrees(Case c, CaptureReader reader, Report report) {
+    private static void otlpAgrees(String c, CaptureReader reader, Report report) {
         Map<String, Report.RequestSummary> requests = new HashMap<>();
         report.requests().forEach(r -> requests.put(r.requestId(), r));
         int seen = 0;
