@@ -91,7 +91,8 @@ public final class CaptureDiff {
             Input base = new Input(o.baseFile(), b, o.stepRange());
             Input next = oneFile ? base : new Input(o.newFile(), n, o.stepRange());
             SideAcc bs = new SideAcc(label(o.baseFile(), o.baseSelection()), o.baseSelection(), base.facts, o, 1);
-            SideAcc ns = new SideAcc(label(o.newFile(), o.newSelection()), o.newSelection(), next.facts, o, 2);
+            // The same seed on both sides: identical inputs sample identically (a zero-width interval).
+            SideAcc ns = new SideAcc(label(o.newFile(), o.newSelection()), o.newSelection(), next.facts, o, 1);
             if (o.rank() != null) {
                 bs.pids = rankPids(b, o.rank(), o.baseFile());
                 ns.pids = rankPids(oneFile ? b : n, o.rank(), o.newFile());
