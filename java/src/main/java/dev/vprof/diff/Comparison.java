@@ -33,11 +33,13 @@ final class Comparison {
     private Comparison() {}
 
     static DiffResult compare(DiffOptions o, CaptureDiff.Input bi, SideAcc b, CaptureDiff.Input ni, SideAcc n) {
-        // Steps drawn with replacement only where each step holds its own kernels and there are enough
-        // of them to resample; else each name's instances (stratified by name).
+        // Steps drawn with replacement where each step holds its own kernels and each side has two or
+        // more (the spread between steps is the noise a verdict must see past); else each name's
+        // instances (stratified by name). Fewer than ten steps is a small sample, widened and said so.
         boolean stepsBoth = b.stepsMode && n.stepsMode;
-        boolean fewSteps = stepsBoth && Math.min(b.bucketCount, n.bucketCount) < Bootstrap.SMALL_STEPS;
-        boolean bySteps = stepsBoth && !fewSteps && aligned(b) && aligned(n);
+        int fewer = stepsBoth ? Math.min(b.bucketCount, n.bucketCount) : 0;
+        boolean fewSteps = stepsBoth && fewer < Bootstrap.SMALL_STEPS;
+        boolean bySteps = stepsBoth && fewer >= 2 && aligned(b) && aligned(n);
         draws(b, bySteps);
         draws(n, bySteps);
         // With steps resampled, the interval is widened for the number of steps (a t quantile).
@@ -90,13 +92,13 @@ final class Comparison {
         boolean small = fewSteps || Math.min(b.total.count, n.total.count) < Bootstrap.SMALL_INSTANCES;
         if (fewSteps) {
             notes.add(String.format(Locale.ROOT, "small sample: %d and %d steps (fewer than %d a side): intervals are"
-                    + " from kernel instances, stratified by name and widened for small counts; record more steps"
-                    + " for a verdict to gate on", b.steps, n.steps, Bootstrap.SMALL_STEPS));
+                    + " %s; record more steps for a verdict to gate on", b.steps, n.steps, Bootstrap.SMALL_STEPS,
+                    bySteps ? "widened for the few steps" : "from kernel instances, stratified by name"));
         } else if (small) {
             notes.add(String.format(Locale.ROOT, "small sample: %d and %d kernels (fewer than %d a side): intervals"
                     + " are widened for small counts", b.total.count, n.total.count, Bootstrap.SMALL_INSTANCES));
         }
-        if (b.stepsMode && !bySteps && !fewSteps) {
+        if (b.stepsMode && !bySteps && fewer >= 2) {
             notes.add("the steps' kernels could not be told apart (no launch records, and the GPU ran behind the steps:"
                     + " record with --kinds ...,runtime); intervals are from kernel instances");
         }
