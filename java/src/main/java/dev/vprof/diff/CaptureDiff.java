@@ -255,7 +255,7 @@ public final class CaptureDiff {
                 if (s != null) {
                     long es = clocks.epochNs(p, s[0]);
                     for (SideAcc side : sides) {
-                        side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), name);
+                        side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), SideAcc.ANNOTATION, name);
                     }
                 }
             }
@@ -268,7 +268,7 @@ public final class CaptureDiff {
             }
             long es = clocks.epochNs(p, op.start());
             for (SideAcc side : sides) {
-                side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), op.name());
+                side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), SideAcc.CPU_OP, op.name());
             }
         }
 
@@ -277,7 +277,7 @@ public final class CaptureDiff {
             String name = ApiNames.name(a);
             long es = clocks.epochNs(p, a.start());
             for (SideAcc side : sides) {
-                side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
+                side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), SideAcc.RUNTIME, name);
             }
         }
     }

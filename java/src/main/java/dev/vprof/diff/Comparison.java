@@ -323,8 +323,9 @@ final class Comparison {
             double bv = bf.nsPerUnit(), nv = nf.nsPerUnit();
             Change c = new Change(bv, nv, nv - bv, bv == 0 ? null : (nv - bv) / bv, null, null, false);
             String status = x[0] > 0 && y[0] > 0 ? "matched" : x[0] == 0 ? "new" : "gone";
-            rows.add(new Row(k, "cpu_op", null, null, status, null, bf, nf, c, nf.countPerUnit() - bf.countPerUnit(),
-                    null, null));
+            int tab = k.indexOf('\t');
+            rows.add(new Row(k.substring(tab + 1), k.substring(0, tab), null, null, status, null, bf, nf, c,
+                    nf.countPerUnit() - bf.countPerUnit(), null, null));
         }
         rows.sort(Comparator.comparingDouble((Row r) -> -Math.abs(r.time().delta())).thenComparing(Row::name));
         return rows;

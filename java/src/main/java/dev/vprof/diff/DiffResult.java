@@ -156,7 +156,8 @@ public record DiffResult(
      * One row of a table: a kernel name (or base name, category, shape, CPU operator) on both sides.
      *
      * @param name          the key as shown (demangled unless --mangled)
-     * @param level         {@code exact}, {@code base}, {@code category}, {@code shape} or {@code cpu_op}
+     * @param level         {@code exact}, {@code base}, {@code category}, {@code shape}; beside kernels
+     *                      {@code cpu_op}, {@code annotation} or {@code runtime}
      * @param category      the kernel category of the row's name
      * @param baseName      the base name of the row's name
      * @param status        {@code matched} (on both sides), {@code new} (only in the new side),

@@ -47,6 +47,7 @@ public final class DiffText {
             b.append('\n').append("By launch shape:\n");
             table(b, r.shapes(), top, unit, width);
         }
+        cpuSections(b, r.cpuOps(), Math.min(top, 3), unit, width);
         b.append('\n').append("Matching:");
         for (DiffResult.LevelMatch m : r.matching()) {
             b.append(String.format(Locale.ROOT, " %s %d of %d and %d;", m.level(), m.matched(), m.baseKeys(), m.newKeys()));
@@ -103,6 +104,36 @@ public final class DiffText {
                     duration(c.base()), duration(c.next()), r.countChange(), r.status(),
                     r.level().equals("exact") && !r.category().equals(Categories.OTHER) ? "[" + r.category() + "] " : "",
                     escape(shown.get(i))));
+        }
+    }
+
+    /** CPU operators, annotations and runtime calls, each kind its own short table (counts and time; no interval). */
+    private static void cpuSections(StringBuilder b, List<Row> rows, int top, String unit, int width) {
+        for (String[] kind : new String[][] {{"cpu_op", "CPU operators"}, {"annotation", "Annotations"},
+                {"runtime", "Runtime and driver calls"}}) {
+            List<Row> of = new ArrayList<>();
+            for (Row r : rows) {
+                if (r.level().equals(kind[0])) {
+                    of.add(r);
+                }
+            }
+            if (of.isEmpty()) {
+                continue;
+            }
+            List<String> names = new ArrayList<>();
+            for (Row r : of.subList(0, Math.min(top, of.size()))) {
+                names.add(r.name());
+            }
+            List<String> shown = distinct(names, width);
+            b.append('\n').append(String.format(Locale.ROOT, "%s (%d of %d):%n", kind[1], shown.size(), of.size()));
+            b.append(String.format(Locale.ROOT, "  %-11s %10s %10s %9s  %-7s %s%n", "change/" + unit, "base/" + unit,
+                    "new/" + unit, "count+-", "status", "name"));
+            for (int i = 0; i < shown.size(); i++) {
+                Row r = of.get(i);
+                b.append(String.format(Locale.ROOT, "  %-11s %10s %10s %+9.2f  %-7s %s%n",
+                        signedDuration(r.time().delta()), duration(r.time().base()), duration(r.time().next()),
+                        r.countChange(), r.status(), escape(shown.get(i))));
+            }
         }
     }
 

@@ -125,6 +125,13 @@ class DiffStatsTest {
             }
         }
         assertNull(r.decidedBy());
+        // Beside kernels, each kind its own rows: the trace's launch calls are runtime rows, named.
+        boolean launches = false;
+        for (Row row : r.cpuOps()) {
+            assertTrue(List.of("cpu_op", "annotation", "runtime").contains(row.level()), row.level());
+            launches |= row.level().equals("runtime") && row.name().equals("cudaLaunchKernel");
+        }
+        assertTrue(launches, "cudaLaunchKernel as a runtime row");
     }
 
     /** The oracle: the trace's own JSON, its heaviest kernel by summed duration (read with Jackson). */
