@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.capture.ReadStats;
 import dev.vprof.time.Selection;
 import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.diff.Baselines;
 import dev.vprof.diff.CaptureDiff;
 import dev.vprof.diff.Categories;
 import dev.vprof.diff.DiffException;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof diff before.vprof after.vprof",
                 "  vprof diff --fail-on-regression --json base.vprof new.vprof > diff.json",
+                "  vprof diff --baseline main-h100 --fail-on-regression new.vprof   # against a stored baseline",
                 "  vprof diff demo/capture.vprof --split-at 7s          # the steady minutes against the burst",
                 "  vprof diff capture.vprof --base-window 0s..10s --new-window 20s..30s",
                 "  vprof diff capture.vprof --slow-requests 10          # the slowest tenth of the requests against the rest",
@@ -106,6 +108,10 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
     @Option(names = "--fail-on-regression", description = "exit 1 when the verdict is REGRESSED")
     boolean failOnRegression;
 
+    @Option(names = "--baseline", paramLabel = "NAME",
+            description = "the base side is the stored baseline NAME (vprof baseline save NAME FILE); give only NEW")
+    String baseline;
+
     @Option(names = "--accept-loss",
             description = "compare even when a side was read only partly (damaged, cut short, never closed): the "
                     + "verdict covers what could be read, the loss is still printed and the exit code is still 3")
@@ -116,6 +122,10 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
 
     @Option(names = "--mangled", description = "show kernel names as CUPTI reported them")
     boolean mangled;
+
+    @Option(names = "--long", description = "show every kernel name in full in the text (--json and --html always"
+            + " hold full names; by default a long name is cut, keeping visible where two rows' names differ)")
+    boolean longNames;
 
     @Option(names = "--html", paramLabel = "OUT.html",
             description = "also write the comparison as one self-contained HTML page; an existing one is replaced only with --force (which also compares NOT COMPARABLE sides)")
@@ -153,7 +163,7 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
         for (String w : result.warnings()) {
             ReadHealth.warn(err, w);
         }
-        out.print(json ? DiffJson.render(result, sides[0], sides[1]) : DiffText.render(result));
+        out.print(json ? DiffJson.render(result, sides[0], sides[1]) : DiffText.render(result, longNames));
         if (html != null) {
             try {
                 long bytes = HtmlReport.write(DiffPage.render(result), html);
@@ -234,6 +244,10 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
         if (modes > 1) {
             throw new CliException("choose one of --split-at, --base-window/--new-window and --slow-requests");
         }
+        if (baseline != null && modes > 0) {
+            throw new CliException("--baseline compares a stored capture with NEW; it does not go with --split-at,"
+                    + " the windows or --slow-requests");
+        }
         if (windows && (baseWindow == null || newWindow == null)) {
             throw new CliException("--base-window and --new-window go together; give both, e.g. --base-window 0s..10s"
                     + " --new-window 20s..30s");
@@ -261,6 +275,19 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
             } catch (IllegalArgumentException e) {
                 throw new CliException(e.getMessage());
             }
+        } else if (baseline != null) {
+            if (files.size() != 1) {
+                throw new CliException("with --baseline give only NEW (the base is the stored baseline), not "
+                        + files.size() + " files");
+            }
+            try {
+                base = Baselines.resolve(BaselineCommand.folder(), baseline);
+            } catch (DiffException e) {
+                throw new CliException(e.getMessage(), e);
+            } catch (IOException e) {
+                throw new CliException("cannot read the baseline " + baseline + ": " + e.getMessage(), e);
+            }
+            next = files.getFirst();
         } else {
             if (files.size() != 2) {
                 throw new CliException("give BASE and NEW (two captures), or one capture with --split-at T");

@@ -17,7 +17,7 @@ import picocli.CommandLine;
         subcommands = {RunCommand.class, LaunchCommand.class, AttachCommand.class, CaptureCommand.class, ListCommand.class,
                 ReportCommand.class, ExportCommand.class, ImportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
                 TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
-                DiffCommand.class, MergeCommand.class,
+                DiffCommand.class, BaselineCommand.class, MergeCommand.class,
                 WatchCommand.class, DumpCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",

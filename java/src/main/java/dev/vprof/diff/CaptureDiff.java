@@ -91,7 +91,8 @@ public final class CaptureDiff {
             Input base = new Input(o.baseFile(), b, o.stepRange());
             Input next = oneFile ? base : new Input(o.newFile(), n, o.stepRange());
             SideAcc bs = new SideAcc(label(o.baseFile(), o.baseSelection()), o.baseSelection(), base.facts, o, 1);
-            SideAcc ns = new SideAcc(label(o.newFile(), o.newSelection()), o.newSelection(), next.facts, o, 2);
+            // The same seed on both sides: identical inputs sample identically (a zero-width interval).
+            SideAcc ns = new SideAcc(label(o.newFile(), o.newSelection()), o.newSelection(), next.facts, o, 1);
             if (o.rank() != null) {
                 bs.pids = rankPids(b, o.rank(), o.baseFile());
                 ns.pids = rankPids(oneFile ? b : n, o.rank(), o.newFile());
@@ -254,7 +255,7 @@ public final class CaptureDiff {
                 if (s != null) {
                     long es = clocks.epochNs(p, s[0]);
                     for (SideAcc side : sides) {
-                        side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), name);
+                        side.cpuOp(p, s[0], es, Math.max(0, m.timestamp() - s[0]), SideAcc.ANNOTATION, name);
                     }
                 }
             }
@@ -267,7 +268,7 @@ public final class CaptureDiff {
             }
             long es = clocks.epochNs(p, op.start());
             for (SideAcc side : sides) {
-                side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), op.name());
+                side.cpuOp(p, op.start(), es, Math.max(0, op.end() - op.start()), SideAcc.CPU_OP, op.name());
             }
         }
 
@@ -276,7 +277,7 @@ public final class CaptureDiff {
             String name = ApiNames.name(a);
             long es = clocks.epochNs(p, a.start());
             for (SideAcc side : sides) {
-                side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), name);
+                side.cpuOp(p, a.start(), es, Math.max(0, a.end() - a.start()), SideAcc.RUNTIME, name);
             }
         }
     }

@@ -7,10 +7,13 @@ import dev.vprof.diff.DiffResult.LevelMatch;
 import dev.vprof.diff.DiffResult.Row;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -24,25 +27,35 @@ import java.util.TreeSet;
  * over each key's kernel instances (its count held, its durations drawn from a uniform sample).
  */
 final class Comparison {
-    static final int DRAWS = 300;
-    static final double CI = 0.95;
+    static final int DRAWS = Bootstrap.DRAWS;
+    static final double CI = Bootstrap.CI;
 
     private Comparison() {}
 
     static DiffResult compare(DiffOptions o, CaptureDiff.Input bi, SideAcc b, CaptureDiff.Input ni, SideAcc n) {
-        // Steps drawn with replacement only where each step holds its own kernels; else the instances.
-        boolean bySteps = b.stepsMode && n.stepsMode && aligned(b) && aligned(n);
+        // Steps drawn with replacement where each step holds its own kernels and each side has two or
+        // more (the spread between steps is the noise a verdict must see past); else each name's
+        // instances (stratified by name). Fewer than ten steps is a small sample, widened and said so.
+        boolean stepsBoth = b.stepsMode && n.stepsMode;
+        int fewer = stepsBoth ? Math.min(b.bucketCount, n.bucketCount) : 0;
+        boolean fewSteps = stepsBoth && fewer < Bootstrap.SMALL_STEPS;
+        boolean bySteps = stepsBoth && fewer >= 2 && aligned(b) && aligned(n);
         draws(b, bySteps);
         draws(n, bySteps);
+        // With steps resampled, the interval is widened for the number of steps (a t quantile).
+        long stepSample = stepsBoth ? Math.min(b.bucketCount, n.bucketCount) : Long.MAX_VALUE;
+        double widen = bySteps ? Bootstrap.widening(stepSample) : 1;
         double bTotal = perUnit(b.total, b);
         double nTotal = perUnit(n.total, n);
-        Change gpu = change(bTotal, nTotal, b.total.draws, n.total.draws, o.noiseFloor());
+        Change gpu = Bootstrap.change(bTotal, nTotal, b.total.draws, n.total.draws, o.noiseFloor(),
+                bySteps ? stepSample : Math.min(b.total.count, n.total.count), widen);
         double totalDelta = nTotal - bTotal;
+        Sample sample = new Sample(bySteps, bySteps ? stepSample : Long.MAX_VALUE, widen);
 
-        List<Row> kernels = rows(o, "exact", b.exact, n.exact, b, n, totalDelta);
-        List<Row> bases = rows(o, "base", b.base, n.base, b, n, totalDelta);
-        List<Row> cats = rows(o, "category", b.category, n.category, b, n, totalDelta);
-        List<Row> shapes = o.byShape() ? rows(o, "shape", b.shape, n.shape, b, n, totalDelta) : List.of();
+        List<Row> kernels = rows(o, "exact", b.exact, n.exact, b, n, totalDelta, sample);
+        List<Row> bases = rows(o, "base", b.base, n.base, b, n, totalDelta, sample);
+        List<Row> cats = rows(o, "category", b.category, n.category, b, n, totalDelta, sample);
+        List<Row> shapes = o.byShape() ? rows(o, "shape", b.shape, n.shape, b, n, totalDelta, sample) : List.of();
         kernels = withMatchedAt(kernels, b, n);
         List<Row> cpuOps = cpuRows(b, n);
 
@@ -64,9 +77,10 @@ final class Comparison {
         }
 
         Change stepTime = null;
-        if (b.stepsMode && n.stepsMode) {
-            stepTime = change(b.stepWallNs / (double) Math.max(1, b.steps), n.stepWallNs / (double) Math.max(1, n.steps),
-                    stepDraws(b), stepDraws(n), o.noiseFloor());
+        if (stepsBoth) {
+            stepTime = Bootstrap.change(b.stepWallNs / (double) Math.max(1, b.steps),
+                    n.stepWallNs / (double) Math.max(1, n.steps), stepDraws(b), stepDraws(n), o.noiseFloor(),
+                    stepSample, Bootstrap.widening(stepSample));
         }
 
         DiffResult.Requests requests = RequestCompare.compare(o, bi, b, ni, n, gpu);
@@ -75,12 +89,21 @@ final class Comparison {
 
         String ciMethod = bySteps ? "bootstrap over steps" : "bootstrap over kernel instances";
         List<String> notes = new ArrayList<>();
-        if (b.stepsMode && !bySteps) {
+        boolean small = fewSteps || Math.min(b.total.count, n.total.count) < Bootstrap.SMALL_INSTANCES;
+        if (fewSteps) {
+            notes.add(String.format(Locale.ROOT, "small sample: %d and %d steps (fewer than %d a side): intervals are"
+                    + " %s; record more steps for a verdict to gate on", b.steps, n.steps, Bootstrap.SMALL_STEPS,
+                    bySteps ? "widened for the few steps" : "from kernel instances, stratified by name"));
+        } else if (small) {
+            notes.add(String.format(Locale.ROOT, "small sample: %d and %d kernels (fewer than %d a side): intervals"
+                    + " are widened for small counts", b.total.count, n.total.count, Bootstrap.SMALL_INSTANCES));
+        }
+        if (b.stepsMode && !bySteps && fewer >= 2) {
             notes.add("the steps' kernels could not be told apart (no launch records, and the GPU ran behind the steps:"
                     + " record with --kinds ...,runtime); intervals are from kernel instances");
         }
         DiffResult.Settings settings = new DiffResult.Settings(o.noiseFloor(), o.regressionThreshold(), CI, ciMethod,
-                o.byShape(), o.force(), o.top());
+                o.byShape(), o.force(), o.top(), small, Verdicts.FDR);
         DiffResult.Basis basis = new DiffResult.Basis(b.unit, b.units, n.units, basisNote(b, n));
         List<String> warnings = new ArrayList<>(notes);
         warnings.addAll(bi.reader.warnings());
@@ -140,15 +163,19 @@ final class Comparison {
         return !(max > 0.25 * sum || max > 4 * median);
     }
 
+    /** The seed of the step resamples: the same on both sides, so steps pair by position. */
+    private static final long STEP_SEED = 0x5eedL;
+
     private static void draws(SideAcc s, boolean bySteps) {
         if (s.stepsMode) {
             // The step resamples: the step time's interval always, the keys' when their steps hold them.
             int nb = s.bucketCount;
             int[][] idx = new int[DRAWS][nb];
             double[] den = new double[DRAWS];
+            KeyStats.Rng rng = new KeyStats.Rng(STEP_SEED);
             for (int d = 0; d < DRAWS; d++) {
                 for (int j = 0; j < nb; j++) {
-                    int pick = (int) s.rng.below(nb);
+                    int pick = (int) rng.below(nb);
                     idx[d][j] = pick;
                     den[d] += s.stepsPerBucket[pick];
                 }
@@ -156,12 +183,42 @@ final class Comparison {
             s.stepIdx = idx;
             s.stepDen = den;
         }
-        for (Map<String, KeyStats> level : s.levels()) {
+        if (bySteps) {
+            for (Map<String, KeyStats> level : s.levels()) {
+                for (KeyStats k : level.values()) {
+                    k.draws = stepDraws(k.buckets, s.stepIdx, s.stepDen);
+                }
+            }
+            s.total.draws = stepDraws(s.total.buckets, s.stepIdx, s.stepDen);
+            return;
+        }
+        // Stratified: each exact name resampled from its own instances, and every coarser key (base
+        // name, category, all kernels) the sum of its names' resamples, so the spread between
+        // different kernels' durations is not taken for noise.
+        for (KeyStats k : s.exact.values()) {
+            k.draws = Bootstrap.instanceDraws(k, s.units);
+        }
+        for (KeyStats k : s.shape.values()) {
+            k.draws = Bootstrap.instanceDraws(k, s.units);
+        }
+        for (Map<String, KeyStats> level : List.of(s.base, s.category)) {
             for (KeyStats k : level.values()) {
-                k.draws = bySteps ? stepDraws(k.buckets, s.stepIdx, s.stepDen) : instanceDraws(k, s);
+                k.draws = new double[DRAWS];
             }
         }
-        s.total.draws = bySteps ? stepDraws(s.total.buckets, s.stepIdx, s.stepDen) : instanceDraws(s.total, s);
+        s.total.draws = new double[DRAWS];
+        Set<KeyStats> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (SideAcc.Entry e : s.byName.values()) {
+            if (!seen.add(e.exact)) {
+                continue;
+            }
+            for (int d = 0; d < DRAWS; d++) {
+                double v = e.exact.draws[d];
+                e.base.draws[d] += v;
+                e.category.draws[d] += v;
+                s.total.draws[d] += v;
+            }
+        }
     }
 
     private static double[] stepDraws(double[] buckets, int[][] idx, double[] den) {
@@ -184,62 +241,29 @@ final class Comparison {
         return stepDraws(s.stepNsPerBucket, s.stepIdx, s.stepDen);
     }
 
-    /**
-     * Resamples of the key's time per unit from its instances: its count held, the mean drawn from
-     * the sample and its spread scaled from the sample's size to the count's (the mean of all
-     * {@code count} instances varies by sd/sqrt(count), not sd/sqrt(sample)).
-     */
-    private static double[] instanceDraws(KeyStats k, SideAcc s) {
-        double[] out = new double[DRAWS];
-        int r = k.reservoirSize();
-        if (r == 0 || s.units <= 0) {
-            return out;
-        }
-        double scale = k.count / s.units;
-        double mean = k.totalNs / (double) k.count;
-        double sampleMean = 0;
-        for (int j = 0; j < r; j++) {
-            sampleMean += k.reservoir[j];
-        }
-        sampleMean /= r;
-        double shrink = Math.sqrt(r / (double) k.count);
-        for (int d = 0; d < DRAWS; d++) {
-            double sum = 0;
-            for (int j = 0; j < r; j++) {
-                sum += k.reservoir[(int) s.rng.below(r)];
-            }
-            out[d] = scale * (mean + (sum / r - sampleMean) * shrink);
-        }
-        return out;
-    }
-
     /** The change from {@code base} to {@code next} per unit, its interval from the draws (null: a side absent). */
     static Change change(double base, double next, double[] bDraws, double[] nDraws, double noiseFloor) {
-        double delta = next - base;
-        Double rel = base != 0 ? delta / base : null;
-        double[] diff = new double[DRAWS];
-        for (int d = 0; d < DRAWS; d++) {
-            diff[d] = (nDraws == null ? 0 : nDraws[d]) - (bDraws == null ? 0 : bDraws[d]);
-        }
-        Arrays.sort(diff);
-        double lo = diff[(int) Math.floor((1 - CI) / 2 * (DRAWS - 1))];
-        double hi = diff[(int) Math.ceil((1 + CI) / 2 * (DRAWS - 1))];
-        // The interval is around the observed change: a resample's spread, centred on it.
-        double mid = diff[DRAWS / 2];
-        lo = delta + (lo - mid);
-        hi = delta + (hi - mid);
-        if (delta == 0 && lo == hi) {
-            lo = hi = 0;
-        }
-        boolean past = rel == null ? delta != 0 : Math.abs(rel) >= noiseFloor;
-        boolean excludesZero = lo > 0 || hi < 0;
-        return new Change(base, next, delta, rel, lo, hi, past && excludesZero);
+        return Bootstrap.change(base, next, bDraws, nDraws, noiseFloor);
     }
 
     // ---- rows ------------------------------------------------------------------------------
 
+    /**
+     * How the rows' intervals are drawn: over steps ({@code steps} of them, the interval widened by
+     * {@code widen}), or over each row's instances (its own sample size decides).
+     */
+    private record Sample(boolean bySteps, long steps, double widen) {
+        long of(KeyStats bk, KeyStats nk) {
+            if (bySteps) {
+                return steps;
+            }
+            long bc = bk == null ? Long.MAX_VALUE : bk.count, nc = nk == null ? Long.MAX_VALUE : nk.count;
+            return Math.min(bc, nc);
+        }
+    }
+
     private static List<Row> rows(DiffOptions o, String level, Map<String, KeyStats> bm, Map<String, KeyStats> nm,
-                                  SideAcc b, SideAcc n, double totalDelta) {
+                                  SideAcc b, SideAcc n, double totalDelta, Sample sample) {
         TreeSet<String> keys = new TreeSet<>(bm.keySet());
         keys.addAll(nm.keySet());
         List<Row> rows = new ArrayList<>(keys.size());
@@ -248,13 +272,14 @@ final class Comparison {
             KeyStats nk = nm.get(key);
             Figures bf = figures(bk, b);
             Figures nf = figures(nk, n);
-            Change c = change(perUnit(bk, b), perUnit(nk, n), bk == null ? null : bk.draws, nk == null ? null : nk.draws,
-                    o.noiseFloor());
+            // A coarser key's instance draws are sums of its names' draws, each widened already.
+            Change c = Bootstrap.change(perUnit(bk, b), perUnit(nk, n), bk == null ? null : bk.draws,
+                    nk == null ? null : nk.draws, o.noiseFloor(), sample.of(bk, nk), sample.widen());
             String status = bk != null && nk != null ? "matched" : bk == null ? "new" : "gone";
             String category = level.equals("category") ? key : o.categories().of(key);
             String baseName = level.equals("category") ? null : level.equals("base") ? key : BaseNames.of(key);
             rows.add(new Row(key, level, category, baseName, status, null, bf, nf, c,
-                    nf.countPerUnit() - bf.countPerUnit(), totalDelta == 0 ? null : c.delta() / totalDelta));
+                    nf.countPerUnit() - bf.countPerUnit(), totalDelta == 0 ? null : c.delta() / totalDelta, null));
         }
         rows.sort(Comparator.comparingDouble((Row r) -> -Math.abs(r.time().delta())).thenComparing(Row::name));
         return rows;
@@ -274,7 +299,7 @@ final class Comparison {
                 }
             }
             out.add(new Row(r.name(), r.level(), r.category(), r.baseName(), r.status(), at, r.base(), r.next(),
-                    r.time(), r.countChange(), r.shareOfChange()));
+                    r.time(), r.countChange(), r.shareOfChange(), r.qValue()));
         }
         return out;
     }
@@ -298,8 +323,9 @@ final class Comparison {
             double bv = bf.nsPerUnit(), nv = nf.nsPerUnit();
             Change c = new Change(bv, nv, nv - bv, bv == 0 ? null : (nv - bv) / bv, null, null, false);
             String status = x[0] > 0 && y[0] > 0 ? "matched" : x[0] == 0 ? "new" : "gone";
-            rows.add(new Row(k, "cpu_op", null, null, status, null, bf, nf, c, nf.countPerUnit() - bf.countPerUnit(),
-                    null));
+            int tab = k.indexOf('\t');
+            rows.add(new Row(k.substring(tab + 1), k.substring(0, tab), null, null, status, null, bf, nf, c,
+                    nf.countPerUnit() - bf.countPerUnit(), null, null));
         }
         rows.sort(Comparator.comparingDouble((Row r) -> -Math.abs(r.time().delta())).thenComparing(Row::name));
         return rows;

@@ -13,6 +13,8 @@ import java.util.List;
  *
  * @param verdict     one of {@link #REGRESSED}, {@link #IMPROVED}, {@link #NO_CHANGE}, {@link #NOT_COMPARABLE}
  * @param headline    one sentence that says why (first line of the text after the verdict)
+ * @param decidedBy   the row (kernel, base name or category) whose change decided the verdict; null
+ *                    when the total or a latency decided it, or nothing moved
  * @param story       further sentences, most important first: where the time went, requests, metrics
  * @param base        what the base side is and what it holds
  * @param next        the new side ({@code new} in JSON)
@@ -37,6 +39,7 @@ import java.util.List;
 public record DiffResult(
         String verdict,
         String headline,
+        Row decidedBy,
         List<String> story,
         Side base,
         @JsonProperty("new") Side next,
@@ -101,7 +104,7 @@ public record DiffResult(
 
     /** This result with other sides (the rest as it is). */
     public DiffResult withSides(Side base, Side next) {
-        return new DiffResult(verdict, headline, story, base, next, basis, settings, gpuTime, stepTime, kernels,
+        return new DiffResult(verdict, headline, decidedBy, story, base, next, basis, settings, gpuTime, stepTime, kernels,
                 baseNames, categories, shapes, cpuOps, matching, explained, comparability, requests, metrics, warnings);
     }
 
@@ -120,9 +123,11 @@ public record DiffResult(
      * @param byShape             whether launch shapes were compared
      * @param forced              whether the verdict was reached despite the comparability gate
      * @param top                 how many contributor rows the text shows and {@code explained} is over
+     * @param smallSample         fewer than 10 steps or 30 kernels on a side: intervals widened, said so
+     * @param falseDiscoveryRate  the rate the row tests are held to (Benjamini-Hochberg)
      */
     public record Settings(double noiseFloor, double regressionThreshold, double ci, String ciMethod,
-                           boolean byShape, boolean forced, int top) {}
+                           boolean byShape, boolean forced, int top, boolean smallSample, double falseDiscoveryRate) {}
 
     /**
      * One measure on both sides and its change: per unit, with its confidence interval.
@@ -151,7 +156,8 @@ public record DiffResult(
      * One row of a table: a kernel name (or base name, category, shape, CPU operator) on both sides.
      *
      * @param name          the key as shown (demangled unless --mangled)
-     * @param level         {@code exact}, {@code base}, {@code category}, {@code shape} or {@code cpu_op}
+     * @param level         {@code exact}, {@code base}, {@code category}, {@code shape}; beside kernels
+     *                      {@code cpu_op}, {@code annotation} or {@code runtime}
      * @param category      the kernel category of the row's name
      * @param baseName      the base name of the row's name
      * @param status        {@code matched} (on both sides), {@code new} (only in the new side),
@@ -163,10 +169,18 @@ public record DiffResult(
      * @param time          its time per unit on both sides and the change
      * @param countChange   its count per unit: new minus base
      * @param shareOfChange its change over the total GPU-time change (null when the total did not change)
+     * @param qValue        the Benjamini-Hochberg adjusted p-value that the row moved by more than the
+     *                      threshold of the base's GPU time; null where the row was not tested
      */
     public record Row(String name, String level, String category, String baseName, String status, String matchedAt,
                       Figures base, @JsonProperty("new") Figures next, Change time, double countChange,
-                      Double shareOfChange) {}
+                      Double shareOfChange, Double qValue) {
+        /** This row with its q-value (the verdict's row test). */
+        public Row withQValue(Double q) {
+            return new Row(name, level, category, baseName, status, matchedAt, base, next, time, countChange,
+                    shareOfChange, q);
+        }
+    }
 
     /**
      * How names match at one level: distinct keys on each side and how many are on both.

@@ -1,6 +1,7 @@
 package dev.vprof.diff;
 
 import dev.vprof.diff.DiffResult.Row;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -13,7 +14,16 @@ import java.util.TreeSet;
 public final class DiffText {
     private DiffText() {}
 
+    /** Names a table row shows at most (the full name with {@code --long}, in --json and on the HTML page). */
+    static final int NAME_WIDTH = 100;
+
     public static String render(DiffResult r) {
+        return render(r, false);
+    }
+
+    /** The text; {@code longNames}: every name in full ({@code --long}). */
+    public static String render(DiffResult r, boolean longNames) {
+        int width = longNames ? Integer.MAX_VALUE : NAME_WIDTH;
         StringBuilder b = new StringBuilder();
         b.append(r.verdict()).append(": ").append(escape(r.headline())).append('\n');
         for (String s : r.story()) {
@@ -30,13 +40,14 @@ public final class DiffText {
         String unit = r.basis().unit();
         b.append('\n').append(String.format(Locale.ROOT, "Top contributors (exact names, %d of %d):%n",
                 Math.min(top, r.kernels().size()), r.kernels().size()));
-        table(b, r.kernels(), top, unit);
+        table(b, r.kernels(), top, unit, width);
         b.append('\n').append("By category:\n");
-        table(b, r.categories(), Math.min(top, 6), unit);
+        table(b, r.categories(), Math.min(top, 6), unit, width);
         if (!r.shapes().isEmpty()) {
             b.append('\n').append("By launch shape:\n");
-            table(b, r.shapes(), top, unit);
+            table(b, r.shapes(), top, unit, width);
         }
+        cpuSections(b, r.cpuOps(), Math.min(top, 3), unit, width);
         b.append('\n').append("Matching:");
         for (DiffResult.LevelMatch m : r.matching()) {
             b.append(String.format(Locale.ROOT, " %s %d of %d and %d;", m.level(), m.matched(), m.baseKeys(), m.newKeys()));
@@ -75,7 +86,12 @@ public final class DiffText {
         return b.toString();
     }
 
-    private static void table(StringBuilder b, List<Row> rows, int top, String unit) {
+    private static void table(StringBuilder b, List<Row> rows, int top, String unit, int width) {
+        List<String> names = new ArrayList<>();
+        for (Row r : rows) {
+            names.add(r.name());
+        }
+        List<String> shown = distinct(names.subList(0, Math.min(top, names.size())), width);
         b.append(String.format(Locale.ROOT, "  %-11s %-17s %7s %10s %10s %9s  %-7s %s%n", "change/" + unit, "95% CI",
                 "share", "base/" + unit, "new/" + unit, "count+-", "status", "name"));
         for (int i = 0; i < Math.min(top, rows.size()); i++) {
@@ -87,7 +103,37 @@ public final class DiffText {
                     r.shareOfChange() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * r.shareOfChange()),
                     duration(c.base()), duration(c.next()), r.countChange(), r.status(),
                     r.level().equals("exact") && !r.category().equals(Categories.OTHER) ? "[" + r.category() + "] " : "",
-                    escape(shorten(r.name(), 100))));
+                    escape(shown.get(i))));
+        }
+    }
+
+    /** CPU operators, annotations and runtime calls, each kind its own short table (counts and time; no interval). */
+    private static void cpuSections(StringBuilder b, List<Row> rows, int top, String unit, int width) {
+        for (String[] kind : new String[][] {{"cpu_op", "CPU operators"}, {"annotation", "Annotations"},
+                {"runtime", "Runtime and driver calls"}}) {
+            List<Row> of = new ArrayList<>();
+            for (Row r : rows) {
+                if (r.level().equals(kind[0])) {
+                    of.add(r);
+                }
+            }
+            if (of.isEmpty()) {
+                continue;
+            }
+            List<String> names = new ArrayList<>();
+            for (Row r : of.subList(0, Math.min(top, of.size()))) {
+                names.add(r.name());
+            }
+            List<String> shown = distinct(names, width);
+            b.append('\n').append(String.format(Locale.ROOT, "%s (%d of %d):%n", kind[1], shown.size(), of.size()));
+            b.append(String.format(Locale.ROOT, "  %-11s %10s %10s %9s  %-7s %s%n", "change/" + unit, "base/" + unit,
+                    "new/" + unit, "count+-", "status", "name"));
+            for (int i = 0; i < shown.size(); i++) {
+                Row r = of.get(i);
+                b.append(String.format(Locale.ROOT, "  %-11s %10s %10s %+9.2f  %-7s %s%n",
+                        signedDuration(r.time().delta()), duration(r.time().base()), duration(r.time().next()),
+                        r.countChange(), r.status(), escape(shown.get(i))));
+            }
         }
     }
 
@@ -113,6 +159,38 @@ public final class DiffText {
 
     static String shorten(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    }
+
+    /**
+     * Each name cut to {@code max} characters, as nsys shows them, except that two names whose cut
+     * forms would be the same keep the part where they differ visible: the head, "...", and the
+     * text from a little before the first character that tells the name from the others.
+     */
+    static List<String> distinct(List<String> names, int max) {
+        List<String> out = new ArrayList<>(names.size());
+        for (String n : names) {
+            String cut = shorten(n, max);
+            int common = -1;
+            for (String o : names) {
+                if (o != n && !o.equals(n) && shorten(o, max).equals(cut)) {
+                    int p = 0;
+                    while (p < n.length() && p < o.length() && n.charAt(p) == o.charAt(p)) {
+                        p++;
+                    }
+                    common = Math.max(common, p);
+                }
+            }
+            if (common < 0 || n.length() <= max) {
+                out.add(cut);
+                continue;
+            }
+            int head = Math.max(8, max / 3);
+            int from = Math.max(head, common - 8);
+            int room = max - head - 6;
+            String tail = n.substring(from, Math.min(n.length(), from + room));
+            out.add(n.substring(0, head) + "..." + tail + (from + room < n.length() ? "..." : ""));
+        }
+        return out;
     }
 
     /** Control and non-printable characters as \\uXXXX, so a name cannot move the cursor or hide text. */

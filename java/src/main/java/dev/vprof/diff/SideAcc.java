@@ -81,7 +81,11 @@ final class SideAcc implements Sink {
     final Map<String, KeyStats> shape = new HashMap<>();
     private final Map<KernelDesc, KeyStats> shapeOfDesc = new IdentityHashMap<>();
     KeyStats total;
-    /** CPU operators (and annotations, and runtime calls) by name: {count, total ns}. */
+    /** The row kinds beside kernels: a CPU operator, an annotation (NVTX range, user annotation), a runtime or driver call. */
+    static final String CPU_OP = "cpu_op";
+    static final String ANNOTATION = "annotation";
+    static final String RUNTIME = "runtime";
+    /** CPU operators, annotations and runtime calls by kind and name ({@code kind \t name}): {count, total ns}. */
     final Map<String, long[]> cpuOps = new TreeMap<>();
     private final SampleBudget budget = new SampleBudget(SAMPLES);
     final KeyStats.Rng rng;
@@ -246,7 +250,7 @@ final class SideAcc implements Sink {
      * CUPTI ns): counted when it is this side's. With steps, an op belongs to the step it starts in
      * (as HTA assigns them); in a window, by its start.
      */
-    void cpuOp(int pid, long start, long epochStart, long durationNs, String name) {
+    void cpuOp(int pid, long start, long epochStart, long durationNs, String kind, String name) {
         if (!acceptsPid(pid) || selection.byRequests()) {
             return;
         }
@@ -258,7 +262,7 @@ final class SideAcc implements Sink {
         } else if (window != null && !window.holds(epochStart)) {
             return;
         }
-        long[] c = cpuOps.computeIfAbsent(name, k -> new long[2]);
+        long[] c = cpuOps.computeIfAbsent(kind + '\t' + name, k -> new long[2]);
         c[0]++;
         c[1] += durationNs;
     }

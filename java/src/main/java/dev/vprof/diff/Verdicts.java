@@ -8,15 +8,76 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The verdict and the sentences that explain it. Two measures can decide: the GPU time per unit
- * (all kernels), and, where both sides hold requests, their latency (TTFT and end to end). A
- * measure has regressed when its change is at least the regression threshold and its interval
- * excludes 0 (for a latency: p50 and p99 both past the threshold, exact from the spans); either
- * regressing makes {@code REGRESSED}; otherwise either improving makes {@code IMPROVED}; else
- * {@code NO CHANGE}. A blocking comparability gate makes {@code NOT COMPARABLE} unless forced.
+ * The verdict and the sentences that explain it. Three things can decide: the GPU time per unit
+ * (all kernels), a row (a kernel, base name or category) whose own change is larger than the
+ * threshold of the base's GPU time, and, where both sides hold requests, their latency (TTFT and
+ * end to end). The total has regressed when its change is at least the regression threshold and
+ * its interval excludes 0; a row when its change is, with the rows tested together held to a
+ * false-discovery rate of {@value #FDR} (Benjamini-Hochberg over every row with an interval) and
+ * its relative change past the noise floor; a latency when p50 and p99 both rose past the
+ * threshold (exact from the spans). Any regressing makes {@code REGRESSED} and the first line names
+ * what did; otherwise any improving makes {@code IMPROVED}; else {@code NO CHANGE}. A blocking
+ * comparability gate makes {@code NOT COMPARABLE} unless forced.
  */
 final class Verdicts {
+    /** The false-discovery rate the row tests are held to. */
+    static final double FDR = 0.05;
+
     private Verdicts() {}
+
+    /** The rows with their q-values, and the row that decides (null: none material and certain). */
+    record RowTest(List<Row> kernels, List<Row> bases, List<Row> cats, Row regressed, Row improved) {}
+
+    /**
+     * Tests every kernel, base-name and category row that could move by more than {@code material}
+     * (the threshold of the base's GPU time per unit: a row holding less than that on both sides
+     * cannot, so it is not a test) and has an interval, adjusts the p-values together
+     * (Benjamini-Hochberg) and picks the decisive rows: the largest regression among the exact
+     * names first, then base names, then categories (the most specific row that is certain).
+     */
+    static RowTest testRows(List<Row> kernels, List<Row> bases, List<Row> cats, double material, double noiseFloor) {
+        List<List<Row>> levels = List.of(kernels, bases, cats);
+        List<Double> ps = new ArrayList<>();
+        for (List<Row> level : levels) {
+            for (Row r : level) {
+                Double p = testable(r, material) ? Bootstrap.pBeyond(r.time(), material) : null;
+                if (p != null) {
+                    ps.add(p);
+                }
+            }
+        }
+        double[] p = new double[ps.size()];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = ps.get(i);
+        }
+        double[] q = Bootstrap.adjust(p);
+        List<List<Row>> out = new ArrayList<>();
+        Row regressed = null, improved = null;
+        int i = 0;
+        for (List<Row> level : levels) {
+            List<Row> rows = new ArrayList<>(level.size());
+            for (Row r : level) {
+                Double qv = null;
+                if (testable(r, material) && Bootstrap.pBeyond(r.time(), material) != null) {
+                    qv = q[i++];
+                }
+                Row t = r.withQValue(qv);
+                rows.add(t);
+                boolean decisive = qv != null && qv <= FDR && Math.abs(r.time().delta()) > material
+                        && (r.time().relative() == null || Math.abs(r.time().relative()) >= noiseFloor);
+                if (decisive && r.time().delta() > 0 && (regressed == null
+                        || regressed.level().equals(r.level()) && r.time().delta() > regressed.time().delta())) {
+                    regressed = t;
+                }
+                if (decisive && r.time().delta() < 0 && (improved == null
+                        || improved.level().equals(r.level()) && r.time().delta() < improved.time().delta())) {
+                    improved = t;
+                }
+            }
+            out.add(rows);
+        }
+        return new RowTest(out.get(0), out.get(1), out.get(2), regressed, improved);
+    }
 
     static DiffResult decide(DiffOptions o, DiffResult.Side base, DiffResult.Side next, DiffResult.Basis basis,
                              DiffResult.Settings settings, Change gpu, Change stepTime, List<Row> kernels,
@@ -26,6 +87,11 @@ final class Verdicts {
                              List<DiffResult.MetricChange> metrics, List<String> warnings) {
         double t = o.regressionThreshold();
         int kernelDir = direction(gpu, t);
+        RowTest tested = testRows(kernels, bases, cats, t * Math.abs(gpu.base()), o.noiseFloor());
+        kernels = tested.kernels();
+        bases = tested.bases();
+        cats = tested.cats();
+        Row decidedBy = null;
         LatencyChange latency = null;
         int latencyDir = 0;
         if (requests != null) {
@@ -51,16 +117,26 @@ final class Verdicts {
             }
             headline = "the sides differ: " + String.join("; ", what) + " (--force compares them anyway)";
         } else {
-            if (kernelDir > 0 || latencyDir > 0) {
+            int rowDir = tested.regressed() != null ? 1 : tested.improved() != null ? -1 : 0;
+            if (kernelDir > 0 || latencyDir > 0 || rowDir > 0) {
                 verdict = DiffResult.REGRESSED;
-            } else if (kernelDir < 0 || latencyDir < 0) {
+            } else if (kernelDir < 0 || latencyDir < 0 || rowDir < 0) {
                 verdict = DiffResult.IMPROVED;
             } else {
                 verdict = DiffResult.NO_CHANGE;
             }
+            int sign = verdict.equals(DiffResult.REGRESSED) ? 1 : verdict.equals(DiffResult.IMPROVED) ? -1 : 0;
             String gpuText = "GPU time per " + unit + " " + pct(gpu.relative()) + ci(gpu);
-            if (latencyDir != 0 && latency != null) {
+            if (latencyDir != 0 && latencyDir == sign && latency != null) {
                 headline = latencyText(latency) + "; " + gpuText;
+            } else if (sign != 0 && rowDir == sign) {
+                // The row named first: the most specific row that moved beyond the threshold for certain.
+                decidedBy = sign > 0 ? tested.regressed() : tested.improved();
+                headline = rowText(decidedBy, gpu.base(), unit) + "; " + gpuText;
+            } else if (sign != 0 && !kernels.isEmpty()) {
+                // The total decided: the row that moved most in its direction is named first.
+                Row top = largest(kernels, sign);
+                headline = (top == null ? "" : rowText(top, gpu.base(), unit) + "; ") + gpuText;
             } else {
                 headline = gpuText + (kernelDir == 0 ? ", within the " + pct0(t) + " threshold" : "");
             }
@@ -91,8 +167,37 @@ final class Verdicts {
             story.add("step time " + pct(stepTime.relative()) + ci(stepTime) + String.format(Locale.ROOT,
                     " (%s and %s per step)", DiffText.duration(stepTime.base()), DiffText.duration(stepTime.next())));
         }
-        return new DiffResult(verdict, headline, story, base, next, basis, settings, gpu, stepTime, kernels, bases,
+        return new DiffResult(verdict, headline, decidedBy, story, base, next, basis, settings, gpu, stepTime, kernels, bases,
                 cats, shapes, cpuOps, matching, explained, gate, requests, metrics, warnings);
+    }
+
+    /** The kernel row whose change is largest in direction {@code sign}; null when none moved so. */
+    private static Row largest(List<Row> rows, int sign) {
+        Row best = null;
+        for (Row r : rows) {
+            if (r.time().delta() * sign > 0 && (best == null || r.time().delta() * sign > best.time().delta() * sign)) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    private static boolean testable(Row r, double material) {
+        return Math.max(r.time().base(), r.time().next()) > material;
+    }
+
+    /** "GEMM sm80_xmma_gemm_... +30.0 % (95 % CI ..), +8.8 % of GPU time per step". */
+    private static String rowText(Row r, double gpuBase, String unit) {
+        String what = switch (r.level()) {
+            case "category" -> "category " + r.name();
+            case "base" -> r.category() + " " + DiffText.shorten(r.name(), 80) + " (by base name)";
+            default -> r.category() + " " + DiffText.shorten(r.name(), 80);
+        };
+        String change = r.status().equals("new") ? "new, " + DiffText.duration(r.time().delta())
+                : r.status().equals("gone") ? "gone, " + DiffText.signedDuration(r.time().delta())
+                : pct(r.time().relative()) + ci(r.time());
+        return String.format(Locale.ROOT, "%s %s, %s of GPU time per %s", what, change,
+                gpuBase == 0 ? "n/a" : pct(r.time().delta() / gpuBase), unit);
     }
 
     private static List<String> requestStory(DiffResult.Requests r, double t) {

@@ -8,6 +8,7 @@ import dev.vprof.time.Selection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,5 +77,23 @@ class DiffNamesTest {
     void escapingKeepsControlCharactersOffTheTerminal() {
         assertEquals("a\\u001b[31mb\\u000a", DiffText.escape("a\u001b[31mb\n"));
         assertEquals("plain", DiffText.escape("plain"));
+    }
+
+    /** Two long names differing only in a template argument past the cut: the difference stays in view. */
+    @Test
+    void namesThatShareALongPrefixKeepTheirDifferenceVisible() {
+        String head = "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<c10::BFloat16,"
+                + " c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<";
+        String a = head + "float> >, at::detail::Array<char*, 3> >(int)";
+        String b = head + "double> >, at::detail::Array<char*, 3> >(int)";
+        String other = "void vllm::rms_norm_kernel<c10::BFloat16>(c10::BFloat16*, c10::BFloat16 const*, float, int)"
+                + " and more text past the cut of one hundred characters";
+        List<String> shown = DiffText.distinct(List.of(a, b, other, "short"), 100);
+        assertEquals(false, shown.get(0).equals(shown.get(1)), shown.toString());
+        assertEquals(true, shown.get(0).contains("float> >") && shown.get(1).contains("double> >"), shown.toString());
+        assertEquals(true, shown.get(0).length() <= 100 && shown.get(1).length() <= 100, shown.toString());
+        assertEquals(DiffText.shorten(other, 100), shown.get(2), "a name without a twin is cut as before");
+        assertEquals("short", shown.get(3));
+        assertEquals(a, DiffText.distinct(List.of(a, b), Integer.MAX_VALUE).getFirst(), "--long: in full");
     }
 }
