@@ -1,0 +1,87 @@
+package dev.vprof.analysis;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vprof.aggregate.Steps;
+import java.util.List;
+
+/**
+ * The analyses as JSON (docs/report-json.md, "Sections"): one object per section, snake_case, every
+ * figure whole ns (or bytes) but the mean and standard deviation; {@code rows_total} and
+ * {@code cut} say when a table was cut at {@code maxRows}.
+ */
+public final class AnalysisJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private AnalysisJson() {}
+
+    public static ObjectNode render(Analyses.Result r, String name, int maxRows) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("section", name);
+        if (name.equals(AnalysisText.BREAKDOWN)) {
+            breakdown(o, r, maxRows);
+        } else {
+            table(o, r.summaries(), AnalysisText.table(name), maxRows);
+        }
+        return o;
+    }
+
+    private static void breakdown(ObjectNode o, Analyses.Result r, int maxRows) {
+        ArrayNode rows = o.putArray("rows");
+        Steps steps = r.steps();
+        for (TemporalBreakdown.Row row : r.breakdown()) {
+            if (rows.size() == maxRows) {
+                break;
+            }
+            ObjectNode x = rows.addObject();
+            x.put("pid", row.pid());
+            Integer rank = r.ranks().get(row.pid());
+            if (rank != null) {
+                x.put("rank", rank);
+            }
+            x.put("device", row.device());
+            if (row.step() == TemporalBreakdown.WHOLE) {
+                x.putNull("step");
+            } else {
+                x.put("step", steps.name(row.step()));
+            }
+            x.put("span_ns", row.spanNs());
+            x.put("idle_ns", row.idleNs());
+            x.put("compute_ns", row.computeNs());
+            x.put("communication_ns", row.communicationNs());
+            x.put("memory_ns", row.memoryNs());
+            x.put("overlap_ns", row.overlapNs());
+            x.put("approximate", row.approximate());
+        }
+        o.put("rows_total", r.breakdown().size());
+        o.put("cut", r.breakdown().size() > rows.size());
+    }
+
+    private static void table(ObjectNode o, Summaries s, Summaries.Table t, int maxRows) {
+        o.put("unit", t.bytes() ? "bytes" : "ns");
+        ArrayNode rows = o.putArray("rows");
+        List<Summaries.Row> all = s.rows(t);
+        for (Summaries.Row row : all) {
+            if (rows.size() == maxRows) {
+                break;
+            }
+            SummaryStats x = row.stats();
+            ObjectNode n = rows.addObject();
+            n.put("name", row.name());
+            n.put("count", x.count());
+            n.put("total", x.total());
+            n.put("mean", x.mean());
+            n.put("median", x.median());
+            n.put("median_exact", x.exact());
+            n.put("min", x.min());
+            n.put("max", x.max());
+            n.put("stddev", x.stddev());
+        }
+        o.put("rows_total", all.size());
+        o.put("cut", all.size() > rows.size());
+        if (t == Summaries.Table.NVTX) {
+            o.put("unpaired_ranges", s.unpairedRanges());
+        }
+    }
+}

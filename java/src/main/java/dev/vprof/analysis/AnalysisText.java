@@ -1,0 +1,110 @@
+package dev.vprof.analysis;
+
+import dev.vprof.aggregate.Steps;
+import dev.vprof.diff.DiffText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The analyses as text, one section each ({@code vprof report --section NAME}): {@value #BREAKDOWN} and
+ * the nsys-style tables by the names {@code nsys stats} gives its reports. Figures are whole ns (or
+ * bytes), as {@code nsys stats} prints them, so they can be checked against SQL; names are escaped.
+ */
+public final class AnalysisText {
+    public static final String BREAKDOWN = "breakdown";
+    /** Rows a table lists at most in text (the JSON and the MCP tools have their own bounds). */
+    static final int MAX_ROWS = 1000;
+
+    private AnalysisText() {}
+
+    /** Every section name, in the order they are shown. */
+    public static List<String> sections() {
+        List<String> s = new ArrayList<>();
+        s.add(BREAKDOWN);
+        for (Summaries.Table t : Summaries.Table.values()) {
+            s.add(t.section());
+        }
+        return s;
+    }
+
+    /** The table a section name names; null for {@value #BREAKDOWN} or an unknown name. */
+    public static Summaries.Table table(String section) {
+        for (Summaries.Table t : Summaries.Table.values()) {
+            if (t.section().equals(section)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Section {@code name} of {@code r}; the caller has checked the name is one of {@link #sections()}. */
+    public static String render(Analyses.Result r, String name, int maxRows) {
+        StringBuilder out = new StringBuilder();
+        if (name.equals(BREAKDOWN)) {
+            breakdown(out, r, maxRows);
+        } else {
+            table(out, r.summaries(), table(name), maxRows);
+        }
+        return out.toString();
+    }
+
+    static void breakdown(StringBuilder out, Analyses.Result r, int maxRows) {
+        out.append("temporal breakdown (ns; share of the GPU's span): compute, communication not under compute, "
+                + "memory under neither, idle; overlap: compute and communication at once\n");
+        out.append(String.format(Locale.ROOT, "%-10s %4s %-18s %14s %20s %20s %20s %20s %20s%n", "rank", "gpu", "step",
+                "span", "idle", "compute", "communication", "memory", "overlap"));
+        int shown = 0;
+        Steps steps = r.steps();
+        for (TemporalBreakdown.Row row : r.breakdown()) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(r.breakdown().size() - maxRows).append(" more rows (cut at ")
+                        .append(maxRows).append(")\n");
+                break;
+            }
+            String step = row.step() == TemporalBreakdown.WHOLE ? "capture" : DiffText.escape(steps.name(row.step()));
+            out.append(String.format(Locale.ROOT, "%-10s %4d %-18s %14d %20s %20s %20s %20s %20s%s%n",
+                    r.rankOf(row.pid()), row.device(), step, row.spanNs(), share(row.idleNs(), row.spanNs()),
+                    share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
+                    share(row.memoryNs(), row.spanNs()), share(row.overlapNs(), row.spanNs()),
+                    row.approximate() ? "  ~" : ""));
+        }
+        if (r.breakdown().stream().anyMatch(TemporalBreakdown.Row::approximate)) {
+            out.append("~: work further out of order than the reorder window; busy time can be overstated\n");
+        }
+    }
+
+    private static String share(long ns, long span) {
+        return String.format(Locale.ROOT, "%d (%5.1f%%)", ns, span == 0 ? 0.0 : 100.0 * ns / span);
+    }
+
+    static void table(StringBuilder out, Summaries s, Summaries.Table t, int maxRows) {
+        List<Summaries.Row> rows = s.rows(t);
+        String unit = t.bytes() ? "bytes" : "ns";
+        out.append(t.section()).append(" (").append(unit).append("; median: nearest rank)\n");
+        out.append(String.format(Locale.ROOT, "%7s %16s %10s %14s %14s %14s %14s %14s  %s%n", "time %",
+                "total", "count", "mean", "median", "min", "max", "stddev", t.key()));
+        long all = 0;
+        for (Summaries.Row row : rows) {
+            all += row.stats().total();
+        }
+        int shown = 0;
+        for (Summaries.Row row : rows) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            SummaryStats x = row.stats();
+            out.append(String.format(Locale.ROOT, "%7.1f %16d %10d %14.1f %14s %14d %14d %14.1f  %s%n",
+                    all == 0 ? 0.0 : 100.0 * x.total() / all, x.total(), x.count(), x.mean(),
+                    (x.exact() ? "" : "~") + x.median(), x.min(), x.max(), x.stddev(), DiffText.escape(row.name())));
+        }
+        if (rows.isEmpty()) {
+            out.append("(none in this input)\n");
+        }
+        if (t == Summaries.Table.NVTX && s.unpairedRanges() > 0) {
+            out.append(s.unpairedRanges()).append(" NVTX ranges not ended (or past the bound of open ranges): not counted\n");
+        }
+    }
+}
