@@ -12,6 +12,7 @@ import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.MemsetEvent;
 import dev.vprof.names.KernelNames;
+import dev.vprof.trace.TorchTraceImport;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,7 +24,9 @@ import java.util.Map;
  * pass: kernels by name ({@code cuda_gpu_kern_sum}), CUDA runtime and driver calls by name
  * ({@code cuda_api_sum}), memory operations by kind, their time ({@code cuda_gpu_mem_time_sum}) and
  * their size ({@code cuda_gpu_mem_size_sum}), NVTX ranges by name ({@code nvtx_sum}), and a PyTorch
- * trace's CPU ops by name. Durations are end − start in the process's ns. Bounded by names: each
+ * trace's CPU ops ({@code cpu_op} events, not its Python functions) by name. NVTX ranges are the
+ * default and named domains' start/end pairs; a trace's GPU-side copies of its annotations are left
+ * out. Durations are end − start in the process's ns. Bounded by names: each
  * table keeps at most {@value #MAX_NAMES} names, later names are counted under {@value #MORE};
  * NVTX ranges open at once at most {@value #MAX_OPEN} per pass (the rest are not paired, and
  * counted in {@link #unpairedRanges()}).
@@ -125,12 +128,18 @@ public final class Summaries implements Sink {
 
     @Override
     public void cpuOp(int pid, CpuOpEvent op) {
+        if (op.isPython()) {
+            return; // python_function events are the Python stack, not operators
+        }
         add(Table.CPU_OPS, op.name() == null ? "(unnamed)" : op.name(), Math.max(0, op.end() - op.start()));
     }
 
     @Override
     public void marker(int pid, MarkerEvent m) {
         if ((m.flags() & VprofRing.MARKER_START) != 0) {
+            if (TorchTraceImport.DOMAIN_GPU_ANNOTATION.equals(m.domain())) {
+                return; // a trace's GPU-side copy of an annotation: the range is counted once, on its thread
+            }
             if (open.size() < MAX_OPEN) {
                 open.put(new MarkerKey(pid, m.id()), new Open(m.name() == null ? "(unnamed)" : m.name(), m.timestamp()));
             } else {

@@ -67,7 +67,8 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
     boolean json;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "10",
-            description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
+            description = "kernels to list per range and overall (default: ${DEFAULT-VALUE}); with --section, rows per "
+                    + "section (default 1000)")
     int top;
 
     @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
@@ -105,7 +106,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
                     + "cpu_op_sum (docs/report-json.md)")
     List<String> sections;
 
-    /** Rows a section lists at most. */
+    /** Rows a section lists at most unless --top says. */
     private static final int SECTION_ROWS = 1000;
 
     @Override
@@ -180,9 +181,11 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         ReadStats health;
         Analyses.Result result;
+        int rows;
         try (CaptureReader reader = CaptureSources.open(file,
                 new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
             health = reader.readStats();
+            rows = spec.commandLine().getParseResult().hasMatchedOption("--top") ? top : SECTION_ROWS;
             result = Analyses.run(reader, KernelNames.of(mangled));
         } catch (IOException e) {
             throw CaptureOpenError.of(file, e, null);
@@ -191,13 +194,13 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ObjectNode tree = mapper.createObjectNode();
             for (String name : sections) {
-                tree.set(name, AnalysisJson.render(result, name, SECTION_ROWS));
+                tree.set(name, AnalysisJson.render(result, name, rows));
             }
             tree.set("read_health", mapper.valueToTree(health.asMap()));
             out.print(tree.toPrettyString() + "\n");
         } else {
             for (String name : sections) {
-                out.print(AnalysisText.render(result, name, SECTION_ROWS));
+                out.print(AnalysisText.render(result, name, rows));
                 out.println();
             }
         }
