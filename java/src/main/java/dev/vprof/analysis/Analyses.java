@@ -30,9 +30,10 @@ public final class Analyses {
      * @param breakdown the temporal breakdown's rows (whole capture first, then per step)
      * @param summaries the nsys-style tables
      * @param steps     the steps (names as in the source)
+     * @param phases    the breakdown inside request phases; empty without requests
      */
     public record Result(Map<Integer, Integer> ranks, List<TemporalBreakdown.Row> breakdown, Summaries summaries,
-                         Steps steps) {
+                         Steps steps, List<PhaseBreakdown.Row> phases) {
         /** The rank of {@code pid} as shown: the source's rank, else {@code pid N}. */
         public String rankOf(int pid) {
             Integer r = ranks.get(pid);
@@ -47,11 +48,18 @@ public final class Analyses {
         Clocks fitted = Clocks.of(reader);
         Steps steps = stepFinder.finish(fitted);
         TemporalBreakdown breakdown = new TemporalBreakdown(steps);
-        new KernelPass(Clocks.unfitted()).steps(steps).add(Scope.ALL, breakdown).run(reader);
+        PhaseBreakdown phases = PhaseBreakdown.of(reader, fitted);
+        // Phases meet kernels on epoch time; the breakdown reads CUPTI times and needs no clock.
+        KernelPass second = new KernelPass(phases == null ? Clocks.unfitted() : fitted).steps(steps)
+                .add(Scope.ALL, breakdown);
+        if (phases != null) {
+            second.add(Scope.ALL, phases);
+        }
+        second.run(reader);
         Map<Integer, Integer> ranks = new LinkedHashMap<>();
         for (ProcessInfo p : reader.processes()) {
             ranks.put(p.pid(), p.rank());
         }
-        return new Result(ranks, breakdown.rows(), summaries, steps);
+        return new Result(ranks, breakdown.rows(), summaries, steps, phases == null ? List.of() : phases.rows());
     }
 }

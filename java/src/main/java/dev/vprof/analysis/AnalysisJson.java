@@ -21,6 +21,8 @@ public final class AnalysisJson {
         o.put("section", name);
         if (name.equals(AnalysisText.BREAKDOWN)) {
             breakdown(o, r, maxRows);
+        } else if (name.equals(AnalysisText.PHASES)) {
+            phases(o, r, maxRows);
         } else {
             table(o, r.summaries(), AnalysisText.table(name), maxRows);
         }
@@ -56,6 +58,30 @@ public final class AnalysisJson {
         }
         o.put("rows_total", r.breakdown().size());
         o.put("cut", r.breakdown().size() > rows.size());
+    }
+
+    private static void phases(ObjectNode o, Analyses.Result r, int maxRows) {
+        o.put("slow_percent", PhaseBreakdown.SLOW_PERCENT);
+        ArrayNode rows = o.putArray("rows");
+        for (PhaseBreakdown.Row p : r.phases()) {
+            if (rows.size() == maxRows) {
+                break;
+            }
+            TemporalBreakdown.Row row = p.figures();
+            ObjectNode x = rows.addObject();
+            x.put("phase", p.phase());
+            x.put("requests", p.requests());
+            x.put("pid", row.pid());
+            x.put("device", row.device());
+            x.put("length_ns", row.spanNs());
+            x.put("idle_ns", row.idleNs());
+            x.put("compute_ns", row.computeNs());
+            x.put("communication_ns", row.communicationNs());
+            x.put("memory_ns", row.memoryNs());
+            x.put("overlap_ns", row.overlapNs());
+        }
+        o.put("rows_total", r.phases().size());
+        o.put("cut", r.phases().size() > rows.size());
     }
 
     private static void table(ObjectNode o, Summaries s, Summaries.Table t, int maxRows) {

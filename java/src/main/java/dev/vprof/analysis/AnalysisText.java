@@ -13,6 +13,7 @@ import java.util.Locale;
  */
 public final class AnalysisText {
     public static final String BREAKDOWN = "breakdown";
+    public static final String PHASES = "phases";
     /** Rows a table lists at most in text (the JSON and the MCP tools have their own bounds). */
     static final int MAX_ROWS = 1000;
 
@@ -22,6 +23,7 @@ public final class AnalysisText {
     public static List<String> sections() {
         List<String> s = new ArrayList<>();
         s.add(BREAKDOWN);
+        s.add(PHASES);
         for (Summaries.Table t : Summaries.Table.values()) {
             s.add(t.section());
         }
@@ -43,6 +45,8 @@ public final class AnalysisText {
         StringBuilder out = new StringBuilder();
         if (name.equals(BREAKDOWN)) {
             breakdown(out, r, maxRows);
+        } else if (name.equals(PHASES)) {
+            phases(out, r, maxRows);
         } else {
             table(out, r.summaries(), table(name), maxRows);
         }
@@ -71,6 +75,32 @@ public final class AnalysisText {
         }
         if (r.breakdown().stream().anyMatch(TemporalBreakdown.Row::approximate)) {
             out.append("~: work further out of order than the reorder window; busy time can be overstated\n");
+        }
+    }
+
+    static void phases(StringBuilder out, Analyses.Result r, int maxRows) {
+        if (r.phases().isEmpty()) {
+            out.append("request phases: none (the input holds no llm_request spans; give them with --spans on "
+                    + "the full report)\n");
+            return;
+        }
+        out.append("GPU time inside request phases (ns; share of the phases' length), slowest ")
+                .append(String.format(Locale.ROOT, "%.0f", PhaseBreakdown.SLOW_PERCENT))
+                .append(" % of requests by end-to-end time and the rest\n");
+        out.append(String.format(Locale.ROOT, "%-16s %8s %-10s %4s %14s %20s %20s %20s %20s%n", "phase", "requests",
+                "rank", "gpu", "length", "idle", "compute", "communication", "memory"));
+        int shown = 0;
+        for (PhaseBreakdown.Row p : r.phases()) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(r.phases().size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            TemporalBreakdown.Row row = p.figures();
+            out.append(String.format(Locale.ROOT, "%-16s %8d %-10s %4d %14d %20s %20s %20s %20s%n", p.phase(),
+                    p.requests(), r.rankOf(row.pid()), row.device(), row.spanNs(), share(row.idleNs(), row.spanNs()),
+                    share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
+                    share(row.memoryNs(), row.spanNs())));
         }
     }
 

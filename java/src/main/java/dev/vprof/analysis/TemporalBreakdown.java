@@ -35,36 +35,6 @@ public final class TemporalBreakdown implements Sink {
 
     private record Key(int pid, int device, int step) {}
 
-    private static final class Lane {
-        final BusyTime compute = new BusyTime();
-        final BusyTime comm = new BusyTime();
-        final BusyTime computeOrComm = new BusyTime();
-        final BusyTime all = new BusyTime();
-
-        void add(WorkClass c, long start, long end) {
-            all.add(start, end);
-            if (c == WorkClass.COMPUTE) {
-                compute.add(start, end);
-                computeOrComm.add(start, end);
-            } else if (c == WorkClass.COMMUNICATION) {
-                comm.add(start, end);
-                computeOrComm.add(start, end);
-            }
-        }
-
-        Row row(Key k) {
-            long c = compute.busyNs();
-            long m = comm.busyNs();
-            long cm = computeOrComm.busyNs();
-            long a = all.busyNs();
-            long span = all.spanNs();
-            boolean late = compute.lateIntervals() + comm.lateIntervals() + computeOrComm.lateIntervals()
-                    + all.lateIntervals() > 0;
-            return new Row(k.pid, k.device, k.step, span, Math.max(0, span - a), c, cm - c, a - cm,
-                    c + m - cm, late);
-        }
-    }
-
     private final Steps steps;
     private final Map<Key, Lane> lanes = new LinkedHashMap<>();
     private Lane last;
@@ -131,7 +101,8 @@ public final class TemporalBreakdown implements Sink {
         List<Row> whole = new ArrayList<>();
         List<Row> perStep = new ArrayList<>();
         for (Map.Entry<Key, Lane> e : lanes.entrySet()) {
-            Row r = e.getValue().row(e.getKey());
+            Key k = e.getKey();
+            Row r = e.getValue().row(k.pid, k.device, k.step, -1);
             (r.step() == WHOLE ? whole : perStep).add(r);
         }
         perStep.sort((a, b) -> a.step() != b.step() ? Integer.compare(a.step(), b.step())
