@@ -31,9 +31,10 @@ public final class Analyses {
      * @param summaries the nsys-style tables
      * @param steps     the steps (names as in the source)
      * @param phases    the breakdown inside request phases; empty without requests
+     * @param launches  the launch-to-start delay per stream
      */
     public record Result(Map<Integer, Integer> ranks, List<TemporalBreakdown.Row> breakdown, Summaries summaries,
-                         Steps steps, List<PhaseBreakdown.Row> phases) {
+                         Steps steps, List<PhaseBreakdown.Row> phases, LaunchQueue launches) {
         /** The rank of {@code pid} as shown: the source's rank, else {@code pid N}. */
         public String rankOf(int pid) {
             Integer r = ranks.get(pid);
@@ -44,7 +45,9 @@ public final class Analyses {
     public static Result run(CaptureReader reader, KernelNames names) {
         StepFinder stepFinder = new StepFinder(StepRule.DEFAULT_RANGE);
         Summaries summaries = new Summaries(names);
-        new KernelPass(Clocks.unfitted()).add(Scope.ALL, stepFinder).add(Scope.ALL, summaries).run(reader);
+        LaunchQueue launches = new LaunchQueue();
+        new KernelPass(Clocks.unfitted()).add(Scope.ALL, stepFinder).add(Scope.ALL, summaries)
+                .add(Scope.ALL, launches).run(reader);
         Clocks fitted = Clocks.of(reader);
         Steps steps = stepFinder.finish(fitted);
         TemporalBreakdown breakdown = new TemporalBreakdown(steps);
@@ -60,6 +63,7 @@ public final class Analyses {
         for (ProcessInfo p : reader.processes()) {
             ranks.put(p.pid(), p.rank());
         }
-        return new Result(ranks, breakdown.rows(), summaries, steps, phases == null ? List.of() : phases.rows());
+        return new Result(ranks, breakdown.rows(), summaries, steps, phases == null ? List.of() : phases.rows(),
+                launches);
     }
 }

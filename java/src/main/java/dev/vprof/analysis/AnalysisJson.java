@@ -23,6 +23,10 @@ public final class AnalysisJson {
             breakdown(o, r, maxRows);
         } else if (name.equals(AnalysisText.PHASES)) {
             phases(o, r, maxRows);
+        } else if (name.equals(AnalysisText.LAUNCH_QUEUE)) {
+            launchQueue(o, r, maxRows);
+        } else if (name.equals(AnalysisText.RANKS)) {
+            ranks(o, r, maxRows);
         } else {
             table(o, r.summaries(), AnalysisText.table(name), maxRows);
         }
@@ -82,6 +86,53 @@ public final class AnalysisJson {
         }
         o.put("rows_total", r.phases().size());
         o.put("cut", r.phases().size() > rows.size());
+    }
+
+    private static void ranks(ObjectNode o, Analyses.Result r, int maxRows) {
+        List<RankImbalance.Row> all = RankImbalance.of(r);
+        ArrayNode rows = o.putArray("rows");
+        for (RankImbalance.Row x : all) {
+            if (rows.size() == maxRows) {
+                break;
+            }
+            ObjectNode n = rows.addObject();
+            n.put("step", x.step());
+            n.put("ranks", x.ranks());
+            n.put("slowest_pid", x.slowestPid());
+            n.put("fastest_pid", x.fastestPid());
+            n.put("slowest_span_ns", x.slowestSpanNs());
+            n.put("fastest_span_ns", x.fastestSpanNs());
+            n.put("spread_ns", x.spreadNs());
+            n.put("compute_delta_ns", x.computeDeltaNs());
+            n.put("communication_delta_ns", x.communicationDeltaNs());
+            n.put("idle_delta_ns", x.idleDeltaNs());
+        }
+        o.put("rows_total", all.size());
+        o.put("cut", all.size() > rows.size());
+    }
+
+    private static void launchQueue(ObjectNode o, Analyses.Result r, int maxRows) {
+        List<LaunchQueue.Row> all = r.launches().rows();
+        ArrayNode rows = o.putArray("rows");
+        for (LaunchQueue.Row row : all) {
+            if (rows.size() == maxRows) {
+                break;
+            }
+            SummaryStats d = row.delays();
+            ObjectNode x = rows.addObject();
+            x.put("pid", row.pid());
+            x.put("device", row.device());
+            x.put("stream", row.stream());
+            x.put("kernels", d.count());
+            x.put("mean_ns", d.mean());
+            x.put("median_ns", d.median());
+            x.put("median_exact", d.exact());
+            x.put("min_ns", d.min());
+            x.put("max_ns", d.max());
+        }
+        o.put("rows_total", all.size());
+        o.put("cut", all.size() > rows.size());
+        o.put("unjoined_kernels", r.launches().unjoined());
     }
 
     private static void table(ObjectNode o, Summaries s, Summaries.Table t, int maxRows) {

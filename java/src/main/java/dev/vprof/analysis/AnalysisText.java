@@ -14,6 +14,8 @@ import java.util.Locale;
 public final class AnalysisText {
     public static final String BREAKDOWN = "breakdown";
     public static final String PHASES = "phases";
+    public static final String LAUNCH_QUEUE = "launch_queue";
+    public static final String RANKS = "ranks";
     /** Rows a table lists at most in text (the JSON and the MCP tools have their own bounds). */
     static final int MAX_ROWS = 1000;
 
@@ -24,6 +26,8 @@ public final class AnalysisText {
         List<String> s = new ArrayList<>();
         s.add(BREAKDOWN);
         s.add(PHASES);
+        s.add(RANKS);
+        s.add(LAUNCH_QUEUE);
         for (Summaries.Table t : Summaries.Table.values()) {
             s.add(t.section());
         }
@@ -47,6 +51,10 @@ public final class AnalysisText {
             breakdown(out, r, maxRows);
         } else if (name.equals(PHASES)) {
             phases(out, r, maxRows);
+        } else if (name.equals(LAUNCH_QUEUE)) {
+            launchQueue(out, r, maxRows);
+        } else if (name.equals(RANKS)) {
+            ranks(out, r, maxRows);
         } else {
             table(out, r.summaries(), table(name), maxRows);
         }
@@ -101,6 +109,55 @@ public final class AnalysisText {
                     p.requests(), r.rankOf(row.pid()), row.device(), row.spanNs(), share(row.idleNs(), row.spanNs()),
                     share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
                     share(row.memoryNs(), row.spanNs())));
+        }
+    }
+
+    static void ranks(StringBuilder out, Analyses.Result r, int maxRows) {
+        List<RankImbalance.Row> rows = RankImbalance.of(r);
+        if (rows.isEmpty()) {
+            out.append("rank imbalance: no step that two or more processes share\n");
+            return;
+        }
+        out.append("rank imbalance per step (ns; GPU span in the step; delta: slowest minus fastest)\n");
+        out.append(String.format(Locale.ROOT, "%-18s %5s %-10s %14s %-10s %14s %12s %14s %14s %14s%n", "step", "ranks",
+                "slowest", "span", "fastest", "span", "spread", "compute d", "comm d", "idle d"));
+        int shown = 0;
+        for (RankImbalance.Row x : rows) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            out.append(String.format(Locale.ROOT, "%-18s %5d %-10s %14d %-10s %14d %12d %14d %14d %14d%n",
+                    DiffText.escape(x.step()), x.ranks(), r.rankOf(x.slowestPid()), x.slowestSpanNs(),
+                    r.rankOf(x.fastestPid()), x.fastestSpanNs(), x.spreadNs(), x.computeDeltaNs(),
+                    x.communicationDeltaNs(), x.idleDeltaNs()));
+        }
+    }
+
+    static void launchQueue(StringBuilder out, Analyses.Result r, int maxRows) {
+        List<LaunchQueue.Row> rows = r.launches().rows();
+        if (rows.isEmpty()) {
+            out.append("launch queue: no kernel joined to its launch call (the input holds no launch calls)\n");
+            return;
+        }
+        out.append("launch to start per stream (ns; the launch call's start to the kernel's start; median: nearest rank)\n");
+        out.append(String.format(Locale.ROOT, "%-10s %4s %8s %10s %14s %14s %14s %14s%n", "rank", "gpu", "stream",
+                "kernels", "mean", "median", "min", "max"));
+        int shown = 0;
+        for (LaunchQueue.Row row : rows) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            SummaryStats d = row.delays();
+            out.append(String.format(Locale.ROOT, "%-10s %4d %8d %10d %14.1f %14s %14d %14d%n", r.rankOf(row.pid()),
+                    row.device(), row.stream(), d.count(), d.mean(), (d.exact() ? "" : "~") + d.median(), d.min(),
+                    d.max()));
+        }
+        if (r.launches().unjoined() > 0) {
+            out.append(r.launches().unjoined()).append(" kernels without their launch call in the file: not counted\n");
         }
     }
 

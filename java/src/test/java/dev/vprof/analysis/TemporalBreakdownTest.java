@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vprof.aggregate.KernelPass;
 import dev.vprof.capture.CaptureReader;
+import dev.vprof.names.KernelNames;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.time.Clocks;
 import dev.vprof.time.Scope;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -80,6 +82,41 @@ class TemporalBreakdownTest {
         assertEquals(expectIdle, row.idleNs(), "idle");
         assertEquals(expectOverlap, row.overlapNs(), "overlap of compute with communication");
         assertTrue(row.communicationNs() > 0, "these ranks run NCCL kernels");
+    }
+
+    @Test
+    void aFolderOfRanksGivesEachRankItsOwnRowsEqualToItsFilesAlone() throws Exception {
+        Path folder = TraceOracle.REAL.resolve("hta/trace_filter");
+        Analyses.Result all;
+        try (CaptureReader reader = CaptureSources.open(folder)) {
+            all = Analyses.run(reader, KernelNames.demangled());
+        }
+        List<TemporalBreakdown.Row> whole = all.breakdown().stream()
+                .filter(r -> r.step() == TemporalBreakdown.WHOLE).toList();
+        assertEquals(2, whole.size(), "two ranks: " + whole);
+        for (int rank = 0; rank < 2; rank++) {
+            Analyses.Result one;
+            try (CaptureReader reader = CaptureSources.open(folder.resolve("sampled_rank-" + rank + ".json.gz"))) {
+                one = Analyses.run(reader, KernelNames.demangled());
+            }
+            TemporalBreakdown.Row alone = one.breakdown().getFirst();
+            int r = rank;
+            TemporalBreakdown.Row inFolder = whole.stream().filter(x -> ("rank " + r).equals(all.rankOf(x.pid())))
+                    .findFirst().orElseThrow(() -> new AssertionError("rank " + r + " missing: " + all.ranks()));
+            assertEquals(alone.spanNs(), inFolder.spanNs());
+            assertEquals(alone.idleNs(), inFolder.idleNs());
+            assertEquals(alone.computeNs(), inFolder.computeNs());
+            assertEquals(alone.communicationNs(), inFolder.communicationNs());
+            assertEquals(alone.memoryNs(), inFolder.memoryNs());
+            assertEquals(alone.overlapNs(), inFolder.overlapNs());
+            // Per step too: each of the rank's ProfilerStep ranges, named as the trace names them.
+            long steps = all.breakdown().stream().filter(x -> x.pid() == inFolder.pid() && x.step() >= 0)
+                    .peek(x -> assertTrue(all.steps().name(x.step()).startsWith("ProfilerStep#"),
+                            all.steps().name(x.step())))
+                    .peek(x -> assertEquals(x.spanNs(), x.idleNs() + x.computeNs() + x.communicationNs() + x.memoryNs()))
+                    .count();
+            assertTrue(steps > 0, "rank " + rank + " has steps");
+        }
     }
 
     private static List<long[]> concat(List<long[]> a, List<long[]> b) {
