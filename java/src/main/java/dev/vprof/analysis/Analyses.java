@@ -32,9 +32,11 @@ public final class Analyses {
      * @param steps     the steps (names as in the source)
      * @param phases    the breakdown inside request phases; empty without requests
      * @param launches  the launch-to-start delay per stream
+     * @param stragglers who started the collectives last; empty with fewer than two processes
      */
     public record Result(Map<Integer, Integer> ranks, List<TemporalBreakdown.Row> breakdown, Summaries summaries,
-                         Steps steps, List<PhaseBreakdown.Row> phases, LaunchQueue launches) {
+                         Steps steps, List<PhaseBreakdown.Row> phases, LaunchQueue launches,
+                         List<Stragglers.Row> stragglers) {
         /** The rank of {@code pid} as shown: the source's rank, else {@code pid N}. */
         public String rankOf(int pid) {
             Integer r = ranks.get(pid);
@@ -52,9 +54,11 @@ public final class Analyses {
         Steps steps = stepFinder.finish(fitted);
         TemporalBreakdown breakdown = new TemporalBreakdown(steps);
         PhaseBreakdown phases = PhaseBreakdown.of(reader, fitted);
-        // Phases meet kernels on epoch time; the breakdown reads CUPTI times and needs no clock.
-        KernelPass second = new KernelPass(phases == null ? Clocks.unfitted() : fitted).steps(steps)
-                .add(Scope.ALL, breakdown);
+        Stragglers stragglers = new Stragglers();
+        // Phases and ranks meet on epoch time; the breakdown reads CUPTI times and needs no clock.
+        boolean epoch = phases != null || reader.processes().size() > 1;
+        KernelPass second = new KernelPass(epoch ? fitted : Clocks.unfitted()).steps(steps)
+                .add(Scope.ALL, breakdown).add(Scope.ALL, stragglers);
         if (phases != null) {
             second.add(Scope.ALL, phases);
         }
@@ -64,6 +68,6 @@ public final class Analyses {
             ranks.put(p.pid(), p.rank());
         }
         return new Result(ranks, breakdown.rows(), summaries, steps, phases == null ? List.of() : phases.rows(),
-                launches);
+                launches, stragglers.rows());
     }
 }

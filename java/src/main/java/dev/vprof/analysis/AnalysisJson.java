@@ -27,6 +27,21 @@ public final class AnalysisJson {
             launchQueue(o, r, maxRows);
         } else if (name.equals(AnalysisText.RANKS)) {
             ranks(o, r, maxRows);
+        } else if (name.equals(AnalysisText.STRAGGLERS)) {
+            ArrayNode rows = o.putArray("rows");
+            for (Stragglers.Row x : r.stragglers()) {
+                if (rows.size() == maxRows) {
+                    break;
+                }
+                ObjectNode n = rows.addObject();
+                n.put("pid", x.pid());
+                n.put("matched", x.matched());
+                n.put("last", x.last());
+                n.put("late_total_ns", x.lateTotalNs());
+                n.put("late_max_ns", x.lateMaxNs());
+            }
+            o.put("rows_total", r.stragglers().size());
+            o.put("cut", r.stragglers().size() > rows.size());
         } else {
             table(o, r.summaries(), AnalysisText.table(name), maxRows);
         }

@@ -16,6 +16,7 @@ public final class AnalysisText {
     public static final String PHASES = "phases";
     public static final String LAUNCH_QUEUE = "launch_queue";
     public static final String RANKS = "ranks";
+    public static final String STRAGGLERS = "stragglers";
     /** Rows a table lists at most in text (the JSON and the MCP tools have their own bounds). */
     static final int MAX_ROWS = 1000;
 
@@ -27,6 +28,7 @@ public final class AnalysisText {
         s.add(BREAKDOWN);
         s.add(PHASES);
         s.add(RANKS);
+        s.add(STRAGGLERS);
         s.add(LAUNCH_QUEUE);
         for (Summaries.Table t : Summaries.Table.values()) {
             s.add(t.section());
@@ -55,6 +57,8 @@ public final class AnalysisText {
             launchQueue(out, r, maxRows);
         } else if (name.equals(RANKS)) {
             ranks(out, r, maxRows);
+        } else if (name.equals(STRAGGLERS)) {
+            stragglers(out, r, maxRows);
         } else {
             table(out, r.summaries(), table(name), maxRows);
         }
@@ -132,6 +136,24 @@ public final class AnalysisText {
                     DiffText.escape(x.step()), x.ranks(), r.rankOf(x.slowestPid()), x.slowestSpanNs(),
                     r.rankOf(x.fastestPid()), x.fastestSpanNs(), x.spreadNs(), x.computeDeltaNs(),
                     x.communicationDeltaNs(), x.idleDeltaNs()));
+        }
+    }
+
+    static void stragglers(StringBuilder out, Analyses.Result r, int maxRows) {
+        if (r.stragglers().isEmpty()) {
+            out.append("stragglers: fewer than two processes run collectives\n");
+            return;
+        }
+        out.append("stragglers at collectives (the n-th collective of each rank matched; late: after the first to start it, ns)\n");
+        out.append(String.format(Locale.ROOT, "%-10s %10s %10s %16s %14s%n", "rank", "matched", "last at",
+                "late in all", "late at most"));
+        int shown = 0;
+        for (Stragglers.Row x : r.stragglers()) {
+            if (shown++ == maxRows) {
+                break;
+            }
+            out.append(String.format(Locale.ROOT, "%-10s %10d %10d %16d %14d%n", r.rankOf(x.pid()), x.matched(),
+                    x.last(), x.lateTotalNs(), x.lateMaxNs()));
         }
     }
 

@@ -101,7 +101,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
     boolean force;
 
     @Option(names = "--section", paramLabel = "NAME", split = ",",
-            description = "print only these analyses of the whole input (comma-separated): breakdown, phases, ranks, launch_queue, "
+            description = "print only these analyses of the whole input (comma-separated): breakdown, phases, ranks, stragglers, launch_queue, "
                     + "cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum, "
                     + "cpu_op_sum (docs/report-json.md)")
     List<String> sections;

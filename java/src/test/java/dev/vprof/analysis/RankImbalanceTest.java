@@ -87,4 +87,41 @@ class RankImbalanceTest {
             assertEquals(2, x.ranks());
         }
     }
+
+    @Test
+    void theRankThatStartsEachCollectiveLastIsCountedAsTheTracesSayIt() throws Exception {
+        Path folder = TraceOracle.REAL.resolve("hta/trace_filter");
+        List<List<Long>> starts = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            List<Long> s = new ArrayList<>();
+            for (JsonNode e : TraceOracle.tree(folder.resolve("sampled_rank-" + rank + ".json.gz")).get("traceEvents")) {
+                if (e.path("cat").asText().equals("kernel") && e.path("name").asText().contains("nccl")) {
+                    s.add(TraceOracle.ns(e.get("ts")));
+                }
+            }
+            s.sort(null);
+            starts.add(s);
+        }
+        int matched = Math.min(starts.get(0).size(), starts.get(1).size());
+        int[] last = new int[2];
+        long[] late = new long[2];
+        for (int i = 0; i < matched; i++) {
+            long a = starts.get(0).get(i), b = starts.get(1).get(i);
+            int who = b > a ? 1 : 0;
+            last[who]++;
+            late[who] += Math.abs(a - b);
+        }
+        assertTrue(matched > 0);
+        Analyses.Result r;
+        try (CaptureReader reader = CaptureSources.open(folder)) {
+            r = Analyses.run(reader, KernelNames.demangled());
+        }
+        assertEquals(2, r.stragglers().size());
+        for (Stragglers.Row x : r.stragglers()) {
+            int rank = r.ranks().get(x.pid());
+            assertEquals(matched, x.matched());
+            assertEquals(last[rank], x.last(), "rank " + rank + " last");
+            assertEquals(late[rank], x.lateTotalNs(), "rank " + rank + " late");
+        }
+    }
 }
