@@ -1,5 +1,11 @@
 package dev.vprof.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vprof.analysis.AnalysisJson;
+import dev.vprof.analysis.AnalysisText;
+import dev.vprof.analysis.Analyses;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ReadStats;
 import dev.vprof.diff.DiffText;
@@ -39,6 +45,8 @@ import picocli.CommandLine.Spec;
                 "  vprof report --top 25 --mangled slow.vprof",
                 "  vprof report ./vllm_profile --spans otel-spans.jsonl   # vLLM's torch traces and its request spans",
 
+                "  vprof report ./ranks --section breakdown                   # idle/compute/communication/memory per rank",
+                "  vprof report slow.vprof --section cuda_gpu_kern_sum,cuda_api_sum   # nsys stats' tables",
                 "  vprof report slow.vprof --html slow.html                   # one file, opens offline in a browser",
                 "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
                 "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
@@ -59,7 +67,8 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
     boolean json;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "10",
-            description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
+            description = "kernels to list per range and overall (default: ${DEFAULT-VALUE}); with --section, rows per "
+                    + "section (default 1000)")
     int top;
 
     @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
@@ -91,12 +100,24 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
     @Option(names = "--force", description = "replace the --html file if it exists")
     boolean force;
 
+    @Option(names = "--section", paramLabel = "NAME", split = ",",
+            description = "print only these analyses of the whole input (comma-separated): breakdown, phases, ranks, stragglers, launch_queue, "
+                    + "cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum, "
+                    + "cpu_op_sum (docs/report-json.md)")
+    List<String> sections;
+
+    /** Rows a section lists at most unless --top says. */
+    private static final int SECTION_ROWS = 1000;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (top < 0) {
             throw new CliException("--top must be 0 or more, not " + top);
+        }
+        if (sections != null) {
+            return sections(out, err);
         }
         Report report;
         List<Span> extraSpans = SpansFile.read(spans, err).spans();
@@ -142,6 +163,46 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             TextReport.dropWarnings(report).forEach(w -> ReadHealth.warn(err, w));
         } else {
             out.print(TextReport.render(report));
+        }
+        out.flush();
+        return ReadHealth.finish(err, "report", ExitCode.OK, List.of(health));
+    }
+
+    private int sections(PrintWriter out, PrintWriter err) {
+        for (String name : sections) {
+            if (!AnalysisText.sections().contains(name)) {
+                throw new CliException("--section " + DiffText.escape(name) + " is not a section; choose from "
+                        + String.join(", ", AnalysisText.sections()));
+            }
+        }
+        if (window != null || request != null || html != null || spans != null) {
+            throw new CliException("--section reads the whole input; drop --window, --request, --spans and --html, "
+                    + "or run the report without --section");
+        }
+        ReadStats health;
+        Analyses.Result result;
+        int rows;
+        try (CaptureReader reader = CaptureSources.open(file,
+                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+            health = reader.readStats();
+            rows = spec.commandLine().getParseResult().hasMatchedOption("--top") ? top : SECTION_ROWS;
+            result = Analyses.run(reader, KernelNames.of(mangled));
+        } catch (IOException e) {
+            throw CaptureOpenError.of(file, e, null);
+        }
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode tree = mapper.createObjectNode();
+            for (String name : sections) {
+                tree.set(name, AnalysisJson.render(result, name, rows));
+            }
+            tree.set("read_health", mapper.valueToTree(health.asMap()));
+            out.print(tree.toPrettyString() + "\n");
+        } else {
+            for (String name : sections) {
+                out.print(AnalysisText.render(result, name, rows));
+                out.println();
+            }
         }
         out.flush();
         return ReadHealth.finish(err, "report", ExitCode.OK, List.of(health));

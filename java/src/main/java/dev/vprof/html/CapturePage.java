@@ -4,6 +4,7 @@ import static dev.vprof.html.Html.fmt;
 import static dev.vprof.html.Html.n;
 import static dev.vprof.html.Html.text;
 
+import dev.vprof.analysis.Analyses;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.DeviceProperties;
 import dev.vprof.capture.ReadStats;
@@ -44,6 +45,11 @@ public final class CapturePage {
 
     /** The page of {@code report}, {@code data} its charts, {@code health} how its capture was read. */
     public static String render(Report report, PageData data, ReadStats health) {
+        return render(report, data, health, null);
+    }
+
+    /** With the analyses of the whole input ({@code analyses}; null for a window or a request, which they do not cut). */
+    public static String render(Report report, PageData data, ReadStats health, Analyses.Result analyses) {
         StringBuilder b = new StringBuilder(64 * 1024);
         String file = report.file() == null ? "capture" : report.file();
         b.append("<header><h1>vprof report: ").append(text(file)).append("</h1>\n<p class=\"meta\">");
@@ -64,8 +70,14 @@ public final class CapturePage {
         verdict(b, report, health);
         timeline(b, report, data);
         requests(b, report);
+        AnalysisSections.queue(b, report);
         kernels(b, report, data);
         steps(b, data);
+        AnalysisSections.stepTable(b, report);
+        if (analyses != null) {
+            AnalysisSections.breakdown(b, analyses);
+            AnalysisSections.summaries(b, analyses);
+        }
         latency(b, report);
         processes(b, report);
         b.append("<footer class=\"note\"><p>Written by vprof from the capture alone: this file loads nothing "
@@ -96,6 +108,13 @@ public final class CapturePage {
                         b.append("<ul>");
                         for (String e : f.evidence()) {
                             b.append("<li>").append(text(e)).append("</li>");
+                        }
+                        b.append("</ul>");
+                    }
+                    if (!f.nextSteps().isEmpty()) {
+                        b.append("<p class=\"next\">Next:</p><ul class=\"next\">");
+                        for (String n : f.nextSteps()) {
+                            b.append("<li>").append(text(n)).append("</li>");
                         }
                         b.append("</ul>");
                     }
@@ -459,7 +478,7 @@ public final class CapturePage {
         int shown = Math.min(MAX_KERNELS, report.topKernels().size());
         for (int i = 0; i < shown; i++) {
             Report.KernelSummary k = report.topKernels().get(i);
-            b.append("<tr><td class=\"name\">").append(text(clip(k.name(), MAX_STRING))).append("</td>");
+            b.append("<tr>").append(AnalysisSections.nameCell(k.name()));
             cell(b, k.count(), Long.toString(k.count()));
             cell(b, k.totalNs(), ReportFormat.duration(k.totalNs()));
             cell(b, k.meanNs(), ReportFormat.duration(k.meanNs()));

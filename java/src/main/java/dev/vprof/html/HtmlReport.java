@@ -1,5 +1,6 @@
 package dev.vprof.html;
 
+import dev.vprof.analysis.Analyses;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
 import dev.vprof.report.Report;
@@ -22,7 +23,8 @@ public final class HtmlReport {
     /** The page of the report narrowed to {@code only} (a window or a request; null: the whole capture). */
     public static String render(CaptureReader reader, Report report, KernelNames names, CaptureWindow only) {
         PageData data = PageData.collect(reader, report, names, only);
-        return CapturePage.render(report, data, reader.readStats()); // after the page's pass, which may meet damage
+        Analyses.Result analyses = only == null ? Analyses.run(reader, names) : null;
+        return CapturePage.render(report, data, reader.readStats(), analyses); // after the passes, which may meet damage
     }
 
     /**

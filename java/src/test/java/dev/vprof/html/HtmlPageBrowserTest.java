@@ -125,6 +125,24 @@ class HtmlPageBrowserTest {
         String verdict = p.path("verdict").asText();
         assertTrue(verdict.toUpperCase(java.util.Locale.ROOT).startsWith(v.group(1).trim()), "page verdict '" + verdict + "' vs '" + v.group(1) + "'");
         assertEquals(List.of("timeline", "requests", "kernels"), sections(p), "the demo's charts");
+        // What the text report says beyond the charts: each of the verdict's Next steps, the queue facts,
+        // the slowest requests' phase tables, and the analyses (breakdown, phases, summaries).
+        String shown = p.path("text").asText();
+        Matcher next = Pattern.compile("(?m)^    > (.+)$").matcher(text);
+        int steps = 0;
+        while (next.find()) {
+            steps++;
+            assertTrue(shown.contains(next.group(1).trim()), "the page holds the advice '" + next.group(1) + "'");
+        }
+        assertTrue(steps > 0 && shown.contains("Next:"), "the verdict's Next: advice: " + text);
+        assertTrue(shown.contains("Requests queued for"), "queue facts: " + shown);
+        assertTrue(shown.contains("Top kernels in the prefill of the slowest")
+                && shown.contains("Top kernels in the decode of the slowest"), "slow-phase tables: " + shown);
+        assertTrue(text.contains("top kernels in the prefill of the slowest"), "the text has them too: " + text);
+        for (String h : List.of("Where the GPU's time went", "Inside request phases", "slowest prefill",
+                "cuda_gpu_kern_sum")) {
+            assertTrue(shown.contains(h), h + ": " + shown);
+        }
         // Its kernel count against one counted here, straight from the file.
         long[] kernels = {0};
         try (CaptureReader reader = CaptureReader.open(demo.resolve("capture.vprof"))) {

@@ -1,0 +1,219 @@
+package dev.vprof.analysis;
+
+import dev.vprof.aggregate.Steps;
+import dev.vprof.diff.DiffText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The analyses as text, one section each ({@code vprof report --section NAME}): {@value #BREAKDOWN} and
+ * the nsys-style tables by the names {@code nsys stats} gives its reports. Figures are whole ns (or
+ * bytes), as {@code nsys stats} prints them, so they can be checked against SQL; names are escaped.
+ */
+public final class AnalysisText {
+    public static final String BREAKDOWN = "breakdown";
+    public static final String PHASES = "phases";
+    public static final String LAUNCH_QUEUE = "launch_queue";
+    public static final String RANKS = "ranks";
+    public static final String STRAGGLERS = "stragglers";
+    /** Rows a table lists at most in text (the JSON and the MCP tools have their own bounds). */
+    static final int MAX_ROWS = 1000;
+
+    private AnalysisText() {}
+
+    /** Every section name, in the order they are shown. */
+    public static List<String> sections() {
+        List<String> s = new ArrayList<>();
+        s.add(BREAKDOWN);
+        s.add(PHASES);
+        s.add(RANKS);
+        s.add(STRAGGLERS);
+        s.add(LAUNCH_QUEUE);
+        for (Summaries.Table t : Summaries.Table.values()) {
+            s.add(t.section());
+        }
+        return s;
+    }
+
+    /** The table a section name names; null for {@value #BREAKDOWN} or an unknown name. */
+    public static Summaries.Table table(String section) {
+        for (Summaries.Table t : Summaries.Table.values()) {
+            if (t.section().equals(section)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Section {@code name} of {@code r}; the caller has checked the name is one of {@link #sections()}. */
+    public static String render(Analyses.Result r, String name, int maxRows) {
+        StringBuilder out = new StringBuilder();
+        if (name.equals(BREAKDOWN)) {
+            breakdown(out, r, maxRows);
+        } else if (name.equals(PHASES)) {
+            phases(out, r, maxRows);
+        } else if (name.equals(LAUNCH_QUEUE)) {
+            launchQueue(out, r, maxRows);
+        } else if (name.equals(RANKS)) {
+            ranks(out, r, maxRows);
+        } else if (name.equals(STRAGGLERS)) {
+            stragglers(out, r, maxRows);
+        } else {
+            table(out, r.summaries(), table(name), maxRows);
+        }
+        return out.toString();
+    }
+
+    static void breakdown(StringBuilder out, Analyses.Result r, int maxRows) {
+        out.append("temporal breakdown (ns; share of the GPU's span): compute, communication not under compute, "
+                + "memory under neither, idle; overlap: compute and communication at once\n");
+        out.append(String.format(Locale.ROOT, "%-10s %4s %-18s %14s %20s %20s %20s %20s %20s%n", "rank", "gpu", "step",
+                "span", "idle", "compute", "communication", "memory", "overlap"));
+        int shown = 0;
+        Steps steps = r.steps();
+        for (TemporalBreakdown.Row row : r.breakdown()) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(r.breakdown().size() - maxRows).append(" more rows (cut at ")
+                        .append(maxRows).append(")\n");
+                break;
+            }
+            String step = row.step() == TemporalBreakdown.WHOLE ? "capture" : DiffText.escape(steps.name(row.step()));
+            out.append(String.format(Locale.ROOT, "%-10s %4d %-18s %14d %20s %20s %20s %20s %20s%s%n",
+                    r.rankOf(row.pid()), row.device(), step, row.spanNs(), share(row.idleNs(), row.spanNs()),
+                    share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
+                    share(row.memoryNs(), row.spanNs()), share(row.overlapNs(), row.spanNs()),
+                    row.approximate() ? "  ~" : ""));
+        }
+        if (r.breakdown().stream().anyMatch(TemporalBreakdown.Row::approximate)) {
+            out.append("~: work further out of order than the reorder window; busy time can be overstated\n");
+        }
+    }
+
+    static void phases(StringBuilder out, Analyses.Result r, int maxRows) {
+        if (r.phases().isEmpty()) {
+            out.append("request phases: none (the input holds no llm_request spans; give them with --spans on "
+                    + "the full report)\n");
+            return;
+        }
+        out.append("GPU time inside request phases (ns; share of the phases' length), slowest ")
+                .append(String.format(Locale.ROOT, "%.0f", PhaseBreakdown.SLOW_PERCENT))
+                .append(" % of requests by end-to-end time and the rest\n");
+        out.append(String.format(Locale.ROOT, "%-16s %8s %-10s %4s %14s %20s %20s %20s %20s%n", "phase", "requests",
+                "rank", "gpu", "length", "idle", "compute", "communication", "memory"));
+        int shown = 0;
+        for (PhaseBreakdown.Row p : r.phases()) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(r.phases().size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            TemporalBreakdown.Row row = p.figures();
+            out.append(String.format(Locale.ROOT, "%-16s %8d %-10s %4d %14d %20s %20s %20s %20s%n", p.phase(),
+                    p.requests(), r.rankOf(row.pid()), row.device(), row.spanNs(), share(row.idleNs(), row.spanNs()),
+                    share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
+                    share(row.memoryNs(), row.spanNs())));
+        }
+    }
+
+    static void ranks(StringBuilder out, Analyses.Result r, int maxRows) {
+        List<RankImbalance.Row> rows = RankImbalance.of(r);
+        if (rows.isEmpty()) {
+            out.append("rank imbalance: no step that two or more processes share\n");
+            return;
+        }
+        out.append("rank imbalance per step (ns; GPU span in the step; delta: slowest minus fastest)\n");
+        out.append(String.format(Locale.ROOT, "%-18s %5s %-10s %14s %-10s %14s %12s %14s %14s %14s%n", "step", "ranks",
+                "slowest", "span", "fastest", "span", "spread", "compute d", "comm d", "idle d"));
+        int shown = 0;
+        for (RankImbalance.Row x : rows) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            out.append(String.format(Locale.ROOT, "%-18s %5d %-10s %14d %-10s %14d %12d %14d %14d %14d%n",
+                    DiffText.escape(x.step()), x.ranks(), r.rankOf(x.slowestPid()), x.slowestSpanNs(),
+                    r.rankOf(x.fastestPid()), x.fastestSpanNs(), x.spreadNs(), x.computeDeltaNs(),
+                    x.communicationDeltaNs(), x.idleDeltaNs()));
+        }
+    }
+
+    static void stragglers(StringBuilder out, Analyses.Result r, int maxRows) {
+        if (r.stragglers().isEmpty()) {
+            out.append("stragglers: fewer than two processes run collectives\n");
+            return;
+        }
+        out.append("stragglers at collectives (the n-th collective of each rank matched; late: after the first to start it, ns)\n");
+        out.append(String.format(Locale.ROOT, "%-10s %10s %10s %16s %14s%n", "rank", "matched", "last at",
+                "late in all", "late at most"));
+        int shown = 0;
+        for (Stragglers.Row x : r.stragglers()) {
+            if (shown++ == maxRows) {
+                break;
+            }
+            out.append(String.format(Locale.ROOT, "%-10s %10d %10d %16d %14d%n", r.rankOf(x.pid()), x.matched(),
+                    x.last(), x.lateTotalNs(), x.lateMaxNs()));
+        }
+    }
+
+    static void launchQueue(StringBuilder out, Analyses.Result r, int maxRows) {
+        List<LaunchQueue.Row> rows = r.launches().rows();
+        if (rows.isEmpty()) {
+            out.append("launch queue: no kernel joined to its launch call (the input holds no launch calls)\n");
+            return;
+        }
+        out.append("launch to start per stream (ns; the launch call's start to the kernel's start; median: nearest rank)\n");
+        out.append(String.format(Locale.ROOT, "%-10s %4s %8s %10s %14s %14s %14s %14s%n", "rank", "gpu", "stream",
+                "kernels", "mean", "median", "min", "max"));
+        int shown = 0;
+        for (LaunchQueue.Row row : rows) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            SummaryStats d = row.delays();
+            out.append(String.format(Locale.ROOT, "%-10s %4d %8d %10d %14.1f %14s %14d %14d%n", r.rankOf(row.pid()),
+                    row.device(), row.stream(), d.count(), d.mean(), (d.exact() ? "" : "~") + d.median(), d.min(),
+                    d.max()));
+        }
+        if (r.launches().unjoined() > 0) {
+            out.append(r.launches().unjoined()).append(" kernels without their launch call in the file: not counted\n");
+        }
+    }
+
+    private static String share(long ns, long span) {
+        return String.format(Locale.ROOT, "%d (%5.1f%%)", ns, span == 0 ? 0.0 : 100.0 * ns / span);
+    }
+
+    static void table(StringBuilder out, Summaries s, Summaries.Table t, int maxRows) {
+        List<Summaries.Row> rows = s.rows(t);
+        String unit = t.bytes() ? "bytes" : "ns";
+        out.append(t.section()).append(" (").append(unit).append("; median: nearest rank)\n");
+        out.append(String.format(Locale.ROOT, "%7s %16s %10s %14s %14s %14s %14s %14s  %s%n", "time %",
+                "total", "count", "mean", "median", "min", "max", "stddev", t.key()));
+        long all = 0;
+        for (Summaries.Row row : rows) {
+            all += row.stats().total();
+        }
+        int shown = 0;
+        for (Summaries.Row row : rows) {
+            if (shown++ == maxRows) {
+                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
+                        .append(")\n");
+                break;
+            }
+            SummaryStats x = row.stats();
+            out.append(String.format(Locale.ROOT, "%7.1f %16d %10d %14.1f %14s %14d %14d %14.1f  %s%n",
+                    all == 0 ? 0.0 : 100.0 * x.total() / all, x.total(), x.count(), x.mean(),
+                    (x.exact() ? "" : "~") + x.median(), x.min(), x.max(), x.stddev(), DiffText.escape(row.name())));
+        }
+        if (rows.isEmpty()) {
+            out.append("(none in this input)\n");
+        }
+        if (t == Summaries.Table.NVTX && s.unpairedRanges() > 0) {
+            out.append(s.unpairedRanges()).append(" NVTX ranges not ended (or past the bound of open ranges): not counted\n");
+        }
+    }
+}
