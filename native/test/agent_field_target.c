@@ -23,6 +23,7 @@
  * Exit status 0 unless the double refused something.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,29 +127,38 @@ static long kineto_records;
 /* The ones it handed out and has not had back: one that CUPTI completes to vprof after vprof took
    the callbacks back stays here, reachable, as it stays allocated in a real process. */
 static uint8_t *kineto_buffers[64];
+/* CUPTI calls the two callbacks on whatever thread asks for or flushes a buffer (a launch on the
+   main thread, vprof's control thread's cuptiActivityFlushAll), so Kineto locks its buffer map. */
+static pthread_mutex_t kineto_lock = PTHREAD_MUTEX_INITIALIZER;
 static void CUPTIAPI kineto_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *size = 1u << 20;
     *buffer = NULL;
     *max_records = 0;
+    pthread_mutex_lock(&kineto_lock);
     for (size_t i = 0; i < sizeof kineto_buffers / sizeof kineto_buffers[0]; i++)
         if (kineto_buffers[i] == NULL) {
             *buffer = kineto_buffers[i] = aligned_alloc(8, *size);
-            return;
+            break;
         }
+    pthread_mutex_unlock(&kineto_lock);
 }
 static void CUPTIAPI kineto_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
 {
     (void)ctx; (void)stream; (void)size;
     CUpti_Activity *r = NULL;
+    long n = 0;
     while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS)
-        kineto_records++;
+        n++;
+    pthread_mutex_lock(&kineto_lock);
+    kineto_records += n;
     /* Kineto frees only buffers it allocated; one of another client's it leaves alone. */
     for (size_t i = 0; i < sizeof kineto_buffers / sizeof kineto_buffers[0]; i++)
         if (kineto_buffers[i] == buffer) {
             kineto_buffers[i] = NULL;
             free(buffer);
         }
+    pthread_mutex_unlock(&kineto_lock);
 }
 
 static void steps(simcuda_stream s, int n, const char *name)
@@ -181,7 +191,10 @@ static int kineto(void)
     steps(s, 100, "second_range");
     simcuda_profiler_stop();
     sleep_ms(300);
-    fprintf(stderr, "agent_field_target: kineto_records=%ld\n", kineto_records);
+    pthread_mutex_lock(&kineto_lock);
+    long records = kineto_records;
+    pthread_mutex_unlock(&kineto_lock);
+    fprintf(stderr, "agent_field_target: kineto_records=%ld\n", records);
     summary("kineto", 400, 0, 0);
     return 0;
 }
