@@ -9,6 +9,7 @@ import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
 import dev.vprof.nativelib.Posix;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
@@ -133,6 +134,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 return fail(err, e.getMessage());
             }
         }
+        OutputPath.refuseInput(out, List.of(file), "export");
         String unwritable = unwritable(out);
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
@@ -194,14 +196,16 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             // The input is open and read; what fails from here on is the writing of the output.
             try {
                 if (fmt == ExportFormat.KINETO) {
-                    kineto = KinetoFiles.write(result.source(), out, stepSpec);
+                    kineto = KinetoFiles.write(result.source(), out, stepSpec, force);
                     written = kineto.paths();
                 } else if (fmt == ExportFormat.SQLITE) {
-                    SqliteExport.write(reader, file, result.source(), out);
+                    SqliteExport.write(reader, file, result.source(), out, force);
                     written = List.of(out);
                 } else {
-                    written = Exporter.export(result.source(), out, fmt);
+                    written = Exporter.export(result.source(), out, fmt, force);
                 }
+            } catch (OutputTakenException e) {
+                throw OutputPath.taken(Path.of(e.getFile()), "-o");
             } catch (IOException e) {
                 return fail(err, cannotWrite(out, e));
             }

@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureSalvage;
 import dev.vprof.capture.ReadStats;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.source.InputKind;
 import dev.vprof.diff.DiffText;
@@ -74,6 +75,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         long max = Units.size("--max-bytes", maxBytes);
+        OutputPath.refuseInput(output, traces, "import");
         OutputPath.refuseExisting(output, force, "capture file");
         OutputPath.checkWritable(output);
         boolean capture = false;
@@ -100,7 +102,9 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         TorchTraceImport.Result result;
         try {
-            result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv);
+            result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(output, "-o");
         } catch (IOException e) {
             throw CaptureOpenError.of(null, e, null);
         }
@@ -139,18 +143,13 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
                     + "give the .vprof capture alone");
         }
         Path in = traces.getFirst();
-        try {
-            if (Files.exists(output) && Files.isSameFile(in, output)) {
-                throw new CliException("import would write " + output + " over its own input; choose another path with -o");
-            }
-        } catch (IOException e) {
-            throw CaptureOpenError.of(in, e, null);
-        }
         CaptureSalvage.Result r;
         ReadStats health;
         try (CaptureReader reader = CaptureSources.open(in)) {
             health = reader.readStats();
-            r = CaptureSalvage.write(reader, output);
+            r = CaptureSalvage.write(reader, output, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(output, "-o");
         } catch (NoSuchFileException e) {
             throw CaptureOpenError.of(in, e, null);
         } catch (IOException e) {
@@ -191,7 +190,9 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     private Integer importNsys(Path export, List<String> argv, PrintWriter out, PrintWriter err) {
         NsysExport.Result result;
         try {
-            result = NsysExport.write(output, export, argv);
+            result = NsysExport.write(output, export, argv, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(output, "-o");
         } catch (IOException e) {
             throw CaptureOpenError.of(export, e, null);
         }

@@ -7,6 +7,7 @@ import dev.vprof.engine.SpansFile;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -101,6 +102,7 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         Report report;
         List<Span> extraSpans = SpansFile.read(spans, err).spans();
         if (html != null) {
+            OutputPath.refuseInput(html, List.of(file), "report");
             OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         String page = null;
@@ -130,8 +132,10 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         if (page != null) {
             try {
-                long bytes = HtmlReport.write(page, html);
+                long bytes = HtmlReport.write(page, html, force);
                 err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (OutputTakenException e) {
+                throw OutputPath.taken(html, "--html");
             } catch (IOException e) {
                 throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html");
             }
