@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -92,13 +93,11 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                     + "so HTA's step analyses work, e.g. --steps nvtx:step (needs runtime API calls in the capture)")
     String steps;
 
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
-            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
-    String maxBytes;
+    @Mixin
+    TraceInputOptions input = new TraceInputOptions();
 
-    @Option(names = "--mangled",
-            description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
-    boolean mangled;
+    @Mixin
+    TraceInputOptions.Names naming = new TraceInputOptions.Names();
 
     @Option(names = "--force", description = "replace OUT (and a Kineto export's OUT-pidPID.json files) when they exist; "
             + "without it, vprof refuses")
@@ -153,9 +152,9 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
         String partly;
         ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
-                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+                input.torch(true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            KernelNames names = fmt == ExportFormat.SQLITE ? SqliteExport.walkNames() : KernelNames.of(mangled);
+            KernelNames names = fmt == ExportFormat.SQLITE ? SqliteExport.walkNames() : naming.names();
             result = CaptureTimeline.stream(reader, names, large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -62,9 +63,8 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     @Option(names = "--force", description = "replace FILE if it exists")
     boolean force;
 
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
-            description = "the most JSON one trace may decompress to (default: ${DEFAULT-VALUE}); a bound against gzip bombs")
-    String maxBytes;
+    @Mixin
+    TraceInputOptions input = new TraceInputOptions();
 
     @Option(names = "--no-cpu-ops", negatable = false,
             description = "count cpu_op and python_function events instead of keeping them as CPU ops")
@@ -74,7 +74,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        long max = Units.size("--max-bytes", maxBytes);
+        long max = Units.size("--max-bytes", input.maxBytes);
         OutputPath.refuseInput(output, traces, "import");
         OutputPath.refuseExisting(output, force, "capture file");
         OutputPath.checkWritable(output);

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -63,9 +64,8 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             description = "kernels to list per range and overall (default: ${DEFAULT-VALUE})")
     int top;
 
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
-            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
-    String maxBytes;
+    @Mixin
+    TraceInputOptions input = new TraceInputOptions();
 
     @Option(names = "--window", paramLabel = "A..B",
             description = "only the GPU work that starts in this window (from the capture's start, e.g. 10s..20s)")
@@ -75,9 +75,8 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             description = "only the GPU work that starts while request ID runs (its llm_request span)")
     String request;
 
-    @Option(names = "--mangled",
-            description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
-    boolean mangled;
+    @Mixin
+    TraceInputOptions.Names naming = new TraceInputOptions.Names();
 
     @Option(names = "--spans", paramLabel = "FILE",
             description = "request spans to place on the capture's or trace's timeline by wall clock: OTLP/JSON "
@@ -106,10 +105,10 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         String page = null;
-        KernelNames names = KernelNames.of(mangled);
+        KernelNames names = naming.names();
         ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
-                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+                input.torch(true))) {
             health = reader.readStats();
             report = CaptureReport.build(reader, top, names, extraSpans);
             CaptureWindow only = null;
