@@ -20,6 +20,11 @@ public final class CaptureSalvage {
 
     /** Writes what {@code reader} can read to {@code out}, closed; reads every chunk (so its stats are final). */
     public static Result write(CaptureReader reader, Path out) throws IOException {
+        return write(reader, out, true);
+    }
+
+    /** As {@link #write(CaptureReader, Path)}; {@code out} appears only when whole, replacing a file only when {@code replace}. */
+    public static Result write(CaptureReader reader, Path out, boolean replace) throws IOException {
         List<ChunkInfo> chunks = reader.chunks();
         ChunkInfo first = null;
         CaptureMetadata metadata = null;
@@ -42,7 +47,9 @@ public final class CaptureSalvage {
         }
         long written = 1;
         long bytes = 0;
-        try (CaptureWriter w = CaptureWriter.create(out, metadata)) {
+        CaptureWriter w = CaptureWriter.createWhole(out, metadata, replace);
+        boolean ok = false;
+        try {
             for (ChunkInfo c : chunks) {
                 if (c.equals(first) || c.kind() == CaptureFormat.KIND_INDEX) {
                     continue;
@@ -62,6 +69,12 @@ public final class CaptureSalvage {
                 w.chunk(CaptureFormat.KIND_RECORDS, torn.get());
                 written++;
                 bytes += torn.get().length;
+            }
+            w.close();
+            ok = true;
+        } finally {
+            if (!ok) {
+                w.abandon();
             }
         }
         return new Result(written, bytes);

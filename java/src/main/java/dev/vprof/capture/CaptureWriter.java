@@ -5,6 +5,8 @@ import static dev.vprof.capture.CaptureFormat.INDEX_ENTRY_SIZE;
 import static dev.vprof.capture.CaptureFormat.RECORDS_HEADER_SIZE;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.output.OutputFile;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.region.AgentCounters;
 import java.io.Closeable;
 import java.io.IOException;
@@ -13,9 +15,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -57,6 +57,8 @@ public final class CaptureWriter implements Closeable {
     private long[] index = new long[3 * 64];
     private int chunks;
     private boolean closed;
+    /** A capture made by {@link #createWhole} until {@link #close} moves it into place; null once there. */
+    private OutputFile output;
     /** Held while the file is written, so a reader can tell a live capture from a dead one (WriterLock). */
     private WriterLock lock;
 
@@ -79,36 +81,82 @@ public final class CaptureWriter implements Closeable {
     }
 
     /**
-     * Creates (replaces) the file with the header and the metadata chunk. They are written to a
-     * hidden sibling first and renamed into place, so the file never exists without them: a front
-     * end killed while it starts leaves either no file or one that reads (a hidden
-     * {@code .NAME.starting-PID} at worst, if killed between the two steps).
+     * Creates (replaces) a live capture file: the header and the metadata chunk are written aside
+     * ({@link OutputFile}) and the file is moved into place once it holds them, so it never exists
+     * without them, and readers can follow it while it grows (a live capture, {@link WriterLock}).
+     * A front end killed before the move leaves only a temporary file, which the next writer into
+     * the folder removes.
      */
     public static CaptureWriter create(Path path, CaptureMetadata metadata) throws IOException {
+        return open(path, metadata, true, true);
+    }
+
+    /**
+     * Creates a capture that appears under {@code path} only when whole: written aside and moved
+     * into place by {@link #close}, removed by {@link #abandon} (import, salvage: a file nobody
+     * needs to read while it is written). {@code replace}: whether an existing {@code path} may be
+     * replaced; a {@code path} that appeared meanwhile otherwise makes {@link #close} throw
+     * {@link OutputTakenException}.
+     */
+    public static CaptureWriter createWhole(Path path, CaptureMetadata metadata, boolean replace) throws IOException {
+        return open(path, metadata, replace, false);
+    }
+
+    private static CaptureWriter open(Path path, CaptureMetadata metadata, boolean replace, boolean live)
+            throws IOException {
         if (ByteOrder.nativeOrder() != CaptureFormat.ORDER) {
             // RECORDS chunks are the ring's native bytes; the format fixes them as little-endian.
             throw new IOException("vprof capture files can only be written on a little-endian machine");
         }
-        Path absolute = path.toAbsolutePath();
-        Path starting = absolute.resolveSibling("." + absolute.getFileName() + ".starting-" + ProcessHandle.current().pid());
-        FileChannel channel = FileChannel.open(starting, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        OutputFile output = OutputFile.create(path, replace);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(output.temp(), StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            output.close();
+            throw e;
+        }
         CaptureWriter writer = new CaptureWriter(path, channel);
         try {
-            writer.lock = WriterLock.hold(starting);
+            writer.lock = WriterLock.hold(output.temp());
             ByteBuffer fileHeader = ByteBuffer.allocate(CaptureFormat.FILE_HEADER_SIZE).order(CaptureFormat.ORDER);
             fileHeader.putLong(CaptureFormat.MAGIC).putInt(CaptureFormat.FORMAT_VERSION).putInt(0).flip();
             writer.writeFully(fileHeader);
             writer.chunk(CaptureFormat.KIND_METADATA, CaptureJson.MAPPER.writeValueAsBytes(metadata));
-            // The open channel keeps writing to the renamed file.
-            Files.move(starting, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            if (live) {
+                output.commit(); // the open channel keeps writing to the moved file
+            } else {
+                writer.output = output;
+            }
         } catch (IOException | RuntimeException e) {
             channel.close();
             writer.releaseLock();
-            Files.deleteIfExists(starting);
+            output.close();
             throw e;
         }
         return writer;
+    }
+
+    /**
+     * Ends a capture made by {@link #createWhole} without keeping it: nothing appears under its
+     * name and its temporary file is removed. A live capture is closed as by {@link #close}.
+     */
+    public void abandon() throws IOException {
+        if (output == null) {
+            close();
+            return;
+        }
+        OutputFile o = output;
+        output = null;
+        closed = true;
+        buffers.clear();
+        lastBuffer = null;
+        try {
+            channel.close();
+        } finally {
+            releaseLock();
+            o.close();
+        }
     }
 
     /** The file being written. */
@@ -253,6 +301,7 @@ public final class CaptureWriter implements Closeable {
         if (closed) {
             return;
         }
+        boolean whole = false;
         try {
             flush();
             int payloadLength = chunks * INDEX_ENTRY_SIZE;
@@ -267,6 +316,7 @@ public final class CaptureWriter implements Closeable {
             ByteBuffer trailer = ByteBuffer.allocate(CaptureFormat.TRAILER_SIZE).order(CaptureFormat.ORDER);
             trailer.putLong(indexOffset).putLong(CaptureFormat.END_MAGIC).flip();
             writeFully(header, body, trailer);
+            whole = true;
         } finally {
             closed = true;
             buffers.clear();
@@ -275,6 +325,13 @@ public final class CaptureWriter implements Closeable {
                 channel.close();
             } finally {
                 releaseLock();
+                OutputFile o = output;
+                output = null;
+                if (o != null && whole) {
+                    o.commit(); // removes the temporary file when the move fails
+                } else if (o != null) {
+                    o.close(); // the footer could not be written: nothing under the name
+                }
             }
         }
     }

@@ -1,8 +1,7 @@
 package dev.vprof.cli;
 
-import dev.vprof.capture.ReadStats;
-import dev.vprof.time.Selection;
 import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.capture.ReadStats;
 import dev.vprof.diff.Baselines;
 import dev.vprof.diff.CaptureDiff;
 import dev.vprof.diff.Categories;
@@ -15,6 +14,8 @@ import dev.vprof.export.ProfilerSteps;
 import dev.vprof.html.DiffPage;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
+import dev.vprof.output.OutputTakenException;
+import dev.vprof.time.Selection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -166,8 +167,10 @@ public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
         out.print(json ? DiffJson.render(result, sides[0], sides[1]) : DiffText.render(result, longNames));
         if (html != null) {
             try {
-                long bytes = HtmlReport.write(DiffPage.render(result), html);
+                long bytes = HtmlReport.write(DiffPage.render(result), html, force);
                 err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (OutputTakenException e) {
+                throw OutputPath.taken(html, "--html");
             } catch (IOException e) {
                 throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html", e);
             }

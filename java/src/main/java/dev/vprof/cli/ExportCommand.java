@@ -9,6 +9,7 @@ import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.names.KernelNames;
 import dev.vprof.nativelib.Posix;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -91,13 +93,11 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                     + "so HTA's step analyses work, e.g. --steps nvtx:step (needs runtime API calls in the capture)")
     String steps;
 
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
-            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
-    String maxBytes;
+    @Mixin
+    TraceInputOptions input = new TraceInputOptions();
 
-    @Option(names = "--mangled",
-            description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
-    boolean mangled;
+    @Mixin
+    TraceInputOptions.Names naming = new TraceInputOptions.Names();
 
     @Option(names = "--force", description = "replace OUT (and a Kineto export's OUT-pidPID.json files) when they exist; "
             + "without it, vprof refuses")
@@ -133,6 +133,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
                 return fail(err, e.getMessage());
             }
         }
+        OutputPath.refuseInput(out, List.of(file), "export");
         String unwritable = unwritable(out);
         if (unwritable != null) {
             return fail(err, "cannot write " + out + ": " + unwritable + "; choose another path with -o");
@@ -151,9 +152,9 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
         String partly;
         ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
-                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+                input.torch(true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            KernelNames names = fmt == ExportFormat.SQLITE ? SqliteExport.walkNames() : KernelNames.of(mangled);
+            KernelNames names = fmt == ExportFormat.SQLITE ? SqliteExport.walkNames() : naming.names();
             result = CaptureTimeline.stream(reader, names, large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();
@@ -194,14 +195,16 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             // The input is open and read; what fails from here on is the writing of the output.
             try {
                 if (fmt == ExportFormat.KINETO) {
-                    kineto = KinetoFiles.write(result.source(), out, stepSpec);
+                    kineto = KinetoFiles.write(result.source(), out, stepSpec, force);
                     written = kineto.paths();
                 } else if (fmt == ExportFormat.SQLITE) {
-                    SqliteExport.write(reader, file, result.source(), out);
+                    SqliteExport.write(reader, file, result.source(), out, force);
                     written = List.of(out);
                 } else {
-                    written = Exporter.export(result.source(), out, fmt);
+                    written = Exporter.export(result.source(), out, fmt, force);
                 }
+            } catch (OutputTakenException e) {
+                throw OutputPath.taken(Path.of(e.getFile()), "-o");
             } catch (IOException e) {
                 return fail(err, cannotWrite(out, e));
             }

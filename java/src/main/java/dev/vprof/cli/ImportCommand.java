@@ -3,6 +3,7 @@ package dev.vprof.cli;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureSalvage;
 import dev.vprof.capture.ReadStats;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.source.InputKind;
 import dev.vprof.diff.DiffText;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -61,9 +63,8 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     @Option(names = "--force", description = "replace FILE if it exists")
     boolean force;
 
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
-            description = "the most JSON one trace may decompress to (default: ${DEFAULT-VALUE}); a bound against gzip bombs")
-    String maxBytes;
+    @Mixin
+    TraceInputOptions input = new TraceInputOptions();
 
     @Option(names = "--no-cpu-ops", negatable = false,
             description = "count cpu_op and python_function events instead of keeping them as CPU ops")
@@ -73,7 +74,8 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        long max = Units.size("--max-bytes", maxBytes);
+        long max = Units.size("--max-bytes", input.maxBytes);
+        OutputPath.refuseInput(output, traces, "import");
         OutputPath.refuseExisting(output, force, "capture file");
         OutputPath.checkWritable(output);
         boolean capture = false;
@@ -100,7 +102,9 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         TorchTraceImport.Result result;
         try {
-            result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv);
+            result = TorchTraceImport.write(output, traces, new TorchTraceOptions(max, !noCpuOps), argv, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(output, "-o");
         } catch (IOException e) {
             throw CaptureOpenError.of(null, e, null);
         }
@@ -139,18 +143,13 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
                     + "give the .vprof capture alone");
         }
         Path in = traces.getFirst();
-        try {
-            if (Files.exists(output) && Files.isSameFile(in, output)) {
-                throw new CliException("import would write " + output + " over its own input; choose another path with -o");
-            }
-        } catch (IOException e) {
-            throw CaptureOpenError.of(in, e, null);
-        }
         CaptureSalvage.Result r;
         ReadStats health;
         try (CaptureReader reader = CaptureSources.open(in)) {
             health = reader.readStats();
-            r = CaptureSalvage.write(reader, output);
+            r = CaptureSalvage.write(reader, output, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(output, "-o");
         } catch (NoSuchFileException e) {
             throw CaptureOpenError.of(in, e, null);
         } catch (IOException e) {
@@ -191,7 +190,9 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
     private Integer importNsys(Path export, List<String> argv, PrintWriter out, PrintWriter err) {
         NsysExport.Result result;
         try {
-            result = NsysExport.write(output, export, argv);
+            result = NsysExport.write(output, export, argv, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(output, "-o");
         } catch (IOException e) {
             throw CaptureOpenError.of(export, e, null);
         }

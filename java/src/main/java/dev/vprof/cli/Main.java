@@ -89,8 +89,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // kill -INT works in a script's background job too (it comes with SIGINT ignored).
-        StopSignals.reclaimIgnored();
+        // kill -INT works in a script's background job too (it comes with SIGINT ignored), and
+        // SIGINT, SIGTERM and SIGHUP all exit INTERRUPTED after the hooks removed unfinished outputs.
+        StopSignals.exitOnStop(ExitCode.INTERRUPTED.code());
         System.exit(commandLine().execute(args));
     }
 }

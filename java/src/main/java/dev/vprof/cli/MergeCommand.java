@@ -5,6 +5,7 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ReadStats;
 import dev.vprof.merge.OffsetEstimate;
 import dev.vprof.merge.RunMerge;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.source.InputKind;
 import java.io.IOException;
@@ -64,6 +65,7 @@ final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        OutputPath.refuseInput(out, captures, "merge");
         OutputPath.refuseExisting(out, force, "archive");
         for (Path c : captures) {
             InputKind kind;
@@ -90,6 +92,8 @@ final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
         RunMerge.Result r;
         try {
             r = RunMerge.merge(captures, out, force);
+        } catch (OutputTakenException e) {
+            throw OutputPath.taken(out, "-o");
         } catch (RunMerge.NotOneRun e) {
             throw new CliException(e.getMessage());
         } catch (CaptureFormatException e) {

@@ -1,9 +1,12 @@
 package dev.vprof.cli;
 
+import dev.vprof.output.OutputTakenException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 
 /**
  * Expands {@code -o} patterns and checks, before anything starts, that the file can be written,
@@ -48,6 +51,37 @@ public final class OutputPath {
             throw new CliException(what + " " + file + " already exists; pass --force to replace it, "
                     + "or choose another path with " + option);
         }
+    }
+
+    /**
+     * One writer per output: refuses (before anything is read or written) an output that is one
+     * of the command's inputs, by the file itself, so another spelling of the path, a symbolic
+     * link or a hard link to it is refused too.
+     */
+    public static void refuseInput(Path out, List<Path> inputs, String command) {
+        if (!Files.exists(out)) {
+            return;
+        }
+        for (Path in : inputs) {
+            try {
+                if (Files.exists(in) && Files.isSameFile(in, out)) {
+                    throw new CliException(command + " would write " + out + " over its own input " + in
+                            + "; nothing was touched; choose another path with -o");
+                }
+            } catch (IOException e) {
+                // an input that cannot be looked at is the reader's to refuse, with its own sentence
+            }
+        }
+    }
+
+    /**
+     * The sentence for an output another writer took while this command wrote it
+     * ({@link OutputTakenException}): the other file is left whole, this command wrote nothing.
+     */
+    public static CliException taken(Path out, String option) {
+        return new CliException(out + " appeared while vprof was writing it (another command writing the same file?); "
+                + "it was left as it is and nothing was written; pass --force to replace it, or choose another path with "
+                + option);
     }
 
     /** Throws a {@link CliException} naming the reason when {@code file} cannot be created or replaced. */

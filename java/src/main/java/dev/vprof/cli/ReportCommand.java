@@ -13,6 +13,7 @@ import dev.vprof.engine.SpansFile;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
+import dev.vprof.output.OutputTakenException;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -71,9 +73,8 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
                     + "section (default 1000)")
     int top;
 
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "8g",
-            description = "for a PyTorch profiler trace: the most JSON one file may decompress to (default: ${DEFAULT-VALUE})")
-    String maxBytes;
+    @Mixin
+    TraceInputOptions input = new TraceInputOptions();
 
     @Option(names = "--window", paramLabel = "A..B",
             description = "only the GPU work that starts in this window (from the capture's start, e.g. 10s..20s)")
@@ -83,9 +84,8 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
             description = "only the GPU work that starts while request ID runs (its llm_request span)")
     String request;
 
-    @Option(names = "--mangled",
-            description = "show kernel names as CUPTI reported them (_ZN4vllm15rms_norm_kernel...) instead of demangled")
-    boolean mangled;
+    @Mixin
+    TraceInputOptions.Names naming = new TraceInputOptions.Names();
 
     @Option(names = "--spans", paramLabel = "FILE",
             description = "request spans to place on the capture's or trace's timeline by wall clock: OTLP/JSON "
@@ -122,13 +122,14 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         Report report;
         List<Span> extraSpans = SpansFile.read(spans, err).spans();
         if (html != null) {
+            OutputPath.refuseInput(html, List.of(file), "report");
             OutputPath.refuseExisting(html, force, "HTML file", "--html");
         }
         String page = null;
-        KernelNames names = KernelNames.of(mangled);
+        KernelNames names = naming.names();
         ReadStats health;
         try (CaptureReader reader = CaptureSources.open(file,
-                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+                input.torch(true))) {
             health = reader.readStats();
             report = CaptureReport.build(reader, top, names, extraSpans);
             CaptureWindow only = null;
@@ -151,8 +152,10 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         if (page != null) {
             try {
-                long bytes = HtmlReport.write(page, html);
+                long bytes = HtmlReport.write(page, html, force);
                 err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
+            } catch (OutputTakenException e) {
+                throw OutputPath.taken(html, "--html");
             } catch (IOException e) {
                 throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html");
             }
@@ -182,11 +185,10 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         ReadStats health;
         Analyses.Result result;
         int rows;
-        try (CaptureReader reader = CaptureSources.open(file,
-                new TorchTraceOptions(Units.size("--max-bytes", maxBytes), true))) {
+        try (CaptureReader reader = CaptureSources.open(file, input.torch(true))) {
             health = reader.readStats();
             rows = spec.commandLine().getParseResult().hasMatchedOption("--top") ? top : SECTION_ROWS;
-            result = Analyses.run(reader, KernelNames.of(mangled));
+            result = Analyses.run(reader, naming.names());
         } catch (IOException e) {
             throw CaptureOpenError.of(file, e, null);
         }

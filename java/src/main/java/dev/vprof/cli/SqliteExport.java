@@ -25,10 +25,11 @@ final class SqliteExport {
     }
 
     /** Writes {@code source}, a walk of {@code reader}'s capture, to {@code out}. */
-    static SqliteWriter.Stats write(CaptureReader reader, Path file, TimelineSource source, Path out) throws IOException {
+    static SqliteWriter.Stats write(CaptureReader reader, Path file, TimelineSource source, Path out, boolean replace)
+            throws IOException {
         Report report = CaptureReport.build(reader, 0);
         SqliteWriter.Facts facts = new SqliteWriter.Facts(file.toString(), reader.metadata().orElse(null), report,
                 reader.warnings(), VprofVersion.get());
-        return SqliteWriter.write(source, out, facts);
+        return SqliteWriter.write(source, out, facts, replace);
     }
 }

@@ -4,6 +4,7 @@ import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.EventArgs;
 import dev.vprof.export.KinetoJsonWriter;
 import dev.vprof.export.KinetoRanks;
+import dev.vprof.output.OutputFile;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.ApiKind;
 import dev.vprof.timeline.CpuThread;
@@ -20,7 +21,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,11 +123,12 @@ final class TorchProfilerTraces {
         long ms = nowEpochNs / 1_000_000;
         for (int rank = 0; rank < workerPids.size(); rank++) {
             Path file = dir.resolve("simulated-vllm_rank" + rank + "." + ms + ".pt.trace.json.gz");
-            Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
-            try (OutputStream os = new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-                write(os, rank);
+            try (OutputFile part = OutputFile.create(file, true)) {
+                try (OutputStream os = new GZIPOutputStream(part.stream(), 1 << 16)) {
+                    write(os, rank);
+                }
+                part.commit();
             }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             out.add(file);
         }
         return out;

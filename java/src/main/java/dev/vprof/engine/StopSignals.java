@@ -17,8 +17,8 @@ import java.util.function.Consumer;
  * file, exits 0 instead of the JVM's 130, 143 or 129. Without this the JVM would start its
  * shutdown and the shutdown hook would finish the file under the signal's exit status. A second
  * signal while the file is being finished is handled the same way (the first one wins), never as
- * an abort that loses the file's last chunk. Outside a capture the JVM's own handling stays: the
- * shutdown hooks run and the command exits 128 + the signal's number.
+ * an abort that loses the file's last chunk. Outside a capture the shutdown hooks run and the
+ * command exits with the code {@link #exitOnStop} was given (INTERRUPTED, 130, for all three).
  *
  * <p><b>Inherited as ignored.</b> A background job of a non-interactive shell ({@code vprof attach
  * ... &} in a script, many CI runners) starts with SIGINT ignored, and {@code nohup} starts its
@@ -29,8 +29,8 @@ import java.util.function.Consumer;
  * 0000000000000002}; {@code Signal.handle} alone leaves it so and the signal is lost; after
  * sigaction(2) sets SIG_DFL, {@code SigIgn} is 0, {@code Signal.handle} installs its handler and
  * {@code kill -INT} reaches it. So SIGINT and SIGTERM are taken back from an inherited SIG_IGN,
- * as {@code perf record} takes its handlers whatever it inherited ({@link #reclaimIgnored} at the
- * start of every command, {@link #install} for a capture run in-process). SIGHUP is left ignored
+ * as {@code perf record} takes its handlers whatever it inherited ({@link #exitOnStop} at the
+ * start of every command, {@link #exitOnStop}; {@link #install} for a capture run in-process). SIGHUP is left ignored
  * when it came ignored: that is what {@code nohup} asks for.
  *
  * <p>The JDK's only signal API is jdk.unsupported's {@code sun.misc.Signal}. It is reached by
@@ -50,26 +50,41 @@ public final class StopSignals {
     }
 
     /**
-     * At the start of a command: SIGINT and SIGTERM that came ignored get the JVM's own handling
-     * back (the shutdown hooks run, exit 128 + the signal's number), so that {@code kill -INT} ends
-     * a {@code vprof export} started in the background of a script as it ends one in a terminal.
-     * Signals that did not come ignored are not touched.
+     * At the start of a command: SIGINT, SIGTERM and SIGHUP end the command with {@code status}
+     * (the exit-code table's INTERRUPTED, one code whichever of the three it was) after the
+     * shutdown hooks ran, which remove the outputs not yet complete. SIGINT and SIGTERM that came
+     * ignored are taken back, so that {@code kill -INT} ends a {@code vprof export} started in the
+     * background of a script as it ends one in a terminal; a SIGHUP that came ignored ({@code nohup})
+     * stays ignored. A capture installs its own handlers over these ({@link #install}) and puts them
+     * back when it is over ({@link #restore}).
      */
-    public static void reclaimIgnored() {
+    public static void exitOnStop(int status) {
         Api api = Api.find();
         if (api == null) {
             return;
         }
-        for (String name : new String[] {"INT", "TERM"}) {
+        for (String name : NAMES) {
             int number = number(name);
-            if (!reclaim(number)) {
-                continue;
+            if (name.equals("HUP")) {
+                if (ignored(number)) {
+                    continue;
+                }
+            } else {
+                reclaim(number);
             }
             try {
-                api.handle.invoke(null, api.signal(name), api.handler(name, () -> Runtime.getRuntime().exit(128 + number)));
+                api.handle.invoke(null, api.signal(name), api.handler(name, () -> Runtime.getRuntime().exit(status)));
             } catch (ReflectiveOperationException e) {
                 // -Xrs or a VM that keeps the signal: its default action (the process ends) stays
             }
+        }
+    }
+
+    private static boolean ignored(int number) {
+        try {
+            return Posix.signalIgnored(number);
+        } catch (NativeAccessException | LinkageError | IllegalStateException e) {
+            return false;
         }
     }
 

@@ -2,19 +2,17 @@ package dev.vprof.export;
 
 import dev.vprof.export.sqlite.SqliteWriter;
 import dev.vprof.timeline.TimelineSource;
-import java.io.BufferedOutputStream;
+import dev.vprof.output.OutputFile;
+import dev.vprof.output.OutputTakenException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
  * The entry point of {@code vprof export}: picks a writer for the format and writes the file. Each
- * file is written beside its destination under a temporary name and moved into place when
- * complete, so an interrupted export never leaves a truncated trace under the real name.
+ * file is written through {@link OutputFile} (beside its destination, claimed when complete), so
+ * an interrupted export never leaves a truncated trace under the real name.
  */
 public final class Exporter {
     private Exporter() {}
@@ -26,18 +24,27 @@ public final class Exporter {
      * {@code out} ({@link KinetoFiles}, which also takes steps).
      */
     public static List<Path> export(TimelineSource source, Path out, ExportFormat format) throws IOException {
+        return export(source, out, format, true);
+    }
+
+    /**
+     * As {@link #export(TimelineSource, Path, ExportFormat)}; without {@code replace} an output
+     * that exists when the export is done is left as it is ({@link OutputTakenException}).
+     */
+    public static List<Path> export(TimelineSource source, Path out, ExportFormat format, boolean replace)
+            throws IOException {
         return switch (format) {
             case PERFETTO -> {
-                writeAtomically(out, s -> new PerfettoWriter().write(source, s));
+                writeAtomically(out, replace, s -> new PerfettoWriter().write(source, s));
                 yield List.of(out);
             }
             case CHROME -> {
-                writeAtomically(out, s -> new ChromeJsonWriter().write(source, s));
+                writeAtomically(out, replace, s -> new ChromeJsonWriter().write(source, s));
                 yield List.of(out);
             }
-            case KINETO -> KinetoFiles.write(source, out, null).paths();
+            case KINETO -> KinetoFiles.write(source, out, null, replace).paths();
             case SQLITE -> {
-                SqliteWriter.write(source, out, SqliteWriter.Facts.none());
+                SqliteWriter.write(source, out, SqliteWriter.Facts.none(), replace);
                 yield List.of(out);
             }
         };
@@ -65,73 +72,11 @@ public final class Exporter {
         void write(OutputStream out) throws IOException;
     }
 
-    static void writeAtomically(Path out, Body body) throws IOException {
-        try (AtomicFile file = AtomicFile.create(out)) {
+    /** Writes {@code out} through {@link OutputFile}: aside, then claimed whole (replacing it only when {@code replace}). */
+    static void writeAtomically(Path out, boolean replace, Body body) throws IOException {
+        try (OutputFile file = OutputFile.create(out, replace)) {
             body.write(file.stream());
             file.commit();
-        }
-    }
-
-    /**
-     * A file written under a temporary name beside its destination and moved into place by
-     * {@link #commit}; closed without a commit (an error), the temporary file is deleted.
-     */
-    static final class AtomicFile implements AutoCloseable {
-        private final Path out;
-        private final Path tmp;
-        private final OutputStream stream;
-        private boolean streamClosed;
-        private boolean done;
-
-        /** Opens {@code OUT.part} beside {@code out}. */
-        static AtomicFile create(Path out) throws IOException {
-            return new AtomicFile(out);
-        }
-
-        private AtomicFile(Path out) throws IOException {
-            Path dir = out.toAbsolutePath().getParent();
-            if (dir != null && !Files.isDirectory(dir)) {
-                throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");
-            }
-            this.out = out;
-            this.tmp = out.resolveSibling(out.getFileName() + ".part");
-            this.stream = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
-        }
-
-        OutputStream stream() {
-            return stream;
-        }
-
-        /** Closes the stream and keeps the temporary file, to commit later (frees its descriptor). */
-        void closeStream() throws IOException {
-            if (!streamClosed) {
-                streamClosed = true;
-                stream.close();
-            }
-        }
-
-        /** Moves the complete file into place. */
-        void commit() throws IOException {
-            closeStream();
-            try {
-                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-            }
-            done = true;
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (done) {
-                return;
-            }
-            done = true;
-            try {
-                closeStream();
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
         }
     }
 }

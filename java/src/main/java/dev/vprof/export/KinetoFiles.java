@@ -1,6 +1,7 @@
 package dev.vprof.export;
 
 import dev.vprof.capture.EventArgs;
+import dev.vprof.output.OutputFile;
 import dev.vprof.timeline.ApiCall;
 import dev.vprof.timeline.CpuThread;
 import dev.vprof.timeline.GpuOp;
@@ -62,6 +63,12 @@ public final class KinetoFiles {
      * analyses of that file are empty.
      */
     public static Result write(TimelineSource source, Path out, ProfilerSteps.Spec steps) throws IOException {
+        return write(source, out, steps, true);
+    }
+
+    /** As {@link #write(TimelineSource, Path, ProfilerSteps.Spec)}; {@code replace}: whether existing files may be replaced. */
+    public static Result write(TimelineSource source, Path out, ProfilerSteps.Spec steps, boolean replace)
+            throws IOException {
         Timeline timeline = source.layout();
         List<TimelineProcess> processes = timeline.processes();
         if (processes.isEmpty()) {
@@ -74,13 +81,13 @@ public final class KinetoFiles {
         ProfilerSteps.Collector collector = steps == null ? null : new ProfilerSteps.Collector(timeline, steps);
         Map<Integer, Integer> rangeNames = new HashMap<>();
         Map<TimelineProcess, List<ProfilerSteps.Step>> stepsOf = new IdentityHashMap<>();
-        List<Exporter.AtomicFile> files = new ArrayList<>();
+        List<OutputFile> files = new ArrayList<>();
         try {
             for (int from = 0; from < processes.size(); from += FILES_PER_WALK) {
                 List<TimelineProcess> batch = processes.subList(from, Math.min(processes.size(), from + FILES_PER_WALK));
                 Map<TimelineProcess, KinetoJsonWriter.ProcessFile> open = new IdentityHashMap<>();
                 for (TimelineProcess p : batch) {
-                    Exporter.AtomicFile file = Exporter.AtomicFile.create(pathOf(out, p, processes.size()));
+                    OutputFile file = OutputFile.create(pathOf(out, p, processes.size()), replace);
                     files.add(file);
                     open.put(p, new KinetoJsonWriter.ProcessFile(timeline, p, ranks.of(p.pid()), file.stream()));
                 }
@@ -112,7 +119,7 @@ public final class KinetoFiles {
             }
             return new Result(List.copyOf(written), List.copyOf(notes), List.copyOf(warnings));
         } finally {
-            for (Exporter.AtomicFile f : files) {
+            for (OutputFile f : files) {
                 f.close(); // deletes what was not committed
             }
         }

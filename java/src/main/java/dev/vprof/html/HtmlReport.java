@@ -3,13 +3,12 @@ package dev.vprof.html;
 import dev.vprof.analysis.Analyses;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.names.KernelNames;
+import dev.vprof.output.OutputFile;
 import dev.vprof.report.Report;
 import dev.vprof.time.CaptureWindow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /** Writes a capture's page: the report's numbers and the page's own pass ({@link PageData}), one file. */
 public final class HtmlReport {
@@ -32,11 +31,16 @@ public final class HtmlReport {
      * sees half a page. Returns the bytes written.
      */
     public static long write(String html, Path out) throws IOException {
-        Path abs = out.toAbsolutePath();
-        Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp");
+        return write(html, out, true);
+    }
+
+    /** As {@link #write(String, Path)}; {@code replace}: whether an existing {@code out} may be replaced. */
+    public static long write(String html, Path out, boolean replace) throws IOException {
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-        Files.write(tmp, bytes);
-        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (OutputFile file = OutputFile.create(out, replace)) {
+            file.stream().write(bytes);
+            file.commit();
+        }
         return bytes.length;
     }
 }

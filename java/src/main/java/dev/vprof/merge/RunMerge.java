@@ -8,19 +8,15 @@ import dev.vprof.capture.ProcessInfo;
 import dev.vprof.export.ExportFormat;
 import dev.vprof.export.Exporter;
 import dev.vprof.names.KernelNames;
+import dev.vprof.output.OutputFile;
+import dev.vprof.output.TempFolder;
 import dev.vprof.source.CaptureSources;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,13 +97,13 @@ public final class RunMerge {
             throw new NotOneRun("these captures do not look like one run: " + String.join("; ", forced)
                     + "; give the captures the nodes of one run took together, or add --force to merge them anyway");
         }
-        Path abs = out.toAbsolutePath();
-        Path work = Files.createTempDirectory(abs.getParent(), "." + abs.getFileName() + ".parts");
-        try {
+        // The per-node traces go to a work folder beside the archive, the archive itself through
+        // OutputFile: a signal or a failure leaves neither, a SIGKILL leaves them for the next run.
+        try (TempFolder work = TempFolder.beside(out); OutputFile archive = OutputFile.create(out, force)) {
             List<Path> traces = new ArrayList<>();
             for (int i = 0; i < captures.size(); i++) {
                 try (CaptureReader reader = CaptureSources.open(captures.get(i))) {
-                    Path trace = work.resolve("node" + i + ".pftrace");
+                    Path trace = work.path().resolve("node" + i + ".pftrace");
                     CaptureTimeline.Result r = CaptureTimeline.stream(reader, KernelNames.demangled(), null);
                     Exporter.export(r.source(), trace, ExportFormat.PERFETTO);
                     traces.add(trace);
@@ -116,22 +112,14 @@ public final class RunMerge {
             String runId = runId(caps);
             Map<String, Object> manifest = manifest(nodes, runId, forced);
             byte[] json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(manifest);
-            Path tmp = work.resolve("archive.tar");
-            try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16),
-                    System.currentTimeMillis() / 1000)) {
+            try (TarWriter tar = new TarWriter(archive.stream(), System.currentTimeMillis() / 1000)) {
                 tar.add(MANIFEST, json);
                 for (int i = 0; i < nodes.size(); i++) {
                     tar.add(nodes.get(i).file(), traces.get(i));
                 }
             }
-            try {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-            }
+            archive.commit();
             return new Result(runId, nodes, warnings, forced, manifest);
-        } finally {
-            deleteTree(work);
         }
     }
 
@@ -268,19 +256,5 @@ public final class RunMerge {
         }
         m.put("attributes", attrs);
         return Map.of("perfetto_manifest", m);
-    }
-
-    private static void deleteTree(Path dir) {
-        try (var s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // A leftover temporary folder is harmless; the archive is what counts.
-        }
     }
 }

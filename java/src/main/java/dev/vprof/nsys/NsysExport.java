@@ -5,6 +5,7 @@ import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
+import dev.vprof.output.TempFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -71,17 +72,20 @@ public final class NsysExport {
      * when closed; on failure nothing is left in {@code tempDir}.
      */
     public static CaptureReader open(Path export, Path tempDir) throws IOException {
-        Path temp = Files.createTempFile(tempDir, "vprof-nsys-", ".vprof");
+        // In a folder of vprof's temporary name, removed on close, on a signal, and after a SIGKILL
+        // by the next command that reads one (Leftovers).
+        TempFolder work = TempFolder.beside(tempDir.resolve("vprof-nsys"));
+        Path temp = work.path().resolve("export.vprof");
         Result result;
         try {
             result = write(temp, export, List.of());
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temp);
+            work.close();
             throw e;
         }
         return CaptureReader.openMade(temp, export, result.notes(), () -> {
             try {
-                Files.deleteIfExists(temp);
+                work.close();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -93,6 +97,11 @@ public final class NsysExport {
      * {@code --force}); on failure {@code out} is removed. The export is only read.
      */
     public static Result write(Path out, Path export, List<String> commandLine) throws IOException {
+        return write(out, export, commandLine, true);
+    }
+
+    /** As {@link #write(Path, Path, List)}; {@code out} appears only when whole, replacing a file only when {@code replace}. */
+    public static Result write(Path out, Path export, List<String> commandLine, boolean replace) throws IOException {
         try (NsysDatabase db = NsysDatabase.open(export)) {
             List<String> notes = new ArrayList<>();
             String schema = db.schemaVersion();
@@ -116,7 +125,7 @@ public final class NsysExport {
             options.put("nsysExportSchema", schema == null ? "unknown" : schema);
             CaptureMetadata meta = new CaptureMetadata(host(db), clock.epochNs(clock.firstNs()), VprofVersion.get(),
                     commandLine, options);
-            CaptureWriter writer = CaptureWriter.create(out, meta);
+            CaptureWriter writer = CaptureWriter.createWhole(out, meta, replace);
             boolean ok = false;
             try (RecordOut records = new RecordOut(writer)) {
                 ProcessTable procs = new ProcessTable(db, writer, records, clock, facts);
@@ -134,12 +143,7 @@ public final class NsysExport {
                 throw db.damaged(e);
             } finally {
                 if (!ok) {
-                    try {
-                        writer.close();
-                    } catch (IOException | RuntimeException ignored) {
-                        // the file is removed below
-                    }
-                    Files.deleteIfExists(out);
+                    writer.abandon(); // nothing under out: it was never moved there
                 }
             }
         } catch (SQLException e) {

@@ -3,6 +3,7 @@ package dev.vprof.source;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.nsys.NsysExport;
+import dev.vprof.output.TempFolder;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
@@ -60,17 +61,20 @@ public final class CaptureSources {
     }
 
     private static CaptureReader trace(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
-        Path temp = Files.createTempFile(tempDir, "vprof-trace-", ".vprof");
+        // In a folder of vprof's temporary name: removed when the reader closes, on Ctrl-C, and
+        // after a SIGKILL by the next command that reads a trace (Leftovers).
+        TempFolder work = TempFolder.beside(tempDir.resolve("vprof-trace"));
+        Path temp = work.path().resolve("trace.vprof");
         TorchTraceImport.Result result;
         try {
             result = TorchTraceImport.write(temp, List.of(path), traceOptions, List.of());
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temp);
+            work.close();
             throw e;
         }
         return CaptureReader.openMade(temp, path, result.warnings(), () -> {
             try {
-                Files.deleteIfExists(temp);
+                work.close();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -125,6 +125,15 @@ public final class TorchTraceImport {
      */
     public static Result write(Path out, List<Path> inputs, TorchTraceOptions options, List<String> commandLine)
             throws IOException {
+        return write(out, inputs, options, commandLine, true);
+    }
+
+    /**
+     * As {@link #write(Path, List, TorchTraceOptions, List)}: {@code out} appears only when whole
+     * ({@link CaptureWriter#createWhole}); {@code replace}: whether an existing {@code out} may be replaced.
+     */
+    public static Result write(Path out, List<Path> inputs, TorchTraceOptions options, List<String> commandLine,
+            boolean replace) throws IOException {
         List<Path> files = traceFiles(inputs);
         List<TraceFileReader.Parsed> parsed = parseAll(files, options, spillDir(out));
         try {
@@ -138,7 +147,7 @@ public final class TorchTraceImport {
                     CaptureMetadata.class.getPackage().getImplementationVersion() == null ? "dev"
                             : CaptureMetadata.class.getPackage().getImplementationVersion(),
                     commandLine, opts);
-            CaptureWriter writer = CaptureWriter.create(out, meta);
+            CaptureWriter writer = CaptureWriter.createWhole(out, meta, replace);
             boolean ok = false;
             try {
                 Result r = writeParsed(writer, parsed, Set.of());
@@ -147,12 +156,7 @@ public final class TorchTraceImport {
                 return r;
             } finally {
                 if (!ok) {
-                    try {
-                        writer.close();
-                    } catch (IOException | RuntimeException ignored) {
-                        // the file is removed below
-                    }
-                    Files.deleteIfExists(out);
+                    writer.abandon(); // nothing under out: it was never moved there
                 }
             }
         } finally {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.merge.NodeFiles;
+import dev.vprof.output.Leftovers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ class MergeOneRunCommandTest {
     private void nothingWritten(Path out) throws IOException {
         assertFalse(Files.exists(out), out + " was written");
         try (Stream<Path> s = Files.list(dir)) {
-            assertTrue(s.noneMatch(p -> p.getFileName().toString().contains(".parts")), "a leftover folder");
+            assertTrue(s.noneMatch(Leftovers::isTemporary), "a leftover folder");
         }
     }
 

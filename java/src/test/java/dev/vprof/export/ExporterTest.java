@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.output.Leftovers;
 import dev.vprof.timeline.ListTimeline;
 import dev.vprof.timeline.Timeline;
 import java.io.IOException;
@@ -46,7 +47,7 @@ class ExporterTest {
         Path kineto = dir.resolve("k.json");
         assertEquals(List.of(kineto), Exporter.export(t, kineto, ExportFormat.KINETO));
         try (var files = Files.list(dir)) {
-            assertTrue(files.noneMatch(p -> p.toString().endsWith(".part")));
+            assertTrue(files.noneMatch(Leftovers::isTemporary));
         }
     }
 

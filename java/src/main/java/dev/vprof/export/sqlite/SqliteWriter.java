@@ -2,14 +2,13 @@ package dev.vprof.export.sqlite;
 
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.names.KernelNames;
+import dev.vprof.output.OutputFile;
 import dev.vprof.report.Report;
 import dev.vprof.timeline.Timeline;
 import dev.vprof.timeline.TimelineSource;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -42,7 +41,7 @@ import java.util.function.LongUnaryOperator;
  * {@code mangledName} is that name, {@code demangledName} the demangled one, {@code shortName} the
  * function name alone.
  *
- * <p>The database is written beside {@code out} as {@code OUT.part} and moved into place when
+ * <p>The database is written beside {@code out} through {@link OutputFile} and moved into place when
  * complete; on any failure (a full disk among them) the partial file is removed.
  */
 public final class SqliteWriter {
@@ -70,7 +69,12 @@ public final class SqliteWriter {
 
     /** Writes {@code source} to {@code out} (replacing it: the caller decides whether it may). */
     public static Stats write(TimelineSource source, Path out, Facts facts) throws IOException {
-        return write(source, out, facts, 0);
+        return write(source, out, facts, true, 0);
+    }
+
+    /** As {@link #write(TimelineSource, Path, Facts)}; {@code replace}: whether an existing {@code out} may be replaced. */
+    public static Stats write(TimelineSource source, Path out, Facts facts, boolean replace) throws IOException {
+        return write(source, out, facts, replace, 0);
     }
 
     /**
@@ -78,14 +82,18 @@ public final class SqliteWriter {
      * in pages (SQLite and the page writer then fail as on a full disk: how tests reach that path).
      */
     static Stats write(TimelineSource source, Path out, Facts facts, long maxPages) throws IOException {
+        return write(source, out, facts, true, maxPages);
+    }
+
+    private static Stats write(TimelineSource source, Path out, Facts facts, boolean replace, long maxPages)
+            throws IOException {
         Path dir = out.toAbsolutePath().getParent();
         if (dir != null && !Files.isDirectory(dir)) {
             throw new IOException("cannot write " + out + ": directory " + dir + " does not exist");
         }
-        Path tmp = out.resolveSibling(out.getFileName() + ".part");
-        Files.deleteIfExists(tmp);
-        boolean done = false;
-        try {
+        try (OutputFile output = OutputFile.create(out, replace)) {
+            Path tmp = output.temp();
+            Files.delete(tmp); // SQLite and the page writer create the database themselves
             Timeline layout = source.layout();
             long base = sessionStart(layout, facts.metadata());
             Map<String, Integer> roots = createTables(tmp, maxPages);
@@ -108,8 +116,7 @@ public final class SqliteWriter {
                 strings.write(db); // last: every row that names a string is written
                 db.commit();
             }
-            moveIntoPlace(tmp, out);
-            done = true;
+            output.commit();
             return new Stats(rows.kernels(), rows.memcpys(), rows.memsets(), rows.apiCalls(), rows.nvtxRanges(),
                     rows.cpuOps(), Files.size(out));
         } catch (SQLException e) {
@@ -119,10 +126,6 @@ public final class SqliteWriter {
                 throw new IOException(diskFull(out), e);
             }
             throw e;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(tmp);
-            }
         }
     }
 
@@ -173,14 +176,6 @@ public final class SqliteWriter {
             }
         }
         return roots;
-    }
-
-    private static void moveIntoPlace(Path tmp, Path out) throws IOException {
-        try {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-        }
     }
 
     private static String diskFull(Path out) {
