@@ -99,9 +99,9 @@ class CaptureSessionTest {
     @Test
     void anAgentOfThisFrontEndBelongsToACaptureOnlyIfItStartedSinceThatCaptureBegan() throws Exception {
         int us = (int) ProcessHandle.current().pid();
-        long beforeCapture = CaptureSession.captureStart(null) - 1_000_000; // since this JVM started, before the capture
+        long beforeCapture = Arming.captureStart(null) - 1_000_000; // since this JVM started, before the capture
         CaptureSession s = session(new RecordingOutput());
-        long since = CaptureSession.captureStart(null);
+        long since = Arming.captureStart(null);
         try (Region earlier = regionServing(us, beforeCapture)) {
             assertFalse(s.belongsToThisCapture(earlier),
                     "an agent with our pid from before this capture (an earlier capture in this JVM missed it) is not adopted");
@@ -117,17 +117,17 @@ class CaptureSessionTest {
     @Test
     void aRunCaptureBeginsWhenItsCommandStarted() throws Exception {
         long started = target.info().startInstant().map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElseThrow();
-        assertEquals(started, CaptureSession.captureStart(target),
+        assertEquals(started, Arming.captureStart(target),
                 "agents in the command's tree start after the command: the command's start is the capture's");
     }
 
     @Test
     void aRunWhoseCommandHasAlreadyExitedBeginsNoLaterThanItsCommand() throws Exception {
-        long before = CaptureSession.captureStart(null);
+        long before = Arming.captureStart(null);
         Process gone = new ProcessBuilder("true").start();
         assertEquals(0, gone.waitFor());
         assertTrue(gone.info().startInstant().isEmpty(), "an exited, reaped process has no start time to read");
-        assertTrue(CaptureSession.captureStart(gone) <= before,
+        assertTrue(Arming.captureStart(gone) <= before,
                 "the agent of a command that lived a millisecond still belongs to the capture");
     }
 
