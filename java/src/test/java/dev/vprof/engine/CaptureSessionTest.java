@@ -45,7 +45,7 @@ class CaptureSessionTest {
      * agents of {@code regions} armed first, then the session with its output.
      */
     private CaptureSession session(RecordingOutput out, Region... regions) {
-        ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
+        ArmSpec spec = new ArmSpec(VprofRing.RANGE_PROFILER, 1, VprofRing.KINDS_DEFAULT, 0, 5, "", "");
         CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
                 .rootPid((int) target.pid()).arm(spec).output(dir.resolve("unused.vprof"))
                 .build();

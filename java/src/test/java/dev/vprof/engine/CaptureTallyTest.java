@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The closing stage's rules on their own: the no-range hint and why a capture ended. */
 class CaptureTallyTest {
     private static ArmSpec spec(long rangeMode, String name, String domain) {
-        return new ArmSpec((int) rangeMode, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, name, domain);
+        return new ArmSpec((int) rangeMode, 1, VprofRing.KINDS_DEFAULT, 0, 5, name, domain);
     }
 
     @Test

@@ -47,7 +47,7 @@ class RegionIntakeTest {
     }
 
     private RegionIntake intake(CapturePlan.Mode mode) {
-        ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
+        ArmSpec spec = new ArmSpec(VprofRing.RANGE_PROFILER, 1, VprofRing.KINDS_DEFAULT, 0, 5, "", "");
         CapturePlan plan = CapturePlan.builder(mode)
                 .rootPid((int) target.pid()).arm(spec).output(dir.resolve("unused.vprof"))
                 .build();
@@ -73,7 +73,7 @@ class RegionIntakeTest {
         RegionIntake intake = intake(CapturePlan.Mode.ATTACH);
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536,
-                c -> c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_STARTING));
+                c -> c.set(ValueLayout.JAVA_INT, Control.STATE, VprofRing.STATE_STARTING));
         intake.look(List.of(p));
         assertEquals(List.of(), joined);
         assertEquals(1, intake.pendingCount(), "kept for a later look");
@@ -93,7 +93,7 @@ class RegionIntakeTest {
         RegionIntake intake = intake(CapturePlan.Mode.ATTACH);
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> {
-            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_FAILED);
+            c.set(ValueLayout.JAVA_INT, Control.STATE, VprofRing.STATE_FAILED);
             TestRegions.putString(c, Control.REASON, "cuptiSubscribe returned 39");
         });
         intake.look(List.of(p));
