@@ -29,9 +29,14 @@ class StrictBuildTest {
     Path tmp;
 
     static List<String> mainCompilerArgs() throws Exception {
+        return compilerArgs("default-compile");
+    }
+
+    /** The compilerArgs of the compiler plugin's execution {@code id} in java/pom.xml. */
+    static List<String> compilerArgs(String id) throws Exception {
         String pom = Files.readString(Path.of("pom.xml"));
-        int exec = pom.indexOf("<id>default-compile</id>");
-        assertTrue(exec > 0, "java/pom.xml configures no default-compile execution");
+        int exec = pom.indexOf("<id>" + id + "</id>");
+        assertTrue(exec > 0, "java/pom.xml configures no " + id + " execution");
         int end = pom.indexOf("</execution>", exec);
         Matcher m = Pattern.compile("<arg>([^<]+)</arg>").matcher(pom.substring(exec, end));
         List<String> args = new ArrayList<>();
@@ -53,7 +58,15 @@ class StrictBuildTest {
 
     @Test
     void aNewWarningFailsTheMainBuild() throws Exception {
-        List<String> flags = mainCompilerArgs();
+        aNewWarningFails(mainCompilerArgs());
+    }
+
+    @Test
+    void aNewWarningFailsTheTestBuild() throws Exception {
+        aNewWarningFails(compilerArgs("default-testCompile"));
+    }
+
+    private void aNewWarningFails(List<String> flags) throws Exception {
         assertTrue(flags.contains("-Werror"), "warnings are errors: " + flags);
         assertTrue(flags.stream().anyMatch(f -> f.startsWith("-Xlint:all")), "every lint is on: " + flags);
         String clean = "public class Sample extends Exception { private static final long serialVersionUID = 1L; }";

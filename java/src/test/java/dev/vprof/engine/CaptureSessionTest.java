@@ -70,7 +70,7 @@ class CaptureSessionTest {
     void attachReadsEveryRecordOfARangeAndEndsWhenTheAgentGoesDormantByItself() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        try (FakeAgent agent = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
+        try (FakeAgent _ = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out, open(p));
             CaptureSummary sum = run(s);
@@ -149,7 +149,7 @@ class CaptureSessionTest {
     void aStopRequestDisarmsDrainsAndFinishes() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        try (FakeAgent agent = new FakeAgent(p, 3000, true)) {
+        try (FakeAgent _ = new FakeAgent(p, 3000, true)) {
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out, open(p));
             s.requestStop("signal");
@@ -168,7 +168,7 @@ class CaptureSessionTest {
     void recordsFlushedByDisarmAreDrainedWhileTheFrontEndWaitsForItsAnswer() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        try (FakeAgent agent = FakeAgent.flushingOnDisarm(p, 3000)) {
+        try (FakeAgent _ = FakeAgent.flushingOnDisarm(p, 3000)) {
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out, open(p));
             s.requestStop("signal");

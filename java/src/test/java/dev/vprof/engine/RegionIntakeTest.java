@@ -79,7 +79,7 @@ class RegionIntakeTest {
         assertEquals(1, intake.pendingCount(), "kept for a later look");
 
         TestRegions.create(dir, pid, 65536, c -> { }); // the agent is ready: DORMANT
-        try (FakeAgent agent = new FakeAgent(p, 0)) {
+        try (FakeAgent _ = new FakeAgent(p, 0)) {
             intake.look(List.of()); // nothing new appeared: the waiting one is looked at again
             assertEquals(1, joined.size(), err.toString());
             assertEquals(pid, joined.get(0).pid());

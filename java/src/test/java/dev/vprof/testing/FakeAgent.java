@@ -136,9 +136,16 @@ public final class FakeAgent implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         stop = true;
-        thread.join();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            // A resource's close must not throw InterruptedException; the region's memory stays
+            // mapped (the thread may still use it) and the test that was interrupted fails.
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping the fake agent", e);
+        }
         arena.close();
     }
 }
