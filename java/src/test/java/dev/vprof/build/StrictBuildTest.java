@@ -41,7 +41,11 @@ class StrictBuildTest {
         Matcher m = Pattern.compile("<arg>([^<]+)</arg>").matcher(pom.substring(exec, end));
         List<String> args = new ArrayList<>();
         while (m.find()) {
-            args.add(m.group(1).trim());
+            String arg = m.group(1).trim();
+            // The forked javac's JVM options and the Error Prone plugin are not javac's own flags.
+            if (!arg.startsWith("-J") && !arg.startsWith("-Xplugin:")) {
+                args.add(arg);
+            }
         }
         return args;
     }
@@ -59,6 +63,15 @@ class StrictBuildTest {
     @Test
     void aNewWarningFailsTheMainBuild() throws Exception {
         aNewWarningFails(mainCompilerArgs());
+    }
+
+    @Test
+    void errorProneChecksTheMainCode() throws Exception {
+        String pom = Files.readString(Path.of("pom.xml"));
+        int exec = pom.indexOf("<id>default-compile</id>");
+        String main = pom.substring(exec, pom.indexOf("</execution>", exec));
+        assertTrue(main.contains("<arg>-Xplugin:ErrorProne"), "the main compile runs Error Prone");
+        assertTrue(main.contains("<artifactId>error_prone_core</artifactId>"), "Error Prone is on the processor path");
     }
 
     @Test
