@@ -1,7 +1,7 @@
 package dev.vprof.analysis;
 
 import dev.vprof.aggregate.Steps;
-import dev.vprof.diff.DiffText;
+import dev.vprof.names.TerminalText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -78,7 +78,7 @@ public final class AnalysisText {
                         .append(maxRows).append(")\n");
                 break;
             }
-            String step = row.step() == TemporalBreakdown.WHOLE ? "capture" : DiffText.escape(steps.name(row.step()));
+            String step = row.step() == TemporalBreakdown.WHOLE ? "capture" : TerminalText.escape(steps.name(row.step()));
             out.append(String.format(Locale.ROOT, "%-10s %4d %-18s %14d %20s %20s %20s %20s %20s%s%n",
                     r.rankOf(row.pid()), row.device(), step, row.spanNs(), share(row.idleNs(), row.spanNs()),
                     share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
@@ -133,7 +133,7 @@ public final class AnalysisText {
                 break;
             }
             out.append(String.format(Locale.ROOT, "%-18s %5d %-10s %14d %-10s %14d %12d %14d %14d %14d%n",
-                    DiffText.escape(x.step()), x.ranks(), r.rankOf(x.slowestPid()), x.slowestSpanNs(),
+                    TerminalText.escape(x.step()), x.ranks(), r.rankOf(x.slowestPid()), x.slowestSpanNs(),
                     r.rankOf(x.fastestPid()), x.fastestSpanNs(), x.spreadNs(), x.computeDeltaNs(),
                     x.communicationDeltaNs(), x.idleDeltaNs()));
         }
@@ -207,7 +207,7 @@ public final class AnalysisText {
             SummaryStats x = row.stats();
             out.append(String.format(Locale.ROOT, "%7.1f %16d %10d %14.1f %14s %14d %14d %14.1f  %s%n",
                     all == 0 ? 0.0 : 100.0 * x.total() / all, x.total(), x.count(), x.mean(),
-                    (x.exact() ? "" : "~") + x.median(), x.min(), x.max(), x.stddev(), DiffText.escape(row.name())));
+                    (x.exact() ? "" : "~") + x.median(), x.min(), x.max(), x.stddev(), TerminalText.escape(row.name())));
         }
         if (rows.isEmpty()) {
             out.append("(none in this input)\n");

@@ -1,5 +1,6 @@
 package dev.vprof.diff;
 
+import dev.vprof.names.TerminalText;
 import dev.vprof.diff.DiffResult.Row;
 import java.util.ArrayList;
 import java.util.List;
@@ -193,23 +194,8 @@ public final class DiffText {
         return out;
     }
 
-    /** Control and non-printable characters as \\uXXXX, so a name cannot move the cursor or hide text. */
+    /** A name made safe for a terminal ({@link TerminalText#escape}). */
     public static String escape(String s) {
-        if (s == null) return "";
-        StringBuilder b = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean bad = c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029'
-                    || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
-            if (bad) {
-                if (b == null) {
-                    b = new StringBuilder(s.length() + 8).append(s, 0, i);
-                }
-                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else if (b != null) {
-                b.append(c);
-            }
-        }
-        return b == null ? s : b.toString();
+        return TerminalText.escape(s);
     }
 }

@@ -11,8 +11,10 @@ import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * How one capture takes hold of agents and lets go of them: which agents are its own, arming
@@ -43,7 +45,7 @@ final class Arming {
         this.heartbeatTimeoutNs = plan.continuous() == null ? 0 : plan.continuous().heartbeatTimeout().toNanos();
         this.proc = env.agents().proc();
         this.err = env.log();
-        this.startedRealtimeNs = CaptureSession.captureStart(started.command());
+        this.startedRealtimeNs = captureStart(started.command());
     }
 
     int ourPid() {
@@ -198,5 +200,20 @@ final class Arming {
             a.liveness.close();
             a.finished = true;
         }
+    }
+
+    /**
+     * RUN: when the command started (its agents read VPROF_ARM, with this front end's pid, after
+     * that; /proc's start time is in clock ticks, rounded down, so never late). A command that has
+     * already exited has no start time to read: then when this JVM started, which is before it
+     * and its agents too ("now" would disown the agent of a process that lived a millisecond, and
+     * leave its region behind). ATTACH: now, since the agents it arms get this pid only from this
+     * capture.
+     */
+    static long captureStart(Process command) {
+        Optional<Instant> started = command == null ? Optional.empty()
+                : command.info().startInstant().or(() -> ProcessHandle.current().info().startInstant());
+        Instant at = started.orElseGet(Instant::now);
+        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
     }
 }

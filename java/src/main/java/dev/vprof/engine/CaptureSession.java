@@ -2,7 +2,6 @@ package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ProcessExit;
-import dev.vprof.capture.RangeEvent;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcFs;
 import dev.vprof.discovery.ProcessLiveness;
@@ -14,19 +13,14 @@ import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
-import dev.vprof.region.RegionNotReadyException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -55,9 +49,6 @@ final class CaptureSession {
     static final long DISARM_TIMEOUT_NS = COMMAND_TIMEOUT_NS + TimeUnit.MILLISECONDS.toNanos(2 * VprofRing.DRAIN_MAX_MS);
     /** How often the loop looks at the agent directory's news, the command and the targets' ends. */
     private static final long CHECK_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** A region still STARTING (or not yet valid) is retried this often for its first seconds, then every second. */
-    private static final long PENDING_FAST_NS = TimeUnit.SECONDS.toNanos(5);
-    private static final long PENDING_SLOW_EVERY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long HEARTBEAT_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private static final long PROGRESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -76,19 +67,14 @@ final class CaptureSession {
     private final ProcFs proc;
     private final PrintWriter err;
     private final int ourPid;
-    private final int uid;
     private final List<Attached> attached = new ArrayList<>();
-    private final Set<Integer> seenPids = new HashSet<>();
-    /** Regions found before their agent was ready: path -> whether the process is in the tree. */
-    private final Map<Path, Pending> pending = new HashMap<>();
+    private final RegionIntake intake;
     private final Progress progress;
     private final CaptureFeeds feeds;
     private final Process command;    // RUN: the command we started
     private RegionWatch watch;
 
     private volatile String stopRequest;
-    /** Agents found FAILED (their reason was printed as they were found). */
-    private int failedAgents;
     private final TreeRangeRelay relay; // --range-scope tree; null otherwise
     private final TorchTraceFolder torch; // --torch-traces; null otherwise
     /** vprof watch: heartbeats of their own, the duty cycle, a status for other threads; null otherwise. */
@@ -97,8 +83,6 @@ final class CaptureSession {
     private long deadlineNs;          // 0: none
     private DiskWatch disk;
     private long beganNs;
-
-    private record Pending(boolean inTree, long sinceNs) {}
 
     /**
      * The session of {@code plan}, writing to {@code out}; {@code armed} are the agents
@@ -119,34 +103,19 @@ final class CaptureSession {
         this.dir = env.agents();
         this.proc = env.agents().proc();
         this.err = env.log();
-        this.uid = Posix.getuid();
         this.progress = env.progress() ? new Progress(err) : null;
         this.relay = plan.rangeScopeTree() ? new TreeRangeRelay(mode == CapturePlan.Mode.RUN) : null;
         this.torch = plan.torchTraces() == null ? null : new TorchTraceFolder(plan.torchTraces());
         this.kept = plan.continuous() == null ? null : new KeptArmed(plan.continuous());
         this.heartbeatEveryNs = kept != null ? KeptArmed.HEARTBEAT_EVERY_NS : HEARTBEAT_EVERY_NS;
+        this.intake = new RegionIntake(mode, rootPid, proc, err, arming, this::join, CHECK_EVERY_NS);
         for (Attached a : armed) {
             attached.add(a);
-            seenPids.add(a.pid());
+            intake.seen(a.pid());
             if (kept != null) {
                 kept.joined(a);
             }
         }
-    }
-
-    /**
-     * RUN: when the command started (its agents read VPROF_ARM, with this front end's pid, after
-     * that; /proc's start time is in clock ticks, rounded down, so never late). A command that has
-     * already exited has no start time to read: then when this JVM started, which is before it
-     * and its agents too ("now" would disown the agent of a process that lived a millisecond, and
-     * leave its region behind). ATTACH: now, since the agents it arms get this pid only from this
-     * capture.
-     */
-    static long captureStart(Process command) {
-        Optional<Instant> started = command == null ? Optional.empty()
-                : command.info().startInstant().or(() -> ProcessHandle.current().info().startInstant());
-        Instant at = started.orElseGet(Instant::now);
-        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
     }
 
     /** Whether the agent in {@code r} serves this capture ({@link Arming#belongsToThisCapture}). */
@@ -235,7 +204,7 @@ final class CaptureSession {
         if (kept != null) {
             kept.joined(a);
         }
-        seenPids.add(a.pid());
+        intake.seen(a.pid());
         announce(a);
     }
 
@@ -246,93 +215,6 @@ final class CaptureSession {
             a.announced = true;
         } catch (IOException e) {
             throw new UncheckedIOException(e); // run() turns it into the write failure's sentence
-        }
-    }
-
-    /**
-     * Looks at the region files that appeared since the last look, and again at those found
-     * before their agent was ready. Reads /proc only for a file that just appeared.
-     */
-    private void discover(boolean listNow) {
-        long now = System.nanoTime();
-        for (Path p : watch.appeared(listNow)) {
-            // Each region file is looked at once, when it appears (again, for a file made anew).
-            pending.remove(p);
-            int pid = Region.pidOf(p);
-            if (seenPids.contains(pid)) {
-                continue;
-            }
-            consider(p, proc.isDescendant(pid, rootPid), now);
-        }
-        if (!pending.isEmpty()) {
-            for (Map.Entry<Path, Pending> e : List.copyOf(pending.entrySet())) {
-                long age = now - e.getValue().sinceNs();
-                if (age < PENDING_FAST_NS || age % PENDING_SLOW_EVERY_NS < CHECK_EVERY_NS) {
-                    consider(e.getKey(), e.getValue().inTree(), e.getValue().sinceNs());
-                }
-            }
-        }
-    }
-
-    /** Opens a region found in the directory and attaches it if it belongs to this capture. */
-    private void consider(Path path, boolean inTree, long sinceNs) {
-        pending.remove(path);
-        if (!inTree && mode == CapturePlan.Mode.ATTACH) {
-            return;
-        }
-        Region r;
-        try {
-            r = Region.open(path, uid, true);
-        } catch (RegionNotReadyException e) {
-            pending.put(path, new Pending(inTree, sinceNs));
-            return;
-        } catch (RegionException e) {
-            if (inTree) {
-                err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
-            }
-            return;
-        }
-        AgentState st = r.state();
-        boolean ours = belongsToThisCapture(r);
-        if (st == AgentState.STARTING) {
-            r.close();
-            pending.put(path, new Pending(inTree, sinceNs));
-            return;
-        }
-        if (!inTree && !ours) {
-            r.close();
-            return;
-        }
-        if (st == AgentState.FAILED) {
-            // An agent that failed in a process that has already exited kept its region for us (its
-            // VPROF_ARM named us): the reason is read here, then the region is ours to remove.
-            boolean gone = !proc.isAlive(r.pid());
-            seenPids.add(r.pid());
-            failedAgents++;
-            err.println("vprof: warning: the agent in pid " + r.pid() + " is FAILED: " + r.reason()
-                    + (gone ? "; that process has exited" : "; that process runs on without capture"));
-            if (gone && ours) {
-                r.unlink();
-            }
-            r.close();
-            return;
-        }
-        if (mode == CapturePlan.Mode.RUN) {
-            // Armed by VPROF_ARM at its start: everything since then is ours.
-            r.heartbeat(Posix.monotonicNanos());
-            if (!ours && st == AgentState.DORMANT && r.counters().records() == 0) {
-                err.println("vprof: warning: the agent in pid " + r.pid()
-                        + " did not arm itself from VPROF_ARM; it is not captured");
-            }
-            join(arming.newAttached(r, new AgentCounters(0, 0, 0, 0, 0, 0)));
-        } else {
-            try {
-                arming.checkUsable(r);
-                join(arming.arm(r));
-            } catch (CaptureException e) {
-                err.println("vprof: warning: " + e.getMessage() + "; that process is not captured");
-                r.close();
-            }
         }
     }
 
@@ -403,7 +285,7 @@ final class CaptureSession {
                 if (torch != null) {
                     // After /stop_profile (vLLM writes its traces then) and after the window closed.
                     try {
-                        folded = TorchTraceFold.fold(torch.await(err), out, err, new HashSet<>(seenPids));
+                        folded = TorchTraceFold.fold(torch.await(err), out, err, intake.seenPids());
                     } catch (CaptureException e) {
                         torchFailure = e;
                     }
@@ -436,18 +318,7 @@ final class CaptureSession {
 
     /** Why it ended, in the words of the capture's last line. */
     private String endLine(String stopReason) {
-        CaptureEnd.Cause cause;
-        if (mode == CapturePlan.Mode.RUN) {
-            cause = CaptureEnd.Cause.COMMAND_EXITED;
-        } else {
-            boolean anyRange = false, anyExit = false;
-            for (Attached a : attached) {
-                anyRange |= a.endedByItself;
-                anyExit |= !a.endedByItself;
-            }
-            cause = anyRange && anyExit ? CaptureEnd.Cause.RANGES_DONE_OR_EXITED
-                    : anyRange ? CaptureEnd.Cause.RANGES_DONE : CaptureEnd.Cause.TARGETS_EXITED;
-        }
+        CaptureEnd.Cause cause = CaptureTally.cause(mode, attached.stream().map(a -> a.endedByItself).toList());
         Integer status = command != null && !command.isAlive() ? command.exitValue() : null;
         return CaptureEnd.line(stopReason, cause, System.nanoTime() - beganNs,
                 plan.duration() == null ? 0 : plan.duration().toNanos(), status);
@@ -544,7 +415,7 @@ final class CaptureSession {
                 // reported by the watch yet. A FEEDS capture has no agents to discover.
                 boolean exitedNow = command != null && !command.isAlive();
                 if (watch != null) {
-                    discover(exitedNow && !commandExited);
+                    intake.look(watch.appeared(exitedNow && !commandExited));
                 }
                 commandExited = exitedNow;
                 nextCheck = now + CHECK_EVERY_NS;
@@ -676,7 +547,7 @@ final class CaptureSession {
         finish(a, true);
         Region r;
         try {
-            r = Region.open(path, uid, true);
+            r = Region.open(path, Posix.getuid(), true);
         } catch (RegionException e) {
             err.println("vprof: warning: pid " + a.pid() + "'s agent went dormant by itself and cannot be armed again: "
                     + e.getMessage());
@@ -808,52 +679,7 @@ final class CaptureSession {
     }
 
     private CaptureSummary summary(String stopReason) {
-        long ranges = 0, kernels = 0, records = 0, ringDrops = 0, ringDropsKernels = 0, cuptiDrops = 0;
-        List<String> agentWarnings = new ArrayList<>();
-        for (Attached a : attached) {
-            long raised = a.delta().warningFlags();
-            if (raised != 0) {
-                agentWarnings.add("pid " + a.pid() + ": " + a.lastReason + " ["
-                        + String.join(", ", RangeEvent.flagNames(raised)) + "]");
-            }
-            ranges += a.reader.rangesBegun();
-            kernels += a.reader.records(VprofRing.REC_KERNEL);
-            records += a.reader.records();
-            AgentCounters d = a.delta();
-            ringDrops += d.ringDrops();
-            ringDropsKernels += d.ringDropsKernels();
-            cuptiDrops += d.cuptiDrops();
-        }
-        List<String> feedLines = new ArrayList<>(feeds.summaryLines());
-        int processes = attached.size();
-        String from = null;
-        if (folded != null) { // the one summary line counts what the traces added
-            processes += folded.processes();
-            kernels += folded.kernels();
-            records += folded.records();
-            from = folded.from();
-        }
-        return new CaptureSummary(processes, ranges, kernels, records, ringDrops, ringDropsKernels, cuptiDrops,
-                stopReason, feeds.counts(), feedLines, agentWarnings, rangeHints(ranges), failedAgents, null, from);
-    }
-
-    /** A capture range that never opened leaves an empty file that looks like success: say why it may have. */
-    private List<String> rangeHints(long ranges) {
-        if (ranges > 0 || attached.isEmpty() || spec.rangeMode() == VprofRing.RANGE_NONE) {
-            return List.of();
-        }
-        String waited = attached.size() == 1 ? "its process" : "any of its " + attached.size() + " processes";
-        if (spec.rangeMode() == VprofRing.RANGE_PROFILER) {
-            String why = plan.trigger() != null && feeds.counts().triggerFailures() == 0
-                    ? "--trigger POSTed /start_profile, but no process called cudaProfilerStart: was vLLM started"
-                            + " with --profiler-config '{\"profiler\":\"cuda\"}'?"
-                    : "did you pass --trigger, or start vLLM with --profiler-config '{\"profiler\":\"cuda\"}'?";
-            return List.of("vprof: warning: no capture range opened: --capture-range=cudaProfilerApi waited for "
-                    + "cudaProfilerStart in " + waited + " and it never came, so nothing was recorded; " + why);
-        }
-        String range = spec.rangeName() + (spec.rangeDomain().isEmpty() ? "" : "@" + spec.rangeDomain());
-        return List.of("vprof: warning: no capture range opened: no NVTX range '" + range + "' was pushed in "
-                + waited + ", so nothing was recorded; names are case-sensitive (the domain too), and a"
-                + " range pushed before the capture started does not count");
+        return CaptureTally.summary(attached, feeds, folded, spec, plan.trigger() != null, stopReason,
+                intake.failedAgents());
     }
 }

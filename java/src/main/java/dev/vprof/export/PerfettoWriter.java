@@ -19,22 +19,14 @@ import dev.vprof.timeline.TimelineProcess;
 import dev.vprof.timeline.TimelineSource;
 import dev.vprof.wire.WireType;
 import dev.vprof.wire.WireWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.zip.Deflater;
 
 /**
  * Writes a {@link TimelineSource} (a capture streamed from its file) as a
@@ -93,35 +85,6 @@ public final class PerfettoWriter {
     /** What a write produced. {@code clampedSlices} counts slices shortened to nest in their parent. */
     public record Stats(long bytes, long packets, long gpuSlices, long clampedSlices, int tracks, int sequences) {}
 
-    private static final int FLUSH_AT = 1 << 20;
-    private static final int COMPRESSOR_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
-    private static final int MAX_PENDING = 2 * COMPRESSOR_THREADS;
-
-    /**
-     * One Trace.packet whose compressed_packets holds {@code chunk} (whole TracePackets) deflated.
-     * The fastest level: the export must keep up with millions of kernels a second, and these
-     * packets are repetitive enough that level 1 already shrinks them about four times.
-     */
-    private static byte[] compressedPacket(byte[] chunk) {
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        try {
-            deflater.setInput(chunk);
-            deflater.finish();
-            ByteArrayOutputStream z = new ByteArrayOutputStream(chunk.length / 3 + 64);
-            byte[] buf = new byte[64 << 10];
-            while (!deflater.finished()) {
-                z.write(buf, 0, deflater.deflate(buf));
-            }
-            WireWriter wrapper = new WireWriter(z.size() + 16);
-            wrapper.bytes(PACKET_COMPRESSED_PACKETS, z.toByteArray());
-            WireWriter packet = new WireWriter(z.size() + 32);
-            packet.message(TRACE_PACKET, wrapper);
-            return packet.toByteArray();
-        } finally {
-            deflater.end();
-        }
-    }
-
     private final Options options;
 
     public PerfettoWriter() {
@@ -142,9 +105,7 @@ public final class PerfettoWriter {
             run.write(source);
             return run.finish();
         } finally {
-            if (run.compressor != null) {
-                run.compressor.shutdownNow(); // after an error: no compressor thread outlives the write
-            }
+            run.packets.close();
         }
     }
 
@@ -156,20 +117,15 @@ public final class PerfettoWriter {
 
     /** State of one write; a writer instance can be reused across timelines and threads. */
     private final class Run extends TraceSink {
-        final OutputStream sink;
-        final WireWriter out = new WireWriter(FLUSH_AT + (64 << 10));
+        final PerfettoPackets packets;
         final WireWriter scratch = new WireWriter(256);
         final WireWriter scratch2 = new WireWriter(256);
-        final ArrayDeque<Future<byte[]>> pending = new ArrayDeque<>();
-        ExecutorService compressor;
         final TrackMap<GpuStream, StreamTrack> streams = new TrackMap<>("a GPU stream");
         final TrackMap<CpuThread, ThreadTrack> threads = new TrackMap<>("a thread");
         /** Every sequence, in the order made: finished in that order. */
         final List<Sequence> sequences = new ArrayList<>();
         byte[][] nameBytes;
         final long base;
-        long bytes;
-        long packets;
         long gpuSlices;
         long clamped;
         long nextUuid = 1;
@@ -178,7 +134,7 @@ public final class PerfettoWriter {
 
         Run(Timeline timeline, OutputStream sink) {
             super(timeline);
-            this.sink = sink;
+            this.packets = new PerfettoPackets(sink, options.compress());
             this.nameBytes = new byte[Math.max(16, timeline.strings().size() + 16)][];
             long earliest = timeline.earliestNs();
             this.base = earliest == Long.MAX_VALUE ? 0 : earliest;
@@ -188,8 +144,8 @@ public final class PerfettoWriter {
             for (Sequence seq : sequences) {
                 seq.finish();
             }
-            flushAll();
-            return new Stats(bytes, packets, gpuSlices, clamped, tracks, nextSequence - 1);
+            packets.finish();
+            return new Stats(packets.bytes(), packets.packets(), gpuSlices, clamped, tracks, nextSequence - 1);
         }
 
         // ---- names ----
@@ -212,72 +168,9 @@ public final class PerfettoWriter {
             return b;
         }
 
-        // ---- packets ----
-
-        void flushIfFull() throws IOException {
-            if (out.size() >= FLUSH_AT) {
-                flush();
-            }
-        }
-
-        void flush() throws IOException {
-            if (out.size() == 0) {
-                return;
-            }
-            if (!options.compress()) {
-                bytes += out.size();
-                out.writeTo(sink);
-                out.reset();
-                return;
-            }
-            // Deflating is the slow part (the encoding runs several times faster), so chunks are
-            // compressed on other cores while this thread encodes the next ones; they are written
-            // in order, and at most MAX_PENDING chunks wait, which bounds the memory.
-            byte[] chunk = Arrays.copyOf(out.array(), out.size());
-            out.reset();
-            pending.addLast(compressor().submit(() -> compressedPacket(chunk)));
-            while (pending.size() > MAX_PENDING) {
-                writeOldest();
-            }
-        }
-
-        void flushAll() throws IOException {
-            flush();
-            while (!pending.isEmpty()) {
-                writeOldest();
-            }
-            if (compressor != null) {
-                compressor.shutdown();
-            }
-        }
-
-        private void writeOldest() throws IOException {
-            byte[] packet;
-            try {
-                packet = pending.removeFirst().get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while compressing the trace");
-            } catch (ExecutionException e) {
-                throw new IOException("compressing the trace failed", e.getCause());
-            }
-            bytes += packet.length;
-            sink.write(packet);
-        }
-
-        private ExecutorService compressor() {
-            if (compressor == null) {
-                compressor = Executors.newFixedThreadPool(COMPRESSOR_THREADS,
-                        Thread.ofPlatform().daemon().name("perfetto-deflate-", 0).factory());
-            }
-            return compressor;
-        }
-
         /** Writes {@code body} as one TracePacket of the Trace. */
         void packet(WireWriter body) throws IOException {
-            out.message(TRACE_PACKET, body);
-            packets++;
-            flushIfFull();
+            packets.packet(body);
         }
 
         /** The first packet: the trace's clock snapshot ({@link PerfettoClocks}). */
@@ -470,7 +363,7 @@ public final class PerfettoWriter {
                 return;
             }
             Lanes.Assignment lanes = Lanes.disjoint(requests, Request::startNs, Request::endNs);
-            List<List<Request>> byLane = groupByLane(requests, lanes);
+            List<List<Request>> byLane = lanes.group(requests);
             long groupUuid = track(0, "Requests", null);
             for (int lane = 0; lane < byLane.size(); lane++) {
                 long laneUuid = track(groupUuid, "Requests lane " + (lane + 1), null);
@@ -512,7 +405,7 @@ public final class PerfettoWriter {
             for (Map.Entry<String, List<ServiceSpan>> e : byService.entrySet()) {
                 List<ServiceSpan> spans = e.getValue();
                 Lanes.Assignment lanes = Lanes.nested(spans, ServiceSpan::startNs, ServiceSpan::endNs);
-                List<List<ServiceSpan>> byLane = groupByLane(spans, lanes);
+                List<List<ServiceSpan>> byLane = lanes.group(spans);
                 long groupUuid = track(0, "Spans: " + e.getKey(), null);
                 for (int lane = 0; lane < byLane.size(); lane++) {
                     long laneUuid = track(groupUuid, e.getKey() + " lane " + (lane + 1), null);
@@ -534,17 +427,6 @@ public final class PerfettoWriter {
                     seq.finish();
                 }
             }
-        }
-
-        static <T> List<List<T>> groupByLane(List<T> items, Lanes.Assignment lanes) {
-            List<List<T>> byLane = new ArrayList<>();
-            for (int i = 0; i < lanes.laneCount(); i++) {
-                byLane.add(new ArrayList<>());
-            }
-            for (int i = 0; i < items.size(); i++) {
-                byLane.get(lanes.laneOf()[i]).add(items.get(i));
-            }
-            return byLane;
         }
 
         // ---- counters ----
@@ -784,6 +666,7 @@ public final class PerfettoWriter {
                     body += 1 + WireWriter.varintSize(internedSize) + internedSize;
                 }
                 // Every field number below is under 16, so each tag is one byte: (field << 3) | wire type.
+                WireWriter out = packets.buffer();
                 out.reserve(1 + 5 + body);
                 out.putByte(TRACE_PACKET << 3 | WireType.LEN);
                 out.putVarint(body);
@@ -806,8 +689,7 @@ public final class PerfettoWriter {
                 out.putVarint(id);
                 out.putByte(PACKET_SEQUENCE_FLAGS << 3 | WireType.VARINT);
                 out.putByte(SEQ_NEEDS_INCREMENTAL_STATE);
-                packets++;
-                flushIfFull();
+                packets.written();
             }
         }
     }

@@ -9,7 +9,7 @@ import dev.vprof.bindings.VprofRing.MarkerRecord;
 import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.capture.CaptureFormatException;
-import dev.vprof.diff.DiffText;
+import dev.vprof.names.TerminalText;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.sql.PreparedStatement;
@@ -380,7 +380,7 @@ final class ActivityRows {
             if (cbid < 0 && unknownApiNames.size() < NAMES_LISTED) {
                 // Names come from the file: escaped before a terminal shows them in the note.
                 unknownApiNames.add(name == null ? "(StringIds has no id " + nameId + ")"
-                        : DiffText.escape(name.length() > 80 ? name.substring(0, 80) + "..." : name));
+                        : TerminalText.escape(name.length() > 80 ? name.substring(0, 80) + "..." : name));
             }
             cbids.put(key, cbid);
         }

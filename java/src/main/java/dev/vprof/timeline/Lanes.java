@@ -15,7 +15,19 @@ public final class Lanes {
     private Lanes() {}
 
     /** The lane of each interval and how many lanes were used. */
-    public record Assignment(int[] laneOf, int laneCount) {}
+    public record Assignment(int[] laneOf, int laneCount) {
+        /** {@code items} (in the order they were assigned) gathered by lane, in lane order. */
+        public <T> List<List<T>> group(List<T> items) {
+            List<List<T>> byLane = new ArrayList<>();
+            for (int i = 0; i < laneCount; i++) {
+                byLane.add(new ArrayList<>());
+            }
+            for (int i = 0; i < items.size(); i++) {
+                byLane.get(laneOf[i]).add(items.get(i));
+            }
+            return byLane;
+        }
+    }
 
     /** {@link #disjoint(long[], long[])} over a list, each item's interval read by the two functions. */
     public static <T> Assignment disjoint(List<T> items, ToLongFunction<? super T> start, ToLongFunction<? super T> end) {

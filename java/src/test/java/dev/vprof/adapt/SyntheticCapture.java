@@ -110,9 +110,9 @@ public final class SyntheticCapture {
     public static MemorySegment range(long edge, long realtimeNs, long cuptiNs) {
         MemorySegment seg = Arena.ofAuto().allocate(RangeRecord.SIZE + 7 & ~7, 8);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.LENGTH, (int) (RangeRecord.SIZE + 7 & ~7));
-        seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.TYPE, (int) VprofRing.REC_RANGE);
+        seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.TYPE, VprofRing.REC_RANGE);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.EDGE, (int) edge);
-        seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.SOURCE, (int) VprofRing.SOURCE_PROFILER);
+        seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.SOURCE, VprofRing.SOURCE_PROFILER);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.INDEX, 1);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.CAPTURE_ID, 1);
         seg.set(ValueLayout.JAVA_LONG_UNALIGNED, RangeRecord.CUPTI_NS, cuptiNs);

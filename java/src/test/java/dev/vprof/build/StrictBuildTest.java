@@ -29,14 +29,23 @@ class StrictBuildTest {
     Path tmp;
 
     static List<String> mainCompilerArgs() throws Exception {
+        return compilerArgs("default-compile");
+    }
+
+    /** The compilerArgs of the compiler plugin's execution {@code id} in java/pom.xml. */
+    static List<String> compilerArgs(String id) throws Exception {
         String pom = Files.readString(Path.of("pom.xml"));
-        int exec = pom.indexOf("<id>default-compile</id>");
-        assertTrue(exec > 0, "java/pom.xml configures no default-compile execution");
+        int exec = pom.indexOf("<id>" + id + "</id>");
+        assertTrue(exec > 0, "java/pom.xml configures no " + id + " execution");
         int end = pom.indexOf("</execution>", exec);
         Matcher m = Pattern.compile("<arg>([^<]+)</arg>").matcher(pom.substring(exec, end));
         List<String> args = new ArrayList<>();
         while (m.find()) {
-            args.add(m.group(1).trim());
+            String arg = m.group(1).trim();
+            // The forked javac's JVM options and the Error Prone plugin are not javac's own flags.
+            if (!arg.startsWith("-J") && !arg.startsWith("-Xplugin:")) {
+                args.add(arg);
+            }
         }
         return args;
     }
@@ -53,7 +62,24 @@ class StrictBuildTest {
 
     @Test
     void aNewWarningFailsTheMainBuild() throws Exception {
-        List<String> flags = mainCompilerArgs();
+        aNewWarningFails(mainCompilerArgs());
+    }
+
+    @Test
+    void errorProneChecksTheMainCode() throws Exception {
+        String pom = Files.readString(Path.of("pom.xml"));
+        int exec = pom.indexOf("<id>default-compile</id>");
+        String main = pom.substring(exec, pom.indexOf("</execution>", exec));
+        assertTrue(main.contains("<arg>-Xplugin:ErrorProne"), "the main compile runs Error Prone");
+        assertTrue(main.contains("<artifactId>error_prone_core</artifactId>"), "Error Prone is on the processor path");
+    }
+
+    @Test
+    void aNewWarningFailsTheTestBuild() throws Exception {
+        aNewWarningFails(compilerArgs("default-testCompile"));
+    }
+
+    private void aNewWarningFails(List<String> flags) throws Exception {
         assertTrue(flags.contains("-Werror"), "warnings are errors: " + flags);
         assertTrue(flags.stream().anyMatch(f -> f.startsWith("-Xlint:all")), "every lint is on: " + flags);
         String clean = "public class Sample extends Exception { private static final long serialVersionUID = 1L; }";

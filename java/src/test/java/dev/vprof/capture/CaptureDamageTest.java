@@ -186,19 +186,19 @@ class CaptureDamageTest {
             // A good run, then runs that each end in a different impossible record header.
             new RingRecords().string(-1, "max_id").kernelDesc(-2, -1, 0, 0).kernel(1, 2, 1, -2).writeTo(w, 1);
             w.flush();
-            new RingRecords().raw(16, 0, (int) VprofRing.REC_KERNEL).kernel(3, 4, 2, -2).writeTo(w, 1);
+            new RingRecords().raw(16, 0, VprofRing.REC_KERNEL).kernel(3, 4, 2, -2).writeTo(w, 1);
             w.flush();
-            new RingRecords().raw(16, -8, (int) VprofRing.REC_KERNEL).writeTo(w, 1);
+            new RingRecords().raw(16, -8, VprofRing.REC_KERNEL).writeTo(w, 1);
             w.flush();
-            new RingRecords().raw(16, 12, (int) VprofRing.REC_KERNEL).writeTo(w, 1);
+            new RingRecords().raw(16, 12, VprofRing.REC_KERNEL).writeTo(w, 1);
             w.flush();
-            new RingRecords().raw(16, Integer.MAX_VALUE & ~7, (int) VprofRing.REC_KERNEL).writeTo(w, 1);
+            new RingRecords().raw(16, Integer.MAX_VALUE & ~7, VprofRing.REC_KERNEL).writeTo(w, 1);
             w.flush();
             // Records of the right length field but too short for their type, an unknown type,
             // a STRING whose len runs past its record, a STRING with id 0: skipped, counted.
             RingRecords odd = new RingRecords()
-                    .raw(16, 16, (int) VprofRing.REC_KERNEL)
-                    .raw(16, 16, (int) VprofRing.REC_RANGE)
+                    .raw(16, 16, VprofRing.REC_KERNEL)
+                    .raw(16, 16, VprofRing.REC_RANGE)
                     .raw(24, 24, 99)
                     .raw(24, 24, -5);
             MemorySegment s = odd.segment();

@@ -83,7 +83,7 @@ class CaptureFileTest {
     void aCreatedFileReplacesTheOldOneReadsAtOnceAndLeavesNothingBesideIt() throws IOException {
         Path file = dir.resolve("b.vprof");
         Files.writeString(file, "an older capture's bytes");
-        try (CaptureWriter w = CaptureWriter.create(file, META)) {
+        try (CaptureWriter _ = CaptureWriter.create(file, META)) {
             // Before any chunk or close: a front end SIGKILLed now leaves a file that reads.
             try (CaptureReader c = CaptureReader.open(file)) {
                 assertEquals(META, c.metadata().orElseThrow());

@@ -208,7 +208,7 @@ public final class RingRecords {
     /** A LATE_BEGIN or LATE_END edge naming an earlier range (format 2). */
     public RingRecords late(boolean begin, int index, int captureId) {
         long at = begin(RangeRecord.SIZE, VprofRing.REC_RANGE);
-        seg.set(INT, at + RangeRecord.EDGE, (int) (begin ? VprofRing.RANGE_LATE_BEGIN : VprofRing.RANGE_LATE_END));
+        seg.set(INT, at + RangeRecord.EDGE, (begin ? VprofRing.RANGE_LATE_BEGIN : VprofRing.RANGE_LATE_END));
         seg.set(INT, at + RangeRecord.INDEX, index);
         seg.set(INT, at + RangeRecord.CAPTURE_ID, captureId);
         return this;
@@ -274,7 +274,7 @@ public final class RingRecords {
         seg.set(INT, at + DeviceRecord.MAX_REGISTERS_PER_SM, 65536);
         seg.set(INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_BLOCK, 49152);
         seg.set(INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_SM, 233472);
-        seg.set(INT, at + DeviceRecord.FLAGS, (int) VprofRing.DEVICE_ECC);
+        seg.set(INT, at + DeviceRecord.FLAGS, VprofRing.DEVICE_ECC);
         seg.set(ValueLayout.JAVA_BYTE, at + DeviceRecord.UUID, (byte) 0xab);
         return this;
     }

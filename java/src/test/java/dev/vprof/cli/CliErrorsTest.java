@@ -92,7 +92,7 @@ class CliErrorsTest {
     @Test
     void attachToAFailedAgentShowsItsReason() throws Exception {
         TestRegions.create(dir, pid, 65536, c -> {
-            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_FAILED);
+            c.set(ValueLayout.JAVA_INT, Control.STATE, VprofRing.STATE_FAILED);
             TestRegions.putString(c, Control.REASON, "cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
         });
         assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
@@ -103,7 +103,7 @@ class CliErrorsTest {
     void attachToAnAgentThatAnotherFrontEndHolds() throws Exception {
         int other = (int) ProcessHandle.current().parent().orElseThrow().pid();
         TestRegions.create(dir, pid, 65536, c -> {
-            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_CAPTURING);
+            c.set(ValueLayout.JAVA_INT, Control.STATE, VprofRing.STATE_CAPTURING);
             c.set(ValueLayout.JAVA_INT, Control.FRONTEND_PID, other);
         });
         assertError(Cli.run("attach", "--pid", Integer.toString(pid), "-o", out()),
@@ -164,7 +164,7 @@ class CliErrorsTest {
     @Test
     void listShowsFailedAgentsWithTheirReasonAndStaleRegions() throws Exception {
         TestRegions.create(dir, pid, 65536, c -> {
-            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_FAILED);
+            c.set(ValueLayout.JAVA_INT, Control.STATE, VprofRing.STATE_FAILED);
             TestRegions.putString(c, Control.REASON, "cuptiSubscribe: CUPTI_ERROR_UNKNOWN");
         });
         Files.createFile(dir.resolve("vprof.4000000"));

@@ -43,7 +43,7 @@ class DemoFolderTest {
     void aFolderADemoStillRunsInIsRefusedEvenWithForce(@TempDir Path dir) throws IOException {
         Path log = Files.writeString(dir.resolve("worker-0.log"), "a running worker's log\n");
         String pid = Long.toString(ProcessHandle.current().pid());
-        try (DemoDir running = DemoDir.claim(dir, true, false)) {
+        try (DemoDir _ = DemoDir.claim(dir, true, false)) {
             Cli.Result again = Cli.run("demo", "--dir", dir.toString(), "--force", "--no-torch-path");
             assertEquals(ExitCode.CANNOT.code(), again.code(), again.err());
             assertEquals("vprof: " + dir + " is in use by a running vprof demo (pid " + pid + "), which writes its "

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * after it are read.
  */
 class DeadProducerUnblockTest {
-    private static final int KERNEL = (int) VprofRing.REC_KERNEL;
+    private static final int KERNEL = VprofRing.REC_KERNEL;
     private final Arena arena = Arena.ofConfined();
 
     @AfterEach

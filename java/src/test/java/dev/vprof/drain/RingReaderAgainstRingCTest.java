@@ -117,7 +117,7 @@ class RingReaderAgainstRingCTest {
                         // Mostly kernel-sized records, some odd lengths, now and then a large one
                         // (a STRING), so that claims cross the ring's end and get padding.
                         int length = i % 97 == 0 ? 1000 + i % 3000 : 20 + i % 45;
-                        int type = length > 100 ? (int) VprofRing.REC_STRING : (int) VprofRing.REC_KERNEL;
+                        int type = length > 100 ? VprofRing.REC_STRING : VprofRing.REC_KERNEL;
                         if (publish(r, scratch, type, length, ((long) id << 32) | i, DATA)) {
                             written[id]++;
                         } else {
@@ -171,7 +171,7 @@ class RingReaderAgainstRingCTest {
         assertEquals(drops, counter(r, Control.RING_DROPS), "ring.c counted each drop it reported");
         assertEquals(producers * (long) perProducer - drops, counter(r, Control.RECORDS));
         assertEquals(reader.records(), counter(r, Control.RECORDS), "the reader and ring.c agree on the records");
-        assertTrue(reader.records((int) VprofRing.REC_STRING) > 0, "large records crossed the wrap");
+        assertTrue(reader.records(VprofRing.REC_STRING) > 0, "large records crossed the wrap");
         assertEquals(counter(r, Control.TAIL), reader.head(), "the reader caught up with every claim");
     }
 
@@ -179,11 +179,11 @@ class RingReaderAgainstRingCTest {
     void aRecordRingCClaimedButHasNotCommittedHoldsTheReaderBackUntilItIs() throws Throwable {
         Ring r = ring(64 * 1024);
         MemorySegment scratch = arena.allocate(VprofRing.RECORD_MAX, 8);
-        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 32, 1, DATA));
-        MemorySegment held = ((MemorySegment) claim.invokeExact(r.struct(), (int) VprofRing.REC_KERNEL, 32, DATA))
+        assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 32, 1, DATA));
+        MemorySegment held = ((MemorySegment) claim.invokeExact(r.struct(), VprofRing.REC_KERNEL, 32, DATA))
                 .reinterpret(32);
         held.set(ValueLayout.JAVA_LONG, 8, 2L);
-        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 32, 3, DATA));
+        assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 32, 3, DATA));
         List<Long> stamps = new ArrayList<>();
         RecordSink sink = (pid, src, off, len) -> {
             for (long o = off; o < off + len; o += src.get(ValueLayout.JAVA_INT, o)) {
@@ -203,13 +203,13 @@ class RingReaderAgainstRingCTest {
         Ring r = ring(64 * 1024);
         MemorySegment scratch = arena.allocate(VprofRing.RECORD_MAX, 8);
         int kept = 0;
-        while (publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, kept, DATA)) {
+        while (publish(r, scratch, VprofRing.REC_KERNEL, 64, kept, DATA)) {
             kept++;
         }
         assertEquals(1, counter(r, Control.RING_DROPS));
         assertEquals(1, counter(r, Control.RING_DROPS_KERNELS), "a dropped KERNEL is counted as one");
         // RANGE and CLOCK_SYNC records may use the reserve: the end of a range is never lost to a full ring.
-        assertTrue(publish(r, scratch, (int) VprofRing.REC_RANGE, 48, -1, CONTROL));
+        assertTrue(publish(r, scratch, VprofRing.REC_RANGE, 48, -1, CONTROL));
         List<Integer> types = new ArrayList<>();
         RingReader reader = new RingReader(1, r.control(), r.bytes());
         reader.drain((pid, src, off, len) -> {
@@ -218,10 +218,10 @@ class RingReaderAgainstRingCTest {
             }
         }, Long.MAX_VALUE);
         assertEquals(kept + 1, types.size(), "every record kept before the drop, and the control record");
-        assertEquals((int) VprofRing.REC_RANGE, types.getLast());
+        assertEquals(VprofRing.REC_RANGE, types.getLast());
         assertEquals(0, reader.discardLeftovers());
         // Drained: the room is back for ring.c's producers.
-        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, 0, DATA));
+        assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 64, 0, DATA));
     }
 
     /** ring.c's own claim, never committed (its producer died mid-write), no longer blocks the Java reader. */
@@ -229,10 +229,10 @@ class RingReaderAgainstRingCTest {
     void aRingCClaimThatIsNeverCommittedIsUnblockedAndTheRecordsAfterItAreRead() throws Throwable {
         Ring r = ring(64 * 1024);
         MemorySegment scratch = arena.allocate(VprofRing.RECORD_MAX, 8);
-        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, 1, DATA));
-        MemorySegment dead = (MemorySegment) claim.invokeExact(r.struct(), (int) VprofRing.REC_KERNEL, 72, DATA);
+        assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 64, 1, DATA));
+        MemorySegment dead = (MemorySegment) claim.invokeExact(r.struct(), VprofRing.REC_KERNEL, 72, DATA);
         assertTrue(dead.address() != 0);
-        assertTrue(publish(r, scratch, (int) VprofRing.REC_KERNEL, 64, 2, DATA));
+        assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 64, 2, DATA));
         List<Long> stamps = new ArrayList<>();
         RecordSink sink = (pid, src, off, len) -> {
             for (long o = off; o < off + len; o += src.get(ValueLayout.JAVA_INT, o)) {

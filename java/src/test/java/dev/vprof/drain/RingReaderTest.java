@@ -55,7 +55,7 @@ class RingReaderTest {
         MemorySegment[] cr = ring(4096);
         TestProducer p = new TestProducer(cr[0], cr[1]);
         for (int i = 0; i < 10; i++) {
-            assertTrue(p.write((int) VprofRing.REC_KERNEL, 32, i));
+            assertTrue(p.write(VprofRing.REC_KERNEL, 32, i));
         }
         RingReader r = new RingReader(7, cr[0], cr[1]);
         Collector c = new Collector();
@@ -70,7 +70,7 @@ class RingReaderTest {
             assertEquals(0, cr[1].get(ValueLayout.JAVA_BYTE, i));
         }
         assertTrue(r.isEmpty());
-        assertEquals(10, r.records((int) VprofRing.REC_KERNEL));
+        assertEquals(10, r.records(VprofRing.REC_KERNEL));
     }
 
     @Test
@@ -81,7 +81,7 @@ class RingReaderTest {
         Collector c = new Collector();
         long written = 0;
         for (int i = 0; i < 100; i++) {
-            assertTrue(p.write((int) VprofRing.REC_KERNEL, 48, i)); // 48 does not divide 256: wraps with padding
+            assertTrue(p.write(VprofRing.REC_KERNEL, 48, i)); // 48 does not divide 256: wraps with padding
             written++;
             if (i % 3 == 2) {
                 r.drain(c, Long.MAX_VALUE);
@@ -104,7 +104,7 @@ class RingReaderTest {
         int ok = 0;
         int dropped = 0;
         for (int i = 0; i < 100; i++) {
-            if (p.write((int) VprofRing.REC_KERNEL, 32, i)) ok++; else dropped++;
+            if (p.write(VprofRing.REC_KERNEL, 32, i)) ok++; else dropped++;
         }
         assertEquals(32, ok);
         assertEquals(68, dropped);
@@ -130,7 +130,7 @@ class RingReaderTest {
             Thread th = new Thread(() -> {
                 for (int i = 0; i < perProducer; i++) {
                     int len = 16 + 8 * (i % 5);
-                    if (!p.write((int) VprofRing.REC_KERNEL, len, ((long) id << 32) | i)) {
+                    if (!p.write(VprofRing.REC_KERNEL, len, ((long) id << 32) | i)) {
                         drops[id]++;
                     }
                 }
@@ -173,7 +173,7 @@ class RingReaderTest {
     @Test
     void anUncommittedRecordStopsTheReaderUntilItIsCommitted() throws Exception {
         MemorySegment[] cr = ring(4096);
-        new TestProducer(cr[0], cr[1]).write((int) VprofRing.REC_KERNEL, 32, 1);
+        new TestProducer(cr[0], cr[1]).write(VprofRing.REC_KERNEL, 32, 1);
         cr[1].set(ValueLayout.JAVA_INT, 0, -32); // as if the producer were between its two length stores
         RingReader r = new RingReader(1, cr[0], cr[1]);
         Collector c = new Collector();
@@ -186,8 +186,8 @@ class RingReaderTest {
     private void assertCorrupt(int length, int type, long offsetOfBadRecord) throws Exception {
         MemorySegment[] cr = ring(4096);
         TestProducer p = new TestProducer(cr[0], cr[1]);
-        p.write((int) VprofRing.REC_KERNEL, 32, 1);
-        p.write((int) VprofRing.REC_KERNEL, 32, 2);
+        p.write(VprofRing.REC_KERNEL, 32, 1);
+        p.write(VprofRing.REC_KERNEL, 32, 2);
         long off = 64;
         if (offsetOfBadRecord >= 0) {
             off = offsetOfBadRecord;
@@ -207,17 +207,17 @@ class RingReaderTest {
 
     @Test
     void aLengthThatIsNotAMultipleOfEightIsRejected() throws Exception {
-        assertCorrupt(12, (int) VprofRing.REC_KERNEL, -1);
+        assertCorrupt(12, VprofRing.REC_KERNEL, -1);
     }
 
     @Test
     void aLengthLongerThanTheLargestRecordIsRejected() throws Exception {
-        assertCorrupt((int) VprofRing.RECORD_MAX + 8, (int) VprofRing.REC_KERNEL, -1);
+        assertCorrupt((int) VprofRing.RECORD_MAX + 8, VprofRing.REC_KERNEL, -1);
     }
 
     @Test
     void aRecordReachingPastTheRingsEndIsRejected() throws Exception {
-        assertCorrupt(64, (int) VprofRing.REC_KERNEL, 4096 - 32);
+        assertCorrupt(64, VprofRing.REC_KERNEL, 4096 - 32);
     }
 
     @Test
@@ -227,7 +227,7 @@ class RingReaderTest {
 
     @Test
     void paddingThatDoesNotEndAtTheRingsEndIsRejected() throws Exception {
-        assertCorrupt(64, (int) VprofRing.REC_PADDING, -1);
+        assertCorrupt(64, VprofRing.REC_PADDING, -1);
     }
 
     /** Found by RegionFuzzTest: an unaligned head made the reader throw IllegalArgumentException. */
@@ -246,7 +246,7 @@ class RingReaderTest {
         MemorySegment[] cr = ring(4096);
         TestProducer p = new TestProducer(cr[0], cr[1]);
         for (int i = 0; i < 5; i++) {
-            p.write((int) VprofRing.REC_KERNEL, 32, i);
+            p.write(VprofRing.REC_KERNEL, 32, i);
         }
         RingReader r = new RingReader(1, cr[0], cr[1]);
         assertEquals(160, r.discardLeftovers());

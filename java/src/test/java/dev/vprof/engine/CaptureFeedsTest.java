@@ -120,7 +120,7 @@ class CaptureFeedsTest {
         CaptureFeeds feeds;
         try {
             feeds = CaptureFeeds.open(asks.otlp(), asks.spans(), log);
-            ArmSpec arm = new ArmSpec((int) VprofRing.RANGE_NONE, 1, (int) VprofRing.KINDS_DEFAULT, 0,
+            ArmSpec arm = new ArmSpec(VprofRing.RANGE_NONE, 1, VprofRing.KINDS_DEFAULT, 0,
                     Capture.newCaptureId(), "", "");
             CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
                     .rootPid((int) target.pid()).arm(arm).output(file).commandLine(List.of("attach"))

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** A plan is a description: built, compared and printed without starting anything. */
 class CapturePlanTest {
-    private static final ArmSpec ARM = new ArmSpec((int) VprofRing.RANGE_NONE, 1, (int) VprofRing.KINDS_DEFAULT, 0, 7,
+    private static final ArmSpec ARM = new ArmSpec(VprofRing.RANGE_NONE, 1, VprofRing.KINDS_DEFAULT, 0, 7,
             "", "");
 
     private static CapturePlan.Builder attach() {

@@ -45,7 +45,7 @@ class CaptureSessionTest {
      * agents of {@code regions} armed first, then the session with its output.
      */
     private CaptureSession session(RecordingOutput out, Region... regions) {
-        ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_PROFILER, 1, (int) VprofRing.KINDS_DEFAULT, 0, 5, "", "");
+        ArmSpec spec = new ArmSpec(VprofRing.RANGE_PROFILER, 1, VprofRing.KINDS_DEFAULT, 0, 5, "", "");
         CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
                 .rootPid((int) target.pid()).arm(spec).output(dir.resolve("unused.vprof"))
                 .build();
@@ -70,7 +70,7 @@ class CaptureSessionTest {
     void attachReadsEveryRecordOfARangeAndEndsWhenTheAgentGoesDormantByItself() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        try (FakeAgent agent = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
+        try (FakeAgent _ = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out, open(p));
             CaptureSummary sum = run(s);
@@ -99,9 +99,9 @@ class CaptureSessionTest {
     @Test
     void anAgentOfThisFrontEndBelongsToACaptureOnlyIfItStartedSinceThatCaptureBegan() throws Exception {
         int us = (int) ProcessHandle.current().pid();
-        long beforeCapture = CaptureSession.captureStart(null) - 1_000_000; // since this JVM started, before the capture
+        long beforeCapture = Arming.captureStart(null) - 1_000_000; // since this JVM started, before the capture
         CaptureSession s = session(new RecordingOutput());
-        long since = CaptureSession.captureStart(null);
+        long since = Arming.captureStart(null);
         try (Region earlier = regionServing(us, beforeCapture)) {
             assertFalse(s.belongsToThisCapture(earlier),
                     "an agent with our pid from before this capture (an earlier capture in this JVM missed it) is not adopted");
@@ -117,17 +117,17 @@ class CaptureSessionTest {
     @Test
     void aRunCaptureBeginsWhenItsCommandStarted() throws Exception {
         long started = target.info().startInstant().map(i -> i.getEpochSecond() * 1_000_000_000L + i.getNano()).orElseThrow();
-        assertEquals(started, CaptureSession.captureStart(target),
+        assertEquals(started, Arming.captureStart(target),
                 "agents in the command's tree start after the command: the command's start is the capture's");
     }
 
     @Test
     void aRunWhoseCommandHasAlreadyExitedBeginsNoLaterThanItsCommand() throws Exception {
-        long before = CaptureSession.captureStart(null);
+        long before = Arming.captureStart(null);
         Process gone = new ProcessBuilder("true").start();
         assertEquals(0, gone.waitFor());
         assertTrue(gone.info().startInstant().isEmpty(), "an exited, reaped process has no start time to read");
-        assertTrue(CaptureSession.captureStart(gone) <= before,
+        assertTrue(Arming.captureStart(gone) <= before,
                 "the agent of a command that lived a millisecond still belongs to the capture");
     }
 
@@ -149,7 +149,7 @@ class CaptureSessionTest {
     void aStopRequestDisarmsDrainsAndFinishes() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        try (FakeAgent agent = new FakeAgent(p, 3000, true)) {
+        try (FakeAgent _ = new FakeAgent(p, 3000, true)) {
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out, open(p));
             s.requestStop("signal");
@@ -168,7 +168,7 @@ class CaptureSessionTest {
     void recordsFlushedByDisarmAreDrainedWhileTheFrontEndWaitsForItsAnswer() throws Exception {
         int pid = (int) target.pid();
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
-        try (FakeAgent agent = FakeAgent.flushingOnDisarm(p, 3000)) {
+        try (FakeAgent _ = FakeAgent.flushingOnDisarm(p, 3000)) {
             RecordingOutput out = new RecordingOutput();
             CaptureSession s = session(out, open(p));
             s.requestStop("signal");

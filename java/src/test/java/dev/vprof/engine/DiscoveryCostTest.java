@@ -127,7 +127,7 @@ class DiscoveryCostTest {
         agentFor(workers.get(1));
         CountingProcFs proc = new CountingProcFs();
         StringWriter log = new StringWriter();
-        ArmSpec arm = new ArmSpec((int) VprofRing.RANGE_NONE, 1, (int) VprofRing.KINDS_DEFAULT, 0,
+        ArmSpec arm = new ArmSpec(VprofRing.RANGE_NONE, 1, VprofRing.KINDS_DEFAULT, 0,
                 Capture.newCaptureId(), "", "");
         CapturePlan plan = CapturePlan.builder(CapturePlan.Mode.ATTACH)
                 .rootPid((int) server.pid()).arm(arm).output(dir.resolve("c.vprof")).commandLine(List.of("attach"))

@@ -221,15 +221,21 @@ final class Chromium implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         try {
-            send(null, "Browser.close", null).get(5, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
-            // already gone, or closing without an answer: the process is waited for below
-        }
-        socket.abort();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            try {
+                send(null, "Browser.close", null).get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+                // already gone, or closing without an answer: the process is waited for below
+            }
+            socket.abort();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            // A resource's close must not throw InterruptedException: the flag is kept, the browser killed.
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
         }
     }
 }

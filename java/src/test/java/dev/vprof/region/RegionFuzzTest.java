@@ -58,8 +58,8 @@ class RegionFuzzTest {
 
     static Stream<Arguments> seeds() {
         ByteBuffer records = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
-        records.putInt(32).putInt((int) VprofRing.REC_CLOCK_SYNC).putLong(1).putLong(2).putLong(3);
-        records.putInt(16).putInt((int) VprofRing.REC_DROPS).putLong(5);
+        records.putInt(32).putInt(VprofRing.REC_CLOCK_SYNC).putLong(1).putLong(2).putLong(3);
+        records.putInt(16).putInt(VprofRing.REC_DROPS).putLong(5);
         byte[] tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(48).array();
         ByteBuffer seed = ByteBuffer.allocate(5 + tail.length + 48);
         seed.put((byte) 0).put((byte) 1).put((byte) (Control.TAIL >> 8)).put((byte) Control.TAIL).put((byte) 8);

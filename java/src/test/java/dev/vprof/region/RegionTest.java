@@ -97,13 +97,13 @@ class RegionTest {
     void armFillsTheArgumentsAndReturnsTheAgentsAnswer() throws Exception {
         Path p = TestRegions.create(dir, pid, 65536, c -> { });
         try (Region r = Region.open(p, uid, true); FakeAgent agent = new FakeAgent(p, 0)) {
-            ArmSpec spec = new ArmSpec((int) VprofRing.RANGE_NVTX, 3, 9, 0, 42, "step", "vllm");
+            ArmSpec spec = new ArmSpec(VprofRing.RANGE_NVTX, 3, 9, 0, 42, "step", "vllm");
             assertEquals(VprofRing.RESULT_OK, r.arm(spec, 4711, TimeUnit.SECONDS.toNanos(10)));
             assertEquals(1, agent.armsSeen);
             assertEquals(9, agent.lastArmKinds);
             assertEquals(4711, r.frontendPid());
             assertEquals(42, r.captureId());
-            assertEquals((int) VprofRing.RANGE_NVTX, r.control().get(ValueLayout.JAVA_INT, Control.CMD_RANGE_MODE));
+            assertEquals(VprofRing.RANGE_NVTX, r.control().get(ValueLayout.JAVA_INT, Control.CMD_RANGE_MODE));
         }
     }
 
@@ -118,7 +118,7 @@ class RegionTest {
 
     @Test
     void theArmEnvironmentCarriesEveryArgument() {
-        ArmSpec s = new ArmSpec((int) VprofRing.RANGE_NVTX, 0, 15, 1 << 20, 9, "step", "vllm");
+        ArmSpec s = new ArmSpec(VprofRing.RANGE_NVTX, 0, 15, 1 << 20, 9, "step", "vllm");
         assertEquals("mode=nvtx,repeat=0,kinds=15,buffer=1048576,frontend=77,capture=9,name=step,domain=vllm", s.toEnv(77));
     }
 

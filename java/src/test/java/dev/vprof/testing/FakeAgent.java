@@ -76,11 +76,11 @@ public final class FakeAgent implements AutoCloseable {
                 continue;
             }
             int cmd = control.get(ValueLayout.JAVA_INT, Control.CMD);
-            control.set(ValueLayout.JAVA_INT, Control.CMD_RESULT, (int) VprofRing.RESULT_OK);
+            control.set(ValueLayout.JAVA_INT, Control.CMD_RESULT, VprofRing.RESULT_OK);
             if (cmd == VprofRing.CMD_ARM) {
                 armsSeen++;
                 lastArmKinds = control.get(ValueLayout.JAVA_INT, Control.CMD_KINDS);
-                INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_CAPTURING);
+                INT.setRelease(control, Control.STATE, VprofRing.STATE_CAPTURING);
                 LONG.setRelease(control, Control.CMD_ACK, seq);
                 acked = seq;
                 if (publishOnDisarm) {
@@ -88,13 +88,13 @@ public final class FakeAgent implements AutoCloseable {
                 }
                 publishRange();
                 if (!stayArmed) {
-                    INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
+                    INT.setRelease(control, Control.STATE, VprofRing.STATE_DORMANT);
                 }
             } else {
                 if (publishOnDisarm) {
                     publishRange();
                 }
-                INT.setRelease(control, Control.STATE, (int) VprofRing.STATE_DORMANT);
+                INT.setRelease(control, Control.STATE, VprofRing.STATE_DORMANT);
                 LONG.setRelease(control, Control.CMD_ACK, seq);
                 acked = seq;
             }
@@ -102,11 +102,11 @@ public final class FakeAgent implements AutoCloseable {
     }
 
     private void publishRange() {
-        write((int) VprofRing.REC_RANGE, 64, VprofRing.RANGE_BEGIN);
+        write(VprofRing.REC_RANGE, 64, VprofRing.RANGE_BEGIN);
         for (int i = 0; i < kernels; i++) {
-            write((int) VprofRing.REC_KERNEL, 32, i);
+            write(VprofRing.REC_KERNEL, 32, i);
         }
-        write((int) VprofRing.REC_RANGE, 64, VprofRing.RANGE_END);
+        write(VprofRing.REC_RANGE, 64, VprofRing.RANGE_END);
         LONG.getAndAdd(control, Control.RANGES, 1L);
         rangesPublished++;
     }
@@ -136,9 +136,16 @@ public final class FakeAgent implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         stop = true;
-        thread.join();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            // A resource's close must not throw InterruptedException; the region's memory stays
+            // mapped (the thread may still use it) and the test that was interrupted fails.
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping the fake agent", e);
+        }
         arena.close();
     }
 }

@@ -51,7 +51,7 @@ public final class TestProducer {
         }
         if (padding > 0) {
             INT.setOpaque(ring, off, (int) -padding);
-            ring.set(ValueLayout.JAVA_INT, off + 4, (int) VprofRing.REC_PADDING);
+            ring.set(ValueLayout.JAVA_INT, off + 4, VprofRing.REC_PADDING);
             INT.setRelease(ring, off, (int) padding);
             off = 0;
         }

@@ -40,13 +40,13 @@ public final class TestRegions {
             ch.write(java.nio.ByteBuffer.allocate(1), VprofRing.CONTROL_SIZE + capacity - 1);
             MemorySegment c = ch.map(FileChannel.MapMode.READ_WRITE, 0, VprofRing.CONTROL_SIZE, arena);
             c.set(ValueLayout.JAVA_LONG, Control.MAGIC, VprofRing.MAGIC);
-            c.set(ValueLayout.JAVA_INT, Control.FORMAT_VERSION, (int) VprofRing.FORMAT_VERSION);
+            c.set(ValueLayout.JAVA_INT, Control.FORMAT_VERSION, VprofRing.FORMAT_VERSION);
             c.set(ValueLayout.JAVA_INT, Control.CONTROL_SIZE, (int) VprofRing.CONTROL_SIZE);
             c.set(ValueLayout.JAVA_LONG, Control.RING_CAPACITY, capacity);
             c.set(ValueLayout.JAVA_INT, Control.PID, pid);
             c.set(ValueLayout.JAVA_INT, Control.UID, Posix.getuid());
             c.set(ValueLayout.JAVA_INT, Control.CUPTI_VERSION, 130001);
-            c.set(ValueLayout.JAVA_INT, Control.STATE, (int) VprofRing.STATE_DORMANT);
+            c.set(ValueLayout.JAVA_INT, Control.STATE, VprofRing.STATE_DORMANT);
             c.set(ValueLayout.JAVA_LONG, Control.HEARTBEAT_TIMEOUT_NS, 5_000_000_000L);
             c.set(ValueLayout.JAVA_INT, Control.RANK, -1); // as the agent writes "not set"
             c.set(ValueLayout.JAVA_INT, Control.LOCAL_RANK, -1);

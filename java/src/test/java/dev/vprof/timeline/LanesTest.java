@@ -3,6 +3,7 @@ package dev.vprof.timeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LanesTest {
@@ -25,5 +26,12 @@ class LanesTest {
         // [10,30) and [20,25) nest in [0,100); [50,150) crosses its end.
         assertArrayEquals(new int[] {0, 0, 0, 1}, a.laneOf());
         assertEquals(2, a.laneCount());
+    }
+
+    @Test
+    void groupGathersItemsByTheirLaneKeepingTheirOrder() {
+        Lanes.Assignment a = new Lanes.Assignment(new int[] {0, 1, 0, 2, 0}, 4);
+        assertEquals(List.of(List.of("a", "c", "e"), List.of("b"), List.of("d"), List.of()),
+                a.group(List.of("a", "b", "c", "d", "e")));
     }
 }
