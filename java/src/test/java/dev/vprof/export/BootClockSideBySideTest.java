@@ -95,8 +95,9 @@ class BootClockSideBySideTest {
             assertTrue(early <= TOLERANCE_NS && late <= TOLERANCE_NS,
                     name + " lies outside its stamped slice on BOOTTIME by more than " + TOLERANCE_NS + " ns:\n"
                             + String.join("\n", report));
-            // the double runs it for 5 ms; the clock fit's drift may round a nanosecond off
-            assertTrue(Math.abs(k[1] - k[0] - 5_000_000) <= 10, name + " lasts " + (k[1] - k[0]) + " ns");
+            // the double runs it for 5 ms; the fitted clock's slope, from pairs read on a loaded
+            // machine, may be some ppm off: 20 ppm of 5 ms is 100 ns (CI saw 11 ns at 2 ppm)
+            assertTrue(Math.abs(k[1] - k[0] - 5_000_000) <= 100, name + " lasts " + (k[1] - k[0]) + " ns");
         }
         System.out.println(String.join("\n", report)); // the margins, for the record
         // the same holds on REALTIME, each trace converted through its own snapshot the other way
