@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a seeded random moment while it works: a run that was stopped leaves nothing under the final
  * name (SIGINT: exit INTERRUPTED, 130), and after the next run into the same folder no temporary
  * file is left, in the output's folder or in the temporary folder where traces are converted.
- * SIGKILL comes 0.5 to 2.5 s after the start, SIGINT between 30 % and 100 % of the command's own
- * time, measured by the run to the end between them. {@code -Dinterrupt.runs=N} sets the runs per
+ * SIGKILL and SIGINT come at 25 % to 75 % of the command's own time, measured by a run to the end
+ * first. {@code -Dinterrupt.runs=N} sets the runs per
  * command and signal (1 in CI, to keep its time small; 20 for the full drill).
  */
 class InterruptedOutputsTest {
@@ -93,31 +93,40 @@ class InterruptedOutputsTest {
         Path log = dir.resolve(kind + ".log");
         Random random = new Random(kind.hashCode());
         int stopped = 0;
-        // SIGKILL first, at 0.5 to 2.5 s (the JVM's start is about 0.5 s): what it leaves, the
-        // run to the end after it must remove.
+        // A run to the end first: how long the command takes here, so that each signal comes while
+        // it works (a fixed delay missed a quick run on a quiet machine, and proved nothing).
+        long fullMs = runToTheEnd(kind, out, log);
+        Files.delete(out);
+        // SIGKILL at 25 % to 75 % of that: what it leaves, the run to the end after it must remove.
         for (int i = 0; i < RUNS; i++) {
             Process p = start(command(kind, out), log);
-            Thread.sleep(500 + random.nextInt(2000));
+            Thread.sleep((long) (fullMs * (0.25 + 0.5 * random.nextDouble())));
             stopped += stop(p, "KILL", kind, out, folder, log) ? 1 : 0;
         }
-        long t0 = System.nanoTime();
-        Process whole = start(command(kind, out), log);
-        assertTrue(whole.waitFor(120, TimeUnit.SECONDS));
-        long fullMs = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(whole.exitValue() == 0 || whole.exitValue() == 3, Files.readString(log));
-        assertTrue(Files.isRegularFile(out), "the run to the end writes " + out);
+        runToTheEnd(kind, out, log);
         assertEquals(List.of(), temporaries(folder), "the next run removes what SIGKILL left");
         if (kind.equals("import") || kind.endsWith("html")) {
             assertEquals(List.of(), temporaries(tmp), "the converted trace's folder");
         }
-        // SIGINT between 30 % and 100 % of the command's own time: nothing left at all.
+        // SIGINT at 25 % to 75 % of the command's own time: nothing left at all.
         for (int i = 0; i < RUNS; i++) {
             Files.deleteIfExists(out);
             Process p = start(command(kind, out), log);
-            Thread.sleep((long) (fullMs * (0.3 + 0.7 * random.nextDouble())));
+            Thread.sleep((long) (fullMs * (0.25 + 0.5 * random.nextDouble())));
             stopped += stop(p, "INT", kind, out, folder, log) ? 1 : 0;
         }
         assertTrue(stopped > 0, "no run of " + kind + " was stopped while it worked: the drill proved nothing");
+    }
+
+    /** Runs the command to its end (its output whole); how long it took, in ms. */
+    private static long runToTheEnd(String kind, Path out, Path log) throws Exception {
+        long t0 = System.nanoTime();
+        Process whole = start(command(kind, out), log);
+        assertTrue(whole.waitFor(120, TimeUnit.SECONDS));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(whole.exitValue() == 0 || whole.exitValue() == 3, Files.readString(log));
+        assertTrue(Files.isRegularFile(out), "the run to the end writes " + out);
+        return ms;
     }
 
     /** Sends the signal; whether the command was stopped by it (else it had finished, and its file is whole). */
