@@ -23,6 +23,9 @@ public record CaptureMetadata(
      * imported trace).
      */
     public OptionalLong bootOffsetNs() {
+        if (options == null) {
+            return OptionalLong.empty(); // metadata of a damaged file may hold no options at all
+        }
         try {
             String r = options.get(START_REALTIME), b = options.get(START_BOOTTIME);
             if (r == null || b == null) {
