@@ -57,12 +57,17 @@ public final class StepFinder implements Sink {
      * launch calls alone and no sink a kernel, so that the one pass after it can give every kernel
      * its step as it comes: the step table, the breakdown per step and the report's own tables are
      * then fed by that one pass, not by a second full pass once the steps are known. The decoder
-     * still walks every record (its cost, without sinks, is a small part of a pass: bench/README.md)
-     * and fits the clocks on the way, so {@code Clocks.of(reader)} after it costs no pass of its own.
+     * still walks every record header, but skips the kernels' records ({@code wantsKernels}), and
+     * fits the clocks on the way, so {@code Clocks.of(reader)} after it costs no pass of its own.
      */
     public static Steps scan(CaptureReader reader, String rangeName) {
         StepFinder f = new StepFinder(rangeName);
         reader.forEachRecord(new RecordVisitor() {
+            @Override
+            public boolean wantsKernels() {
+                return false; // no sink takes them here, so the decoder skips their records
+            }
+
             @Override
             public void marker(int pid, MarkerEvent m) {
                 f.marker(pid, m);
