@@ -16,6 +16,7 @@ import dev.vprof.region.RegionException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -223,8 +224,8 @@ final class CaptureSession {
     /**
      * The capture starts: every attached process is announced in the file, the feeds start (the
      * scraper, --trigger's /start_profile), the watch on the agent directory opens and the
-     * deadline is set. A refused --trigger ends it here: the file is finished, empty, and the
-     * exception says why.
+     * deadline is set. A refused --trigger ends it here: the file is removed, and the exception
+     * says why.
      */
     void begin() throws CaptureException {
         try {
@@ -240,11 +241,17 @@ final class CaptureSession {
             try {
                 feeds.begin(out, plan, err);
             } catch (CaptureException e) {
-                // --trigger refused (404, no server): nothing will be captured; leave a finished, empty file.
+                // --trigger refused (404, no server): nothing will be captured. The file is finished
+                // and then removed, so that the retry with the server's profiler enabled is not
+                // refused for an -o that a capture of nothing took.
                 finishAll(true);
                 feeds.finish(out, err);
                 closeAll();
-                throw e;
+                Path file = plan.output();
+                if (file != null && Files.isRegularFile(file)) {
+                    Files.delete(file);
+                }
+                throw new CaptureException(e.getMessage() + "; nothing was captured, and no file was left at " + file, e);
             }
         } catch (IOException | UncheckedIOException e) {
             arming.releaseAll(attached);
