@@ -30,6 +30,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,11 +86,31 @@ class DemoTest {
         assertTrue(Files.size(dir.resolve("trace.pftrace")) > 0, "Perfetto trace written");
         JsonNode chrome = new ObjectMapper().readTree(dir.resolve("trace.json").toFile());
         JsonNode events = chrome.isArray() ? chrome : chrome.get("traceEvents");
-        Set<String> names = new HashSet<>();
-        events.forEach(e -> names.add(e.path("name").asText()));
-        assertTrue(names.stream().anyMatch(n -> n.contains("gemm")), "kernels on the timeline");
-        assertTrue(names.stream().anyMatch(n -> n.contains("llm_request") || n.startsWith("request")),
-                "requests on the timeline: " + names.stream().limit(40).toList());
+        Map<Long, Long> kernelsInTrace = new TreeMap<>();
+        Set<String> requestsInTrace = new TreeSet<>();
+        for (JsonNode e : events) {
+            switch (e.path("cat").asText()) {
+                case "kernel" -> kernelsInTrace.merge(e.get("pid").asLong(), 1L, Long::sum);
+                case "request" -> assertTrue(requestsInTrace.add(e.at("/args/span_id").asText()), "one slice a request: " + e);
+                default -> { }
+            }
+        }
+        // The oracle, read the other way: the capture's kernel records and the demo's own request spans.
+        Map<Long, Long> kernelsInCapture = new TreeMap<>();
+        Set<String> requestSpans = new TreeSet<>();
+        try (CaptureReader r = capture()) {
+            r.forEachRecord(new RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+                    kernelsInCapture.merge((long) pid, 1L, Long::sum);
+                }
+            });
+            r.spans().spans().stream().filter(s -> s.name().equals("llm_request")).forEach(s -> requestSpans.add(s.spanIdHex()));
+        }
+        assertEquals(2, kernelsInCapture.size(), "kernels from both workers: " + kernelsInCapture);
+        assertEquals(kernelsInCapture, kernelsInTrace, "every kernel of each worker on the timeline, once");
+        assertEquals(12 + 24, requestSpans.size(), "the demo sent 12 steady and 24 burst requests");
+        assertEquals(requestSpans, requestsInTrace, "every request on the timeline, under its own span id");
     }
 
     @Test

@@ -41,14 +41,6 @@ class GpuSelftestTest {
     }
 
     @Test
-    void theCudaProgramAndTheTorchWorkloadShipInTheJar() {
-        for (String source : GpuSelftest.SOURCES) {
-            assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/" + source) != null, source);
-        }
-        assertTrue(GpuSelftest.class.getResource("/dev/vprof/selftest/torch_selftest.py") != null);
-    }
-
-    @Test
     void theCudaProgramCompilesWithNvccWhereNvccExists(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
         java.nio.file.Path nvcc = Toolchain.nvcc();
