@@ -14,13 +14,10 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "launch", mixinStandardHelpOptions = true,
         description = {"Start CMD in the background with a dormant vprof agent, watch it for --wait, and return.",
@@ -33,14 +30,10 @@ import picocli.CommandLine.Spec;
                 "  vprof launch --log server.log --ring-size 256m -- python serve.py",
                 "  vprof launch --wait 10s -- vllm serve Qwen/Qwen2.5-7B-Instruct --profiler-config '{\"profiler\":\"cuda\"}'",
                 "  vprof attach --pid 4242 --duration 10s   # 4242: the pid launch printed"})
-final class LaunchCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+final class LaunchCommand extends VprofCommand {
+    LaunchCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--log", paramLabel = "FILE", defaultValue = "vprof-launch-%p.log",
             description = "Where CMD's stdout and stderr go; %%p is its pid. Default: ${DEFAULT-VALUE}.")

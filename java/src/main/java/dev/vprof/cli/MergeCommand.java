@@ -15,12 +15,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "merge", mixinStandardHelpOptions = true,
         header = "Merge the captures of one run's nodes into one archive that Perfetto opens as one timeline.",
@@ -37,14 +34,10 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev",
                 "  vprof merge a.vprof b.vprof -o ab.tar --force       # merge even what does not look like one run"})
-final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+final class MergeCommand extends VprofCommand {
+    MergeCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(paramLabel = "CAPTURE", arity = "2..*", description = "the nodes' .vprof captures (the first is the reference)")
     List<Path> captures = new ArrayList<>();

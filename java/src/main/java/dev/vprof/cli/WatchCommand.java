@@ -30,14 +30,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code vprof watch}: the flight recorder (docs/watch.md). */
 @Command(name = "watch", mixinStandardHelpOptions = true,
@@ -56,17 +53,13 @@ import picocli.CommandLine.Spec;
                 "  vprof watch --launch --metrics localhost:8000 -- vllm serve Qwen/Qwen2.5-7B-Instruct",
                 "  vprof dump 4242                       # from another shell: the minutes around now",
                 "  curl -X POST http://127.0.0.1:PORT/dump   # the control endpoint the watch prints"})
-final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
+final class WatchCommand extends VprofCommand {
     /** Agents give up on a silent watch after this long, so a killed watch leaves nothing armed for a second. */
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofMillis(600);
 
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    WatchCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = {"-p", "--pid"}, paramLabel = "PID", description = "The process tree to record (its agents: "
             + "started with `vprof launch` or CUDA_INJECTION64_PATH=$(vprof agent-path)).")
