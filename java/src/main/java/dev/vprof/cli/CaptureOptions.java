@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -59,20 +60,9 @@ final class CaptureOptions extends FeedOptions {
     @Option(names = "--force", description = "Replace the capture file when it exists (without it, vprof refuses).")
     boolean force;
 
-    @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
-            description = "Activity to record, comma separated: kernel, memcpy, memset, nvtx, runtime, "
-                    + "driver, sync (where the host blocked in cudaStreamSynchronize, cudaDeviceSynchronize, "
-                    + "cudaEventSynchronize, cudaStreamWaitEvent). Default: ${DEFAULT-VALUE}.")
-    String kinds;
-
-    @Option(names = "--ring-size", paramLabel = "SIZE",
-            description = "Shared ring per process, a power of two from 64k to 1g (e.g. 256m). "
-                    + "Default: 64m. Fixed when the agent starts: attach cannot change it.")
-    String ringSize;
-
-    @Option(names = "--buffer-size", paramLabel = "SIZE",
-            description = "CUPTI activity buffer size, 64k to 256m. Default: the agent's.")
-    String bufferSize;
+    /** --kinds, --buffer-size, --ring-size. */
+    @Mixin
+    AgentOptions agent = new AgentOptions();
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -126,7 +116,7 @@ final class CaptureOptions extends FeedOptions {
             throw new CliException("--capture-range '" + captureRange
                     + "' is not one of none, cudaProfilerApi, nvtx:NAME[@DOMAIN]");
         }
-        return new ArmSpec(mode, repeat(), kindMask(), bufferBytes(), captureId, name, domain);
+        return new ArmSpec(mode, repeat(), agent.kindMask(), agent.bufferBytes(), captureId, name, domain);
     }
 
     private static void checkName(String what, String s) {
@@ -167,53 +157,6 @@ final class CaptureOptions extends FeedOptions {
             }
         }
         throw new CliException("--capture-range-end '" + captureRangeEnd + "' is not one of stop, repeat, repeat:N (N >= 1)");
-    }
-
-    int kindMask() {
-        int mask = 0;
-        for (String k : kinds.split(",")) {
-            switch (k.trim().toLowerCase(Locale.ROOT)) {
-                case "kernel" -> mask |= VprofRing.KIND_KERNEL;
-                case "memcpy" -> mask |= VprofRing.KIND_MEMCPY;
-                case "memset" -> mask |= VprofRing.KIND_MEMSET;
-                case "nvtx" -> mask |= VprofRing.KIND_NVTX;
-                case "runtime" -> mask |= VprofRing.KIND_RUNTIME;
-                case "driver" -> mask |= VprofRing.KIND_DRIVER;
-                // not in the default: CUPTI also records each event and stream query, which a polling
-                // loop makes far more often than it launches (native/src/agent/capture.c)
-                case "sync" -> mask |= VprofRing.KIND_SYNC;
-                case "" -> { }
-                default -> throw new CliException("--kinds: '" + k.trim()
-                        + "' is not one of kernel, memcpy, memset, nvtx, runtime, driver, sync");
-            }
-        }
-        if (mask == 0) {
-            throw new CliException("--kinds names no activity; use for example --kinds=kernel,memcpy");
-        }
-        return mask;
-    }
-
-    int bufferBytes() {
-        if (bufferSize == null) {
-            return 0;
-        }
-        long b = Units.size("--buffer-size", bufferSize);
-        if (b < 64 * 1024 || b > 256L * 1024 * 1024) {
-            throw new CliException("--buffer-size " + bufferSize + " is outside 64k..256m");
-        }
-        return (int) b;
-    }
-
-    /** The ring size asked for, or 0 when not given. */
-    long ringBytes() {
-        if (ringSize == null) {
-            return 0;
-        }
-        long b = Units.size("--ring-size", ringSize);
-        if (Long.bitCount(b) != 1 || b < VprofRing.RING_MIN || b > VprofRing.RING_MAX) {
-            throw new CliException("--ring-size " + ringSize + " must be a power of two between 64k and 1g (e.g. 1m, 64m)");
-        }
-        return b;
     }
 
     /** The --duration, or null for no limit. */
@@ -283,7 +226,7 @@ final class CaptureOptions extends FeedOptions {
     CapturePlan.Builder plan(CapturePlan.Mode mode) {
         URI metricsUrl = metricsUriOrNull();
         return CapturePlan.builder(mode)
-                .ringBytes(ringBytes())
+                .ringBytes(agent.ringBytes())
                 .options(asMap())
                 .metrics(metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()))
                 .trigger(triggerUriOrNull())
@@ -303,7 +246,7 @@ final class CaptureOptions extends FeedOptions {
     void validate() {
         toSpec(1);
         treeScope();
-        ringBytes();
+        agent.ringBytes();
         durationOrNull();
         metricsUriOrNull();
         metricsIntervalValue();
@@ -338,9 +281,9 @@ final class CaptureOptions extends FeedOptions {
         m.put("capture-range-end", captureRangeEnd);
         if (treeScope()) m.put("range-scope", "tree");
         if (duration != null) m.put("duration", duration);
-        m.put("kinds", kinds);
-        if (ringSize != null) m.put("ring-size", ringSize);
-        if (bufferSize != null) m.put("buffer-size", bufferSize);
+        m.put("kinds", agent.kinds);
+        if (agent.ring.ringSize != null) m.put("ring-size", agent.ring.ringSize);
+        if (agent.bufferSize != null) m.put("buffer-size", agent.bufferSize);
         if (metrics != null) {
             m.put("metrics", metricsUriOrNull().toString());
             m.put("metrics-interval", metricsInterval);

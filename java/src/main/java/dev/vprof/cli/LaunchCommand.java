@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -42,9 +43,8 @@ final class LaunchCommand extends VprofCommand {
     @Option(names = "--force", description = "Replace the --log file when it exists (without it, vprof refuses).")
     boolean force;
 
-    @Option(names = "--ring-size", paramLabel = "SIZE",
-            description = "Shared ring per process, a power of two from 64k to 1g. Default: 64m.")
-    String ringSize;
+    @Mixin
+    AgentOptions.Ring ring = new AgentOptions.Ring();
 
     @Option(names = "--wait", paramLabel = "D", defaultValue = "2s", converter = TriageCommand.DurationConverter.class,
             description = "How long to watch CMD before returning: a command that dies in that time is reported "
@@ -57,8 +57,6 @@ final class LaunchCommand extends VprofCommand {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        CaptureOptions ring = new CaptureOptions();
-        ring.ringSize = ringSize;
         long ringBytes = ring.ringBytes();
         Path agent;
         try {

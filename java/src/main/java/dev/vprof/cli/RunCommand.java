@@ -53,7 +53,7 @@ final class RunCommand extends VprofCommand {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         capture.validate();
-        long ringBytes = capture.ringBytes();
+        long ringBytes = capture.agent.ringBytes();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         LocalDateTime now = LocalDateTime.now();
         Path planned = OutputPath.expand(capture.output, 0, now);

@@ -160,16 +160,9 @@ final class WatchCommand extends VprofCommand {
             + "exit or Ctrl-C.")
     String duration;
 
-    @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
-            description = "Activity to record (as for attach). Default: ${DEFAULT-VALUE}.")
-    String kinds;
-
-    @Option(names = "--ring-size", paramLabel = "SIZE",
-            description = "With --launch: the shared ring per process, a power of two from 64k to 1g. Default: 64m.")
-    String ringSize;
-
-    @Option(names = "--buffer-size", paramLabel = "SIZE", description = "CUPTI activity buffer size, 64k to 256m.")
-    String bufferSize;
+    /** --kinds, --buffer-size, --ring-size: as for attach. */
+    @Mixin
+    AgentOptions agent = new AgentOptions();
 
     /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body: the server's request spans. */
     @Mixin
@@ -259,7 +252,7 @@ final class WatchCommand extends VprofCommand {
         Path folder;
         if (launch) {
             folder = watchDir(0);
-            launched = startCommand(folder, o.ringBytes(), err);
+            launched = startCommand(folder, o.agent.ringBytes(), err);
             root = (int) launched.pid();
             awaitAgent(launched, err);
         } else {
@@ -271,7 +264,7 @@ final class WatchCommand extends VprofCommand {
         }
 
         ArmSpec spec = armedFraction < 1
-                ? new ArmSpec(VprofRing.RANGE_PROFILER, 0, o.kindMask(), o.bufferBytes(), Capture.newCaptureId(), "", "")
+                ? new ArmSpec(VprofRing.RANGE_PROFILER, 0, o.agent.kindMask(), o.agent.bufferBytes(), Capture.newCaptureId(), "", "")
                 : o.toSpec(Capture.newCaptureId());
         Map<String, String> opts = new LinkedHashMap<>(o.asMap());
         opts.remove("capture-range-end");
@@ -314,9 +307,7 @@ final class WatchCommand extends VprofCommand {
         o.captureRange = "none";
         o.captureRangeEnd = "stop";
         o.rangeScope = "process";
-        o.kinds = kinds;
-        o.ringSize = ringSize;
-        o.bufferSize = bufferSize;
+        o.agent = agent;
         o.metrics = metrics;
         o.metricsInterval = metricsInterval;
         o.duration = duration;
