@@ -73,16 +73,7 @@ public final class ImportCommand extends VprofCommand {
         OutputPath.checkWritable(output);
         boolean capture = false;
         for (Path t : traces) {
-            InputKind kind;
-            try {
-                kind = InputKind.of(t);
-            } catch (IOException e) {
-                throw CaptureOpenError.of(t, e, null);
-            }
-            if (!kind.kind().readable()) {
-                throw new CliException(kind.refusal());
-            }
-            capture |= kind.kind() == InputKind.Kind.CAPTURE;
+            capture |= CaptureOpenError.kindOf(t, null).kind() == InputKind.Kind.CAPTURE;
         }
         if (capture) {
             return salvage(out, err);

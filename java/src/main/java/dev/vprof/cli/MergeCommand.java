@@ -7,7 +7,6 @@ import dev.vprof.merge.OffsetEstimate;
 import dev.vprof.merge.RunMerge;
 import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
-import dev.vprof.source.InputKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -61,15 +60,7 @@ final class MergeCommand extends VprofCommand {
         OutputPath.refuseInput(out, captures, "merge");
         OutputPath.refuseExisting(out, force, "archive");
         for (Path c : captures) {
-            InputKind kind;
-            try {
-                kind = InputKind.of(c);
-            } catch (IOException e) {
-                throw CaptureOpenError.of(c, e, null);
-            }
-            if (!kind.kind().readable()) {
-                throw new CliException(kind.refusal() + "; give the .vprof capture of each node");
-            }
+            CaptureOpenError.kindOf(c, "give the .vprof capture of each node");
         }
         Path parent = out.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
