@@ -7,7 +7,6 @@ import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CaptureSummary;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.ProfilerTrigger;
-import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.otlp.ForwardTarget;
 import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.region.ArmSpec;
@@ -164,27 +163,6 @@ final class CaptureOptions extends FeedOptions {
         return duration == null ? null : Units.duration("--duration", duration);
     }
 
-    /** The --metrics URL, or null when not asked. */
-    URI metricsUriOrNull() {
-        if (metrics == null) {
-            return null;
-        }
-        try {
-            return MetricsScraper.metricsUri(metrics);
-        } catch (IllegalArgumentException e) {
-            throw new CliException("--metrics: " + e.getMessage());
-        }
-    }
-
-    Duration metricsIntervalValue() {
-        Duration d = Units.duration("--metrics-interval", metricsInterval);
-        if (d.compareTo(MetricsScraper.MIN_INTERVAL) < 0) {
-            throw new CliException("--metrics-interval " + metricsInterval + " is below the minimum of "
-                    + MetricsScraper.MIN_INTERVAL.toMillis() + "ms");
-        }
-        return d;
-    }
-
     /** --torch-traces with its timeout, or null when not asked. */
     CapturePlan.TorchTraces torchTracesOrNull() {
         if (torchTraces == null) {
@@ -224,11 +202,11 @@ final class CaptureOptions extends FeedOptions {
      * the root pid, what to arm, the file and the command line.
      */
     CapturePlan.Builder plan(CapturePlan.Mode mode) {
-        URI metricsUrl = metricsUriOrNull();
+        URI metricsUrl = scrape.uriOrNull();
         return CapturePlan.builder(mode)
                 .ringBytes(agent.ringBytes())
                 .options(asMap())
-                .metrics(metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()))
+                .metrics(metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, scrape.interval()))
                 .trigger(triggerUriOrNull())
                 .duration(durationOrNull())
                 .rangeScopeTree(treeScope())
@@ -248,8 +226,8 @@ final class CaptureOptions extends FeedOptions {
         treeScope();
         agent.ringBytes();
         durationOrNull();
-        metricsUriOrNull();
-        metricsIntervalValue();
+        scrape.uriOrNull();
+        scrape.interval();
         triggerUriOrNull();
         torchTracesOrNull();
         otlpConfigOrNull();
@@ -284,9 +262,9 @@ final class CaptureOptions extends FeedOptions {
         m.put("kinds", agent.kinds);
         if (agent.ring.ringSize != null) m.put("ring-size", agent.ring.ringSize);
         if (agent.bufferSize != null) m.put("buffer-size", agent.bufferSize);
-        if (metrics != null) {
-            m.put("metrics", metricsUriOrNull().toString());
-            m.put("metrics-interval", metricsInterval);
+        if (scrape.metrics != null) {
+            m.put("metrics", scrape.uriOrNull().toString());
+            m.put("metrics-interval", scrape.metricsInterval);
         }
         if (spans != null) m.put("spans", spans.toString());
         if (trigger != null) m.put("trigger", triggerUriOrNull().toString());

@@ -113,14 +113,9 @@ final class WatchCommand extends VprofCommand {
                     + "repeatable. Grammar: docs/watch.md.")
     List<String> when = new ArrayList<>();
 
-    @Option(names = "--metrics", paramLabel = "URL",
-            description = "Scrape the server's Prometheus /metrics into the window (localhost:8000 means "
-                    + "http://localhost:8000/metrics); an unreachable one is said and retried.")
-    String metrics;
-
-    @Option(names = "--metrics-interval", paramLabel = "D", defaultValue = "1s",
-            description = "Time between scrapes, 100ms or more. Default: ${DEFAULT-VALUE}.")
-    String metricsInterval;
+    /** --metrics, --metrics-interval: as for attach; an unreachable endpoint is said and retried. */
+    @Mixin
+    MetricsOptions scrape = new MetricsOptions();
 
     @Option(names = "--armed", paramLabel = "PERCENT", defaultValue = "100%",
             description = "Share of time the agents record: 100%% (always), or e.g. 10%% for one tenth of every "
@@ -212,7 +207,7 @@ final class WatchCommand extends VprofCommand {
                 throw new CliException(e.getMessage());
             }
         }
-        if (!conditions.isEmpty() && metrics == null) {
+        if (!conditions.isEmpty() && scrape.metrics == null) {
             throw new CliException("--when reads the server's metrics: add --metrics URL (its /metrics endpoint)");
         }
         double armedFraction = armedFraction();
@@ -281,7 +276,7 @@ final class WatchCommand extends VprofCommand {
                 .build();
         Watch.Settings settings = new Watch.Settings(folder, new Segments.Limits(segmentD, keepD, maxDiskBytes), beforeD,
                 afterD, minIntervalD, conditions, controlAt, metricsAt, push, pushEvery, match,
-                metrics == null ? null : o.metricsUriOrNull().toString(), words, root);
+                scrape.metrics == null ? null : scrape.uriOrNull().toString(), words, root);
         Watch w = new Watch(settings, directory.dir(), err);
         CaptureFeeds feeds = o.openFeeds(err);
         Capture running = Capture.start(plan, w.route(Started.feeds(feeds)),
@@ -308,8 +303,7 @@ final class WatchCommand extends VprofCommand {
         o.captureRangeEnd = "stop";
         o.rangeScope = "process";
         o.agent = agent;
-        o.metrics = metrics;
-        o.metricsInterval = metricsInterval;
+        o.scrape = scrape;
         o.duration = duration;
         o.output = "unused";
         o.otlp = otlp;
