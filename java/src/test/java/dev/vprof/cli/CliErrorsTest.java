@@ -145,6 +145,18 @@ class CliErrorsTest {
         assertError(Cli.run("attach", "--pid", "1", "--buffer-size", "1k"), "outside 64k..256m");
     }
 
+    /** watch and launch take attach's agent and metrics options, and so refuse the same values in the same words. */
+    @Test
+    void watchAndLaunchRefuseBadAgentOptionsAsAttachDoes() {
+        String self = Long.toString(ProcessHandle.current().pid());
+        assertError(Cli.run("watch", "--pid", self, "--ring-size", "1000"), "power of two");
+        assertError(Cli.run("watch", "--pid", self, "--kinds", "kernel,warp"), "'warp'");
+        assertError(Cli.run("watch", "--pid", self, "--buffer-size", "1k"), "outside 64k..256m");
+        assertError(Cli.run("watch", "--pid", self, "--metrics", "localhost:8000", "--metrics-interval", "10ms"),
+                "below the minimum");
+        assertError(Cli.run("launch", "--ring-size", "1000", "--", "true"), "power of two");
+    }
+
     @Test
     void reportOfAFileThatIsNotAVprofCapture() throws Exception {
         Path text = dir.resolve("notes.txt");
