@@ -161,7 +161,12 @@ class HtmlPageBrowserTest {
         List<String> held = agreesWithTheJson(p, demo.resolve("capture.vprof"));
         assertTrue(held.containsAll(List.of("next", "queue", "slow-prefill", "slow-decode", "breakdown-table",
                 "phase-table", "stragglers-table", "cuda_gpu_kern_sum")), held.toString());
-        assertTrue(p.path("bad").isEmpty(), "nothing marked bad on a healthy demo: " + p.path("bad"));
+        // Red is for loss: none on the demo's page unless records were dropped (a busy machine can fill the ring).
+        JsonNode totals = new ObjectMapper().readTree(vprof("report", demo.resolve("capture.vprof").toString(), "--json")
+                .out()).path("totals");
+        if (totals.path("ring_drops").asLong() + totals.path("cupti_drops").asLong() == 0) {
+            assertTrue(p.path("bad").isEmpty(), "marked bad on a demo that lost nothing: " + p.path("bad"));
+        }
     }
 
     /** The page's tables against report --json and report --section (every section) --json of {@code input}. */
