@@ -21,22 +21,18 @@ class CliErrorsTest {
     @TempDir
     Path dir;
 
-    private Process target;
+    private SleepingTarget target;
     private int pid;
-    private String savedShm;
 
     @BeforeEach
     void setUp() throws Exception {
-        savedShm = System.getProperty("vprof.shm.dir");
-        System.setProperty("vprof.shm.dir", dir.toString());
-        target = new ProcessBuilder("sleep", "60").start();
-        pid = (int) target.pid();
+        target = new SleepingTarget(dir);
+        pid = target.pid();
     }
 
     @AfterEach
-    void tearDown() {
-        target.destroyForcibly();
-        if (savedShm == null) System.clearProperty("vprof.shm.dir"); else System.setProperty("vprof.shm.dir", savedShm);
+    void tearDown() throws Exception {
+        target.stop();
     }
 
     private static void assertError(Cli.Result r, String... fragments) {
