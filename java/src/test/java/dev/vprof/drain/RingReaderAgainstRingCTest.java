@@ -33,8 +33,8 @@ class RingReaderAgainstRingCTest {
     /* enum vprof_ring_class */
     private static final int DATA = 0;
     private static final int CONTROL = 1;
-    /* struct vprof_ring { control*, bytes*, uint64 capacity, uint64 mask } */
-    private static final long RING_STRUCT = 32;
+    /* sizeof(struct vprof_ring), from the library itself (native/test/ring_export.c) */
+    private static long ringStruct;
 
     private static Arena library;
     private static MethodHandle init;
@@ -59,6 +59,13 @@ class RingReaderAgainstRingCTest {
                 ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
         commit = linker.downcallHandle(ring.findOrThrow("vprof_ring_commit"),
                 FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        MethodHandle size = linker.downcallHandle(ring.findOrThrow("vprof_ring_struct_size"),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG));
+        try {
+            ringStruct = (long) size.invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError("vprof_ring_struct_size failed", t);
+        }
     }
 
     @AfterAll
@@ -78,7 +85,7 @@ class RingReaderAgainstRingCTest {
         MemorySegment region = arena.allocate(VprofRing.CONTROL_SIZE + capacity, 4096);
         MemorySegment control = region.asSlice(0, VprofRing.CONTROL_SIZE);
         control.set(ValueLayout.JAVA_LONG, Control.RING_CAPACITY, capacity);
-        MemorySegment struct = arena.allocate(RING_STRUCT, 8);
+        MemorySegment struct = arena.allocate(ringStruct, 8);
         init.invokeExact(struct, region, capacity);
         return new Ring(control, region.asSlice(VprofRing.CONTROL_SIZE, capacity), struct);
     }
