@@ -111,7 +111,7 @@ public final class TraceExports {
      */
     public static Exported sqlite(Input in, Path out, boolean replace) throws IOException {
         CaptureReader reader = in.reader();
-        Report report = CaptureReport.build(reader, 0);
+        Report report = CaptureReport.withoutSteps(reader, 0);
         SqliteWriter.Facts facts = new SqliteWriter.Facts(in.file().toString(), reader.metadata().orElse(null), report,
                 reader.warnings(), VprofVersion.get());
         SqliteWriter.write(in.timeline().source(), out, facts, replace);

@@ -137,8 +137,22 @@ public final class CaptureReport implements Sink {
         return build(reader, top, exactSamples, names, extraSpans, only, null);
     }
 
+    /**
+     * As {@link #build(CaptureReader, int)} without the step table ({@link Report#steps()} null):
+     * for a sink that reads none of it (the SQLite export's tables), which is then spared the
+     * steps' scan and the step of each kernel.
+     */
+    public static Report withoutSteps(CaptureReader reader, int top) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, KernelNames.demangled(), List.of(), null, null, false);
+    }
+
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
                                 List<Span> extraSpans, CaptureWindow only, Rider rider) {
+        return build(reader, top, exactSamples, names, extraSpans, only, rider, true);
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
+                                List<Span> extraSpans, CaptureWindow only, Rider rider, boolean withSteps) {
         CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
@@ -148,7 +162,7 @@ public final class CaptureReport implements Sink {
         boolean kernelsToRequests = agg.requests != null && agg.requests.wantsKernels();
         // The steps first, from a scan that feeds no sink (it fits the clocks too), so that the one
         // pass gives each kernel its step as it comes and the step table needs no pass of its own.
-        Steps steps = StepFinder.scan(reader, StepRule.DEFAULT_RANGE);
+        Steps steps = withSteps ? StepFinder.scan(reader, StepRule.DEFAULT_RANGE) : Steps.NONE;
         Clocks fitted = Clocks.of(reader);
         boolean ridersEpoch = rider != null && rider.prepare(steps, fitted);
         // Kernels meet spans (or the window) on epoch time; else the pass need not place them there.
