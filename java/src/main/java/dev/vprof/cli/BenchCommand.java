@@ -1,6 +1,5 @@
 package dev.vprof.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
 import dev.vprof.metrics.HttpFailures;
@@ -63,7 +62,6 @@ public final class BenchCommand extends VprofCommand {
             + "(counts as integers, times in ms, null for what no request measured); messages stay on stderr.")
     boolean json;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The request counter is redrawn in place: only on a terminal. */
     boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
@@ -107,7 +105,7 @@ public final class BenchCommand extends VprofCommand {
                 m.put("num_prompts", numPrompts);
                 m.put("request_rate", Double.isInfinite(rate) ? "inf" : rate);
                 m.putAll(r.asJson());
-                out.println(JSON.writeValueAsString(m));
+                out.println(Json.MAPPER.writeValueAsString(m));
             } else {
                 out.print(r.format());
             }

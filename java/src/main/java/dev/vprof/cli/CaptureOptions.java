@@ -1,7 +1,6 @@
 package dev.vprof.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CaptureSummary;
@@ -63,7 +62,6 @@ final class CaptureOptions extends FeedOptions {
     @Mixin
     AgentOptions agent = new AgentOptions();
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * With --json, the closing summary as one line of JSON on {@code out}; {@code commandExit}:
@@ -78,7 +76,7 @@ final class CaptureOptions extends FeedOptions {
             m.put("command_exit", commandExit);
         }
         try {
-            out.println(JSON.writeValueAsString(m));
+            out.println(Json.MAPPER.writeValueAsString(m));
         } catch (JsonProcessingException e) {
             throw new CliException("cannot write the summary as JSON: " + e.getMessage(), e);
         }

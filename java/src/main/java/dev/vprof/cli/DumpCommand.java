@@ -1,7 +1,6 @@
 package dev.vprof.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcessTree;
 import dev.vprof.watch.WatchRegistry;
@@ -45,7 +44,6 @@ final class DumpCommand extends VprofCommand {
 
     AgentDirectory directory = AgentDirectory.system();
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -78,13 +76,13 @@ final class DumpCommand extends VprofCommand {
         }
         JsonNode body;
         try {
-            body = JSON.readTree(r.body());
+            body = Json.MAPPER.readTree(r.body());
         } catch (IOException e) {
             throw new CliException("the vprof watch in pid " + w.pid() + " answered HTTP " + r.statusCode() + " with "
                     + "no JSON: " + r.body().strip());
         }
         if (json) {
-            out.println(JSON.writeValueAsString(body));
+            out.println(Json.MAPPER.writeValueAsString(body));
             out.flush();
         }
         if (body.has("refused")) {
