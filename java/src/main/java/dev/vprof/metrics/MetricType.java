@@ -1,24 +1,26 @@
 package dev.vprof.metrics;
 
-import java.util.Locale;
-
 /**
  * The metric types of Prometheus text 0.0.4 and OpenMetrics 1.0. Prometheus' {@code untyped}
  * and OpenMetrics' {@code unknown} are the same thing and both map to {@link #UNKNOWN}.
  */
 public enum MetricType {
-    COUNTER,
-    GAUGE,
-    HISTOGRAM,
-    GAUGEHISTOGRAM,
-    SUMMARY,
-    INFO,
-    STATESET,
-    UNKNOWN;
+    COUNTER("counter"),
+    GAUGE("gauge"),
+    HISTOGRAM("histogram"),
+    GAUGEHISTOGRAM("gaugehistogram"),
+    SUMMARY("summary"),
+    INFO("info"),
+    STATESET("stateset"),
+    UNKNOWN("unknown");
 
-    private final String word = name().toLowerCase(Locale.ROOT);
+    private final String word;
 
-    /** The word used on a {@code # TYPE} line: the constant's name in lower case. */
+    MetricType(String word) {
+        this.word = word;
+    }
+
+    /** The word used on a {@code # TYPE} line. */
     public String word() {
         return word;
     }
