@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates java/src/test/resources/perfetto/perfetto_trace.desc, the FileDescriptorSet that
+# Regenerates java/src/test/resources/third_party/perfetto/perfetto_trace.desc, the FileDescriptorSet that
 # PerfettoSchemaDecodeTest decodes vprof's .pftrace output against, from perfetto_trace.proto next
 # to it (Perfetto's own merged schema; see PROVENANCE.md there). protoc is not part of the build:
 # this fetches it from Maven Central (com.google.protobuf:protoc, the version of the protobuf-java
@@ -7,7 +7,7 @@
 #   bench/scripts/perfetto-descriptor.sh [PROTOC]   (PROTOC: a protoc binary to use instead)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-dir="$root/java/src/test/resources/perfetto"
+dir="$root/java/src/test/resources/third_party/perfetto"
 version=4.35.1
 protoc=${1:-}
 if [ -z "$protoc" ]; then

@@ -139,6 +139,27 @@ static inline void settle(struct vprof_capture *c, int late)
         late_edge(c, late);
 }
 
+/*
+ * Ring space for a record of `type`, or NULL when the ring is full: that drop is charged where the
+ * record belongs (charge_drop), so each converter only returns.
+ */
+static inline void *claim(struct vprof_capture *c, uint32_t type, uint32_t length, int late, int kernel)
+{
+    void *r = vprof_ring_claim(c->ring, type, length, VPROF_RING_DATA);
+    if (r == NULL)
+        charge_drop(c, late, kernel);
+    return r;
+}
+
+/* A record other than a kernel went into the ring: counted for the range it belongs to. */
+static inline void count_kept(struct vprof_capture *c, int late)
+{
+    if (late)
+        c->kept_late++;
+    else
+        c->kept_records++;
+}
+
 static const uint32_t TALLY_TYPE[VPROF_TALLY_KINDS] = { VPROF_REC_KERNEL, VPROF_REC_MEMCPY, VPROF_REC_MEMSET, 0,
                                                           VPROF_REC_API, VPROF_REC_SYNC };
 
@@ -215,6 +236,21 @@ static uint32_t sane(const struct vprof_capture *c, uint32_t device_id, const ch
     if (device_id >= c->window.max_device || (needs_name && name == NULL))
         return VPROF_DROPS_BAD_RECORD;
     return 0;
+}
+
+/*
+ * Whether a record of tally kind `tally` that judge() (and sane()) found `why` goes on: a rejected
+ * one is counted under its kind, in the previous range's tally when it is late; a kept one settles
+ * the LATE run it goes into.
+ */
+static inline int admit(struct vprof_capture *c, int tally, uint32_t why, int late)
+{
+    if (why != 0u) {
+        (late ? c->late_rejected : c->rejected)[tally][why]++;
+        return 0;
+    }
+    settle(c, late);
+    return 1;
 }
 
 static struct vprof_string_slot *string_slot(struct vprof_capture *c, const char *name,
@@ -351,11 +387,9 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
         charge_drop(c, late, 1);
         return 0;
     }
-    struct vprof_rec_kernel *k = vprof_ring_claim(c->ring, VPROF_REC_KERNEL, sizeof *k, VPROF_RING_DATA);
-    if (k == NULL) {
-        charge_drop(c, late, 1); /* the process counters have it from the ring */
-        return 0;
-    }
+    struct vprof_rec_kernel *k = claim(c, VPROF_REC_KERNEL, sizeof *k, late, 1);
+    if (k == NULL)
+        return 0; /* the process counters have it from the ring */
     k->start = start;
     k->end = end;
     k->correlation_id = corr;
@@ -379,16 +413,11 @@ static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 
     uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, m->deviceId, NULL, 0);
-    if (why != 0u) {
-        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_MEMCPY][why]++;
+    if (!admit(c, VPROF_TALLY_MEMCPY, why, late))
         return;
-    }
-    settle(c, late);
-    struct vprof_rec_memcpy *r = vprof_ring_claim(c->ring, VPROF_REC_MEMCPY, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL) {
-        charge_drop(c, late, 0);
+    struct vprof_rec_memcpy *r = claim(c, VPROF_REC_MEMCPY, sizeof *r, late, 0);
+    if (r == NULL)
         return;
-    }
     r->start = m->start;
     r->end = m->end;
     r->bytes = m->bytes;
@@ -402,10 +431,7 @@ static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 
     r->flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? 1u : 0u;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
-    if (late)
-        c->kept_late++;
-    else
-        c->kept_records++;
+    count_kept(c, late);
 }
 
 static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 *m)
@@ -414,16 +440,11 @@ static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 
     uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
     if (__builtin_expect(c->window.check_records, 0) && why == 0u)
         why = sane(c, m->deviceId, NULL, 0);
-    if (why != 0u) {
-        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_MEMSET][why]++;
+    if (!admit(c, VPROF_TALLY_MEMSET, why, late))
         return;
-    }
-    settle(c, late);
-    struct vprof_rec_memset *r = vprof_ring_claim(c->ring, VPROF_REC_MEMSET, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL) {
-        charge_drop(c, late, 0);
+    struct vprof_rec_memset *r = claim(c, VPROF_REC_MEMSET, sizeof *r, late, 0);
+    if (r == NULL)
         return;
-    }
     r->start = m->start;
     r->end = m->end;
     r->bytes = m->bytes;
@@ -434,10 +455,7 @@ static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 
     r->value = m->value;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
-    if (late)
-        c->kept_late++;
-    else
-        c->kept_records++;
+    count_kept(c, late);
 }
 
 static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 *m)
@@ -466,11 +484,9 @@ static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 
         return;
     }
     settle(c, 0);
-    struct vprof_rec_marker *r = vprof_ring_claim(c->ring, VPROF_REC_MARKER, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL) {
-        charge_drop(c, 0, 0);
+    struct vprof_rec_marker *r = claim(c, VPROF_REC_MARKER, sizeof *r, 0, 0);
+    if (r == NULL)
         return;
-    }
     r->timestamp = m->timestamp;
     r->id = m->id;
     r->flags = flags;
@@ -494,11 +510,9 @@ static void convert_api(struct vprof_capture *c, const CUpti_ActivityAPI *a, uin
         return;
     }
     settle(c, late);
-    struct vprof_rec_api *r = vprof_ring_claim(c->ring, VPROF_REC_API, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL) {
-        charge_drop(c, late, 0);
+    struct vprof_rec_api *r = claim(c, VPROF_REC_API, sizeof *r, late, 0);
+    if (r == NULL)
         return;
-    }
     r->start = a->start;
     r->end = a->end;
     r->correlation_id = a->correlationId;
@@ -516,16 +530,11 @@ static void convert_sync(struct vprof_capture *c, const CUpti_ActivitySynchroniz
 {
     int late;
     const uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
-    if (why != 0u) {
-        (late ? c->late_rejected : c->rejected)[VPROF_TALLY_SYNC][why]++;
+    if (!admit(c, VPROF_TALLY_SYNC, why, late))
         return;
-    }
-    settle(c, late);
-    struct vprof_rec_sync *r = vprof_ring_claim(c->ring, VPROF_REC_SYNC, sizeof *r, VPROF_RING_DATA);
-    if (r == NULL) {
-        charge_drop(c, late, 0);
+    struct vprof_rec_sync *r = claim(c, VPROF_REC_SYNC, sizeof *r, late, 0);
+    if (r == NULL)
         return;
-    }
     r->start = m->start;
     r->end = m->end;
     r->correlation_id = m->correlationId;
@@ -535,10 +544,7 @@ static void convert_sync(struct vprof_capture *c, const CUpti_ActivitySynchroniz
     r->event_id = m->cudaEventId;
     r->pad = 0;
     vprof_ring_commit(c->ring, r);
-    if (late)
-        c->kept_late++;
-    else
-        c->kept_records++;
+    count_kept(c, late);
 }
 _Static_assert(CUPTI_SYNCHRONIZATION_INVALID_VALUE == VPROF_SYNC_NONE, "the ring keeps CUPTI's 'no stream/event'");
 _Static_assert(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE == VPROF_SYNC_STREAM_SYNCHRONIZE &&

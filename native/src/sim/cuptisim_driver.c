@@ -342,13 +342,29 @@ uint64_t sim_set_duration(uint64_t bytes) { return 1000 + bytes / 2000; }
 
 /* ---- kernels, copies, sets ---- */
 
+/* The runtime call of a kernel launch with its driver call nested, as CUDA makes them. */
+static void launch_enter(struct sim_api_frame api[2], const char *name, uint32_t corr) {
+    sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel",
+                       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", name, corr);
+}
+
+/* A kernel that ran on `slot` from `start` to `end`: recorded when someone records kernels (the
+ * work is described only then). */
+static void record_kernel(const char *name, simcuda_dim3 grid, simcuda_dim3 block, uint64_t duration_ns,
+                          unsigned slot, uint64_t start, uint64_t end, uint32_t corr) {
+    CUpti_ActivityKind kind = sim_kernel_kind();
+    if (kind != CUPTI_ACTIVITY_KIND_INVALID) {
+        struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block, .duration = duration_ns };
+        sim_emit_kernel(kind, &w, slot, start, end, corr);
+    }
+}
+
 void simcuda_launch_kernel(simcuda_stream stream, const char *name, simcuda_dim3 grid,
                            simcuda_dim3 block, uint64_t duration_ns) {
     uint32_t corr = sim_new_correlation();
     unsigned slot = sim_stream_slot(stream);
     struct sim_api_frame api[2];
-    sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel",
-                       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", name, corr);
+    launch_enter(api, name, corr);
     struct sim_graph *capturing = sim_launch_checks(slot);
     if (__builtin_expect(capturing != NULL, 0)) {
         struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block, .duration = duration_ns };
@@ -356,11 +372,7 @@ void simcuda_launch_kernel(simcuda_stream stream, const char *name, simcuda_dim3
     } else {
         uint64_t start, end;
         sim_schedule(slot, duration_ns, &start, &end);
-        CUpti_ActivityKind kind = sim_kernel_kind();
-        if (kind != CUPTI_ACTIVITY_KIND_INVALID) { /* the work is described only when someone records it */
-            struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block, .duration = duration_ns };
-            sim_emit_kernel(kind, &w, slot, start, end, corr);
-        }
+        record_kernel(name, grid, block, duration_ns, slot, start, end, corr);
     }
     sim_api_pair_exit(api);
 }
@@ -376,20 +388,14 @@ void simcuda_launch_kernel_at(simcuda_stream stream, const char *name, simcuda_d
     uint32_t corr = sim_new_correlation();
     unsigned slot = sim_stream_slot(stream);
     struct sim_api_frame api[2];
-    sim_api_pair_enter(api, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel",
-                       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", name, corr);
+    launch_enter(api, name, corr);
     (void)sim_launch_checks(slot);
     _Atomic uint64_t *busy = &streams[slot].busy_until;
     uint64_t b = atomic_load_explicit(busy, memory_order_relaxed);
     while (b < end_ns && !atomic_compare_exchange_weak_explicit(busy, &b, end_ns, memory_order_relaxed,
                                                                 memory_order_relaxed)) {
     }
-    CUpti_ActivityKind kind = sim_kernel_kind();
-    if (kind != CUPTI_ACTIVITY_KIND_INVALID) {
-        struct sim_work w = { .type = SIM_WORK_KERNEL, .name = name, .grid = grid, .block = block,
-                              .duration = end_ns - start_ns };
-        sim_emit_kernel(kind, &w, slot, start_ns, end_ns, corr);
-    }
+    record_kernel(name, grid, block, end_ns - start_ns, slot, start_ns, end_ns, corr);
     sim_api_pair_exit(api);
 }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vprof.aggregate.Steps;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * The analyses as JSON (docs/report-json.md, "Sections"): one object per section, snake_case, every
@@ -28,34 +29,38 @@ public final class AnalysisJson {
         } else if (name.equals(AnalysisText.RANKS)) {
             ranks(o, r, maxRows);
         } else if (name.equals(AnalysisText.STRAGGLERS)) {
-            ArrayNode rows = o.putArray("rows");
-            for (Stragglers.Row x : r.stragglers()) {
-                if (rows.size() == maxRows) {
-                    break;
-                }
-                ObjectNode n = rows.addObject();
+            rows(o, r.stragglers(), maxRows, (x, n) -> {
                 n.put("pid", x.pid());
                 n.put("matched", x.matched());
                 n.put("last", x.last());
                 n.put("late_total_ns", x.lateTotalNs());
                 n.put("late_max_ns", x.lateMaxNs());
-            }
-            o.put("rows_total", r.stragglers().size());
-            o.put("cut", r.stragglers().size() > rows.size());
+            });
         } else {
             table(o, r.summaries(), AnalysisText.table(name), maxRows);
         }
         return o;
     }
 
-    private static void breakdown(ObjectNode o, Analyses.Result r, int maxRows) {
+    /**
+     * A section's table: the first {@code maxRows} of {@code all} in {@code rows}, each written by
+     * {@code row}, then {@code rows_total} and {@code cut}, which say whether the table was cut.
+     */
+    private static <T> void rows(ObjectNode o, List<T> all, int maxRows, BiConsumer<T, ObjectNode> row) {
         ArrayNode rows = o.putArray("rows");
-        Steps steps = r.steps();
-        for (TemporalBreakdown.Row row : r.breakdown()) {
+        for (T x : all) {
             if (rows.size() == maxRows) {
                 break;
             }
-            ObjectNode x = rows.addObject();
+            row.accept(x, rows.addObject());
+        }
+        o.put("rows_total", all.size());
+        o.put("cut", all.size() > rows.size());
+    }
+
+    private static void breakdown(ObjectNode o, Analyses.Result r, int maxRows) {
+        Steps steps = r.steps();
+        rows(o, r.breakdown(), maxRows, (row, x) -> {
             x.put("pid", row.pid());
             Integer rank = r.ranks().get(row.pid());
             if (rank != null) {
@@ -74,20 +79,13 @@ public final class AnalysisJson {
             x.put("memory_ns", row.memoryNs());
             x.put("overlap_ns", row.overlapNs());
             x.put("approximate", row.approximate());
-        }
-        o.put("rows_total", r.breakdown().size());
-        o.put("cut", r.breakdown().size() > rows.size());
+        });
     }
 
     private static void phases(ObjectNode o, Analyses.Result r, int maxRows) {
         o.put("slow_percent", PhaseBreakdown.SLOW_PERCENT);
-        ArrayNode rows = o.putArray("rows");
-        for (PhaseBreakdown.Row p : r.phases()) {
-            if (rows.size() == maxRows) {
-                break;
-            }
+        rows(o, r.phases(), maxRows, (p, x) -> {
             TemporalBreakdown.Row row = p.figures();
-            ObjectNode x = rows.addObject();
             x.put("phase", p.phase());
             x.put("requests", p.requests());
             x.put("pid", row.pid());
@@ -98,19 +96,11 @@ public final class AnalysisJson {
             x.put("communication_ns", row.communicationNs());
             x.put("memory_ns", row.memoryNs());
             x.put("overlap_ns", row.overlapNs());
-        }
-        o.put("rows_total", r.phases().size());
-        o.put("cut", r.phases().size() > rows.size());
+        });
     }
 
     private static void ranks(ObjectNode o, Analyses.Result r, int maxRows) {
-        List<RankImbalance.Row> all = RankImbalance.of(r);
-        ArrayNode rows = o.putArray("rows");
-        for (RankImbalance.Row x : all) {
-            if (rows.size() == maxRows) {
-                break;
-            }
-            ObjectNode n = rows.addObject();
+        rows(o, RankImbalance.of(r), maxRows, (x, n) -> {
             n.put("step", x.step());
             n.put("ranks", x.ranks());
             n.put("slowest_pid", x.slowestPid());
@@ -121,20 +111,12 @@ public final class AnalysisJson {
             n.put("compute_delta_ns", x.computeDeltaNs());
             n.put("communication_delta_ns", x.communicationDeltaNs());
             n.put("idle_delta_ns", x.idleDeltaNs());
-        }
-        o.put("rows_total", all.size());
-        o.put("cut", all.size() > rows.size());
+        });
     }
 
     private static void launchQueue(ObjectNode o, Analyses.Result r, int maxRows) {
-        List<LaunchQueue.Row> all = r.launches().rows();
-        ArrayNode rows = o.putArray("rows");
-        for (LaunchQueue.Row row : all) {
-            if (rows.size() == maxRows) {
-                break;
-            }
+        rows(o, r.launches().rows(), maxRows, (row, x) -> {
             SummaryStats d = row.delays();
-            ObjectNode x = rows.addObject();
             x.put("pid", row.pid());
             x.put("device", row.device());
             x.put("stream", row.stream());
@@ -144,22 +126,14 @@ public final class AnalysisJson {
             x.put("median_exact", d.exact());
             x.put("min_ns", d.min());
             x.put("max_ns", d.max());
-        }
-        o.put("rows_total", all.size());
-        o.put("cut", all.size() > rows.size());
+        });
         o.put("unjoined_kernels", r.launches().unjoined());
     }
 
     private static void table(ObjectNode o, Summaries s, Summaries.Table t, int maxRows) {
         o.put("unit", t.bytes() ? "bytes" : "ns");
-        ArrayNode rows = o.putArray("rows");
-        List<Summaries.Row> all = s.rows(t);
-        for (Summaries.Row row : all) {
-            if (rows.size() == maxRows) {
-                break;
-            }
+        rows(o, s.rows(t), maxRows, (row, n) -> {
             SummaryStats x = row.stats();
-            ObjectNode n = rows.addObject();
             n.put("name", row.name());
             n.put("count", x.count());
             n.put("total", x.total());
@@ -169,9 +143,7 @@ public final class AnalysisJson {
             n.put("min", x.min());
             n.put("max", x.max());
             n.put("stddev", x.stddev());
-        }
-        o.put("rows_total", all.size());
-        o.put("cut", all.size() > rows.size());
+        });
         if (t == Summaries.Table.NVTX) {
             o.put("unpaired_ranges", s.unpairedRanges());
         }

@@ -70,14 +70,8 @@ public final class AnalysisText {
                 + "memory under neither, idle; overlap: compute and communication at once\n");
         out.append(String.format(Locale.ROOT, "%-10s %4s %-18s %14s %20s %20s %20s %20s %20s%n", "rank", "gpu", "step",
                 "span", "idle", "compute", "communication", "memory", "overlap"));
-        int shown = 0;
         Steps steps = r.steps();
-        for (TemporalBreakdown.Row row : r.breakdown()) {
-            if (shown++ == maxRows) {
-                out.append("... ").append(r.breakdown().size() - maxRows).append(" more rows (cut at ")
-                        .append(maxRows).append(")\n");
-                break;
-            }
+        for (TemporalBreakdown.Row row : firstRows(r.breakdown(), maxRows)) {
             String step = row.step() == TemporalBreakdown.WHOLE ? "capture" : TerminalText.escape(steps.name(row.step()));
             out.append(String.format(Locale.ROOT, "%-10s %4d %-18s %14d %20s %20s %20s %20s %20s%s%n",
                     r.rankOf(row.pid()), row.device(), step, row.spanNs(), share(row.idleNs(), row.spanNs()),
@@ -85,6 +79,7 @@ public final class AnalysisText {
                     share(row.memoryNs(), row.spanNs()), share(row.overlapNs(), row.spanNs()),
                     row.approximate() ? "  ~" : ""));
         }
+        moreRows(out, r.breakdown().size(), maxRows);
         if (r.breakdown().stream().anyMatch(TemporalBreakdown.Row::approximate)) {
             out.append("~: work further out of order than the reorder window; busy time can be overstated\n");
         }
@@ -101,19 +96,14 @@ public final class AnalysisText {
                 .append(" % of requests by end-to-end time and the rest\n");
         out.append(String.format(Locale.ROOT, "%-16s %8s %-10s %4s %14s %20s %20s %20s %20s%n", "phase", "requests",
                 "rank", "gpu", "length", "idle", "compute", "communication", "memory"));
-        int shown = 0;
-        for (PhaseBreakdown.Row p : r.phases()) {
-            if (shown++ == maxRows) {
-                out.append("... ").append(r.phases().size() - maxRows).append(" more rows (cut at ").append(maxRows)
-                        .append(")\n");
-                break;
-            }
+        for (PhaseBreakdown.Row p : firstRows(r.phases(), maxRows)) {
             TemporalBreakdown.Row row = p.figures();
             out.append(String.format(Locale.ROOT, "%-16s %8d %-10s %4d %14d %20s %20s %20s %20s%n", p.phase(),
                     p.requests(), r.rankOf(row.pid()), row.device(), row.spanNs(), share(row.idleNs(), row.spanNs()),
                     share(row.computeNs(), row.spanNs()), share(row.communicationNs(), row.spanNs()),
                     share(row.memoryNs(), row.spanNs())));
         }
+        moreRows(out, r.phases().size(), maxRows);
     }
 
     static void ranks(StringBuilder out, Analyses.Result r, int maxRows) {
@@ -125,18 +115,13 @@ public final class AnalysisText {
         out.append("rank imbalance per step (ns; GPU span in the step; delta: slowest minus fastest)\n");
         out.append(String.format(Locale.ROOT, "%-18s %5s %-10s %14s %-10s %14s %12s %14s %14s %14s%n", "step", "ranks",
                 "slowest", "span", "fastest", "span", "spread", "compute d", "comm d", "idle d"));
-        int shown = 0;
-        for (RankImbalance.Row x : rows) {
-            if (shown++ == maxRows) {
-                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
-                        .append(")\n");
-                break;
-            }
+        for (RankImbalance.Row x : firstRows(rows, maxRows)) {
             out.append(String.format(Locale.ROOT, "%-18s %5d %-10s %14d %-10s %14d %12d %14d %14d %14d%n",
                     TerminalText.escape(x.step()), x.ranks(), r.rankOf(x.slowestPid()), x.slowestSpanNs(),
                     r.rankOf(x.fastestPid()), x.fastestSpanNs(), x.spreadNs(), x.computeDeltaNs(),
                     x.communicationDeltaNs(), x.idleDeltaNs()));
         }
+        moreRows(out, rows.size(), maxRows);
     }
 
     static void stragglers(StringBuilder out, Analyses.Result r, int maxRows) {
@@ -147,11 +132,7 @@ public final class AnalysisText {
         out.append("stragglers at collectives (the n-th collective of each rank matched; late: after the first to start it, ns)\n");
         out.append(String.format(Locale.ROOT, "%-10s %10s %10s %16s %14s%n", "rank", "matched", "last at",
                 "late in all", "late at most"));
-        int shown = 0;
-        for (Stragglers.Row x : r.stragglers()) {
-            if (shown++ == maxRows) {
-                break;
-            }
+        for (Stragglers.Row x : firstRows(r.stragglers(), maxRows)) {
             out.append(String.format(Locale.ROOT, "%-10s %10d %10d %16d %14d%n", r.rankOf(x.pid()), x.matched(),
                     x.last(), x.lateTotalNs(), x.lateMaxNs()));
         }
@@ -166,20 +147,27 @@ public final class AnalysisText {
         out.append("launch to start per stream (ns; the launch call's start to the kernel's start; median: nearest rank)\n");
         out.append(String.format(Locale.ROOT, "%-10s %4s %8s %10s %14s %14s %14s %14s%n", "rank", "gpu", "stream",
                 "kernels", "mean", "median", "min", "max"));
-        int shown = 0;
-        for (LaunchQueue.Row row : rows) {
-            if (shown++ == maxRows) {
-                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
-                        .append(")\n");
-                break;
-            }
+        for (LaunchQueue.Row row : firstRows(rows, maxRows)) {
             SummaryStats d = row.delays();
             out.append(String.format(Locale.ROOT, "%-10s %4d %8d %10d %14.1f %14s %14d %14d%n", r.rankOf(row.pid()),
                     row.device(), row.stream(), d.count(), d.mean(), (d.exact() ? "" : "~") + d.median(), d.min(),
                     d.max()));
         }
+        moreRows(out, rows.size(), maxRows);
         if (r.launches().unjoined() > 0) {
             out.append(r.launches().unjoined()).append(" kernels without their launch call in the file: not counted\n");
+        }
+    }
+
+    /** The rows a section's table shows: the first {@code maxRows} (all when it is negative). */
+    private static <T> List<T> firstRows(List<T> rows, int maxRows) {
+        return maxRows >= 0 && rows.size() > maxRows ? rows.subList(0, maxRows) : rows;
+    }
+
+    /** The line that says a table of {@code total} rows was cut at {@code maxRows}, when it was. */
+    private static void moreRows(StringBuilder out, int total, int maxRows) {
+        if (maxRows >= 0 && total > maxRows) {
+            out.append("... ").append(total - maxRows).append(" more rows (cut at ").append(maxRows).append(")\n");
         }
     }
 
@@ -197,18 +185,13 @@ public final class AnalysisText {
         for (Summaries.Row row : rows) {
             all += row.stats().total();
         }
-        int shown = 0;
-        for (Summaries.Row row : rows) {
-            if (shown++ == maxRows) {
-                out.append("... ").append(rows.size() - maxRows).append(" more rows (cut at ").append(maxRows)
-                        .append(")\n");
-                break;
-            }
+        for (Summaries.Row row : firstRows(rows, maxRows)) {
             SummaryStats x = row.stats();
             out.append(String.format(Locale.ROOT, "%7.1f %16d %10d %14.1f %14s %14d %14d %14.1f  %s%n",
                     all == 0 ? 0.0 : 100.0 * x.total() / all, x.total(), x.count(), x.mean(),
                     (x.exact() ? "" : "~") + x.median(), x.min(), x.max(), x.stddev(), TerminalText.escape(row.name())));
         }
+        moreRows(out, rows.size(), maxRows);
         if (rows.isEmpty()) {
             out.append("(none in this input)\n");
         }

@@ -37,17 +37,16 @@ public final class PhaseBreakdown implements Sink {
     private record Key(int phase, int pid, int device) {}
 
     private final Clocks clocks;
-    private final long[][] edges;
+    private final List<Intervals> phases;
     private final long[] lengths;
     private final int[] requests;
     private final Map<Key, Lane> lanes = new LinkedHashMap<>();
 
     private PhaseBreakdown(Clocks clocks, List<Intervals> phases, int[] requests) {
         this.clocks = clocks;
-        this.edges = new long[phases.size()][];
+        this.phases = List.copyOf(phases);
         this.lengths = new long[phases.size()];
         for (int i = 0; i < phases.size(); i++) {
-            edges[i] = phases.get(i).edges();
             lengths[i] = phases.get(i).totalNs();
         }
         this.requests = requests;
@@ -107,25 +106,10 @@ public final class PhaseBreakdown implements Sink {
     }
 
     private void add(int pid, int device, WorkClass c, long start, long end) {
-        for (int p = 0; p < edges.length; p++) {
-            long[] e = edges[p];
-            // The first interval that ends after start; then every one that begins before end.
-            int lo = 0, hi = e.length / 2;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (e[2 * mid + 1] <= start) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            for (int i = lo; i < e.length / 2 && e[2 * i] < end; i++) {
-                long s = Math.max(start, e[2 * i]);
-                long t = Math.min(end, e[2 * i + 1]);
-                if (t > s) {
-                    lanes.computeIfAbsent(new Key(p, pid, device), x -> new Lane()).add(c, s, t);
-                }
-            }
+        for (int p = 0; p < phases.size(); p++) {
+            Key key = new Key(p, pid, device);
+            phases.get(p).forEachInside(start, end,
+                    (s, t) -> lanes.computeIfAbsent(key, x -> new Lane()).add(c, s, t));
         }
     }
 

@@ -5,8 +5,10 @@ import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
 import com.fasterxml.jackson.core.JacksonException;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
+import dev.vprof.output.TempFolder;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -97,20 +99,46 @@ public final class CaptureReader implements Closeable {
         return open(path, path);
     }
 
-    /**
-     * Opens {@code file}, a capture another source was turned into for this reader only (a PyTorch
-     * profiler trace read directly): the reader names itself {@code shownAs}, the source the user
-     * gave, starts its warnings with {@code notes} (what the conversion said, severity info), and runs
-     * {@code onClose} when closed (removing {@code file}); on failure it runs {@code onClose} at once.
-     */
-    public static CaptureReader openMade(Path file, Path shownAs, List<String> notes, Runnable onClose)
-            throws IOException {
-        return openMade(file, shownAs, stats -> notes.forEach(stats::note), onClose);
+    /** Turns a source into a capture file at {@code capture}; returns what it said (severity info). */
+    @FunctionalInterface
+    public interface Conversion {
+        List<String> write(Path capture) throws IOException;
     }
 
     /**
-     * As {@link #openMade(Path, Path, List, Runnable)}, the conversion adding its own sentences and
-     * counters to the reader's {@link ReadStats} through {@code conversion}, before anything is read.
+     * Opens a capture another source was turned into for this reader only (a PyTorch profiler trace
+     * or an Nsight Systems export read directly): {@code conversion} writes it as {@code fileName}
+     * in a folder of vprof's temporary name beside {@code near} (a {@link TempFolder}: removed when
+     * the reader closes, on a signal, and after a SIGKILL by the next command that reads one). The
+     * reader names itself {@code shownAs}, the source the user gave, and starts its warnings with
+     * what the conversion said; on failure nothing is left beside {@code near}.
+     */
+    public static CaptureReader openConverted(Path shownAs, Path near, String fileName, Conversion conversion)
+            throws IOException {
+        TempFolder work = TempFolder.beside(near);
+        Path file;
+        List<String> notes;
+        try {
+            file = work.path().resolve(fileName);
+            notes = conversion.write(file);
+        } catch (IOException | RuntimeException e) {
+            work.close();
+            throw e;
+        }
+        return openMade(file, shownAs, stats -> notes.forEach(stats::note), () -> {
+            try {
+                work.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /**
+     * Opens {@code file}, a capture made for this reader only: the reader names itself
+     * {@code shownAs}, the conversion adds its own sentences and counters to the reader's
+     * {@link ReadStats} through {@code conversion} before anything is read, and {@code onClose} runs
+     * when the reader closes (removing {@code file}); on failure it runs {@code onClose} at once.
      */
     public static CaptureReader openMade(Path file, Path shownAs, Consumer<ReadStats> conversion, Runnable onClose)
             throws IOException {

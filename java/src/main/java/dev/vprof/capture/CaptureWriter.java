@@ -145,17 +145,7 @@ public final class CaptureWriter implements Closeable {
             close();
             return;
         }
-        OutputFile o = output;
-        output = null;
-        closed = true;
-        buffers.clear();
-        lastBuffer = null;
-        try {
-            channel.close();
-        } finally {
-            releaseLock();
-            o.close();
-        }
+        release(false);
     }
 
     /** The file being written. */
@@ -317,20 +307,29 @@ public final class CaptureWriter implements Closeable {
             writeFully(header, body, trailer);
             whole = true;
         } finally {
-            closed = true;
-            buffers.clear();
-            lastBuffer = null;
-            try {
-                channel.close();
-            } finally {
-                releaseLock();
-                OutputFile o = output;
-                output = null;
-                if (o != null && whole) {
-                    o.commit(); // removes the temporary file when the move fails
-                } else if (o != null) {
-                    o.close(); // the footer could not be written: nothing under the name
-                }
+            release(whole);
+        }
+    }
+
+    /**
+     * Closes the file and lets go of its lock, then moves a whole capture made by
+     * {@link #createWhole} under its name ({@code keep}) or removes it (abandoned, or its footer
+     * could not be written): nothing half-written appears under the name.
+     */
+    private void release(boolean keep) throws IOException {
+        closed = true;
+        buffers.clear();
+        lastBuffer = null;
+        OutputFile o = output;
+        output = null;
+        try {
+            channel.close();
+        } finally {
+            releaseLock();
+            if (o != null && keep) {
+                o.commit(); // removes the temporary file when the move fails
+            } else if (o != null) {
+                o.close();
             }
         }
     }

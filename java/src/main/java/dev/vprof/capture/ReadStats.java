@@ -25,19 +25,15 @@ public final class ReadStats {
     /** How much a counter matters, in Perfetto's words. */
     public enum Severity {
         /** Something odd that cost nothing: what is shown is all the source held. */
-        INFO("info"),
+        INFO,
         /** Part of the source could not be read: what is shown covers less than it held. */
-        DATA_LOSS("data_loss"),
+        DATA_LOSS,
         /** The source contradicts itself or vprof: what is shown may be wrong as well as short. */
-        ERROR("error");
+        ERROR;
 
-        private final String key;
+        private final String key = name().toLowerCase(Locale.ROOT);
 
-        Severity(String key) {
-            this.key = key;
-        }
-
-        /** The name in JSON and in the HTML page: {@code info}, {@code data_loss}, {@code error}. */
+        /** The name in JSON and in the HTML page (the constant's in lower case): {@code info}, {@code data_loss}. */
         public String key() {
             return key;
         }
@@ -46,37 +42,38 @@ public final class ReadStats {
     /** One sentence with its severity. */
     public record Sentence(Severity severity, String text) {}
 
-    /** The counters, with their JSON names, severities and meanings (docs/report-json.md lists them). */
+    /**
+     * The counters, with their severities and meanings; a counter's JSON name is its constant's in
+     * lower case (docs/report-json.md lists them).
+     */
     public enum Stat {
-        DAMAGED_CHUNKS("damaged_chunks", Severity.DATA_LOSS,
+        DAMAGED_CHUNKS(Severity.DATA_LOSS,
                 "chunks skipped as damaged: a bad checksum, a length past the file, JSON that does not parse"),
-        DAMAGED_BYTES("damaged_bytes", Severity.DATA_LOSS, "bytes of the file those damaged chunks take"),
-        CUT_SHORT("cut_short", Severity.DATA_LOSS,
+        DAMAGED_BYTES(Severity.DATA_LOSS, "bytes of the file those damaged chunks take"),
+        CUT_SHORT(Severity.DATA_LOSS,
                 "1 when the file ends inside a chunk or its header: the rest of the file is missing"),
-        TRUNCATED_TAIL_BYTES("truncated_tail_bytes", Severity.DATA_LOSS,
+        TRUNCATED_TAIL_BYTES(Severity.DATA_LOSS,
                 "bytes at the end of a file cut short that belong to the chunk it cuts and could not be used"),
-        NOT_CLOSED("not_closed", Severity.DATA_LOSS,
+        NOT_CLOSED(Severity.DATA_LOSS,
                 "1 when the file was never closed by its writer (no footer) and that writer is no longer running"),
-        NO_METADATA("no_metadata", Severity.DATA_LOSS, "1 when the file holds no readable METADATA chunk"),
-        PROCESSES_SKIPPED("processes_skipped", Severity.DATA_LOSS,
-                "processes whose records were skipped: more than the reader decodes"),
-        UNVERIFIED_RECORDS("unverified_records", Severity.INFO,
+        NO_METADATA(Severity.DATA_LOSS, "1 when the file holds no readable METADATA chunk"),
+        PROCESSES_SKIPPED(Severity.DATA_LOSS, "processes whose records were skipped: more than the reader decodes"),
+        UNVERIFIED_RECORDS(Severity.INFO,
                 "records recovered from the chunk a cut file ends in, which its checksum cannot vouch for"),
-        LIVE_CAPTURE("live_capture", Severity.INFO,
+        LIVE_CAPTURE(Severity.INFO,
                 "1 when the file is still being written by a running capture: it is read as far as it goes"),
-        INDEX_DAMAGED("index_damaged", Severity.INFO,
+        INDEX_DAMAGED(Severity.INFO,
                 "1 when the footer index was damaged and the file was read chunk by chunk instead"),
-        CLOCK_PAIRS_UNUSED("clock_pairs_unused", Severity.INFO,
+        CLOCK_PAIRS_UNUSED(Severity.INFO,
                 "1 when the file holds more clock pairs than the fit uses (it used the first)"),
-        TRACE_EVENTS_SKIPPED("trace_events_skipped", Severity.INFO,
+        TRACE_EVENTS_SKIPPED(Severity.INFO,
                 "events of a converted PyTorch trace left out (no time, a negative duration), each named");
 
-        private final String key;
+        private final String key = name().toLowerCase(Locale.ROOT);
         private final Severity severity;
         private final String meaning;
 
-        Stat(String key, Severity severity, String meaning) {
-            this.key = key;
+        Stat(Severity severity, String meaning) {
             this.severity = severity;
             this.meaning = meaning;
         }

@@ -68,11 +68,7 @@ public final class ProcessTree {
     }
 
     static int parseZombieWaitStatus(String statLine) {
-        int close = statLine.lastIndexOf(')');
-        if (close < 0) {
-            return -1;
-        }
-        String[] rest = statLine.substring(close + 1).trim().split(" ");
+        String[] rest = fieldsAfterName(statLine);
         // rest[0] is field 3 (state); exit_code is field 52
         if (rest.length < 50 || !rest[0].equals("Z")) {
             return -1;
@@ -85,12 +81,17 @@ public final class ProcessTree {
     }
 
     static int parsePpid(String statLine) {
-        int close = statLine.lastIndexOf(')');
-        if (close < 0) {
-            return -1;
-        }
-        String[] rest = statLine.substring(close + 1).trim().split(" ");
+        String[] rest = fieldsAfterName(statLine);
         return rest.length >= 2 ? parsePositiveIntOrZero(rest[1]) : -1;
+    }
+
+    /**
+     * The fields of a /proc/PID/stat line after the command name, from field 3 (state) on; none
+     * when the line has no name. The name is cut at the last ')', as it may hold spaces and ')'.
+     */
+    private static String[] fieldsAfterName(String statLine) {
+        int close = statLine.lastIndexOf(')');
+        return close < 0 ? new String[0] : statLine.substring(close + 1).trim().split(" ");
     }
 
     /** True while {@code pid} runs: its /proc entry exists and it is not a zombie. */

@@ -207,30 +207,15 @@ public final class CapturePlan {
             this.mode = Objects.requireNonNull(mode, "mode");
         }
 
-        public Builder mode(Mode m) {
-            this.mode = Objects.requireNonNull(m, "mode");
-            return this;
-        }
+        public Builder mode(Mode m) { this.mode = Objects.requireNonNull(m, "mode"); return this; }
 
-        public Builder rootPid(int pid) {
-            this.rootPid = pid;
-            return this;
-        }
+        public Builder rootPid(int pid) { this.rootPid = pid; return this; }
 
-        public Builder arm(ArmSpec spec) {
-            this.arm = spec;
-            return this;
-        }
+        public Builder arm(ArmSpec spec) { this.arm = spec; return this; }
 
-        public Builder ringBytes(long bytes) {
-            this.ringBytes = bytes;
-            return this;
-        }
+        public Builder ringBytes(long bytes) { this.ringBytes = bytes; return this; }
 
-        public Builder output(Path file) {
-            this.output = file;
-            return this;
-        }
+        public Builder output(Path file) { this.output = file; return this; }
 
         public Builder commandLine(List<String> words) {
             this.commandLine = Objects.requireNonNull(words, "commandLine");
@@ -242,35 +227,17 @@ public final class CapturePlan {
             return this;
         }
 
-        public Builder metrics(Scrape scrape) {
-            this.metrics = scrape;
-            return this;
-        }
+        public Builder metrics(Scrape scrape) { this.metrics = scrape; return this; }
 
-        public Builder trigger(URI base) {
-            this.trigger = base;
-            return this;
-        }
+        public Builder trigger(URI base) { this.trigger = base; return this; }
 
-        public Builder duration(Duration d) {
-            this.duration = d;
-            return this;
-        }
+        public Builder duration(Duration d) { this.duration = d; return this; }
 
-        public Builder rangeScopeTree(boolean tree) {
-            this.rangeScopeTree = tree;
-            return this;
-        }
+        public Builder rangeScopeTree(boolean tree) { this.rangeScopeTree = tree; return this; }
 
-        public Builder torchTraces(TorchTraces t) {
-            this.torchTraces = t;
-            return this;
-        }
+        public Builder torchTraces(TorchTraces t) { this.torchTraces = t; return this; }
 
-        public Builder continuous(Continuous c) {
-            this.continuous = c;
-            return this;
-        }
+        public Builder continuous(Continuous c) { this.continuous = c; return this; }
 
         /** The plan; throws {@link IllegalArgumentException} when its parts do not make one. */
         public CapturePlan build() {

@@ -5,9 +5,7 @@ import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
-import dev.vprof.output.TempFolder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -72,24 +70,8 @@ public final class NsysExport {
      * when closed; on failure nothing is left in {@code tempDir}.
      */
     public static CaptureReader open(Path export, Path tempDir) throws IOException {
-        // In a folder of vprof's temporary name, removed on close, on a signal, and after a SIGKILL
-        // by the next command that reads one (Leftovers).
-        TempFolder work = TempFolder.beside(tempDir.resolve("vprof-nsys"));
-        Path temp = work.path().resolve("export.vprof");
-        Result result;
-        try {
-            result = write(temp, export, List.of());
-        } catch (IOException | RuntimeException e) {
-            work.close();
-            throw e;
-        }
-        return CaptureReader.openMade(temp, export, result.notes(), () -> {
-            try {
-                work.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return CaptureReader.openConverted(export, tempDir.resolve("vprof-nsys"), "export.vprof",
+                capture -> write(capture, export, List.of()).notes());
     }
 
     /**

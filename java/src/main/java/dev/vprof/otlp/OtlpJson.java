@@ -138,7 +138,7 @@ public final class OtlpJson {
         byte[] traceId = id(field(n, "traceId", "trace_id"), "traceId");
         byte[] spanId = id(field(n, "spanId", "span_id"), "spanId");
         byte[] parent = id(field(n, "parentSpanId", "parent_span_id"), "parentSpanId");
-        if (parent.length == Span.SPAN_ID_BYTES && allZero(parent)) {
+        if (parent.length == Span.SPAN_ID_BYTES && SpanCheck.allZero(parent)) {
             parent = new byte[0];
         }
         long start = uint64(field(n, "startTimeUnixNano", "start_time_unix_nano"), "startTimeUnixNano");
@@ -334,15 +334,6 @@ public final class OtlpJson {
     private static boolean isHex(String s) {
         for (int i = 0; i < s.length(); i++) {
             if (Character.digit(s.charAt(i), 16) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean allZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
                 return false;
             }
         }

@@ -227,7 +227,7 @@ public final class OtlpProtobuf {
                 default -> r.skip(tag);
             }
         }
-        if (parent != null && isAllZero(parent)) {
+        if (parent != null && SpanCheck.allZero(parent)) {
             parent = null; // some senders write eight zero bytes for "no parent"
         }
         String problem = SpanCheck.problem(traceId, spanId, parent, start, end);
@@ -312,15 +312,6 @@ public final class OtlpProtobuf {
             }
         }
         return value;
-    }
-
-    private static boolean isAllZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The partial success of an ExportTraceServiceResponse (a sender's view; tests use it). */

@@ -52,7 +52,11 @@ final class SpanCheck {
         }
     }
 
-    private static boolean allZero(byte[] b) {
+    /**
+     * Whether an id is all zero bytes: invalid as a trace or span id, and how some senders write
+     * "no parent" (every decoder then drops the parent).
+     */
+    static boolean allZero(byte[] b) {
         for (byte x : b) {
             if (x != 0) {
                 return false;

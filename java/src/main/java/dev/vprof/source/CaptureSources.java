@@ -3,11 +3,9 @@ package dev.vprof.source;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.nsys.NsysExport;
-import dev.vprof.output.TempFolder;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -61,23 +59,7 @@ public final class CaptureSources {
     }
 
     private static CaptureReader trace(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
-        // In a folder of vprof's temporary name: removed when the reader closes, on Ctrl-C, and
-        // after a SIGKILL by the next command that reads a trace (Leftovers).
-        TempFolder work = TempFolder.beside(tempDir.resolve("vprof-trace"));
-        Path temp = work.path().resolve("trace.vprof");
-        TorchTraceImport.Result result;
-        try {
-            result = TorchTraceImport.write(temp, List.of(path), traceOptions, List.of());
-        } catch (IOException | RuntimeException e) {
-            work.close();
-            throw e;
-        }
-        return CaptureReader.openMade(temp, path, result.warnings(), () -> {
-            try {
-                work.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return CaptureReader.openConverted(path, tempDir.resolve("vprof-trace"), "trace.vprof",
+                capture -> TorchTraceImport.write(capture, List.of(path), traceOptions, List.of()).warnings());
     }
 }

@@ -64,21 +64,42 @@ public final class Intervals {
         if (end <= start || edges.length == 0) {
             return 0;
         }
-        // The first interval whose end is after start.
+        long in = 0;
+        for (int i = firstEndingAfter(start); i < edges.length / 2 && edges[2 * i] < end; i++) {
+            in += Math.min(end, edges[2 * i + 1]) - Math.max(start, edges[2 * i]);
+        }
+        return in;
+    }
+
+    /** Receives a part of an interval that lies inside the union: [start, end), never empty. */
+    @FunctionalInterface
+    public interface Piece {
+        void accept(long start, long end);
+    }
+
+    /** Hands each part of [start, end) that lies inside the union to {@code piece}, in time order. */
+    public void forEachInside(long start, long end, Piece piece) {
+        for (int i = firstEndingAfter(start); i < edges.length / 2 && edges[2 * i] < end; i++) {
+            long s = Math.max(start, edges[2 * i]);
+            long e = Math.min(end, edges[2 * i + 1]);
+            if (e > s) {
+                piece.accept(s, e);
+            }
+        }
+    }
+
+    /** The index of the first interval whose end is after {@code t}; the count of intervals when none is. */
+    private int firstEndingAfter(long t) {
         int lo = 0, hi = edges.length / 2;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (edges[2 * mid + 1] <= start) {
+            if (edges[2 * mid + 1] <= t) {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        long in = 0;
-        for (int i = lo; i < edges.length / 2 && edges[2 * i] < end; i++) {
-            in += Math.min(end, edges[2 * i + 1]) - Math.max(start, edges[2 * i]);
-        }
-        return in;
+        return lo;
     }
 
     /** Whether the instant {@code t} lies inside the union (an interval's start in, its end out). */
