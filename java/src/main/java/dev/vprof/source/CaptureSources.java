@@ -8,6 +8,8 @@ import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -79,5 +81,28 @@ public final class CaptureSources {
                 throw new UncheckedIOException(e);
             }
         });
+    }
+
+    /**
+     * The one sentence for {@code e}, met opening or reading {@code input} (null: the caller reads
+     * several and the exception names the file), the same for every command and for {@code vprof mcp}'s
+     * tools.
+     */
+    public static String whyNot(Path input, IOException e) {
+        String file = e instanceof FileSystemException f && f.getFile() != null ? f.getFile()
+                : input == null ? "the input" : input.toString();
+        if (e instanceof CaptureFormatException) {
+            return e.getMessage();
+        }
+        if (e instanceof NoSuchFileException) {
+            return file + " does not exist";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "cannot read " + file + ": permission denied";
+        }
+        if (input != null && Files.isDirectory(input)) {
+            return "cannot read " + input + ": it is a directory";
+        }
+        return "cannot read " + file + ": " + e.getMessage();
     }
 }
