@@ -15,7 +15,8 @@ import java.util.Map;
  * Every answer's bounds: each list in it at most {@code rows} long, and the whole at most
  * {@link #MAX_BYTES} of JSON. A list cut is named in the answer's {@code cut} field, one sentence a list
  * ({@code "top_kernels: cut at 10 rows of 240"}), so the assistant knows it saw part and how to see
- * more. Lists are cut longest first, halving, until the answer fits.
+ * more. A list that came already cut, as {@code rows} beside {@code rows_total} (a section, a query),
+ * is named with that total. Lists are cut longest first, halving, until the answer fits.
  */
 final class Bounded {
     private Bounded() {}
@@ -109,6 +110,10 @@ final class Bounded {
                 collect(a.get(i), path + "[" + i + "]", rows, total, lists);
             }
         } else if (node instanceof ObjectNode o) {
+            if (o.get("rows") instanceof ArrayNode && o.path("rows_total").canConvertToInt()) {
+                // A table cut before it came here (a section, a query) says how long it was.
+                total.putIfAbsent(path.isEmpty() ? "rows" : path + ".rows", o.get("rows_total").asInt());
+            }
             List<String> names = new ArrayList<>();
             for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
                 names.add(it.next());

@@ -73,10 +73,9 @@ final class SqlExport implements AutoCloseable {
                     }
                     all++;
                 }
-                if (all > rows) {
-                    answer.put("rows_total", all);
-                    answer.putArray("cut").add("rows: cut at " + rows + " rows of " + (all >= rows + COUNT_UP_TO
-                            ? "more than " + all : String.valueOf(all)));
+                answer.put("rows_total", all);
+                if (all >= rows + COUNT_UP_TO) {
+                    answer.put("rows_total_is_a_floor", true); // counting stopped there
                 }
             }
         } catch (SQLException e) {

@@ -1,0 +1,375 @@
+package dev.vprof.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.capture.CaptureReader;
+import dev.vprof.capture.KernelDesc;
+import dev.vprof.capture.RecordVisitor;
+import dev.vprof.cli.Main;
+import dev.vprof.otlp.Span;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code vprof mcp} driven by the SDK's own client over stdio: the server is the real command line in
+ * its own JVM, so stdout must carry JSON-RPC alone. One session: initialize, list the tools, call every
+ * tool on a real trace (HTA's {@code trace_diff}) and on the demo's capture, each answer against an
+ * oracle of its own (the trace's events counted with Jackson, SQL on an export written by
+ * {@code vprof export}, the capture's records and spans read here), an oversized answer cut and
+ * saying so, and a bad path, a damaged file and a refused query each a tool error of one sentence
+ * after which the next call is answered.
+ */
+@Timeout(600)
+class McpServerTest {
+    static final Path TEST = Path.of("../fixtures/real/hta/trace_diff/test/test.json.gz");
+    static final Path CONTROL = Path.of("../fixtures/real/hta/trace_diff/control/control.json.gz");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    static Path demo;
+    static McpSyncClient client;
+    static final ConcurrentLinkedQueue<String> serverErr = new ConcurrentLinkedQueue<>();
+
+    @BeforeAll
+    static void startTheDemoAndTheServer() {
+        Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
+        assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(o, true));
+        cl.setErr(new PrintWriter(e, true));
+        // The demo as its own test runs it: a smaller load, the same path.
+        int code = cl.execute("demo", "--dir", dir.resolve("demo").toString(), "--steady", "12", "--rate", "8",
+                "--burst", "24", "--max-tokens", "16");
+        assertEquals(0, code, e + "\n" + o);
+        demo = dir.resolve("demo").resolve("capture.vprof");
+
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ServerParameters params = ServerParameters.builder(java.toString())
+                .args("--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + dir, "-cp",
+                        System.getProperty("java.class.path"), Main.class.getName(), "mcp")
+                .build();
+        StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+        transport.setStdErrorHandler(serverErr::add);
+        client = McpClient.sync(transport).requestTimeout(Duration.ofMinutes(5))
+                .initializationTimeout(Duration.ofMinutes(1)).build();
+        client.initialize();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.closeGracefully();
+        }
+    }
+
+    static CallToolResult call(String tool, Map<String, Object> args) {
+        return client.callTool(CallToolRequest.builder().name(tool).arguments(args).build());
+    }
+
+    static String text(CallToolResult r) {
+        assertEquals(1, r.content().size(), r.toString());
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    /** The answer of a call that must succeed, as JSON, checked against the caps every answer keeps. */
+    static JsonNode answer(String tool, Map<String, Object> args) throws Exception {
+        CallToolResult r = call(tool, args);
+        String t = text(r);
+        assertFalse(Boolean.TRUE.equals(r.isError()), tool + " " + args + ": " + t);
+        assertTrue(t.getBytes(StandardCharsets.UTF_8).length <= Bounded.MAX_BYTES, tool + " answered " + t.length());
+        return JSON.readTree(t);
+    }
+
+    /** A call that must fail: one sentence, one line, and the server answers the next call. */
+    static String refused(String tool, Map<String, Object> args) throws Exception {
+        CallToolResult r = call(tool, args);
+        String t = text(r);
+        assertEquals(Boolean.TRUE, r.isError(), tool + " " + args + " should be a tool error: " + t);
+        assertFalse(t.contains("\n") || t.contains("Exception") || t.contains("\tat "), "one sentence: " + t);
+        assertTrue(t.endsWith(".") && t.length() < 400, "one sentence: " + t);
+        assertEquals(9876, answer("sql", Map.of("path", TEST.toString(), "query",
+                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")).path("rows").get(0).get(0).asLong(),
+                "the server still answers after: " + t);
+        return t;
+    }
+
+    /** The trace's GPU events, read with Jackson alone: cat, name, device, ts and dur (microseconds). */
+    record Event(String cat, String name, int device, double ts, double dur) {}
+
+    static List<Event> gpuEvents(Path trace) throws Exception {
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(trace))) {
+            root = JSON.readTree(in);
+        }
+        List<Event> out = new ArrayList<>();
+        for (JsonNode e : root.path("traceEvents")) {
+            String cat = e.path("cat").asText().toLowerCase(Locale.ROOT);
+            if (e.path("ph").asText().equals("X") && List.of("kernel", "gpu_memcpy", "gpu_memset").contains(cat)) {
+                out.add(new Event(cat, e.path("name").asText(), e.path("args").path("device").asInt(),
+                        e.path("ts").asDouble(), e.path("dur").asDouble()));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theToolsAreListedWithTheirSchemas() {
+        List<Tool> tools = client.listTools().tools();
+        assertEquals(List.of("open", "report_sections", "top_kernels", "requests", "breakdowns", "diff", "sql"),
+                tools.stream().map(Tool::name).toList());
+        for (Tool t : tools) {
+            assertTrue(t.description().contains("KiB"), t.name() + " says its caps: " + t.description());
+            assertTrue(t.inputSchema().get("required") instanceof List<?> r && !r.isEmpty(), t.name() + " names its required arguments");
+        }
+        assertEquals("vprof", client.getServerInfo().name());
+    }
+
+    @Test
+    void openCountsWhatTheTraceHolds() throws Exception {
+        List<Event> events = gpuEvents(TEST);
+        long kernels = events.stream().filter(e -> e.cat().equals("kernel")).count();
+        JsonNode a = answer("open", Map.of("path", TEST.toString()));
+        assertEquals(kernels, a.path("totals").path("kernels").asLong(), a.toString());
+        assertEquals("a PyTorch profiler trace", a.path("kind").asText());
+        assertFalse(a.path("read_health").path("read_partly").asBoolean(true), a.path("read_health").toString());
+        assertEquals(1, a.path("processes").size(), "one rank in the trace");
+        assertTrue(a.path("sections").toString().contains("cuda_gpu_kern_sum"));
+    }
+
+    @Test
+    void topKernelsAndTheKernelSummaryAreTheTracesOwnTally() throws Exception {
+        Map<String, long[]> byName = new HashMap<>(); // count, total ns
+        for (Event e : gpuEvents(TEST)) {
+            if (e.cat().equals("kernel")) {
+                long[] c = byName.computeIfAbsent(e.name(), n -> new long[2]);
+                c[0]++;
+                c[1] += Math.round(e.dur() * 1000);
+            }
+        }
+        String top = byName.entrySet().stream().max((x, y) -> Long.compare(x.getValue()[1], y.getValue()[1]))
+                .orElseThrow().getKey();
+        JsonNode a = answer("top_kernels", Map.of("path", TEST.toString(), "rows", 5));
+        JsonNode first = a.path("top_kernels").get(0);
+        assertEquals(top, first.path("name").asText(), a.toString());
+        assertEquals(byName.get(top)[0], first.path("count").asLong());
+        assertEquals(byName.get(top)[1], first.path("total_ns").asLong(), 1000.0 * byName.get(top)[0]);
+        assertEquals(5, a.path("top_kernels").size());
+
+        JsonNode s = answer("report_sections", Map.of("path", TEST.toString(), "sections", List.of("cuda_gpu_kern_sum"),
+                "rows", 1000)).path("sections").path("cuda_gpu_kern_sum");
+        assertEquals(byName.size(), s.path("rows_total").asInt(), s.toString());
+        int checked = 0;
+        for (JsonNode row : s.path("rows")) {
+            long[] c = byName.get(row.path("name").asText());
+            if (c != null) {
+                assertEquals(c[0], row.path("count").asLong(), row.toString());
+                checked++;
+            }
+        }
+        assertTrue(checked > byName.size() / 2, "most rows carry the trace's own names: " + checked);
+    }
+
+    @Test
+    void breakdownsSpanEachDeviceFromItsFirstWorkToItsLast() throws Exception {
+        Map<Integer, double[]> span = new TreeMap<>(); // first ts, last ts + dur
+        for (Event e : gpuEvents(TEST)) {
+            double[] s = span.computeIfAbsent(e.device(), d -> new double[] {Double.MAX_VALUE, -Double.MAX_VALUE});
+            s[0] = Math.min(s[0], e.ts());
+            s[1] = Math.max(s[1], e.ts() + e.dur());
+        }
+        JsonNode a = answer("breakdowns", Map.of("path", TEST.toString()));
+        JsonNode sections = a.path("sections");
+        for (String name : Tools.BREAKDOWNS) {
+            assertTrue(sections.has(name), name + ": " + a);
+        }
+        int rows = 0;
+        for (JsonNode row : sections.path("breakdown").path("rows")) {
+            if (!row.path("step").isNull()) {
+                continue;
+            }
+            double[] s = span.get(row.path("device").asInt());
+            long expected = Math.round((s[1] - s[0]) * 1000);
+            assertEquals(expected, row.path("span_ns").asLong(), 1000, row.toString());
+            assertEquals(row.path("span_ns").asLong(), row.path("idle_ns").asLong() + row.path("compute_ns").asLong()
+                    + row.path("communication_ns").asLong() + row.path("memory_ns").asLong(), row.toString());
+            rows++;
+        }
+        assertEquals(span.size(), rows, "a whole-capture row per device: " + sections.path("breakdown"));
+        assertTrue(sections.path("launch_queue").path("rows").size() > 0, "the trace has runtime launches");
+    }
+
+    @Test
+    void sqlAnswersAsSqliteDoesOnTheExport() throws Exception {
+        Path db = dir.resolve("test.sqlite");
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(0, cl.execute("export", TEST.toString(), "-o", db.toString()), err.toString());
+        String q = "SELECT streamId, count(*) AS n, sum(\"end\" - start) AS ns FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                + "GROUP BY streamId ORDER BY streamId";
+        Map<Long, List<Long>> expected = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery(q)) {
+            while (rs.next()) {
+                expected.put(rs.getLong(1), List.of(rs.getLong(2), rs.getLong(3)));
+            }
+        }
+        JsonNode a = answer("sql", Map.of("path", TEST.toString(), "query", q + ";"));
+        assertEquals(List.of("streamId", "n", "ns"), JSON.convertValue(a.path("columns"), List.class));
+        Map<Long, List<Long>> got = new LinkedHashMap<>();
+        for (JsonNode row : a.path("rows")) {
+            got.put(row.get(0).asLong(), List.of(row.get(1).asLong(), row.get(2).asLong()));
+        }
+        assertEquals(expected, got);
+        assertFalse(a.has("cut"), a.toString());
+    }
+
+    @Test
+    void anOversizedAnswerIsCutAndSaysSo() throws Exception {
+        JsonNode a = answer("sql", Map.of("path", TEST.toString(), "query", "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL",
+                "rows", 1000));
+        int shown = a.path("rows").size();
+        assertTrue(shown > 0 && shown < 1000, "cut below the rows asked for to fit 64 KiB: " + shown);
+        assertEquals(List.of("rows: cut at " + shown + " rows of 9876"), JSON.convertValue(a.path("cut"), List.class));
+        assertEquals(9876, a.path("rows_total").asLong());
+
+        JsonNode t = answer("top_kernels", Map.of("path", TEST.toString(), "rows", 3));
+        assertEquals(3, t.path("top_kernels").size());
+        assertTrue(t.path("cut").isArray() && t.path("cut").get(0).asText().startsWith("top_kernels: cut at 3 rows of"),
+                "a list cut at the rows asked for says so too: " + t.path("cut"));
+    }
+
+    @Test
+    void diffComparesTheTwoTracesAsTheirOwnCountsSay() throws Exception {
+        long base = gpuEvents(CONTROL).stream().filter(e -> e.cat().equals("kernel")).count();
+        long next = gpuEvents(TEST).stream().filter(e -> e.cat().equals("kernel")).count();
+        JsonNode a = answer("diff", Map.of("base", CONTROL.toString(), "new", TEST.toString()));
+        assertEquals(base, a.path("base").path("kernels").asLong(), a.path("base").toString());
+        assertEquals(next, a.path("new").path("kernels").asLong(), a.path("new").toString());
+        // An A100 trace against a V100 one, 8 ranks against 2: not comparable, and the answer says why.
+        assertEquals("NOT COMPARABLE", a.path("verdict").asText());
+        assertTrue(a.path("headline").asText().contains("V100"), a.path("headline").asText());
+        JsonNode same = answer("diff", Map.of("base", TEST.toString(), "new", TEST.toString()));
+        assertEquals("NO CHANGE", same.path("verdict").asText(), same.path("headline").asText());
+    }
+
+    @Test
+    void theDemosCaptureAnswersWithItsKernelsAndRequests() throws Exception {
+        long[] kernels = {0};
+        List<Span> requests = new ArrayList<>();
+        try (CaptureReader reader = CaptureReader.open(demo)) {
+            reader.forEachRecord(new RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+                    kernels[0]++;
+                }
+            });
+            for (Span s : reader.spans().spans()) {
+                if (s.name().equals("llm_request")) {
+                    requests.add(s);
+                }
+            }
+        }
+        assertTrue(kernels[0] > 0 && !requests.isEmpty(), kernels[0] + " kernels, " + requests.size() + " requests");
+        JsonNode open = answer("open", Map.of("path", demo.toString()));
+        assertEquals(kernels[0], open.path("totals").path("kernels").asLong(), open.path("totals").toString());
+        assertEquals(requests.size(), open.path("requests").asInt());
+        assertEquals(2, open.path("processes").size(), "the demo's two GPU workers");
+
+        JsonNode r = answer("requests", Map.of("path", demo.toString(), "rows", 1000));
+        assertEquals(requests.size(), r.path("requests").size(), "every request, under the rows asked for");
+        long slowest = requests.stream().mapToLong(Span::durationNs).max().orElseThrow();
+        assertEquals(slowest, r.path("slowest_requests").get(0).path("e2e_ns").asLong(), slowest / 100.0,
+                "the slowest request first: " + r.path("slowest_requests").get(0));
+        assertTrue(r.path("queue").isObject() && r.path("slow_phase_kernels").isObject(), r.toString());
+
+        JsonNode b = answer("breakdowns", Map.of("path", demo.toString()));
+        JsonNode phases = b.path("sections").path("phases").path("rows");
+        assertTrue(phases.size() > 0, "the demo's requests give phase rows: " + b);
+
+        JsonNode w = answer("top_kernels", Map.of("path", demo.toString(), "window", "0s..1s"));
+        assertEquals("window", w.path("window").path("source").asText(), w.path("window").toString());
+        assertTrue(w.path("kernels").asLong() < kernels[0], "a window holds part of the kernels: " + w);
+    }
+
+    @Test
+    void aBadPathADamagedFileAndARefusedQueryAreOneSentenceEach() throws Exception {
+        String missing = refused("open", Map.of("path", dir.resolve("no-such.vprof").toString()));
+        assertTrue(missing.contains("no-such.vprof") && missing.contains("does not exist"), missing);
+
+        Path cut = dir.resolve("cut.json.gz");
+        byte[] whole = Files.readAllBytes(TEST);
+        Files.write(cut, Arrays.copyOf(whole, whole.length / 2));
+        String damaged = refused("breakdowns", Map.of("path", cut.toString()));
+        assertTrue(damaged.contains("cut.json.gz") && damaged.contains("cut short"), damaged);
+
+        Path garbage = dir.resolve("garbage.vprof");
+        Files.writeString(garbage, "not a capture at all\n".repeat(100));
+        assertTrue(refused("report_sections", Map.of("path", garbage.toString(), "sections", List.of("breakdown")))
+                .contains("garbage.vprof"));
+
+        assertTrue(refused("sql", Map.of("path", TEST.toString(), "query", "DELETE FROM StringIds"))
+                .contains("SELECT"));
+        assertTrue(refused("sql", Map.of("path", TEST.toString(), "query", "SELECT 1; DROP TABLE StringIds"))
+                .contains("one"));
+        assertTrue(refused("sql", Map.of("path", TEST.toString(), "query", "SELECT * FROM no_such_table"))
+                .contains("no_such_table"));
+        assertTrue(refused("report_sections", Map.of("path", TEST.toString(), "sections", List.of("nope")))
+                .contains("not a section"));
+        assertTrue(refused("top_kernels", Map.of("path", TEST.toString(), "window", "5s..1s")).contains("window"));
+        assertTrue(refused("open", Map.of("path", "x".repeat(Args.MAX_TEXT + 1))).contains("at most"));
+        assertTrue(refused("open", Map.of("path", TEST.toString(), "rows", 0)).contains("rows"));
+    }
+
+    @Test
+    void theServerWritesNoWarningToStderr() throws Exception {
+        answer("open", Map.of("path", TEST.toString(), "rows", 1));
+        for (String line : serverErr) {
+            assertFalse(line.contains("SLF4J") || line.contains("WARN") || line.contains("Exception"),
+                    "stderr: " + line);
+        }
+    }
+}
