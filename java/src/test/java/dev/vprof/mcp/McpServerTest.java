@@ -105,7 +105,7 @@ class McpServerTest {
     }
 
     static CallToolResult call(String tool, Map<String, Object> args) {
-        return client.callTool(CallToolRequest.builder().name(tool).arguments(args).build());
+        return client.callTool(CallToolRequest.builder(tool).arguments(args).build());
     }
 
     static String text(CallToolResult r) {
