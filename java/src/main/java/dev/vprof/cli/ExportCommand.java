@@ -4,10 +4,8 @@ import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ReadStats;
 import dev.vprof.export.ExportFormat;
-import dev.vprof.export.Exporter;
-import dev.vprof.export.KinetoFiles;
 import dev.vprof.export.ProfilerSteps;
-import dev.vprof.names.KernelNames;
+import dev.vprof.export.TraceExports;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
@@ -147,28 +145,21 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
         }
         boolean showProgress = Posix.isatty(Posix.STDERR_FILENO);
         CaptureTimeline.Result result;
-        List<Path> written;
-        KinetoFiles.Result kineto = null;
-        String partly;
+        TraceExports.Exported exported;
         ReadStats health;
-        try (CaptureReader reader = CaptureSources.open(file,
-                input.torch(true))) {
+        try (CaptureReader reader = CaptureSources.open(file, input.torch(true))) {
             boolean large = reader.fileSize() > PROGRESS_ABOVE_BYTES && showProgress;
-            KernelNames names = fmt == ExportFormat.SQLITE ? SqliteExport.walkNames() : naming.names();
-            result = CaptureTimeline.stream(reader, names, large ? n -> {
+            result = CaptureTimeline.stream(reader, TraceExports.names(fmt, naming.names()), large ? n -> {
                 err.print(String.format(Locale.ROOT, "\rvprof export: read %.1f M records", n / 1e6));
                 err.flush();
             } : null);
             if (large) {
-                err.print("\rvprof export: writing " + fmt.name().toLowerCase(Locale.ROOT) + " trace...          ");
+                err.print("\rvprof export: writing " + fmt.name().toLowerCase(Locale.ROOT) + " trace...          \r");
                 err.flush();
-            }
-            if (large) {
-                err.print("\r");
             }
             health = reader.readStats();
             ReadHealth.warnings(err, health);
-            partly = ReadHealth.sentence("export", health);
+            String partly = ReadHealth.sentence("export", health);
             String nothing = nothingToShow(result, reader.complete());
             if (nothing != null) {
                 if (large) {
@@ -194,15 +185,7 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             }
             // The input is open and read; what fails from here on is the writing of the output.
             try {
-                if (fmt == ExportFormat.KINETO) {
-                    kineto = KinetoFiles.write(result.source(), out, stepSpec, force);
-                    written = kineto.paths();
-                } else if (fmt == ExportFormat.SQLITE) {
-                    SqliteExport.write(reader, file, result.source(), out, force);
-                    written = List.of(out);
-                } else {
-                    written = Exporter.export(result.source(), out, fmt, force);
-                }
+                exported = TraceExports.write(fmt, new TraceExports.Input(reader, file, result), out, stepSpec, force);
             } catch (OutputTakenException e) {
                 throw OutputPath.taken(Path.of(e.getFile()), "-o");
             } catch (IOException e) {
@@ -221,55 +204,24 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
         } catch (IllegalArgumentException e) {
             return fail(err, e.getMessage());
         }
-        for (String note : result.notes()) {
-            ReadHealth.note(err, note);
-        }
-        if (kineto != null && (result.requests() > 0 || !result.timeline().counters().isEmpty())) {
-            // Kineto JSON has no place for them, so say what stayed behind and where it can be seen.
-            ReadHealth.note(err, "the Kineto export leaves out what the capture also holds: "
-                    + (result.requests() > 0 ? result.requests() + " requests" : "")
-                    + (result.requests() > 0 && !result.timeline().counters().isEmpty() ? " and " : "")
-                    + (result.timeline().counters().isEmpty() ? "" : result.timeline().counters().size() + " metric counter tracks")
-                    + "; export to .pftrace or .json (Perfetto, Chrome JSON) to see them on the same timeline");
-        }
-        if (kineto != null) {
-            kineto.warnings().forEach(w -> ReadHealth.warn(err, w));
-            kineto.notes().forEach(n -> ReadHealth.note(err, n));
-        }
-        for (int i = 0; i < written.size(); i++) {
-            Path p = written.get(i);
-            if (fmt != ExportFormat.PERFETTO && fmt != ExportFormat.SQLITE && sizeOf(p) > largeJsonBytes) {
-                ReadHealth.warn(err, p + " is " + size(p) + " of JSON, which a browser loads slowly or not at all; "
-                        + "the same trace as Perfetto protobuf is a fraction of the size: vprof export " + file + " -o "
-                        + pftraceBeside(p));
-            }
-            if (kineto != null) { // one process per file: what this file holds
-                stdout.println(String.format(Locale.ROOT, "wrote %s (kineto, %s): %s", p, size(p),
-                        kineto.files().get(i).summary(stepSpec != null)));
+        result.notes().forEach(n -> ReadHealth.note(err, n));
+        for (TraceExports.Said said : exported.said()) {
+            if (said.warning()) {
+                ReadHealth.warn(err, said.sentence());
             } else {
-                stdout.println(String.format(Locale.ROOT, "wrote %s (%s, %s): %d GPU ops, %d processes, %d requests, "
-                                + "%d counter tracks", p, fmt.name().toLowerCase(Locale.ROOT), size(p), result.gpuOps(),
-                        result.timeline().processes().size(), result.requests(), result.timeline().counters().size()));
+                ReadHealth.note(err, said.sentence());
             }
         }
-        Path first = written.getFirst();
-        switch (fmt) {
-            case PERFETTO, CHROME -> {
-                stdout.println("open https://ui.perfetto.dev and drag " + first + " in");
-                stdout.println("offline: Perfetto's trace_processor (trace_processor_shell " + first
-                        + ") answers SQL over it");
+        for (int i = 0; i < exported.files().size(); i++) {
+            Path p = exported.files().get(i);
+            if (fmt != ExportFormat.PERFETTO && fmt != ExportFormat.SQLITE && sizeOf(p) > largeJsonBytes) {
+                ReadHealth.warn(err, p + " is " + TraceExports.size(p) + " of JSON, which a browser loads slowly or "
+                        + "not at all; the same trace as Perfetto protobuf is a fraction of the size: vprof export "
+                        + file + " -o " + pftraceBeside(p));
             }
-            case SQLITE -> stdout.println("SQL in Nsight Systems' export schema: sqlite3 " + first
-                    + " 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL' (tables: docs/sqlite.md)");
-            case KINETO -> {
-                stdout.println("Holistic Trace Analysis: TraceAnalysis(trace_dir=\""
-                        + first.toAbsolutePath().getParent() + "\"); Perfetto's UI also opens it (docs/viewers.md)");
-                if (stepSpec != null) {
-                    stdout.println("HTA leaves the last step out of its analyses unless you pass "
-                            + "include_last_profiler_step=True");
-                }
-            }
+            stdout.println(exported.wrote().get(i));
         }
+        exported.howToOpen().forEach(stdout::println);
         stdout.flush();
         return ReadHealth.finish(err, "export", ExitCode.OK, List.of(health));
     }
@@ -352,15 +304,5 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
             return "permission denied";
         }
         return null;
-    }
-
-    private static String size(Path p) {
-        try {
-            long b = Files.size(p);
-            return b < 1 << 20 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024.0)
-                    : String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0);
-        } catch (IOException e) {
-            return "size unknown";
-        }
     }
 }

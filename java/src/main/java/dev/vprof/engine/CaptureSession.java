@@ -1,6 +1,7 @@
 package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessExit;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcFs;
@@ -8,7 +9,6 @@ import dev.vprof.discovery.ProcessLiveness;
 import dev.vprof.discovery.RegionWatch;
 import dev.vprof.drain.RingCorruptException;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;
@@ -16,6 +16,7 @@ import dev.vprof.region.RegionException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -158,7 +159,7 @@ final class CaptureSession {
         Map<Integer, AgentCounters> m = new HashMap<>();
         for (Attached a : attached) {
             if (!a.finished) {
-                a.last = a.region.counters();
+                a.last = RegionCounters.read(a.region);
                 m.put(a.pid(), a.delta());
             }
         }
@@ -223,8 +224,8 @@ final class CaptureSession {
     /**
      * The capture starts: every attached process is announced in the file, the feeds start (the
      * scraper, --trigger's /start_profile), the watch on the agent directory opens and the
-     * deadline is set. A refused --trigger ends it here: the file is finished, empty, and the
-     * exception says why.
+     * deadline is set. A refused --trigger ends it here: the file is removed, and the exception
+     * says why.
      */
     void begin() throws CaptureException {
         try {
@@ -240,11 +241,17 @@ final class CaptureSession {
             try {
                 feeds.begin(out, plan, err);
             } catch (CaptureException e) {
-                // --trigger refused (404, no server): nothing will be captured; leave a finished, empty file.
+                // --trigger refused (404, no server): nothing will be captured. The file is finished
+                // and then removed, so that the retry with the server's profiler enabled is not
+                // refused for an -o that a capture of nothing took.
                 finishAll(true);
                 feeds.finish(out, err);
                 closeAll();
-                throw e;
+                Path file = plan.output();
+                if (file != null && Files.isRegularFile(file)) {
+                    Files.delete(file);
+                }
+                throw new CaptureException(e.getMessage() + "; nothing was captured, and no file was left at " + file, e);
             }
         } catch (IOException | UncheckedIOException e) {
             arming.releaseAll(attached);
@@ -658,7 +665,7 @@ final class CaptureSession {
             return;
         }
         a.finished = true;
-        a.last = a.region.counters();
+        a.last = RegionCounters.read(a.region);
         a.lastReason = a.region.reason();
         if (writeEnd) {
             out.processEnd(a.pid(), a.delta());

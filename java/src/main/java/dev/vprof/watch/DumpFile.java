@@ -9,6 +9,7 @@ import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
+import dev.vprof.output.OutputFile;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.TextReport;
@@ -16,9 +17,9 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,7 +49,6 @@ final class DumpFile {
      */
     static Made write(List<Segment> segments, Path out, List<String> commandLine, Map<String, String> extra)
             throws IOException {
-        Path part = out.resolveSibling("." + out.getFileName() + ".part");
         List<Segment> present = new ArrayList<>();
         for (Segment s : segments) {
             if (Files.isRegularFile(s.path())) {
@@ -72,7 +72,12 @@ final class DumpFile {
         }
         Map<String, Long> counts = new LinkedHashMap<>();
         long damaged = 0;
-        try (CaptureWriter w = CaptureWriter.create(part, md)) {
+        // Written aside and moved into place when whole (OutputFile, as every writer): a dump cut
+        // short by a full disk or a signal leaves nothing under its name, and a killed watch's
+        // temporary file is removed by the next writer into the folder. A later dump of the same
+        // name replaces the earlier one, as before.
+        CaptureWriter w = CaptureWriter.createWhole(out, md, true);
+        try {
             Set<Integer> announced = new HashSet<>();
             for (int i = 0; i < present.size(); i++) {
                 Segment s = present.get(i);
@@ -91,10 +96,10 @@ final class DumpFile {
             }
             w.chunk(CaptureFormat.KIND_WINDOW, new WindowChunk(start, end, counts).toJson());
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(part);
+            w.abandon();
             throw e;
         }
-        Files.move(part, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        w.close();
         return describe(out, start, end, present.size(), segments.size() - present.size(), damaged);
     }
 
@@ -136,7 +141,10 @@ final class DumpFile {
         try (CaptureReader r = CaptureReader.open(file)) {
             Report report = CaptureReport.build(r, 10);
             HtmlReport.write(HtmlReport.render(r, report, KernelNames.demangled()), page);
-            Files.writeString(text, TextReport.render(report));
+            try (OutputFile f = OutputFile.create(text, true)) {
+                f.stream().write(TextReport.render(report).getBytes(StandardCharsets.UTF_8));
+                f.commit();
+            }
             long requests = report.spans() == null ? 0 : report.spans().requests();
             return new Made(file, page, text, start, end, segments, missing, Files.size(file),
                     report.totals().kernels(), requests,

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
@@ -14,7 +15,7 @@ import dev.vprof.capture.RecordVisitor;
 import dev.vprof.capture.RingRecords;
 import dev.vprof.engine.CaptureOutput;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.AgentCounters;
+import dev.vprof.output.Leftovers;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -131,6 +133,10 @@ class SegmentsTest {
         }
         assertTrue(Files.size(m.page()) > 0 && Files.readString(m.text()).contains("690 kernels"),
                 "the report beside the dump: " + Files.readString(m.text()));
+        try (Stream<Path> beside = Files.list(dir)) {
+            List<Path> temporary = beside.filter(p -> Leftovers.isTemporary(p) || p.toString().endsWith(".part")).toList();
+            assertEquals(List.of(), temporary, "the dump, its page and its text are moved into place whole");
+        }
     }
 
     @Test
