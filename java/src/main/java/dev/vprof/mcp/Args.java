@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A tool call's arguments, checked and bounded before anything is read: a missing or mistyped one, or
@@ -21,9 +22,16 @@ final class Args {
     private final String tool;
     private final Map<String, Object> args;
 
-    Args(String tool, Map<String, Object> args) {
+    /** The arguments of a call of {@code tool}, which takes those named {@code known}; any other is refused. */
+    Args(String tool, Set<String> known, Map<String, Object> args) {
         this.tool = tool;
         this.args = args == null ? Map.of() : args;
+        for (String name : this.args.keySet()) {
+            if (!known.contains(name)) {
+                throw new ToolFailure(tool + " takes no argument " + Text.clip(name) + "; it takes "
+                        + String.join(", ", known));
+            }
+        }
     }
 
     /** A path argument (required): bounded, and a path this system can name. */

@@ -2,13 +2,12 @@ package dev.vprof.mcp;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vprof.VprofVersion;
 import dev.vprof.adapt.CaptureTimeline;
 import dev.vprof.capture.CaptureReader;
-import dev.vprof.export.sqlite.SqliteWriter;
+import dev.vprof.export.ExportFormat;
+import dev.vprof.export.TraceExports;
 import dev.vprof.names.KernelNames;
 import dev.vprof.output.TempFolder;
-import dev.vprof.report.CaptureReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,11 +131,10 @@ final class SqlExport implements AutoCloseable {
         TempFolder made = TempFolder.beside(Path.of(System.getProperty("java.io.tmpdir")).resolve("vprof-mcp"));
         Path out = made.path().resolve("export.sqlite");
         try (CaptureReader reader = open.open(path)) {
-            // As vprof export writes it: names as recorded, and the report's own pass for the VPROF_ tables.
-            CaptureTimeline.Result walk = CaptureTimeline.stream(reader, KernelNames.asRecorded(), null);
-            SqliteWriter.Facts facts = new SqliteWriter.Facts(path.toString(), reader.metadata().orElse(null),
-                    CaptureReport.build(reader, 0), reader.warnings(), VprofVersion.get());
-            SqliteWriter.write(walk.source(), out, facts, false);
+            // Through vprof export's own entry point, so that the database is the one the command writes.
+            CaptureTimeline.Result walk = CaptureTimeline.stream(reader,
+                    TraceExports.names(ExportFormat.SQLITE, KernelNames.demangled()), null);
+            TraceExports.sqlite(new TraceExports.Input(reader, path, walk), out, false);
         } catch (IOException | RuntimeException e) {
             made.close();
             throw e;

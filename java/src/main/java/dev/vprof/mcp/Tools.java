@@ -14,12 +14,12 @@ import dev.vprof.diff.DiffOptions;
 import dev.vprof.diff.DiffResult;
 import dev.vprof.names.KernelNames;
 import dev.vprof.report.CaptureReport;
+import dev.vprof.report.Narrowed;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
 import dev.vprof.source.CaptureSources;
 import dev.vprof.source.InputKind;
 import dev.vprof.time.CaptureWindow;
-import dev.vprof.time.Selection;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,6 +46,13 @@ final class Tools implements AutoCloseable {
     private static final List<String> PROCESS_FIELDS = List.of("pid", "ppid", "rank", "command", "kernels", "memcpys",
             "memcpy_bytes", "memsets", "memset_bytes", "markers", "api_calls", "busy_ns_by_device", "source");
 
+    /**
+     * The report's {@code top}: every kernel name (and every slow request and phase kernel), so that
+     * {@link Bounded} cuts each list with its whole length known and its note ("cut at 10 rows of
+     * 240") is true. The report holds every name's figures either way; only the listing grows.
+     */
+    static final int ALL = Integer.MAX_VALUE;
+
     private final Opener opener = path -> CaptureSources.open(path,
             new TorchTraceOptions(TorchTraceOptions.DEFAULT_MAX_BYTES, true));
     private final KernelNames names = KernelNames.of(false);
@@ -54,12 +61,9 @@ final class Tools implements AutoCloseable {
     /** {@code open}: what the input is and holds, and how it was read. */
     String open(Args a) throws IOException {
         Path path = a.path("path");
+        int rows = a.rows();
         InputKind kind = InputKind.of(path);
-        ObjectNode report;
-        try (CaptureReader reader = opener.open(path)) {
-            ReadStats health = reader.readStats();
-            report = tree(ReportJson.render(CaptureReport.build(reader, a.rows(), names, List.of()), health));
-        }
+        ObjectNode report = wholeReport(path);
         ObjectNode answer = Bounded.object();
         answer.put("input", path.toString());
         answer.put("kind", kind.describe());
@@ -81,23 +85,25 @@ final class Tools implements AutoCloseable {
         answer.set("top_kernels", report.get("top_kernels"));
         ArrayNode sections = answer.putArray("sections");
         AnalysisText.sections().forEach(sections::add);
-        return Bounded.fit(answer, a.rows());
+        return Bounded.fit(answer, rows);
     }
 
     /** {@code report_sections}: the named analyses of the whole input. */
     String sections(Args a) throws IOException {
         Path path = a.path("path");
+        int rows = a.rows();
         List<String> wanted = a.strings("sections");
         if (wanted.isEmpty()) {
             throw new ToolFailure("report_sections needs sections, one or more of "
                     + String.join(", ", AnalysisText.sections()));
         }
-        return analyses(path, wanted, a.rows());
+        return analyses(path, wanted, rows);
     }
 
     /** {@code breakdowns}: idle/compute/communication/memory per rank, step and request phase, and the rest. */
     String breakdowns(Args a) throws IOException {
-        return analyses(a.path("path"), BREAKDOWNS, a.rows());
+        Path path = a.path("path");
+        return analyses(path, BREAKDOWNS, a.rows());
     }
 
     private String analyses(Path path, List<String> wanted, int rows) throws IOException {
@@ -121,33 +127,31 @@ final class Tools implements AutoCloseable {
         return Bounded.fit(answer, rows);
     }
 
-    /** {@code top_kernels}: the top kernels by total time, over the input or the GPU work starting in a window. */
+    /**
+     * {@code top_kernels}: the top kernels by total time, over the input or the GPU work starting in a
+     * window or one request's span, as {@code vprof report --window A..B} or {@code --request ID}.
+     */
     String topKernels(Args a) throws IOException {
         Path path = a.path("path");
         String window = a.text("window", 64);
-        Selection selection = null;
-        if (window != null) {
-            try {
-                selection = Selection.parseWindow("window", window);
-            } catch (IllegalArgumentException e) {
-                throw new ToolFailure(e.getMessage());
-            }
-        }
+        String request = a.text("request", Args.MAX_TEXT);
         int rows = a.rows();
+        if (window != null && request != null) {
+            throw new ToolFailure("top_kernels takes one of window and request, not both");
+        }
         ObjectNode report;
         try (CaptureReader reader = opener.open(path)) {
             ReadStats health = reader.readStats();
-            Report whole = CaptureReport.build(reader, rows, names, List.of());
-            Report shown = whole;
-            if (selection != null) {
-                Report.WindowSummary w = whole.window();
+            Report shown = CaptureReport.build(reader, ALL, names, List.of());
+            if (window != null || request != null) {
                 CaptureWindow only;
                 try {
-                    only = selection.within(new CaptureWindow(w.startNs(), w.endNs(), w.source()));
+                    only = window != null ? Narrowed.toWindow(shown, "window", window)
+                            : Narrowed.toRequest(shown, request);
                 } catch (IllegalArgumentException e) {
-                    throw new ToolFailure("window " + window + " " + e.getMessage());
+                    throw new ToolFailure(e.getMessage());
                 }
-                shown = CaptureReport.build(reader, rows, names, List.of(), only);
+                shown = CaptureReport.build(reader, ALL, names, List.of(), only);
             }
             report = tree(ReportJson.render(shown, health));
         }
@@ -163,11 +167,8 @@ final class Tools implements AutoCloseable {
     /** {@code requests}: each request's phases and the GPU time inside them, slowest first, and the latencies. */
     String requests(Args a) throws IOException {
         Path path = a.path("path");
-        ObjectNode report;
-        try (CaptureReader reader = opener.open(path)) {
-            ReadStats health = reader.readStats();
-            report = tree(ReportJson.render(CaptureReport.build(reader, 10, names, List.of()), health));
-        }
+        int rows = a.rows();
+        ObjectNode report = wholeReport(path);
         ObjectNode answer = Bounded.object();
         answer.put("input", path.toString());
         if (report.path("requests").isEmpty()) {
@@ -183,20 +184,21 @@ final class Tools implements AutoCloseable {
                 "read_health")) {
             answer.set(f, report.get(f));
         }
-        return Bounded.fit(answer, a.rows());
+        return Bounded.fit(answer, rows);
     }
 
     /** {@code diff}: the diff engine's comparison of two inputs, as {@code vprof diff --json} gives it. */
     String diff(Args a) throws IOException {
         Path base = a.path("base");
         Path next = a.path("new");
+        int rows = a.rows();
         ReadStats[] sides = new ReadStats[2];
         DiffResult result = CaptureDiff.run(DiffOptions.of(base, next), (b, n) -> {
             sides[0] = b;
             sides[1] = n;
         });
         ObjectNode answer = tree(DiffJson.render(result, sides[0], sides[1]));
-        return Bounded.fit(answer, a.rows());
+        return Bounded.fit(answer, rows);
     }
 
     /** {@code sql}: one read-only SELECT over the input's SQLite export. */
@@ -208,6 +210,14 @@ final class Tools implements AutoCloseable {
         }
         int rows = a.rows();
         return Bounded.fit(sql.query(path, query, rows, opener), rows);
+    }
+
+    /** {@code vprof report --json} of the whole input, every list whole. */
+    private ObjectNode wholeReport(Path path) throws IOException {
+        try (CaptureReader reader = opener.open(path)) {
+            ReadStats health = reader.readStats();
+            return tree(ReportJson.render(CaptureReport.build(reader, ALL, names, List.of()), health));
+        }
     }
 
     private static ObjectNode tree(String json) throws IOException {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -37,6 +38,19 @@ public final class VprofMcpServer {
     static final int MAX_MESSAGE = 1 << 20;
     /** How long one call may take before the client is answered with a timeout. */
     static final Duration CALL_TIMEOUT = Duration.ofMinutes(10);
+
+    /** Rows a list of an answer holds unless the call asks for another number ({@code vprof mcp --help} says it). */
+    public static final int DEFAULT_ROWS = Bounded.DEFAULT_ROWS;
+    /** The most rows a call may ask for. */
+    public static final int MAX_ROWS = Bounded.MAX_ROWS;
+    /** The most KiB of JSON one answer holds. */
+    public static final int MAX_KIB = Bounded.MAX_BYTES / 1024;
+    /** The longest path or text argument, in characters. */
+    public static final int MAX_TEXT = Args.MAX_TEXT;
+    /** The longest SQL query, in characters. */
+    public static final int MAX_QUERY = Args.MAX_QUERY;
+    /** Seconds an SQL query may run. */
+    public static final int SQL_TIMEOUT_S = SqlExport.TIMEOUT_S;
 
     /** The tools' names, in the order they are listed. */
     public static final List<String> TOOLS = List.of("open", "report_sections", "top_kernels", "requests",
@@ -77,6 +91,10 @@ public final class VprofMcpServer {
                             + "says where it was cut.")
                     .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                     .requestTimeout(CALL_TIMEOUT)
+                    // The schemas tell the assistant each argument's type and bounds; Args checks them
+                    // all, and its refusal is one sentence naming the bound. The SDK's own check would
+                    // answer first, in a validator's list of JSON pointers.
+                    .validateToolInputs(false)
                     .tools(specifications(tools))
                     .build();
             ended.await();
@@ -110,8 +128,10 @@ public final class VprofMcpServer {
                 List.of("path", "sections"), tools::sections));
         specs.add(tool(tools, "top_kernels", "The top kernels by total GPU time (name, count, total, mean, max), "
                 + "over the input or only the GPU work that starts in a window A..B from the capture's start "
-                + "(10s..20s, 500ms.., ..2s)." + caps,
+                + "(10s..20s, 500ms.., ..2s) or inside one request." + caps,
                 props("path", path, "window", prop("string", "A..B, durations from the capture's start"),
+                        "request", prop("string", "a request_id (requests lists them): only the GPU work "
+                                + "that starts inside that request; not with window"),
                         "rows", rows), List.of("path"), tools::topKernels));
         specs.add(tool(tools, "requests", "The requests (llm_request spans): per request its queue, prefill and "
                 + "decode times and the GPU time inside each, the slowest first, the latencies, the queue facts "
@@ -142,18 +162,17 @@ public final class VprofMcpServer {
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
             synchronized (tools) {
-                return answer(name, request.arguments(), call);
+                return answer(name, props.keySet(), request.arguments(), call);
             }
         }).build();
     }
 
     /** One call's answer, or its failure as one sentence with {@code isError}. */
-    static CallToolResult answer(String name, Map<String, Object> arguments, Call call) {
-        Args args = new Args(name, arguments);
+    static CallToolResult answer(String name, Set<String> known, Map<String, Object> arguments, Call call) {
         String text;
         boolean error = false;
         try {
-            text = call.answer(args);
+            text = call.answer(new Args(name, known, arguments));
         } catch (ToolFailure | DiffException e) {
             text = e.getMessage();
             error = true;

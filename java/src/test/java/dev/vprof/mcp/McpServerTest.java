@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.RecordVisitor;
+import dev.vprof.cli.Cli;
 import dev.vprof.cli.Main;
+import dev.vprof.otlp.RequestPhases;
 import dev.vprof.otlp.Span;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -21,8 +23,6 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +46,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code vprof mcp} driven by the SDK's own client over stdio: the server is the real command line in
@@ -74,15 +73,10 @@ class McpServerTest {
     static void startTheDemoAndTheServer() {
         Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
         assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(o, true));
-        cl.setErr(new PrintWriter(e, true));
         // The demo as its own test runs it: a smaller load, the same path.
-        int code = cl.execute("demo", "--dir", dir.resolve("demo").toString(), "--steady", "12", "--rate", "8",
+        Cli.Result made = Cli.run("demo", "--dir", dir.resolve("demo").toString(), "--steady", "12", "--rate", "8",
                 "--burst", "24", "--max-tokens", "16");
-        assertEquals(0, code, e + "\n" + o);
+        assertEquals(0, made.code(), made.err() + "\n" + made.out());
         demo = dir.resolve("demo").resolve("capture.vprof");
 
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -197,18 +191,30 @@ class McpServerTest {
         assertEquals(byName.get(top)[1], first.path("total_ns").asLong(), 1000.0 * byName.get(top)[0]);
         assertEquals(5, a.path("top_kernels").size());
 
-        JsonNode s = answer("report_sections", Map.of("path", TEST.toString(), "sections", List.of("cuda_gpu_kern_sum"),
-                "rows", 1000)).path("sections").path("cuda_gpu_kern_sum");
+        JsonNode answer = answer("report_sections", Map.of("path", TEST.toString(), "sections",
+                List.of("cuda_gpu_kern_sum"), "rows", 1000));
+        JsonNode s = answer.path("sections").path("cuda_gpu_kern_sum");
         assertEquals(byName.size(), s.path("rows_total").asInt(), s.toString());
-        int checked = 0;
-        for (JsonNode row : s.path("rows")) {
+        JsonNode rows = s.path("rows");
+        assertTrue(rows.size() > 0, s.toString());
+        for (JsonNode row : rows) { // every row shown, under the trace's own full name
             long[] c = byName.get(row.path("name").asText());
-            if (c != null) {
-                assertEquals(c[0], row.path("count").asLong(), row.toString());
-                checked++;
-            }
+            assertTrue(c != null, "not a kernel name of the trace: " + row.path("name").asText());
+            assertEquals(c[0], row.path("count").asLong(), row.toString());
+            assertEquals(c[1], row.path("total").asLong(), 1000.0 * c[0], row.toString());
         }
-        assertTrue(checked > byName.size() / 2, "most rows carry the trace's own names: " + checked);
+        // The trace's 131 names, some over 1,500 characters, are more than 64 KiB of JSON: the rows
+        // that did not fit are named, with the section's own total.
+        if (rows.size() < byName.size()) {
+            assertEquals(List.of("sections.cuda_gpu_kern_sum.rows: cut at " + rows.size() + " rows of " + byName.size()),
+                    JSON.convertValue(answer.path("cut"), List.class), answer.path("cut").toString());
+        }
+        JsonNode twenty = answer("report_sections", Map.of("path", TEST.toString(), "sections",
+                List.of("cuda_gpu_kern_sum"), "rows", 20)).path("sections").path("cuda_gpu_kern_sum").path("rows");
+        assertEquals(20, twenty.size());
+        for (JsonNode row : twenty) {
+            assertTrue(byName.containsKey(row.path("name").asText()), row.path("name").asText());
+        }
     }
 
     @Test
@@ -243,11 +249,8 @@ class McpServerTest {
     @Test
     void sqlAnswersAsSqliteDoesOnTheExport() throws Exception {
         Path db = dir.resolve("test.sqlite");
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(err, true));
-        assertEquals(0, cl.execute("export", TEST.toString(), "-o", db.toString()), err.toString());
+        Cli.Result exported = Cli.run("export", TEST.toString(), "-o", db.toString());
+        assertEquals(0, exported.code(), exported.err());
         String q = "SELECT streamId, count(*) AS n, sum(\"end\" - start) AS ns FROM CUPTI_ACTIVITY_KIND_KERNEL "
                 + "GROUP BY streamId ORDER BY streamId";
         Map<Long, List<Long>> expected = new LinkedHashMap<>();
@@ -276,10 +279,11 @@ class McpServerTest {
         assertEquals(List.of("rows: cut at " + shown + " rows of 9876"), JSON.convertValue(a.path("cut"), List.class));
         assertEquals(9876, a.path("rows_total").asLong());
 
+        long names = gpuEvents(TEST).stream().filter(e -> e.cat().equals("kernel")).map(Event::name).distinct().count();
         JsonNode t = answer("top_kernels", Map.of("path", TEST.toString(), "rows", 3));
         assertEquals(3, t.path("top_kernels").size());
-        assertTrue(t.path("cut").isArray() && t.path("cut").get(0).asText().startsWith("top_kernels: cut at 3 rows of"),
-                "a list cut at the rows asked for says so too: " + t.path("cut"));
+        assertEquals(List.of("top_kernels: cut at 3 rows of " + names), JSON.convertValue(t.path("cut"), List.class),
+                "a list cut at the rows asked for says so too, with the trace's count of kernel names");
     }
 
     @Test
@@ -333,6 +337,15 @@ class McpServerTest {
         JsonNode w = answer("top_kernels", Map.of("path", demo.toString(), "window", "0s..1s"));
         assertEquals("window", w.path("window").path("source").asText(), w.path("window").toString());
         assertTrue(w.path("kernels").asLong() < kernels[0], "a window holds part of the kernels: " + w);
+
+        Span slow = requests.stream().max((x, y) -> Long.compare(x.durationNs(), y.durationNs())).orElseThrow();
+        String id = slow.attribute(RequestPhases.ATTR_REQUEST_ID).asText();
+        JsonNode q = answer("top_kernels", Map.of("path", demo.toString(), "request", id));
+        assertEquals("request", q.path("window").path("source").asText(), q.path("window").toString());
+        assertEquals(slow.startEpochNs(), q.path("window").path("start_ns").asLong(), q.path("window").toString());
+        assertEquals(slow.endEpochNs(), q.path("window").path("end_ns").asLong(), q.path("window").toString());
+        assertTrue(q.path("kernels").asLong() > 0 && q.path("kernels").asLong() < kernels[0],
+                "the slowest request holds part of the kernels: " + q.path("kernels"));
     }
 
     @Test
@@ -361,7 +374,12 @@ class McpServerTest {
                 .contains("not a section"));
         assertTrue(refused("top_kernels", Map.of("path", TEST.toString(), "window", "5s..1s")).contains("window"));
         assertTrue(refused("open", Map.of("path", "x".repeat(Args.MAX_TEXT + 1))).contains("at most"));
-        assertTrue(refused("open", Map.of("path", TEST.toString(), "rows", 0)).contains("rows"));
+        // vprof's own bound answers (the schema states it too, for the assistant): one sentence with the range.
+        assertTrue(refused("open", Map.of("path", TEST.toString(), "rows", 0)).contains("from 1 to " + Bounded.MAX_ROWS));
+        assertTrue(refused("open", Map.of("path", TEST.toString(), "rows", "ten")).contains("rows"));
+        assertTrue(refused("top_kernels", Map.of("path", TEST.toString(), "rowz", 5)).contains("rowz"));
+        assertTrue(refused("top_kernels", Map.of("path", demo.toString(), "request", "no-such-request"))
+                .contains("no request no-such-request"));
     }
 
     @Test
