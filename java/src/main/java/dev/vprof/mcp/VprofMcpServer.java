@@ -59,6 +59,7 @@ public final class VprofMcpServer {
     /** Serves on {@code in} and {@code out} until {@code in} ends (the client closed it), then stops. */
     public static void serve(InputStream in, OutputStream out) throws InterruptedException {
         CountDownLatch ended = new CountDownLatch(1);
+        InFlight calls = new InFlight();
         InputStream watched = new FilterInputStream(in) {
             @Override
             public int read() throws IOException {
@@ -77,6 +78,11 @@ public final class VprofMcpServer {
 
             private int ended(int n) {
                 if (n < 0) {
+                    try {
+                        calls.drain(); // the calls sent before the end are answered first
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                     ended.countDown();
                 }
                 return n;
@@ -95,7 +101,7 @@ public final class VprofMcpServer {
                     // all, and its refusal is one sentence naming the bound. The SDK's own check would
                     // answer first, in a validator's list of JSON pointers.
                     .validateToolInputs(false)
-                    .tools(specifications(tools))
+                    .tools(specifications(tools, calls))
                     .build();
             ended.await();
             server.closeGracefully();
@@ -108,7 +114,7 @@ public final class VprofMcpServer {
         String answer(Args a) throws IOException;
     }
 
-    static List<SyncToolSpecification> specifications(Tools tools) {
+    static List<SyncToolSpecification> specifications(Tools tools, InFlight calls) {
         Map<String, Object> path = prop("string", "a .vprof capture, a PyTorch profiler trace (.json, .json.gz), a "
                 + "folder of rank traces, or an Nsight Systems SQLite export; at most " + Args.MAX_TEXT + " characters");
         Map<String, Object> rows = Map.of("type", "integer", "minimum", 1, "maximum", Bounded.MAX_ROWS,
@@ -116,38 +122,38 @@ public final class VprofMcpServer {
         String caps = " Lists are cut at rows (default " + Bounded.DEFAULT_ROWS + ", at most " + Bounded.MAX_ROWS
                 + ") and the answer at " + Bounded.MAX_BYTES / 1024 + " KiB; its cut field says what was cut.";
         List<SyncToolSpecification> specs = new ArrayList<>();
-        specs.add(tool(tools, "open", "What the input is and holds: its kind, processes (pid, rank, command, "
+        specs.add(tool(tools, calls, "open", "What the input is and holds: its kind, processes (pid, rank, command, "
                 + "kernels, copies), totals, the capture window, the verdict, how many requests and steps, the top "
                 + "kernels, and its read health (what was lost, if anything)." + caps,
                 props("path", path, "rows", rows), List.of("path"), tools::open));
-        specs.add(tool(tools, "report_sections", "The analyses of the whole input that vprof report --section "
+        specs.add(tool(tools, calls, "report_sections", "The analyses of the whole input that vprof report --section "
                 + "gives, as JSON (docs/report-json.md): " + String.join(", ", AnalysisText.sections())
                 + "." + caps,
                 props("path", path, "sections", Map.of("type", "array", "items", Map.of("type", "string"),
                         "maxItems", Args.MAX_LIST, "description", "section names"), "rows", rows),
                 List.of("path", "sections"), tools::sections));
-        specs.add(tool(tools, "top_kernels", "The top kernels by total GPU time (name, count, total, mean, max), "
+        specs.add(tool(tools, calls, "top_kernels", "The top kernels by total GPU time (name, count, total, mean, max), "
                 + "over the input or only the GPU work that starts in a window A..B from the capture's start "
                 + "(10s..20s, 500ms.., ..2s) or inside one request." + caps,
                 props("path", path, "window", prop("string", "A..B, durations from the capture's start"),
                         "request", prop("string", "a request_id (requests lists them): only the GPU work "
                                 + "that starts inside that request; not with window"),
                         "rows", rows), List.of("path"), tools::topKernels));
-        specs.add(tool(tools, "requests", "The requests (llm_request spans): per request its queue, prefill and "
+        specs.add(tool(tools, calls, "requests", "The requests (llm_request spans): per request its queue, prefill and "
                 + "decode times and the GPU time inside each, the slowest first, the latencies, the queue facts "
                 + "and the top kernels inside the slowest requests' phases." + caps,
                 props("path", path, "rows", rows), List.of("path"), tools::requests));
-        specs.add(tool(tools, "breakdowns", "Where the GPU's time went: idle, compute, communication and memory "
+        specs.add(tool(tools, calls, "breakdowns", "Where the GPU's time went: idle, compute, communication and memory "
                 + "per rank and GPU over the capture and per step, inside the slowest requests' prefill and "
                 + "decode, rank imbalance per step, stragglers at collectives, and the launch-to-start delay per "
                 + "stream (sections " + String.join(", ", Tools.BREAKDOWNS) + ")." + caps,
                 props("path", path, "rows", rows), List.of("path"), tools::breakdowns));
-        specs.add(tool(tools, "diff", "Compares two inputs as vprof diff --json does (docs/diff.md): the verdict "
+        specs.add(tool(tools, calls, "diff", "Compares two inputs as vprof diff --json does (docs/diff.md): the verdict "
                 + "(REGRESSED, IMPROVED, NO CHANGE, NOT COMPARABLE), what explains it, and kernels by change." + caps,
                 props("base", prop("string", "the baseline capture or trace"),
                         "new", prop("string", "the capture or trace to compare with it"), "rows", rows),
                 List.of("base", "new"), tools::diff));
-        specs.add(tool(tools, "sql", "One read-only SELECT (or WITH) statement over the input's SQLite export, "
+        specs.add(tool(tools, calls, "sql", "One read-only SELECT (or WITH) statement over the input's SQLite export, "
                 + "the one vprof export -o OUT.sqlite writes (Nsight Systems' tables, e.g. "
                 + "CUPTI_ACTIVITY_KIND_KERNEL, StringIds; docs/sqlite.md). At most " + Args.MAX_QUERY
                 + " characters; stopped after " + SqlExport.TIMEOUT_S + " s." + caps,
@@ -156,13 +162,18 @@ public final class VprofMcpServer {
         return specs;
     }
 
-    private static SyncToolSpecification tool(Tools tools, String name, String description,
+    private static SyncToolSpecification tool(Tools tools, InFlight calls, String name, String description,
                                               Map<String, Object> props, List<String> required, Call call) {
         Tool tool = Tool.builder(name, Tools.schema(props, required)).description(description)
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
-            synchronized (tools) {
-                return answer(name, props.keySet(), request.arguments(), call);
+            calls.begin(); // before the lock: a call waiting for another counts as running
+            try {
+                synchronized (tools) {
+                    return answer(name, props.keySet(), request.arguments(), call);
+                }
+            } finally {
+                calls.end();
             }
         }).build();
     }

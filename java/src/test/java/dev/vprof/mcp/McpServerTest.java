@@ -40,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,16 +80,21 @@ class McpServerTest {
         assertEquals(0, made.code(), made.err() + "\n" + made.out());
         demo = dir.resolve("demo").resolve("capture.vprof");
 
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ServerParameters params = ServerParameters.builder(java.toString())
-                .args("--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + dir, "-cp",
-                        System.getProperty("java.class.path"), Main.class.getName(), "mcp")
-                .build();
+        List<String> server = serverCommand();
+        ServerParameters params = ServerParameters.builder(server.getFirst())
+                .args(server.subList(1, server.size()).toArray(String[]::new)).build();
         StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(serverErr::add);
         client = McpClient.sync(transport).requestTimeout(Duration.ofMinutes(5))
                 .initializationTimeout(Duration.ofMinutes(1)).build();
         client.initialize();
+    }
+
+    /** {@code vprof mcp} in a JVM of its own, on this test's classpath. */
+    static List<String> serverCommand() {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        return List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + dir, "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "mcp");
     }
 
     @AfterAll
@@ -300,26 +306,32 @@ class McpServerTest {
         assertEquals("NO CHANGE", same.path("verdict").asText(), same.path("headline").asText());
     }
 
+    /** The kernel records of a capture, counted as they are read. */
+    static final class KernelCount implements RecordVisitor {
+        long kernels;
+
+        @Override
+        public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+            kernels++;
+        }
+    }
+
     @Test
     void theDemosCaptureAnswersWithItsKernelsAndRequests() throws Exception {
-        long[] kernels = {0};
+        KernelCount counted = new KernelCount();
         List<Span> requests = new ArrayList<>();
         try (CaptureReader reader = CaptureReader.open(demo)) {
-            reader.forEachRecord(new RecordVisitor() {
-                @Override
-                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-                    kernels[0]++;
-                }
-            });
+            reader.forEachRecord(counted);
             for (Span s : reader.spans().spans()) {
                 if (s.name().equals("llm_request")) {
                     requests.add(s);
                 }
             }
         }
-        assertTrue(kernels[0] > 0 && !requests.isEmpty(), kernels[0] + " kernels, " + requests.size() + " requests");
+        assertTrue(counted.kernels > 0 && !requests.isEmpty(),
+                counted.kernels + " kernels, " + requests.size() + " requests");
         JsonNode open = answer("open", Map.of("path", demo.toString()));
-        assertEquals(kernels[0], open.path("totals").path("kernels").asLong(), open.path("totals").toString());
+        assertEquals(counted.kernels, open.path("totals").path("kernels").asLong(), open.path("totals").toString());
         assertEquals(requests.size(), open.path("requests").asInt());
         assertEquals(2, open.path("processes").size(), "the demo's two GPU workers");
 
@@ -336,7 +348,7 @@ class McpServerTest {
 
         JsonNode w = answer("top_kernels", Map.of("path", demo.toString(), "window", "0s..1s"));
         assertEquals("window", w.path("window").path("source").asText(), w.path("window").toString());
-        assertTrue(w.path("kernels").asLong() < kernels[0], "a window holds part of the kernels: " + w);
+        assertTrue(w.path("kernels").asLong() < counted.kernels, "a window holds part of the kernels: " + w);
 
         Span slow = requests.stream().max((x, y) -> Long.compare(x.durationNs(), y.durationNs())).orElseThrow();
         String id = slow.attribute(RequestPhases.ATTR_REQUEST_ID).asText();
@@ -344,7 +356,7 @@ class McpServerTest {
         assertEquals("request", q.path("window").path("source").asText(), q.path("window").toString());
         assertEquals(slow.startEpochNs(), q.path("window").path("start_ns").asLong(), q.path("window").toString());
         assertEquals(slow.endEpochNs(), q.path("window").path("end_ns").asLong(), q.path("window").toString());
-        assertTrue(q.path("kernels").asLong() > 0 && q.path("kernels").asLong() < kernels[0],
+        assertTrue(q.path("kernels").asLong() > 0 && q.path("kernels").asLong() < counted.kernels,
                 "the slowest request holds part of the kernels: " + q.path("kernels"));
     }
 
@@ -380,6 +392,43 @@ class McpServerTest {
         assertTrue(refused("top_kernels", Map.of("path", TEST.toString(), "rowz", 5)).contains("rowz"));
         assertTrue(refused("top_kernels", Map.of("path", demo.toString(), "request", "no-such-request"))
                 .contains("no request no-such-request"));
+    }
+
+    /**
+     * A client that writes its calls and closes stdin at once ({@code printf ... | vprof mcp}) gets every
+     * answer, then the server exits 0; stdout holds those JSON-RPC answers and nothing else.
+     */
+    @Test
+    void callsSentBeforeStdinClosesAreAnsweredThenTheServerExits() throws Exception {
+        String query = "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL";
+        List<Map<String, Object>> session = List.of(
+                Map.of("jsonrpc", "2.0", "id", 1, "method", "initialize", "params", Map.of("protocolVersion",
+                        "2025-06-18", "capabilities", Map.of(), "clientInfo", Map.of("name", "test", "version", "1"))),
+                Map.of("jsonrpc", "2.0", "method", "notifications/initialized"),
+                Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/call", "params",
+                        Map.of("name", "sql", "arguments", Map.of("path", TEST.toString(), "query", query))));
+        Path in = dir.resolve("session.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (Map<String, Object> m : session) {
+            lines.append(JSON.writeValueAsString(m)).append('\n');
+        }
+        Files.writeString(in, lines);
+        Path out = dir.resolve("session.out");
+        Path err = dir.resolve("session.err");
+        Process p = new ProcessBuilder(serverCommand()).redirectInput(in.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the server stops when its input ends");
+        assertEquals(0, p.exitValue(), Files.readString(err));
+        Map<Integer, JsonNode> answers = new TreeMap<>();
+        for (String line : Files.readAllLines(out)) {
+            JsonNode m = JSON.readTree(line); // every line of stdout is a JSON-RPC message
+            assertEquals("2.0", m.path("jsonrpc").asText(), line);
+            answers.put(m.path("id").asInt(), m);
+        }
+        assertEquals(List.of(1, 2), List.copyOf(answers.keySet()), "an answer to each call: " + answers);
+        String text = answers.get(2).path("result").path("content").get(0).path("text").asText();
+        assertEquals(9876, JSON.readTree(text).path("rows").get(0).get(0).asLong(), text);
+        assertEquals("", Files.readString(err), "nothing on stderr");
     }
 
     @Test
