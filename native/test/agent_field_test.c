@@ -245,9 +245,6 @@ TEST(armAfterAFinalizeSubscribesAgainAndRecords)
 
 int main(int argc, char **argv)
 {
-    if (!find_native("agent_field_target", target_path, sizeof target_path))
-        return 0;
-    test_after_each = frontend_after_each;
     static const struct test_case cases[] = {
         CASE(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange),
         CASE(deviceBufferPoolFromTheEnvironmentReachesCupti),
@@ -259,5 +256,5 @@ int main(int argc, char **argv)
         CASE(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt),
         CASE(armAfterAFinalizeSubscribesAgainAndRecords),
     };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
+    return frontend_main(argc, argv, "agent_field_target", target_path, sizeof target_path, cases, TEST_COUNT(cases));
 }

@@ -329,4 +329,14 @@ static inline int find_native(const char *name, char *target, size_t target_size
     return 1;
 }
 
+/* A front-end test's main: finds `name` (as find_native does, into target) and runs cases, or skips. */
+static inline int frontend_main(int argc, char **argv, const char *name, char *target, size_t target_size,
+                                const struct test_case *cases, size_t n)
+{
+    if (!find_native(name, target, target_size))
+        return 0;
+    test_after_each = frontend_after_each;
+    return test_main(argc, argv, cases, n);
+}
+
 #endif /* VPROF_TEST_AGENT_FRONTEND_H */

@@ -10,17 +10,23 @@
 char agent_path[PATH_MAX + 32];
 static char simgpu_path[PATH_MAX + 32];
 
+/* The tally saw one range, begun and ended by these sources, with n kernels in it. */
+#define ASSERT_ONE_RANGE(t, begun_by, ended_by, n) do { \
+        ASSERT_EQ((t).ranges_begun, 1);                 \
+        ASSERT_EQ((t).ranges_ended, 1);                 \
+        ASSERT_EQ((t).begin_source, begun_by);          \
+        ASSERT_EQ((t).end_source, ended_by);            \
+        ASSERT_EQ((t).kernels_in_range, n);             \
+    } while (0)
+
 TEST(profilerRangesCaptureExactlyTheKernelsLaunchedInside)
 {
     /* Paced: each range's work completes long before the next range begins (see cut short below). */
     char *argv[] = { simgpu_path, "--steps", "300", "--kernels-per-step", "40", "--step-us", "2000",
                      "--profiler-range", "50:100", "--profiler-range", "200:230", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start(&r, "mode=profiler,repeat=0,kinds=15,capture=7", NULL, argv);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,repeat=0,kinds=15,capture=7", argv, NULL));
     ASSERT_EQ(stat_of(&r, "kernels_in_profiler_ranges="), 3200);
     ASSERT(r.control != NULL);
     ASSERT_EQ(r.control->state, VPROF_STATE_EXITED);
@@ -44,11 +50,8 @@ TEST(repeatOneStopsAfterTheFirstRange)
     char *argv[] = { simgpu_path, "--steps", "300", "--kernels-per-step", "40",
                      "--profiler-range", "50:100", "--profiler-range", "200:230", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start(&r, "mode=profiler,repeat=1", NULL, argv);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    ASSERT(run_to_exit(&r, &t, "mode=profiler,repeat=1", argv, NULL));
     ASSERT_EQ(t.ranges_begun, 1);
     ASSERT_EQ(t.ranges_ended, 1);
     ASSERT_EQ(t.kernels_in_range, 2000);
@@ -61,17 +64,10 @@ TEST(nvtxRangeCapturesExactlyItsKernels)
     char *argv[] = { simgpu_path, "--steps", "30", "--kernels-per-step", "40", "--nvtx",
                      "--nvtx-range", "prefill:10:20", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start(&r, "mode=nvtx,name=prefill", NULL, argv);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    ASSERT(run_to_exit(&r, &t, "mode=nvtx,name=prefill", argv, NULL));
     ASSERT_EQ(stat_of(&r, "kernels_in_nvtx_ranges="), 400);
-    ASSERT_EQ(t.ranges_begun, 1);
-    ASSERT_EQ(t.ranges_ended, 1);
-    ASSERT_EQ(t.begin_source, VPROF_SOURCE_NVTX);
-    ASSERT_EQ(t.end_source, VPROF_SOURCE_NVTX);
-    ASSERT_EQ(t.kernels_in_range, 400);
+    ASSERT_ONE_RANGE(t, VPROF_SOURCE_NVTX, VPROF_SOURCE_NVTX, 400);
     ASSERT_EQ(t.kernels_outside, 0);
     cleanup(&r);
 }
@@ -80,17 +76,10 @@ TEST(modeNoneCapturesFromArmingUntilExit)
 {
     char *argv[] = { simgpu_path, "--steps", "20", "--kernels-per-step", "10", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start(&r, "mode=none", NULL, argv);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    ASSERT(run_to_exit(&r, &t, "mode=none", argv, NULL));
     ASSERT_EQ(stat_of(&r, "kernels="), 200);
-    ASSERT_EQ(t.ranges_begun, 1);
-    ASSERT_EQ(t.ranges_ended, 1);
-    ASSERT_EQ(t.begin_source, VPROF_SOURCE_COMMAND);
-    ASSERT_EQ(t.end_source, VPROF_SOURCE_EXIT);
-    ASSERT_EQ(t.kernels_in_range, 200);
+    ASSERT_ONE_RANGE(t, VPROF_SOURCE_COMMAND, VPROF_SOURCE_EXIT, 200);
     ASSERT_EQ(t.memcpys, (uint64_t)stat_of(&r, "memcpys="));
     cleanup(&r);
 }
@@ -114,18 +103,25 @@ TEST(smallRingAccountsForEveryKernelLaunchedInTheRange)
     cleanup(&r);
 }
 
-TEST(silentFrontEndGetsTheAgentDisarmed)
+/* Starts a long paced run (100,000 steps of 4 kernels, 1 ms each) armed with mode=none, with t
+ * cleared, and waits until deadline for its region: 1 once it is mapped. */
+static int start_long_run(struct run *r, struct tally *t, uint64_t deadline)
 {
     char *argv[] = { simgpu_path, "--steps", "100000", "--kernels-per-step", "4", "--step-us",
                      "1000", NULL };
-    static struct tally t;
-    memset(&t, 0, sizeof t);
-    struct run r;
-    start(&r, "mode=none", NULL, argv);
-    const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
-    while (!try_map(&r) && monotonic_ns() < deadline)
+    memset(t, 0, sizeof *t);
+    start(r, "mode=none", NULL, argv);
+    while (!try_map(r) && monotonic_ns() < deadline)
         usleep(1000);
-    ASSERT(r.control != NULL);
+    return r->control != NULL;
+}
+
+TEST(silentFrontEndGetsTheAgentDisarmed)
+{
+    static struct tally t;
+    struct run r;
+    const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
+    ASSERT(start_long_run(&r, &t, deadline));
     r.control->heartbeat_timeout_ns = 200000000ull; /* and never beat */
     while (__atomic_load_n(&r.control->state, __ATOMIC_ACQUIRE) != VPROF_STATE_CAPTURING &&
            t.ranges_begun == 0 && monotonic_ns() < deadline) {
@@ -150,16 +146,10 @@ TEST(silentFrontEndGetsTheAgentDisarmed)
 
 TEST(disarmAndRearmByCommandStartAFreshArming)
 {
-    char *argv[] = { simgpu_path, "--steps", "100000", "--kernels-per-step", "4", "--step-us",
-                     "1000", NULL };
     static struct tally t;
-    memset(&t, 0, sizeof t);
     struct run r;
-    start(&r, "mode=none", NULL, argv);
     const uint64_t deadline = monotonic_ns() + 30ull * 1000000000ull;
-    while (!try_map(&r) && monotonic_ns() < deadline)
-        usleep(1000);
-    ASSERT(r.control != NULL);
+    ASSERT(start_long_run(&r, &t, deadline));
     struct vprof_control *c = r.control;
     for (int round = 0; round < 2; round++) {
         /* let some kernels through, then DISARM, then ARM again */
@@ -200,9 +190,6 @@ TEST(disarmAndRearmByCommandStartAFreshArming)
 
 int main(int argc, char **argv)
 {
-    if (!find_native("vprof-simgpu", simgpu_path, sizeof simgpu_path))
-        return 0;
-    test_after_each = frontend_after_each;
     static const struct test_case cases[] = {
         CASE(profilerRangesCaptureExactlyTheKernelsLaunchedInside),
         CASE(repeatOneStopsAfterTheFirstRange),
@@ -212,5 +199,5 @@ int main(int argc, char **argv)
         CASE(silentFrontEndGetsTheAgentDisarmed),
         CASE(disarmAndRearmByCommandStartAFreshArming),
     };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
+    return frontend_main(argc, argv, "vprof-simgpu", simgpu_path, sizeof simgpu_path, cases, TEST_COUNT(cases));
 }

@@ -213,13 +213,20 @@ TEST(dropsAreCountedWhenTheRingIsFull)
     free(region);
 }
 
+/* Puts 32-byte data KERNEL records until the ring refuses one; returns how many it took. */
+static uint32_t fill_with_kernels(struct vprof_ring *ring)
+{
+    uint32_t seq = 0;
+    while (put(ring, VPROF_REC_KERNEL, 0, seq, 32, VPROF_RING_DATA))
+        seq++;
+    return seq;
+}
+
 TEST(dataRecordsLeaveTheControlReserveFree)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
-    uint32_t seq = 0;
-    while (put(&ring, VPROF_REC_KERNEL, 0, seq, 32, VPROF_RING_DATA))
-        seq++;
+    fill_with_kernels(&ring);
     const uint64_t free_bytes = ring.capacity - (ring.control->tail - ring.control->head);
     ASSERT_GE(free_bytes, VPROF_RING_CONTROL_RESERVE);
     ASSERT_LT(free_bytes, VPROF_RING_CONTROL_RESERVE + 32u);
@@ -230,9 +237,7 @@ TEST(controlRecordsMayUseTheReserve)
 {
     struct vprof_ring ring;
     void *region = new_region(VPROF_RING_MIN, &ring);
-    uint32_t seq = 0;
-    while (put(&ring, VPROF_REC_KERNEL, 0, seq, 32, VPROF_RING_DATA))
-        seq++;
+    const uint32_t seq = fill_with_kernels(&ring);
     const uint64_t drops = ring.control->ring_drops;
     struct vprof_rec_range range;
     memset(&range, 0, sizeof range);

@@ -97,6 +97,13 @@ static struct {
     char text[LOG_MAX][64]; /* functionName, or the NVTX message/domain name */
 } cblog;
 
+/* The i-th logged callback was cbid of domain at site. */
+#define EXPECT_CALLBACK(i, dom, id, at) do {   \
+        EXPECT_EQ(cblog.domain[i], dom);       \
+        EXPECT_EQ(cblog.cbid[i], id);          \
+        EXPECT_EQ(cblog.site[i], at);          \
+    } while (0)
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     (void)userdata;
     if (cblog.n == LOG_MAX) return;
@@ -283,11 +290,16 @@ TEST(fullBuffersCompleteOnACuptiThreadNotTheLaunchingOne) {
     teardown();
 }
 
+/* Enables kernel records, launches n kernels on the default stream and force-flushes. */
+static CUptiResult launch_kernels_and_flush(int n) {
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (int i = 0; i < n; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
+    return cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
 TEST(forcedFlushDeliversAPartialBuffer) {
     setup(1 << 20, 2, 0);
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    for (int i = 0; i < 3; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
-    EXPECT_EQ(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+    EXPECT_EQ(launch_kernels_and_flush(3), CUPTI_SUCCESS);
     EXPECT_EQ(sub.kernels, 3);
     EXPECT_EQ(sub.buffers, 1);
     teardown();
@@ -295,9 +307,7 @@ TEST(forcedFlushDeliversAPartialBuffer) {
 
 TEST(maxNumRecordsLimitsEachBuffer) {
     setup(1 << 16, POOL_BUFFERS, 5);
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    for (int i = 0; i < 23; i++) simcuda_launch_kernel(0, "k", GRID, BLOCK, 100);
-    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    launch_kernels_and_flush(23);
     EXPECT_EQ(sub.kernels, 23);
     EXPECT_EQ(sub.over_max, 0);
     EXPECT_EQ(sub.buffers, 5);
@@ -328,18 +338,10 @@ TEST(profilerCallbacksFireForBothDomainsNested) {
     simcuda_profiler_stop();
     EXPECT_EQ(cblog.n, 8);
     const CUpti_CallbackDomain RT = CUPTI_CB_DOMAIN_RUNTIME_API, DRV = CUPTI_CB_DOMAIN_DRIVER_API;
-    EXPECT_EQ(cblog.domain[0], RT);
-    EXPECT_EQ(cblog.cbid[0], 171);
-    EXPECT_EQ(cblog.site[0], CUPTI_API_ENTER);
-    EXPECT_EQ(cblog.domain[1], DRV);
-    EXPECT_EQ(cblog.cbid[1], 308);
-    EXPECT_EQ(cblog.site[1], CUPTI_API_ENTER);
-    EXPECT_EQ(cblog.domain[2], DRV);
-    EXPECT_EQ(cblog.cbid[2], 308);
-    EXPECT_EQ(cblog.site[2], CUPTI_API_EXIT);
-    EXPECT_EQ(cblog.domain[3], RT);
-    EXPECT_EQ(cblog.cbid[3], 171);
-    EXPECT_EQ(cblog.site[3], CUPTI_API_EXIT);
+    EXPECT_CALLBACK(0, RT, 171, CUPTI_API_ENTER);
+    EXPECT_CALLBACK(1, DRV, 308, CUPTI_API_ENTER);
+    EXPECT_CALLBACK(2, DRV, 308, CUPTI_API_EXIT);
+    EXPECT_CALLBACK(3, RT, 171, CUPTI_API_EXIT);
     EXPECT_EQ(cblog.domain[4], RT);
     EXPECT_EQ(cblog.cbid[4], 172);
     EXPECT_EQ(cblog.domain[5], DRV);

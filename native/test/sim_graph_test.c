@@ -177,26 +177,38 @@ TEST(graphNodesDeliveredDeliversThemEvenAfterASession) {
     EXPECT_EQ(replay_a_graph_instantiated_while_dormant(1), 4 * NODES);
 }
 
+/* A client of every GPU kind and a graph captured on a new stream (*s), instantiated. */
+static simcuda_graph_exec graph_client(simcuda_stream *s) {
+    client_setup(1 << 16, 8);
+    *s = simcuda_stream_create();
+    enable_gpu_kinds();
+    return capture_and_instantiate(*s);
+}
+
+/* Device memory that four launches of e on s took: free memory before less free memory after. */
+static uint64_t memory_taken_by_four_launches(simcuda_graph_exec e, simcuda_stream s) {
+    uint64_t free0, free1, total;
+    simcuda_mem_get_info(&free0, &total);
+    for (int i = 0; i < 4; i++) simcuda_graph_launch(e, s);
+    simcuda_mem_get_info(&free1, &total);
+    return free0 - free1;
+}
+
 /* parcagpu#23: graph records pin device buffers; past the pool, timestamps go bad. */
 TEST(graphRecordsSpendTheDeviceBufferPoolThenLoseTheirTimestamps) {
     size_t size = sizeof(size_t), bytes = 32 * 4, limit = 3; /* 4 records a buffer, 3 buffers: 12 records */
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &bytes);
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, &size, &limit);
-    client_setup(1 << 16, 8);
-    simcuda_stream s = simcuda_stream_create();
-    enable_gpu_kinds();
-    simcuda_graph_exec e = capture_and_instantiate(s);
-    uint64_t free0, free1, total;
-    simcuda_mem_get_info(&free0, &total);
-    for (int i = 0; i < 4; i++) simcuda_graph_launch(e, s); /* 20 records */
-    simcuda_mem_get_info(&free1, &total);
+    simcuda_stream s;
+    simcuda_graph_exec e = graph_client(&s);
+    const uint64_t taken = memory_taken_by_four_launches(e, s); /* 20 records */
     settle();
     struct simcuda_stats st;
     simcuda_get_stats(&st);
     EXPECT_EQ(st.device_timestamps_torn, 1);
     EXPECT_EQ(st.device_timestamps_dropped, 7);
     EXPECT_EQ(st.device_buffer_bytes, 3 * 32 * 4);
-    EXPECT_EQ(free0 - free1, 0); /* 3 pre-allocated = the limit */
+    EXPECT_EQ(taken, 0); /* 3 pre-allocated = the limit */
     long zero = 0, torn = 0, good = 0;
     for (long i = 0; i < client.nkept; i++) {
         uint64_t *start, *end;
@@ -219,15 +231,10 @@ TEST(graphRecordsSpendTheDeviceBufferPoolThenLoseTheirTimestamps) {
 TEST(thePoolGrowsWithGraphRecordsAndShowsInDeviceMemory) {
     size_t size = sizeof(size_t), bytes = 32 * 2; /* 2 records a buffer */
     cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &bytes);
-    client_setup(1 << 16, 8);
-    simcuda_stream s = simcuda_stream_create();
-    enable_gpu_kinds();
-    simcuda_graph_exec e = capture_and_instantiate(s);
-    uint64_t free0, free1, total;
-    simcuda_mem_get_info(&free0, &total);
-    for (int i = 0; i < 4; i++) simcuda_graph_launch(e, s); /* 20 records pin 10 buffers, 3 were there */
-    simcuda_mem_get_info(&free1, &total);
-    EXPECT_EQ(free0 - free1, (10 - 3) * 64);
+    simcuda_stream s;
+    simcuda_graph_exec e = graph_client(&s);
+    /* 20 records pin 10 buffers, 3 were there */
+    EXPECT_EQ(memory_taken_by_four_launches(e, s), (10 - 3) * 64);
     settle();
     simcuda_graph_exec_destroy(e);
     client_teardown();

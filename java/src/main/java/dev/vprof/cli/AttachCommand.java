@@ -24,13 +24,10 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = {"Capture a running process and all its descendants that have a vprof agent "
@@ -47,14 +44,10 @@ import picocli.CommandLine.Spec;
                 "      --trigger localhost:8000 --metrics localhost:8000 --otlp",
                 "  vprof attach --pid 1 --all --duration 5s   # every agent on the machine, whichever launch",
                 "", SignalHelp.CAPTURE})
-final class AttachCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+final class AttachCommand extends VprofCommand {
+    AttachCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = {"-p", "--pid"}, required = true, paramLabel = "PID",
             description = "The process to capture; its descendants are captured too.")

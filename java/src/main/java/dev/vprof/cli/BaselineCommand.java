@@ -8,12 +8,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** `vprof baseline save|list|rm`: named captures for `vprof diff --baseline NAME NEW` (docs/diff.md). */
 @Command(name = "baseline", mixinStandardHelpOptions = true,
@@ -28,13 +25,9 @@ import picocli.CommandLine.Spec;
                 "  vprof diff --baseline main-h100 --fail-on-regression new.vprof",
                 "  vprof baseline rm main-h100"},
         subcommands = {BaselineCommand.Save.class, BaselineCommand.ListBaselines.class, BaselineCommand.Remove.class})
-public final class BaselineCommand implements Callable<Integer>, ExitCode.Returns {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+public final class BaselineCommand extends VprofCommand {
+    public BaselineCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
 
     @Override
@@ -47,9 +40,10 @@ public final class BaselineCommand implements Callable<Integer>, ExitCode.Return
     }
 
     @Command(name = "save", mixinStandardHelpOptions = true, description = "store FILE as the baseline NAME")
-    static final class Save implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    static final class Save extends VprofCommand {
+        Save() {
+            super(ExitCode.OK, ExitCode.CANNOT);
+        }
 
         @Parameters(index = "0", paramLabel = "NAME", description = "letters, digits, '.', '_' or '-'")
         String name;
@@ -77,9 +71,10 @@ public final class BaselineCommand implements Callable<Integer>, ExitCode.Return
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "the stored baselines")
-    static final class ListBaselines implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    static final class ListBaselines extends VprofCommand {
+        ListBaselines() {
+            super(ExitCode.OK, ExitCode.CANNOT);
+        }
 
         @Override
         public Integer call() {
@@ -102,9 +97,10 @@ public final class BaselineCommand implements Callable<Integer>, ExitCode.Return
     }
 
     @Command(name = "rm", mixinStandardHelpOptions = true, description = "remove the baseline NAME")
-    static final class Remove implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    static final class Remove extends VprofCommand {
+        Remove() {
+            super(ExitCode.OK, ExitCode.CANNOT);
+        }
 
         @Parameters(index = "0", paramLabel = "NAME")
         String name;

@@ -10,13 +10,9 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /** {@code vprof bench}: load an OpenAI-compatible server, as {@code vllm bench serve} does. */
@@ -34,14 +30,10 @@ import picocli.CommandLine;
         footer = {"", "Example:",
             "  vprof bench --url http://127.0.0.1:8000 --num-prompts 200 --request-rate 8 --profile",
             "", SignalHelp.STOP})
-public final class BenchCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
+public final class BenchCommand extends VprofCommand {
+    public BenchCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--url", required = true, paramLabel = "URL", description = "Server base URL, e.g. http://127.0.0.1:8000")
     URI url;

@@ -12,12 +12,9 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code vprof capture}: a capture with no agents, only the feeds: /metrics, spans, the
@@ -35,14 +32,10 @@ import picocli.CommandLine.Spec;
                 "      --metrics localhost:8000/metrics --otlp --duration 20s -o x.vprof",
                 "  vprof capture --metrics localhost:8000 --otlp --duration 1m   # metrics and spans only",
                 "", SignalHelp.CAPTURE})
-final class CaptureCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.INTERRUPTED);
+final class CaptureCommand extends VprofCommand {
+    CaptureCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.INTERRUPTED);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--duration", paramLabel = "D",
             description = "Stop after this long (500ms, 20s, 2m). Default: until Ctrl-C.")
@@ -64,7 +57,7 @@ final class CaptureCommand implements Callable<Integer>, ExitCode.Returns {
         PrintWriter err = spec.commandLine().getErr();
         CaptureOptions o = options();
         o.validate();
-        if (feeds.trigger == null && feeds.torchTraces == null && feeds.metrics == null && feeds.spans == null
+        if (feeds.trigger == null && feeds.torchTraces == null && feeds.scrape.metrics == null && feeds.spans == null
                 && !feeds.otlp.enabled()) {
             throw new CliException("vprof capture records only what it is given: pass --torch-traces with --trigger, "
                     + "--metrics, --otlp or --spans (for a process's kernels through an agent, use vprof attach)");

@@ -1,6 +1,7 @@
 package dev.vprof.cli;
 
 import dev.vprof.source.CaptureSources;
+import dev.vprof.source.InputKind;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -18,6 +19,23 @@ final class CaptureOpenError {
      */
     static CliException of(Path input, IOException e, String hint) {
         return new CliException(sentence(input, e) + (hint == null ? "" : "; " + hint), e);
+    }
+
+    /**
+     * What {@code input} is (a capture, a trace, an export...), refused in one sentence when it
+     * cannot be opened or no command reads it; {@code hint} ends that sentence when it helps.
+     */
+    static InputKind kindOf(Path input, String hint) {
+        InputKind kind;
+        try {
+            kind = InputKind.of(input);
+        } catch (IOException e) {
+            throw of(input, e, null);
+        }
+        if (!kind.kind().readable()) {
+            throw new CliException(kind.refusal() + (hint == null ? "" : "; " + hint));
+        }
+        return kind;
     }
 
     static String sentence(Path input, IOException e) {

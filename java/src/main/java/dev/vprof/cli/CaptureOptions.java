@@ -7,7 +7,6 @@ import dev.vprof.engine.CaptureFeeds;
 import dev.vprof.engine.CaptureSummary;
 import dev.vprof.engine.CapturePlan;
 import dev.vprof.engine.ProfilerTrigger;
-import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.otlp.ForwardTarget;
 import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.region.ArmSpec;
@@ -20,6 +19,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -59,20 +59,9 @@ final class CaptureOptions extends FeedOptions {
     @Option(names = "--force", description = "Replace the capture file when it exists (without it, vprof refuses).")
     boolean force;
 
-    @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
-            description = "Activity to record, comma separated: kernel, memcpy, memset, nvtx, runtime, "
-                    + "driver, sync (where the host blocked in cudaStreamSynchronize, cudaDeviceSynchronize, "
-                    + "cudaEventSynchronize, cudaStreamWaitEvent). Default: ${DEFAULT-VALUE}.")
-    String kinds;
-
-    @Option(names = "--ring-size", paramLabel = "SIZE",
-            description = "Shared ring per process, a power of two from 64k to 1g (e.g. 256m). "
-                    + "Default: 64m. Fixed when the agent starts: attach cannot change it.")
-    String ringSize;
-
-    @Option(names = "--buffer-size", paramLabel = "SIZE",
-            description = "CUPTI activity buffer size, 64k to 256m. Default: the agent's.")
-    String bufferSize;
+    /** --kinds, --buffer-size, --ring-size. */
+    @Mixin
+    AgentOptions agent = new AgentOptions();
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -126,7 +115,7 @@ final class CaptureOptions extends FeedOptions {
             throw new CliException("--capture-range '" + captureRange
                     + "' is not one of none, cudaProfilerApi, nvtx:NAME[@DOMAIN]");
         }
-        return new ArmSpec(mode, repeat(), kindMask(), bufferBytes(), captureId, name, domain);
+        return new ArmSpec(mode, repeat(), agent.kindMask(), agent.bufferBytes(), captureId, name, domain);
     }
 
     private static void checkName(String what, String s) {
@@ -169,77 +158,9 @@ final class CaptureOptions extends FeedOptions {
         throw new CliException("--capture-range-end '" + captureRangeEnd + "' is not one of stop, repeat, repeat:N (N >= 1)");
     }
 
-    int kindMask() {
-        int mask = 0;
-        for (String k : kinds.split(",")) {
-            switch (k.trim().toLowerCase(Locale.ROOT)) {
-                case "kernel" -> mask |= VprofRing.KIND_KERNEL;
-                case "memcpy" -> mask |= VprofRing.KIND_MEMCPY;
-                case "memset" -> mask |= VprofRing.KIND_MEMSET;
-                case "nvtx" -> mask |= VprofRing.KIND_NVTX;
-                case "runtime" -> mask |= VprofRing.KIND_RUNTIME;
-                case "driver" -> mask |= VprofRing.KIND_DRIVER;
-                // not in the default: CUPTI also records each event and stream query, which a polling
-                // loop makes far more often than it launches (native/src/agent/capture.c)
-                case "sync" -> mask |= VprofRing.KIND_SYNC;
-                case "" -> { }
-                default -> throw new CliException("--kinds: '" + k.trim()
-                        + "' is not one of kernel, memcpy, memset, nvtx, runtime, driver, sync");
-            }
-        }
-        if (mask == 0) {
-            throw new CliException("--kinds names no activity; use for example --kinds=kernel,memcpy");
-        }
-        return mask;
-    }
-
-    int bufferBytes() {
-        if (bufferSize == null) {
-            return 0;
-        }
-        long b = Units.size("--buffer-size", bufferSize);
-        if (b < 64 * 1024 || b > 256L * 1024 * 1024) {
-            throw new CliException("--buffer-size " + bufferSize + " is outside 64k..256m");
-        }
-        return (int) b;
-    }
-
-    /** The ring size asked for, or 0 when not given. */
-    long ringBytes() {
-        if (ringSize == null) {
-            return 0;
-        }
-        long b = Units.size("--ring-size", ringSize);
-        if (Long.bitCount(b) != 1 || b < VprofRing.RING_MIN || b > VprofRing.RING_MAX) {
-            throw new CliException("--ring-size " + ringSize + " must be a power of two between 64k and 1g (e.g. 1m, 64m)");
-        }
-        return b;
-    }
-
     /** The --duration, or null for no limit. */
     Duration durationOrNull() {
         return duration == null ? null : Units.duration("--duration", duration);
-    }
-
-    /** The --metrics URL, or null when not asked. */
-    URI metricsUriOrNull() {
-        if (metrics == null) {
-            return null;
-        }
-        try {
-            return MetricsScraper.metricsUri(metrics);
-        } catch (IllegalArgumentException e) {
-            throw new CliException("--metrics: " + e.getMessage());
-        }
-    }
-
-    Duration metricsIntervalValue() {
-        Duration d = Units.duration("--metrics-interval", metricsInterval);
-        if (d.compareTo(MetricsScraper.MIN_INTERVAL) < 0) {
-            throw new CliException("--metrics-interval " + metricsInterval + " is below the minimum of "
-                    + MetricsScraper.MIN_INTERVAL.toMillis() + "ms");
-        }
-        return d;
     }
 
     /** --torch-traces with its timeout, or null when not asked. */
@@ -281,11 +202,11 @@ final class CaptureOptions extends FeedOptions {
      * the root pid, what to arm, the file and the command line.
      */
     CapturePlan.Builder plan(CapturePlan.Mode mode) {
-        URI metricsUrl = metricsUriOrNull();
+        URI metricsUrl = scrape.uriOrNull();
         return CapturePlan.builder(mode)
-                .ringBytes(ringBytes())
+                .ringBytes(agent.ringBytes())
                 .options(asMap())
-                .metrics(metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, metricsIntervalValue()))
+                .metrics(metricsUrl == null ? null : new CapturePlan.Scrape(metricsUrl, scrape.interval()))
                 .trigger(triggerUriOrNull())
                 .duration(durationOrNull())
                 .rangeScopeTree(treeScope())
@@ -303,10 +224,10 @@ final class CaptureOptions extends FeedOptions {
     void validate() {
         toSpec(1);
         treeScope();
-        ringBytes();
+        agent.ringBytes();
         durationOrNull();
-        metricsUriOrNull();
-        metricsIntervalValue();
+        scrape.uriOrNull();
+        scrape.interval();
         triggerUriOrNull();
         torchTracesOrNull();
         otlpConfigOrNull();
@@ -338,12 +259,12 @@ final class CaptureOptions extends FeedOptions {
         m.put("capture-range-end", captureRangeEnd);
         if (treeScope()) m.put("range-scope", "tree");
         if (duration != null) m.put("duration", duration);
-        m.put("kinds", kinds);
-        if (ringSize != null) m.put("ring-size", ringSize);
-        if (bufferSize != null) m.put("buffer-size", bufferSize);
-        if (metrics != null) {
-            m.put("metrics", metricsUriOrNull().toString());
-            m.put("metrics-interval", metricsInterval);
+        m.put("kinds", agent.kinds);
+        if (agent.ring.ringSize != null) m.put("ring-size", agent.ring.ringSize);
+        if (agent.bufferSize != null) m.put("buffer-size", agent.bufferSize);
+        if (scrape.metrics != null) {
+            m.put("metrics", scrape.uriOrNull().toString());
+            m.put("metrics-interval", scrape.metricsInterval);
         }
         if (spans != null) m.put("spans", spans.toString());
         if (trigger != null) m.put("trigger", triggerUriOrNull().toString());

@@ -13,12 +13,9 @@ import dev.vprof.engine.Started;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code vprof demo}: the whole story without a GPU. A simulated vLLM server whose GPU workers run
@@ -45,14 +42,10 @@ import picocli.CommandLine.Spec;
                 "", "Signals: with --serve, SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the server and end its workers "
                         + "(exit 0); SIGHUP stays ignored under nohup. Without --serve they end the demo's capture as "
                         + "vprof attach does."})
-final class DemoCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+final class DemoCommand extends VprofCommand {
+    DemoCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--dir", paramLabel = "DIR", defaultValue = "vprof-demo",
             description = "Where the files go. Default: ./${DEFAULT-VALUE}.")

@@ -23,9 +23,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -47,15 +45,11 @@ import picocli.CommandLine.Spec;
                 "  vprof diff capture.vprof --base-window 0s..10s --new-window 20s..30s",
                 "  vprof diff capture.vprof --slow-requests 10          # the slowest tenth of the requests against the rest",
                 "  vprof diff --step 1010 base/ test/                   # PyTorch traces, one ProfilerStep"})
-public final class DiffCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.REGRESSED, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.NOT_COMPARABLE);
+public final class DiffCommand extends VprofCommand {
+    public DiffCommand() {
+        super(ExitCode.OK, ExitCode.REGRESSED, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.NOT_COMPARABLE);
     }
 
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(arity = "1..2", paramLabel = "FILE",
             description = "BASE and NEW (a .vprof capture, a PyTorch trace or a folder of rank traces); one FILE with "

@@ -18,11 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what vprof needs on this machine: JDK, native access, the agent library, "
@@ -33,14 +30,10 @@ import picocli.CommandLine.Spec;
                 + "site-packages/nvidia/cu13/lib for CUDA 13) of the Python that runs the server.",
                 "", "Examples:", "  vprof doctor", "  vprof doctor --python ~/venvs/vllm/bin/python",
                 "  vprof doctor --pid 4242                    # what this running server loaded"})
-final class DoctorCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.NOT_EXPECTED);
+final class DoctorCommand extends VprofCommand {
+    DoctorCommand() {
+        super(ExitCode.OK, ExitCode.NOT_EXPECTED);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--pid", paramLabel = "PID",
             description = "Check for this running process: the libcupti it loaded or will load (from its own mapped libraries)")

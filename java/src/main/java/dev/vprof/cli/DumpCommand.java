@@ -13,12 +13,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code vprof dump PID}: asks the running {@code vprof watch} of PID for a dump, from another shell. */
 @Command(name = "dump", mixinStandardHelpOptions = true,
@@ -29,14 +26,10 @@ import picocli.CommandLine.Spec;
                 "  vprof dump 4242",
                 "  vprof dump 4242 --reason 'p99 page at 03:10' --no-wait",
                 "  vprof dump 4242 --json | jq -r .file"})
-final class DumpCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+final class DumpCommand extends VprofCommand {
+    DumpCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "PID", description = "A pid of the watched tree, or the watch's own.")
     int pid;

@@ -19,9 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -47,10 +45,9 @@ import picocli.CommandLine.Spec;
                 "  vprof export slow.vprof -o traces/slow.json --format kineto --steps nvtx:step   # with ProfilerStep#N",
                 "  vprof export slow.vprof -o slow.pftrace --mangled",
                 "  vprof export slow.vprof -o slow.sqlite                  # SQL, Nsight Systems' tables"})
-public final class ExportCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.INTERRUPTED);
+public final class ExportCommand extends VprofCommand {
+    public ExportCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.INTERRUPTED);
     }
 
     /** Files above this size get a progress line on a terminal. */
@@ -64,9 +61,6 @@ public final class ExportCommand implements Callable<Integer>, ExitCode.Returns 
 
     /** {@link #LARGE_JSON_BYTES}, changeable for tests. */
     long largeJsonBytes = LARGE_JSON_BYTES;
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;

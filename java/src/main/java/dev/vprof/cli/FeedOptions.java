@@ -12,14 +12,9 @@ import picocli.CommandLine.Option;
  * {@link CaptureCommand} takes it as its mixin.
  */
 class FeedOptions {
-    @Option(names = "--metrics", paramLabel = "URL",
-            description = "Scrape this Prometheus /metrics endpoint for the whole capture and store every sample "
-                    + "in the file (localhost:8000 means http://localhost:8000/metrics).")
-    String metrics;
-
-    @Option(names = "--metrics-interval", paramLabel = "D", defaultValue = "1s",
-            description = "Time between scrapes, 100ms or more. Default: ${DEFAULT-VALUE}.")
-    String metricsInterval;
+    /** --metrics, --metrics-interval. */
+    @Mixin
+    MetricsOptions scrape = new MetricsOptions();
 
     @Option(names = "--spans", paramLabel = "FILE",
             description = "Import spans into the capture from OTLP JSON lines (the collector's file exporter) "
@@ -62,8 +57,7 @@ class FeedOptions {
 
     /** Copies these options into {@code to} (vprof capture's own into the capture options it runs with). */
     void copyTo(FeedOptions to) {
-        to.metrics = metrics;
-        to.metricsInterval = metricsInterval;
+        to.scrape = scrape;
         to.spans = spans;
         to.trigger = trigger;
         to.torchTraces = torchTraces;

@@ -17,13 +17,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** `vprof import TRACE... -o FILE.vprof`: PyTorch profiler traces, or an Nsight Systems export, stored as a capture file. */
 @Command(name = "import", mixinStandardHelpOptions = true,
@@ -44,15 +41,11 @@ import picocli.CommandLine.Spec;
                 "  vprof import --no-cpu-ops big.pt.trace.json.gz -o big.vprof --force",
                 "  vprof import run.sqlite -o run.vprof                     # an Nsight Systems export",
                 "  vprof import killed.vprof -o kept.vprof                  # what a capture cut short holds, closed"})
-public final class ImportCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.INTERRUPTED);
+public final class ImportCommand extends VprofCommand {
+    public ImportCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY, ExitCode.INTERRUPTED);
     }
 
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "TRACE", description = "trace files or folders of them, or one nsys .sqlite export (or one .vprof capture)")
     List<Path> traces;
@@ -80,16 +73,7 @@ public final class ImportCommand implements Callable<Integer>, ExitCode.Returns 
         OutputPath.checkWritable(output);
         boolean capture = false;
         for (Path t : traces) {
-            InputKind kind;
-            try {
-                kind = InputKind.of(t);
-            } catch (IOException e) {
-                throw CaptureOpenError.of(t, e, null);
-            }
-            if (!kind.kind().readable()) {
-                throw new CliException(kind.refusal());
-            }
-            capture |= kind.kind() == InputKind.Kind.CAPTURE;
+            capture |= CaptureOpenError.kindOf(t, null).kind() == InputKind.Kind.CAPTURE;
         }
         if (capture) {
             return salvage(out, err);

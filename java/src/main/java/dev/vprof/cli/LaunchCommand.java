@@ -14,13 +14,11 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "launch", mixinStandardHelpOptions = true,
         description = {"Start CMD in the background with a dormant vprof agent, watch it for --wait, and return.",
@@ -33,14 +31,10 @@ import picocli.CommandLine.Spec;
                 "  vprof launch --log server.log --ring-size 256m -- python serve.py",
                 "  vprof launch --wait 10s -- vllm serve Qwen/Qwen2.5-7B-Instruct --profiler-config '{\"profiler\":\"cuda\"}'",
                 "  vprof attach --pid 4242 --duration 10s   # 4242: the pid launch printed"})
-final class LaunchCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+final class LaunchCommand extends VprofCommand {
+    LaunchCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--log", paramLabel = "FILE", defaultValue = "vprof-launch-%p.log",
             description = "Where CMD's stdout and stderr go; %%p is its pid. Default: ${DEFAULT-VALUE}.")
@@ -49,9 +43,8 @@ final class LaunchCommand implements Callable<Integer>, ExitCode.Returns {
     @Option(names = "--force", description = "Replace the --log file when it exists (without it, vprof refuses).")
     boolean force;
 
-    @Option(names = "--ring-size", paramLabel = "SIZE",
-            description = "Shared ring per process, a power of two from 64k to 1g. Default: 64m.")
-    String ringSize;
+    @Mixin
+    AgentOptions.Ring ring = new AgentOptions.Ring();
 
     @Option(names = "--wait", paramLabel = "D", defaultValue = "2s", converter = TriageCommand.DurationConverter.class,
             description = "How long to watch CMD before returning: a command that dies in that time is reported "
@@ -64,8 +57,6 @@ final class LaunchCommand implements Callable<Integer>, ExitCode.Returns {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        CaptureOptions ring = new CaptureOptions();
-        ring.ringSize = ringSize;
         long ringBytes = ring.ringBytes();
         Path agent;
         try {

@@ -16,12 +16,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List the processes that have a vprof agent: pid, parent, state, CUPTI version, command, "
@@ -29,14 +26,10 @@ import picocli.CommandLine.Spec;
                 + "another process) are shown as STALE; --clean removes yours."},
         footer = {"", "Examples:", "  vprof list", "  vprof list --clean",
                 "  vprof list --json | jq '.[] | select(.state==\"DORMANT\") | .pid'"})
-final class ListCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+final class ListCommand extends VprofCommand {
+    ListCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--json", description = "Print a JSON array instead of a table.")
     boolean json;

@@ -7,7 +7,6 @@ import dev.vprof.merge.OffsetEstimate;
 import dev.vprof.merge.RunMerge;
 import dev.vprof.output.OutputTakenException;
 import dev.vprof.source.CaptureSources;
-import dev.vprof.source.InputKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -15,12 +14,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "merge", mixinStandardHelpOptions = true,
         header = "Merge the captures of one run's nodes into one archive that Perfetto opens as one timeline.",
@@ -37,14 +33,10 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  vprof merge node0.vprof node1.vprof -o run.tar      # open run.tar at https://ui.perfetto.dev",
                 "  vprof merge a.vprof b.vprof -o ab.tar --force       # merge even what does not look like one run"})
-final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+final class MergeCommand extends VprofCommand {
+    MergeCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(paramLabel = "CAPTURE", arity = "2..*", description = "the nodes' .vprof captures (the first is the reference)")
     List<Path> captures = new ArrayList<>();
@@ -68,15 +60,7 @@ final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
         OutputPath.refuseInput(out, captures, "merge");
         OutputPath.refuseExisting(out, force, "archive");
         for (Path c : captures) {
-            InputKind kind;
-            try {
-                kind = InputKind.of(c);
-            } catch (IOException e) {
-                throw CaptureOpenError.of(c, e, null);
-            }
-            if (!kind.kind().readable()) {
-                throw new CliException(kind.refusal() + "; give the .vprof capture of each node");
-            }
+            CaptureOpenError.kindOf(c, "give the .vprof capture of each node");
         }
         Path parent = out.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {

@@ -25,13 +25,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** `vprof report FILE [--json] [--top N]`: what a capture holds, per process and per range. */
 @Command(name = "report", mixinStandardHelpOptions = true,
@@ -52,15 +49,11 @@ import picocli.CommandLine.Spec;
                 "  vprof report slow.vprof --html slow.html                   # one file, opens offline in a browser",
                 "  vprof report --json slow.vprof | jq '.latency.ttft.p99'     # fields: docs/report-json.md",
                 "  vprof report --json slow.vprof | jq -r '.slowest_requests[] | [.request_id, .e2e_ns] | @tsv'"})
-public final class ReportCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+public final class ReportCommand extends VprofCommand {
+    public ReportCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
     }
 
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "a .vprof capture file, a PyTorch profiler trace (.json, .json.gz) or a folder of them")
     Path file;

@@ -16,13 +16,10 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Start CMD with the vprof agent and capture it and every CUDA process it starts.",
@@ -41,14 +38,10 @@ import picocli.CommandLine.Spec;
                         + "SIGHUP.",
                 "When --duration ends, CMD gets SIGTERM (SIGKILL 10 s later), as nsys does. When the file cannot be "
                         + "written (a full disk), the capture stops there, CMD gets SIGTERM the same way and vprof exits 2."})
-final class RunCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT); // and, past these, CMD's own exit status
+final class RunCommand extends VprofCommand {
+    RunCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT); // and, past these, CMD's own exit status
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Mixin
     CaptureOptions capture = new CaptureOptions();
@@ -60,7 +53,7 @@ final class RunCommand implements Callable<Integer>, ExitCode.Returns {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         capture.validate();
-        long ringBytes = capture.ringBytes();
+        long ringBytes = capture.agent.ringBytes();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
         LocalDateTime now = LocalDateTime.now();
         Path planned = OutputPath.expand(capture.output, 0, now);

@@ -15,11 +15,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code vprof selftest [--gpu]}: checks an installation end to end. */
 @Command(name = "selftest", mixinStandardHelpOptions = true,
@@ -45,14 +42,10 @@ import picocli.CommandLine.Spec;
             "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are",
             "  vprof selftest --gpu --out gpu-run --time-limit 7m",
             "  vprof selftest --gpu --case graph-dormant --case unsync-stop --out again"})
-public final class SelftestCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
+public final class SelftestCommand extends VprofCommand {
+    public SelftestCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--gpu", description = "Run the real-GPU self-test (needs an NVIDIA GPU and driver)")
     boolean gpu;

@@ -8,11 +8,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "simulate",
         description = {"Run the synthetic GPU process (no GPU needed): it launches realistic LLM kernels "
@@ -29,18 +26,14 @@ import picocli.CommandLine.Spec;
                 "  vprof run --capture-range=cudaProfilerApi -o g.vprof -- vprof simulate --cuda-graph "
                         + "--steps 300 --step-us 2000 --profiler-range 100:200",
                 "  vprof run -o r.vprof -- vprof simulate --replay rank-0.pt.trace.json.gz --loop 10"})
-final class SimulateCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
+final class SimulateCommand extends VprofCommand {
+    SimulateCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.READ_PARTLY);
     }
 
     @Parameters(paramLabel = "ARGS", description = "Passed to vprof-simgpu as they are, except --replay TRACE, "
             + "whose trace (a .vprof, a PyTorch profiler trace or a folder of rank traces) becomes a replay script.")
     List<String> args = new ArrayList<>();
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {

@@ -18,12 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code vprof triage --url URL [--window 30s] [--json]}: reads a vLLM server's /metrics at
@@ -38,16 +35,12 @@ import picocli.CommandLine.Spec;
                 + " a histogram does not say more. With --json each quantile is {low_s, high_s, exact}.",
             "Exit codes: 0 a verdict was given, 5 the endpoint has no vLLM metrics, 2 it cannot be read."},
         footer = {"", "Example:", "  vprof triage --url http://localhost:8000 --window 30s", "", SignalHelp.STOP})
-public final class TriageCommand implements Callable<Integer>, ExitCode.Returns {
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
+public final class TriageCommand extends VprofCommand {
+    public TriageCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT, ExitCode.NOT_EXPECTED);
     }
 
     static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--url", required = true, paramLabel = "URL",
             description = "The server's metrics URL; a bare host:port means http://host:port/metrics.")

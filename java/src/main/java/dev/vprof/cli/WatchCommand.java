@@ -30,14 +30,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code vprof watch}: the flight recorder (docs/watch.md). */
 @Command(name = "watch", mixinStandardHelpOptions = true,
@@ -56,17 +53,13 @@ import picocli.CommandLine.Spec;
                 "  vprof watch --launch --metrics localhost:8000 -- vllm serve Qwen/Qwen2.5-7B-Instruct",
                 "  vprof dump 4242                       # from another shell: the minutes around now",
                 "  curl -X POST http://127.0.0.1:PORT/dump   # the control endpoint the watch prints"})
-final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
+final class WatchCommand extends VprofCommand {
     /** Agents give up on a silent watch after this long, so a killed watch leaves nothing armed for a second. */
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofMillis(600);
 
-    @Override
-    public List<ExitCode> exitCodes() {
-        return List.of(ExitCode.OK, ExitCode.CANNOT);
+    WatchCommand() {
+        super(ExitCode.OK, ExitCode.CANNOT);
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = {"-p", "--pid"}, paramLabel = "PID", description = "The process tree to record (its agents: "
             + "started with `vprof launch` or CUDA_INJECTION64_PATH=$(vprof agent-path)).")
@@ -120,14 +113,9 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
                     + "repeatable. Grammar: docs/watch.md.")
     List<String> when = new ArrayList<>();
 
-    @Option(names = "--metrics", paramLabel = "URL",
-            description = "Scrape the server's Prometheus /metrics into the window (localhost:8000 means "
-                    + "http://localhost:8000/metrics); an unreachable one is said and retried.")
-    String metrics;
-
-    @Option(names = "--metrics-interval", paramLabel = "D", defaultValue = "1s",
-            description = "Time between scrapes, 100ms or more. Default: ${DEFAULT-VALUE}.")
-    String metricsInterval;
+    /** --metrics, --metrics-interval: as for attach; an unreachable endpoint is said and retried. */
+    @Mixin
+    MetricsOptions scrape = new MetricsOptions();
 
     @Option(names = "--armed", paramLabel = "PERCENT", defaultValue = "100%",
             description = "Share of time the agents record: 100%% (always), or e.g. 10%% for one tenth of every "
@@ -167,16 +155,9 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
             + "exit or Ctrl-C.")
     String duration;
 
-    @Option(names = "--kinds", paramLabel = "KINDS", defaultValue = "kernel,memcpy,memset,nvtx",
-            description = "Activity to record (as for attach). Default: ${DEFAULT-VALUE}.")
-    String kinds;
-
-    @Option(names = "--ring-size", paramLabel = "SIZE",
-            description = "With --launch: the shared ring per process, a power of two from 64k to 1g. Default: 64m.")
-    String ringSize;
-
-    @Option(names = "--buffer-size", paramLabel = "SIZE", description = "CUPTI activity buffer size, 64k to 256m.")
-    String bufferSize;
+    /** --kinds, --buffer-size, --ring-size: as for attach. */
+    @Mixin
+    AgentOptions agent = new AgentOptions();
 
     /** --otlp, --otlp-grpc, --otlp-http, --otlp-forward, --otlp-max-body: the server's request spans. */
     @Mixin
@@ -226,7 +207,7 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
                 throw new CliException(e.getMessage());
             }
         }
-        if (!conditions.isEmpty() && metrics == null) {
+        if (!conditions.isEmpty() && scrape.metrics == null) {
             throw new CliException("--when reads the server's metrics: add --metrics URL (its /metrics endpoint)");
         }
         double armedFraction = armedFraction();
@@ -266,7 +247,7 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
         Path folder;
         if (launch) {
             folder = watchDir(0);
-            launched = startCommand(folder, o.ringBytes(), err);
+            launched = startCommand(folder, o.agent.ringBytes(), err);
             root = (int) launched.pid();
             awaitAgent(launched, err);
         } else {
@@ -278,7 +259,7 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
         }
 
         ArmSpec spec = armedFraction < 1
-                ? new ArmSpec(VprofRing.RANGE_PROFILER, 0, o.kindMask(), o.bufferBytes(), Capture.newCaptureId(), "", "")
+                ? new ArmSpec(VprofRing.RANGE_PROFILER, 0, o.agent.kindMask(), o.agent.bufferBytes(), Capture.newCaptureId(), "", "")
                 : o.toSpec(Capture.newCaptureId());
         Map<String, String> opts = new LinkedHashMap<>(o.asMap());
         opts.remove("capture-range-end");
@@ -295,7 +276,7 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
                 .build();
         Watch.Settings settings = new Watch.Settings(folder, new Segments.Limits(segmentD, keepD, maxDiskBytes), beforeD,
                 afterD, minIntervalD, conditions, controlAt, metricsAt, push, pushEvery, match,
-                metrics == null ? null : o.metricsUriOrNull().toString(), words, root);
+                scrape.metrics == null ? null : scrape.uriOrNull().toString(), words, root);
         Watch w = new Watch(settings, directory.dir(), err);
         CaptureFeeds feeds = o.openFeeds(err);
         Capture running = Capture.start(plan, w.route(Started.feeds(feeds)),
@@ -321,11 +302,8 @@ final class WatchCommand implements Callable<Integer>, ExitCode.Returns {
         o.captureRange = "none";
         o.captureRangeEnd = "stop";
         o.rangeScope = "process";
-        o.kinds = kinds;
-        o.ringSize = ringSize;
-        o.bufferSize = bufferSize;
-        o.metrics = metrics;
-        o.metricsInterval = metricsInterval;
+        o.agent = agent;
+        o.scrape = scrape;
         o.duration = duration;
         o.output = "unused";
         o.otlp = otlp;

@@ -4,7 +4,10 @@ import static dev.vprof.html.Html.fmt;
 import static dev.vprof.html.Html.text;
 
 import dev.vprof.analysis.Analyses;
+import dev.vprof.analysis.LaunchQueue;
 import dev.vprof.analysis.PhaseBreakdown;
+import dev.vprof.analysis.RankImbalance;
+import dev.vprof.analysis.Stragglers;
 import dev.vprof.analysis.Summaries;
 import dev.vprof.analysis.SummaryStats;
 import dev.vprof.analysis.TemporalBreakdown;
@@ -15,7 +18,8 @@ import java.util.List;
 /**
  * The page's share of what the text report and {@code report --section} say beyond the charts: the
  * queue facts, the kernels inside the slowest requests' phases, the temporal breakdown (per rank and
- * GPU, per step, per request phase) and the nsys-style summaries. Tables only, bounded in rows; long
+ * GPU, per step, per request phase), the ranks' imbalance and stragglers, the launch queue and the
+ * nsys-style summaries. Tables only, bounded in rows; long
  * names shortened with the full name on hover.
  */
 final class AnalysisSections {
@@ -152,6 +156,124 @@ final class AnalysisSections {
             b.append("</tbody></table>\n");
         }
         b.append("</section>\n");
+    }
+
+    /** Rank imbalance per step and stragglers at collectives; nothing for a single process. */
+    static void ranks(StringBuilder b, Analyses.Result r) {
+        List<RankImbalance.Row> steps = RankImbalance.of(r);
+        if (steps.isEmpty() && r.stragglers().isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"ranks\"><h2>Across ranks</h2>\n");
+        if (!steps.isEmpty()) {
+            b.append("<h3>Rank imbalance per step (GPU span in the step; differences: slowest minus fastest)</h3>\n"
+                    + "<table class=\"sortable\" id=\"ranks-table\"><thead><tr><th data-sort=\"t\">step</th>"
+                    + "<th class=\"n\" data-sort=\"n\">ranks</th><th data-sort=\"t\">slowest</th>"
+                    + "<th class=\"n\" data-sort=\"n\">its span</th><th data-sort=\"t\">fastest</th>"
+                    + "<th class=\"n\" data-sort=\"n\">its span</th><th class=\"n\" data-sort=\"n\">spread</th>"
+                    + "<th class=\"n\" data-sort=\"n\">compute difference</th>"
+                    + "<th class=\"n\" data-sort=\"n\">communication difference</th>"
+                    + "<th class=\"n\" data-sort=\"n\">idle difference</th></tr></thead><tbody>\n");
+            int shown = 0;
+            for (RankImbalance.Row x : steps) {
+                if (shown == CapturePage.MAX_ROWS) {
+                    break;
+                }
+                shown++;
+                b.append("<tr>").append(nameCell(x.step())).append("<td class=\"n\">").append(x.ranks())
+                        .append("</td><td>").append(text(r.rankOf(x.slowestPid()))).append("</td>");
+                duration(b, x.slowestSpanNs());
+                b.append("<td>").append(text(r.rankOf(x.fastestPid()))).append("</td>");
+                duration(b, x.fastestSpanNs());
+                duration(b, x.spreadNs());
+                difference(b, x.computeDeltaNs());
+                difference(b, x.communicationDeltaNs());
+                difference(b, x.idleDeltaNs());
+                b.append("</tr>\n");
+            }
+            b.append("</tbody></table>\n");
+            cut(b, shown, steps.size(), "ranks");
+        }
+        if (!r.stragglers().isEmpty()) {
+            b.append("<h3>Stragglers at collectives (the n-th collective of each rank matched; late: after the first "
+                    + "rank to start it)</h3>\n<table class=\"sortable\" id=\"stragglers-table\"><thead><tr>"
+                    + "<th data-sort=\"t\">rank</th><th class=\"n\" data-sort=\"n\">collectives matched</th>"
+                    + "<th class=\"n\" data-sort=\"n\">started last</th><th class=\"n\" data-sort=\"n\">late in all</th>"
+                    + "<th class=\"n\" data-sort=\"n\">late at most</th></tr></thead><tbody>\n");
+            int shown = 0;
+            for (Stragglers.Row x : r.stragglers()) {
+                if (shown == CapturePage.MAX_ROWS) {
+                    break;
+                }
+                shown++;
+                b.append("<tr><td>").append(text(r.rankOf(x.pid()))).append("</td><td class=\"n\">")
+                        .append(x.matched()).append("</td><td class=\"n\">").append(x.last()).append("</td>");
+                duration(b, x.lateTotalNs());
+                duration(b, x.lateMaxNs());
+                b.append("</tr>\n");
+            }
+            b.append("</tbody></table>\n");
+            cut(b, shown, r.stragglers().size(), "stragglers");
+        }
+        b.append("</section>\n");
+    }
+
+    /** The launch call's start to its kernel's start, per stream; nothing without launch calls. */
+    static void launchQueue(StringBuilder b, Analyses.Result r) {
+        List<LaunchQueue.Row> rows = r.launches().rows();
+        if (rows.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"launch-queue\"><h2>Launch queue: launch to start per stream</h2>\n<p class=\"note\">"
+                + "From the launch call's start to the kernel's start; a long wait means the GPU was behind (GPU-bound), "
+                + "a short one that it waited for the CPU. Median: nearest rank; ~ where it is estimated.</p>\n"
+                + "<table class=\"sortable\" id=\"launch-queue-table\"><thead><tr><th data-sort=\"t\">rank</th>"
+                + "<th class=\"n\" data-sort=\"n\">GPU</th><th class=\"n\" data-sort=\"n\">stream</th>"
+                + "<th class=\"n\" data-sort=\"n\">kernels</th><th class=\"n\" data-sort=\"n\">mean</th>"
+                + "<th class=\"n\" data-sort=\"n\">median</th><th class=\"n\" data-sort=\"n\">min</th>"
+                + "<th class=\"n\" data-sort=\"n\">max</th></tr></thead><tbody>\n");
+        int shown = 0;
+        for (LaunchQueue.Row row : rows) {
+            if (shown == CapturePage.MAX_ROWS) {
+                break;
+            }
+            shown++;
+            SummaryStats d = row.delays();
+            b.append("<tr><td>").append(text(r.rankOf(row.pid()))).append("</td><td class=\"n\">").append(row.device())
+                    .append("</td><td class=\"n\">").append(row.stream()).append("</td><td class=\"n\">")
+                    .append(d.count()).append("</td>");
+            duration(b, Math.round(d.mean()));
+            b.append("<td class=\"n\" data-v=\"").append(d.median()).append("\">").append(d.exact() ? "" : "~")
+                    .append(text(ReportFormat.duration(d.median()))).append("</td>");
+            duration(b, d.min());
+            duration(b, d.max());
+            b.append("</tr>\n");
+        }
+        b.append("</tbody></table>\n");
+        cut(b, shown, rows.size(), "launch_queue");
+        if (r.launches().unjoined() > 0) {
+            b.append("<p class=\"note\">").append(r.launches().unjoined())
+                    .append(" kernels without their launch call in the input: not counted.</p>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    private static void duration(StringBuilder b, long ns) {
+        b.append("<td class=\"n\" data-v=\"").append(ns).append("\">").append(text(ReportFormat.duration(ns)))
+                .append("</td>");
+    }
+
+    /** A difference: its sign, then its size (a duration prints no sign). */
+    private static void difference(StringBuilder b, long ns) {
+        b.append("<td class=\"n\" data-v=\"").append(ns).append("\">").append(ns < 0 ? "-" : "+")
+                .append(text(ReportFormat.duration(Math.abs(ns)))).append("</td>");
+    }
+
+    private static void cut(StringBuilder b, int shown, int total, String section) {
+        if (shown < total) {
+            b.append("<p class=\"note\">The first ").append(shown).append(" of ").append(total)
+                    .append(" rows (vprof report --section ").append(section).append(" lists more).</p>\n");
+        }
     }
 
     private static void figures(StringBuilder b, TemporalBreakdown.Row row, boolean overlap) {

@@ -76,6 +76,8 @@ public final class CapturePage {
         AnalysisSections.stepTable(b, report);
         if (analyses != null) {
             AnalysisSections.breakdown(b, analyses);
+            AnalysisSections.ranks(b, analyses);
+            AnalysisSections.launchQueue(b, analyses);
             AnalysisSections.summaries(b, analyses);
         }
         latency(b, report);

@@ -4,39 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
+import dev.vprof.cli.ExitCode;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** `vprof export` as a person runs it: what it writes, what it prints, how it refuses. */
 class ExportCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {}
-
-    private Run vprof(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void writesAPerfettoTraceChosenByItsExtensionAndSaysHowToOpenIt() throws IOException {
         Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
         Path trace = dir.resolve("c.pftrace");
-        Run r = vprof("export", capture.toString(), "-o", trace.toString());
-        assertEquals(0, r.code(), r.err());
+        Cli.Result r = Cli.run("export", capture.toString(), "-o", trace.toString());
+        assertEquals(ExitCode.OK.code(), r.code(), r.err());
         assertTrue(Files.size(trace) > 0);
         assertTrue(r.out().contains("wrote " + trace + " (perfetto"), r.out());
         assertTrue(r.out().contains("6 GPU ops"), r.out());
@@ -49,24 +35,24 @@ class ExportCommandTest {
     void writesChromeJsonWhenAsked() throws IOException {
         Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
         Path trace = dir.resolve("c.trace");
-        Run r = vprof("export", capture.toString(), "-o", trace.toString(), "--format", "chrome");
-        assertEquals(0, r.code(), r.err());
+        Cli.Result r = Cli.run("export", capture.toString(), "-o", trace.toString(), "--format", "chrome");
+        assertEquals(ExitCode.OK.code(), r.code(), r.err());
         assertTrue(Files.readString(trace).contains("\"traceEvents\""));
     }
 
     @Test
     void stepsAreForTheKinetoFormatAndAMalformedSpecSaysWhatToWrite() throws IOException {
         Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), true);
-        Run chrome = vprof("export", capture.toString(), "-o", dir.resolve("c.json").toString(), "--steps", "nvtx:step");
-        assertEquals(2, chrome.code());
+        Cli.Result chrome = Cli.run("export", capture.toString(), "-o", dir.resolve("c.json").toString(), "--steps", "nvtx:step");
+        assertEquals(ExitCode.CANNOT.code(), chrome.code());
         assertTrue(chrome.err().contains("add --format kineto"), chrome.err());
-        Run bad = vprof("export", capture.toString(), "-o", dir.resolve("k.json").toString(), "--format", "kineto",
+        Cli.Result bad = Cli.run("export", capture.toString(), "-o", dir.resolve("k.json").toString(), "--format", "kineto",
                 "--steps", "step");
-        assertEquals(2, bad.code());
+        assertEquals(ExitCode.CANNOT.code(), bad.code());
         assertTrue(bad.err().contains("e.g. --steps nvtx:step"), bad.err());
-        Run missing = vprof("export", capture.toString(), "-o", dir.resolve("k.json").toString(), "--format", "kineto",
+        Cli.Result missing = Cli.run("export", capture.toString(), "-o", dir.resolve("k.json").toString(), "--format", "kineto",
                 "--steps", "nvtx:no-such-range");
-        assertEquals(2, missing.code());
+        assertEquals(ExitCode.CANNOT.code(), missing.code());
         assertTrue(missing.err().contains("no NVTX range named 'no-such-range' in the capture"), missing.err());
         assertFalse(Files.exists(dir.resolve("k.json")));
     }
@@ -74,8 +60,8 @@ class ExportCommandTest {
     @Test
     void aFileThatIsNotACaptureIsRefusedByName() throws IOException {
         Path junk = Files.writeString(dir.resolve("notes.txt"), "hello, this is not a capture");
-        Run r = vprof("export", junk.toString(), "-o", dir.resolve("x.pftrace").toString());
-        assertEquals(2, r.code());
+        Cli.Result r = Cli.run("export", junk.toString(), "-o", dir.resolve("x.pftrace").toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code());
         assertTrue(r.err().contains(junk + " is not a vprof capture, a PyTorch profiler trace"), r.err());
     }
 
@@ -83,8 +69,8 @@ class ExportCommandTest {
     void anOutputThatCannotBeWrittenIsRefusedBeforeReading() throws IOException {
         Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), false);
         Path out = dir.resolve("no/such/folder/x.pftrace");
-        Run r = vprof("export", capture.toString(), "-o", out.toString());
-        assertEquals(2, r.code());
+        Cli.Result r = Cli.run("export", capture.toString(), "-o", out.toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code());
         assertTrue(r.err().contains("cannot write " + out + ": the folder"), r.err());
         assertTrue(r.err().contains("does not exist"), r.err());
     }
@@ -92,8 +78,8 @@ class ExportCommandTest {
     @Test
     void anUnclearExtensionAsksForAFormat() throws IOException {
         Path capture = SyntheticCapture.write(dir.resolve("c.vprof"), false);
-        Run r = vprof("export", capture.toString(), "-o", dir.resolve("x.trace").toString());
-        assertEquals(2, r.code());
+        Cli.Result r = Cli.run("export", capture.toString(), "-o", dir.resolve("x.trace").toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code());
         assertTrue(r.err().contains("--format perfetto|chrome|kineto"), r.err());
     }
 }

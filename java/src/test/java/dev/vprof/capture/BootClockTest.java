@@ -29,13 +29,9 @@ class BootClockTest {
     Path dir;
 
     private Path write(RingRecords r, Map<String, String> options) throws IOException {
-        Path file = dir.resolve("boot-" + System.nanoTime() + ".vprof");
-        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("host", R0, "0.1.0", List.of("vprof"),
-                options))) {
-            w.process(new ProcessInfo(PID, 1, "python3", 130000, 1, 1 << 20, R0));
-            r.writeTo(w, PID);
-        }
-        return file;
+        return r.writeFile(dir.resolve("boot-" + System.nanoTime() + ".vprof"),
+                new CaptureMetadata("host", R0, "0.1.0", List.of("vprof"), options),
+                new ProcessInfo(PID, 1, "python3", 130000, 1, 1 << 20, R0));
     }
 
     private static List<ClockSync> syncs(CaptureReader c) {

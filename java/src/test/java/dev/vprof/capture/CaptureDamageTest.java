@@ -29,19 +29,7 @@ class CaptureDamageTest {
 
     /** Five RECORDS chunks of 100, 200, ... 500 kernels, for process 1. */
     private Path fiveChunks() throws IOException {
-        Path file = dir.resolve("five.vprof");
-        try (CaptureWriter w = CaptureWriter.create(file, CaptureFileTest.META)) {
-            w.process(CaptureFileTest.PROC);
-            for (int c = 1; c <= 5; c++) {
-                RingRecords r = new RingRecords().string(1, "k").kernelDesc(1, 1, 0, 0);
-                for (int i = 0; i < 100 * c; i++) {
-                    r.kernel(i, i + 1, i, 1);
-                }
-                r.writeTo(w, 1);
-                w.flush();
-            }
-        }
-        return file;
+        return CaptureFileTest.kernelChunks(dir.resolve("five.vprof"), 100, 200, 300, 400, 500);
     }
 
     private static long kernels(CaptureReader c) {
@@ -112,10 +100,7 @@ class CaptureDamageTest {
     @Test
     void aChunkFailingItsChecksumIsSkippedAndTheRestIsRead() throws IOException {
         Path file = fiveChunks();
-        ChunkInfo third;
-        try (CaptureReader c = CaptureReader.open(file)) {
-            third = c.chunks(CaptureFormat.KIND_RECORDS).get(2);
-        }
+        ChunkInfo third = CaptureFileTest.recordsChunk(file, 2);
         flipByte(file, third.offset() + CaptureFormat.CHUNK_HEADER_SIZE + 100);
         try (CaptureReader c = CaptureReader.open(file)) {
             assertTrue(c.complete());
@@ -129,10 +114,7 @@ class CaptureDamageTest {
     void inAFileWithoutFooterReadingStopsAtAChunkFailingItsChecksum() throws IOException {
         Path file = fiveChunks();
         byte[] bytes = Files.readAllBytes(file);
-        ChunkInfo third;
-        try (CaptureReader c = CaptureReader.open(file)) {
-            third = c.chunks(CaptureFormat.KIND_RECORDS).get(2);
-        }
+        ChunkInfo third = CaptureFileTest.recordsChunk(file, 2);
         bytes = Arrays.copyOf(bytes, bytes.length - 30);
         bytes[(int) third.offset() + 40] ^= 0x10;
         Files.write(file, bytes);

@@ -31,6 +31,29 @@ class CaptureFileTest {
             + " late=0, rejectedBadRecord=0";
     static final ProcessInfo PROC = new ProcessInfo(4242, 1, "python serve.py", 130000, 1, 1 << 26, 17L);
 
+    /** The {@code index}-th (from 0) RECORDS chunk of {@code file}. */
+    static ChunkInfo recordsChunk(Path file, int index) throws IOException {
+        try (CaptureReader c = CaptureReader.open(file)) {
+            return c.chunks(CaptureFormat.KIND_RECORDS).get(index);
+        }
+    }
+
+    /** {@code file} with {@link #PROC} and a RECORDS chunk per count, each that many kernels "k" of process 1. */
+    static Path kernelChunks(Path file, int... kernels) throws IOException {
+        try (CaptureWriter w = CaptureWriter.create(file, META)) {
+            w.process(PROC);
+            for (int n : kernels) {
+                RingRecords r = new RingRecords().string(1, "k").kernelDesc(1, 1, 0, 0);
+                for (int i = 0; i < n; i++) {
+                    r.kernel(i, i + 1, i, 1);
+                }
+                r.writeTo(w, 1);
+                w.flush();
+            }
+        }
+        return file;
+    }
+
     @Test
     void everyRecordTypeRoundTripsWithItsFields() throws IOException {
         Path file = dir.resolve("a.vprof");

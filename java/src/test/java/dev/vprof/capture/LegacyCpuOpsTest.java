@@ -42,23 +42,17 @@ class LegacyCpuOpsTest {
 
     @Test
     void markersOfTheOldCpuOpDomainComeBackAsCpuOps() throws IOException {
-        List<String> ops = new ArrayList<>();
-        List<MarkerEvent> markers = new ArrayList<>();
+        RecordLists seen = new RecordLists();
         try (CaptureReader r = CaptureReader.open(FILE)) {
-            r.forEachRecord(new RecordVisitor() {
-                @Override
-                public void cpuOp(int pid, CpuOpEvent op) {
-                    assertEquals(VprofRing.CPU_OP_OPERATOR, op.kind());
-                    ops.add(op.name() + " " + op.start() + " " + op.end());
-                }
-
-                @Override
-                public void marker(int pid, MarkerEvent m) {
-                    markers.add(m);
-                }
-            });
+            r.forEachRecord(seen);
             assertEquals(List.of(), r.warnings());
         }
+        List<String> ops = new ArrayList<>();
+        for (CpuOpEvent op : seen.cpuOps) {
+            assertEquals(VprofRing.CPU_OP_OPERATOR, op.kind());
+            ops.add(op.name() + " " + op.start() + " " + op.end());
+        }
+        List<MarkerEvent> markers = seen.markers;
         assertEquals(traceCpuOps(), ops);
         assertEquals(6, markers.size(), "the 3 annotations' START and END, and nothing else");
         assertEquals(List.of(), markers.stream().filter(m -> m.domain() != null).toList());

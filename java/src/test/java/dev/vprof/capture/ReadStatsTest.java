@@ -27,19 +27,7 @@ class ReadStatsTest {
 
     /** Header, METADATA, PROCESS, three RECORDS chunks of 100 kernels each, then the footer. */
     private Path whole() throws IOException {
-        Path file = dir.resolve("whole.vprof");
-        try (CaptureWriter w = CaptureWriter.create(file, CaptureFileTest.META)) {
-            w.process(CaptureFileTest.PROC);
-            for (int c = 0; c < 3; c++) {
-                RingRecords r = new RingRecords().string(1, "k").kernelDesc(1, 1, 0, 0);
-                for (int i = 0; i < 100; i++) {
-                    r.kernel(i, i + 1, i, 1);
-                }
-                r.writeTo(w, 1);
-                w.flush();
-            }
-        }
-        return file;
+        return CaptureFileTest.kernelChunks(dir.resolve("whole.vprof"), 100, 100, 100);
     }
 
     private Path cut(Path whole, String name, long length) throws IOException {
@@ -131,10 +119,7 @@ class ReadStatsTest {
     @Test
     void aBadChecksumIsCountedOnceHoweverManyPassesMeetIt() throws IOException {
         Path file = whole();
-        ChunkInfo second;
-        try (CaptureReader r = CaptureReader.open(file)) {
-            second = r.chunks(CaptureFormat.KIND_RECORDS).get(1);
-        }
+        ChunkInfo second = CaptureFileTest.recordsChunk(file, 1);
         byte[] b = Files.readAllBytes(file);
         b[(int) second.offset() + CaptureFormat.CHUNK_HEADER_SIZE + 40] ^= 0x11;
         Files.write(file, b);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.vprof.bindings.VprofRing;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,40 +21,13 @@ class RingFormatTwoTest {
     @TempDir
     Path dir;
 
-    private static final class Seen implements RecordVisitor {
-        final List<KernelDesc> descs = new ArrayList<>();
-        final List<RangeEvent> ranges = new ArrayList<>();
-        final List<DropsEvent> drops = new ArrayList<>();
-        final List<DeviceProperties> devices = new ArrayList<>();
-
-        @Override
-        public void kernelDesc(int pid, KernelDesc desc) {
-            descs.add(desc);
-        }
-
-        @Override
-        public void range(int pid, RangeEvent range) {
-            ranges.add(range);
-        }
-
-        @Override
-        public void drops(int pid, DropsEvent d) {
-            drops.add(d);
-        }
-
-        @Override
-        public void device(int pid, DeviceProperties device) {
-            devices.add(device);
-        }
-    }
-
-    private Seen read(RingRecords r, ProcessInfo info) throws IOException {
+    private RecordLists read(RingRecords r, ProcessInfo info) throws IOException {
         Path file = dir.resolve("f.vprof");
         try (CaptureWriter w = CaptureWriter.create(file, CaptureFileTest.META)) {
             w.process(info);
             r.writeTo(w, info.pid());
         }
-        Seen seen = new Seen();
+        RecordLists seen = new RecordLists();
         try (CaptureReader c = CaptureReader.open(file)) {
             c.forEachRecord(seen);
             assertEquals(List.of(), c.warnings(), "no record is malformed");
@@ -76,9 +48,9 @@ class RingFormatTwoTest {
                 .rangeEndCounted(VprofRing.SOURCE_PROFILER, 1, 2000, 777,
                         VprofRing.WARN_GRAPH_NOT_DELIVERED | VprofRing.WARN_DRAIN_TIMEOUT, 40, 5, 40, 0, 0, 12, 3);
         ProcessInfo info = new ProcessInfo(10, 1, "python -m sglang", 130001, 1, 1 << 20, 5L, 1, 1, 2);
-        Seen seen = read(r, info);
+        RecordLists seen = read(r, info);
 
-        KernelDesc d = seen.descs.getFirst();
+        KernelDesc d = seen.kernelDescRecords.getFirst();
         assertEquals(42, d.graphId());
         assertEquals(0x1_0000_0007L, d.graphNodeId());
         assertTrue(d.fromGraph());
@@ -115,9 +87,9 @@ class RingFormatTwoTest {
                 .kernelDescV1(1, 1, 0, 7, 9)
                 .kernel(1100, 1200, 5, 1)
                 .rangeV1(VprofRing.RANGE_END, VprofRing.SOURCE_COMMAND, 1, 2000, 4);
-        Seen seen = read(r, new ProcessInfo(11, 1, "old", 130001, 1, 1 << 20, 5L));
-        assertEquals(9, seen.descs.getFirst().graphId());
-        assertEquals(0, seen.descs.getFirst().graphNodeId());
+        RecordLists seen = read(r, new ProcessInfo(11, 1, "old", 130001, 1, 1 << 20, 5L));
+        assertEquals(9, seen.kernelDescRecords.getFirst().graphId());
+        assertEquals(0, seen.kernelDescRecords.getFirst().graphNodeId());
         RangeEvent end = seen.ranges.get(1);
         assertEquals(4, end.cuptiDrops());
         assertEquals(0, end.kernelLaunches());
@@ -126,8 +98,8 @@ class RingFormatTwoTest {
 
     @Test
     void processInfoOfAnOlderFileHasNoRank() throws IOException {
-        Seen seen = read(new RingRecords().string(1, "k"), new ProcessInfo(12, 1, "old", 130001, 1, 1 << 20, 5L));
-        assertTrue(seen.descs.isEmpty());
+        RecordLists seen = read(new RingRecords().string(1, "k"), new ProcessInfo(12, 1, "old", 130001, 1, 1 << 20, 5L));
+        assertTrue(seen.kernelDescRecords.isEmpty());
         try (CaptureReader c = CaptureReader.open(dir.resolve("f.vprof"))) {
             assertNull(c.processes().getFirst().rank());
             assertNull(c.processes().getFirst().worldSize());

@@ -20,6 +20,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 /**
  * Builds ring-encoded records (vprof_ring.h, through the generated VprofRing offsets) into
@@ -335,6 +336,15 @@ public final class RingRecords {
         seg.asSlice(0, pos).fill((byte) 0);
         pos = 0;
         return this;
+    }
+
+    /** A new {@code file} of one process, {@code process}, whose records are everything built so far. */
+    public Path writeFile(Path file, CaptureMetadata metadata, ProcessInfo process) throws IOException {
+        try (CaptureWriter w = CaptureWriter.create(file, metadata)) {
+            w.process(process);
+            writeTo(w, process.pid());
+        }
+        return file;
     }
 
     private long begin(long payloadAndHeader, long type) {

@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.testing.TextServer;
 import dev.vprof.metrics.HttpFailures;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** `vprof bench` against servers that do not serve. */
@@ -50,14 +49,7 @@ class BenchCommandTest {
 
     @Test
     void aServerThatFailsEveryRequestGetsATableWithoutNaN() throws Exception {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        s.createContext("/", ex -> {
-            byte[] body = "{\"error\":\"model not loaded\"}\n".getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(500, body.length);
-            ex.getResponseBody().write(body);
-            ex.close();
-        });
-        s.start();
+        HttpServer s = TextServer.start("/", 500, "application/json", () -> "{\"error\":\"model not loaded\"}\n");
         try {
             Cli.Result r = Cli.run("bench", "--url", "http://127.0.0.1:" + s.getAddress().getPort(),
                     "--num-prompts", "3");

@@ -1,5 +1,7 @@
 package dev.vprof.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -18,5 +20,12 @@ public final class Cli {
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
         return new Result(code, out.toString(), err.toString());
+    }
+
+    /** {@link #run}, asserting that the command exits OK (the message names it and holds its stderr). */
+    public static Result ok(String... args) {
+        Result r = run(args);
+        assertEquals(ExitCode.OK.code(), r.code(), String.join(" ", args) + " exited " + r.code() + ": " + r.err());
+        return r;
     }
 }

@@ -21,22 +21,18 @@ class CliErrorsTest {
     @TempDir
     Path dir;
 
-    private Process target;
+    private SleepingTarget target;
     private int pid;
-    private String savedShm;
 
     @BeforeEach
     void setUp() throws Exception {
-        savedShm = System.getProperty("vprof.shm.dir");
-        System.setProperty("vprof.shm.dir", dir.toString());
-        target = new ProcessBuilder("sleep", "60").start();
-        pid = (int) target.pid();
+        target = new SleepingTarget(dir);
+        pid = target.pid();
     }
 
     @AfterEach
-    void tearDown() {
-        target.destroyForcibly();
-        if (savedShm == null) System.clearProperty("vprof.shm.dir"); else System.setProperty("vprof.shm.dir", savedShm);
+    void tearDown() throws Exception {
+        target.stop();
     }
 
     private static void assertError(Cli.Result r, String... fragments) {
@@ -143,6 +139,18 @@ class CliErrorsTest {
         assertError(Cli.run("run", "--duration", "soon", "--", "true"), "not a duration");
         assertError(Cli.run("run", "--kinds", "kernel,warp", "--", "true"), "'warp'");
         assertError(Cli.run("attach", "--pid", "1", "--buffer-size", "1k"), "outside 64k..256m");
+    }
+
+    /** watch and launch take attach's agent and metrics options, and so refuse the same values in the same words. */
+    @Test
+    void watchAndLaunchRefuseBadAgentOptionsAsAttachDoes() {
+        String self = Long.toString(ProcessHandle.current().pid());
+        assertError(Cli.run("watch", "--pid", self, "--ring-size", "1000"), "power of two");
+        assertError(Cli.run("watch", "--pid", self, "--kinds", "kernel,warp"), "'warp'");
+        assertError(Cli.run("watch", "--pid", self, "--buffer-size", "1k"), "outside 64k..256m");
+        assertError(Cli.run("watch", "--pid", self, "--metrics", "localhost:8000", "--metrics-interval", "10ms"),
+                "below the minimum");
+        assertError(Cli.run("launch", "--ring-size", "1000", "--", "true"), "power of two");
     }
 
     @Test

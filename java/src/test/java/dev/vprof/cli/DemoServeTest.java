@@ -7,12 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,17 +43,7 @@ class DemoServeTest {
                 "--otlp", "127.0.0.1:" + otlpPort, "--dir", dir.resolve("logs").toString()))
                 .redirectError(dir.resolve("serve.err").toFile());
         Process serve = pb.start();
-        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(serve.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.add(l);
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        });
+        LinkedBlockingQueue<String> lines = E2e.stdoutLines(serve);
         List<Long> workers = new ArrayList<>();
         try {
             String base = null;

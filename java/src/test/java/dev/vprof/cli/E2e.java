@@ -9,11 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -211,6 +215,21 @@ final class E2e {
         try (Region r = Region.open(region, Posix.getuid(), false)) {
             return r.reason();
         }
+    }
+
+    /** {@code p}'s standard output, a line at a time as it comes, read by a daemon thread until the process ends. */
+    static LinkedBlockingQueue<String> stdoutLines(Process p) {
+        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    lines.add(l);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        return lines;
     }
 
     /** SIGTERM the tree first, so the agents remove their regions; then make sure nothing is left. */

@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.testing.TextServer;
 import dev.vprof.demo.SimulatedVllmServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -84,14 +82,7 @@ class JsonSummaryTest {
 
     @Test
     void benchJsonOfAServerThatFailsEveryRequestHasNullsNotNaN() throws Exception {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        s.createContext("/", ex -> {
-            byte[] body = "{\"error\":\"model not loaded\"}\n".getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(500, body.length);
-            ex.getResponseBody().write(body);
-            ex.close();
-        });
-        s.start();
+        HttpServer s = TextServer.start("/", 500, "application/json", () -> "{\"error\":\"model not loaded\"}\n");
         try {
             Cli.Result r = Cli.run("bench", "--url", "http://127.0.0.1:" + s.getAddress().getPort(),
                     "--num-prompts", "3", "--json");

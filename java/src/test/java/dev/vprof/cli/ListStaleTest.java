@@ -23,24 +23,20 @@ class ListStaleTest {
     @TempDir
     Path dir;
 
-    private Process target;
-    private String savedShm;
+    private SleepingTarget target;
 
     @BeforeEach
     void setUp() throws Exception {
-        savedShm = System.getProperty("vprof.shm.dir");
-        System.setProperty("vprof.shm.dir", dir.toString());
-        target = new ProcessBuilder("sleep", "60").start();
+        target = new SleepingTarget(dir);
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        target.destroyForcibly().waitFor();
-        if (savedShm == null) System.clearProperty("vprof.shm.dir"); else System.setProperty("vprof.shm.dir", savedShm);
+        target.stop();
     }
 
     private int live() {
-        return (int) target.pid();
+        return target.pid();
     }
 
     @Test

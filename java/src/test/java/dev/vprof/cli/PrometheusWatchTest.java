@@ -7,11 +7,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.testing.TextServer;
 import dev.vprof.region.AgentState;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -154,27 +153,18 @@ class PrometheusWatchTest {
 
     /** A vLLM-shaped /metrics: every request so far took between 1 s and 2.5 s to its first token. */
     private static HttpServer slowVllm() throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         long start = System.nanoTime();
-        s.createContext("/metrics", ex -> {
+        return TextServer.start("/metrics", 200, "text/plain; version=0.0.4", () -> {
             long n = 10 * (1 + (System.nanoTime() - start) / 1_000_000_000L);
             String l = "engine=\"0\",model_name=\"m\"";
-            String body = "# TYPE vllm:time_to_first_token_seconds histogram\n"
+            return "# TYPE vllm:time_to_first_token_seconds histogram\n"
                     + "vllm:time_to_first_token_seconds_bucket{" + l + ",le=\"0.5\"} 0\n"
                     + "vllm:time_to_first_token_seconds_bucket{" + l + ",le=\"1.0\"} 0\n"
                     + "vllm:time_to_first_token_seconds_bucket{" + l + ",le=\"2.5\"} " + n + "\n"
                     + "vllm:time_to_first_token_seconds_bucket{" + l + ",le=\"+Inf\"} " + n + "\n"
                     + "vllm:time_to_first_token_seconds_count{" + l + "} " + n + "\n"
                     + "vllm:time_to_first_token_seconds_sum{" + l + "} " + (1.5 * n) + "\n";
-            byte[] b = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
-            ex.sendResponseHeaders(200, b.length);
-            try (OutputStream o = ex.getResponseBody()) {
-                o.write(b);
-            }
         });
-        s.start();
-        return s;
     }
 
     private static Set<String> firing(String api) {

@@ -14,21 +14,15 @@ import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ChunkInfo;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
+import dev.vprof.export.sqlite.Databases;
 import dev.vprof.source.CaptureSources;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,36 +51,11 @@ class SqliteExportTest {
         return db;
     }
 
-    /** Table name to its columns, in order, each "name type notnull pk". */
-    private static Map<String, List<String>> schema(Path db) throws SQLException {
-        Map<String, List<String>> tables = new TreeMap<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
-             Statement st = c.createStatement()) {
-            List<String> names = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
-                while (rs.next()) {
-                    names.add(rs.getString(1));
-                }
-            }
-            for (String t : names) {
-                List<String> cols = new ArrayList<>();
-                try (ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + t + "\")")) {
-                    while (rs.next()) {
-                        cols.add(rs.getString("name") + " " + rs.getString("type") + " " + rs.getInt("notnull") + " "
-                                + rs.getInt("pk"));
-                    }
-                }
-                tables.put(t, cols);
-            }
-        }
-        return tables;
-    }
-
     @Test
     void everyNsysTableIsTodaysNsysExportsOrThe2022OnesWithTheSameColumns() throws Exception {
-        Map<String, List<String>> ours = schema(exported());
-        Map<String, List<String>> now = schema(NSYS_NOW);
-        Map<String, List<String>> old = schema(NSYS);
+        Map<String, List<String>> ours = Databases.columns(exported());
+        Map<String, List<String>> now = Databases.columns(NSYS_NOW);
+        Map<String, List<String>> old = Databases.columns(NSYS);
         assertTrue(ours.keySet().containsAll(now.keySet()), "every table of the 2026.2.1 export: " + ours.keySet());
         for (Map.Entry<String, List<String>> t : ours.entrySet()) {
             if (t.getKey().startsWith("VPROF_")) {
@@ -109,8 +78,8 @@ class SqliteExportTest {
 
     @Test
     void readersOfThe2022SchemaFindEveryColumnTheyRead() throws Exception {
-        Map<String, List<String>> ours = schema(exported());
-        Map<String, List<String>> old = schema(NSYS);
+        Map<String, List<String>> ours = Databases.columns(exported());
+        Map<String, List<String>> old = Databases.columns(NSYS);
         // The tables vprof wrote in the 2.9.1 schema; 3.25.0 keeps their columns (TARGET_INFO_SYSTEM_ENV's
         // globalVid lost its NOT NULL, a table vprof does not fill).
         for (String t : List.of("StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",

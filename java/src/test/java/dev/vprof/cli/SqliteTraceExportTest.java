@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.trace.TraceOracle;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,14 +26,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * --json} and against the trace itself, read here as a plain JSON tree ({@link TraceOracle}).
  */
 class SqliteTraceExportTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path dir;
 
     /** Each trace is exported and reported once for all the tests. */
-    private static final Map<Path, Path> databases = new HashMap<>();
-    private static final Map<Path, JsonNode> reports = new HashMap<>();
+    private static final RunsOnce ONCE = new RunsOnce("t");
 
     static Stream<Path> traces() {
         return Stream.of(TraceOracle.REAL.resolve("hta/trace_filter/sampled_rank-0.json.gz"),
@@ -42,21 +38,12 @@ class SqliteTraceExportTest {
                 TraceOracle.REAL.resolve("tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz"));
     }
 
-    private static synchronized Path export(Path trace) {
-        return databases.computeIfAbsent(trace, t -> {
-            Path db = dir.resolve("t" + databases.size() + ".sqlite");
-            E2e.ok(Cli.run("export", t.toString(), "-o", db.toString()));
-            return db;
-        });
+    private static Path export(Path trace) {
+        return ONCE.sqlite(dir, trace);
     }
 
-    private static synchronized JsonNode report(Path trace) throws Exception {
-        JsonNode r = reports.get(trace);
-        if (r == null) {
-            r = JSON.readTree(E2e.ok(Cli.run("report", "--json", "--top", "100000", trace.toString())).out());
-            reports.put(trace, r);
-        }
-        return r;
+    private static JsonNode report(Path trace) throws Exception {
+        return ONCE.json("report", "--json", "--top", "100000", trace.toString());
     }
 
     @ParameterizedTest

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.analysis.Summaries;
 import dev.vprof.trace.TraceOracle;
 import java.nio.file.Path;
@@ -25,13 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * min, max, the nearest-rank median and the sample standard deviation per name.
  */
 class SummariesEqualSqlTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path dir;
 
-    private static final Map<Path, Path> databases = new HashMap<>();
-    private static final Map<Path, JsonNode> sections = new HashMap<>();
+    private static final RunsOnce ONCE = new RunsOnce("s");
 
     /** A value per row of the summary: {@code name} and {@code val}. */
     private static final Map<String, String> VALUES = Map.of(
@@ -80,22 +76,13 @@ class SummariesEqualSqlTest {
         return inputs.stream().flatMap(p -> VALUES.keySet().stream().sorted().map(s -> Arguments.of(p, s)));
     }
 
-    private static synchronized Path export(Path input) {
-        return databases.computeIfAbsent(input, t -> {
-            Path db = dir.resolve("s" + databases.size() + ".sqlite");
-            E2e.ok(Cli.run("export", t.toString(), "-o", db.toString()));
-            return db;
-        });
+    private static Path export(Path input) {
+        return ONCE.sqlite(dir, input);
     }
 
-    private static synchronized JsonNode sections(Path input) throws Exception {
-        JsonNode r = sections.get(input);
-        if (r == null) {
-            r = JSON.readTree(E2e.ok(Cli.run("report", "--json", "--top", "100000", "--section", String.join(",", VALUES.keySet()),
-                    input.toString())).out());
-            sections.put(input, r);
-        }
-        return r;
+    private static JsonNode sections(Path input) throws Exception {
+        return ONCE.json("report", "--json", "--top", "100000", "--section", String.join(",", VALUES.keySet()),
+                input.toString());
     }
 
     @ParameterizedTest(name = "{1} of {0}")

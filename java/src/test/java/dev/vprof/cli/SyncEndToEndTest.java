@@ -8,12 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.RangeEvent;
-import dev.vprof.capture.RecordVisitor;
+import dev.vprof.capture.RecordLists;
 import dev.vprof.capture.SyncEvent;
 import dev.vprof.export.PerfettoTraceReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,26 +32,13 @@ class SyncEndToEndTest {
 
     private final E2e e2e = E2e.nativeParts();
 
-    private record Seen(List<SyncEvent> syncs, List<RangeEvent> ranges) {}
-
-    private static Seen read(Path file) throws Exception {
-        List<SyncEvent> syncs = new ArrayList<>();
-        List<RangeEvent> ranges = new ArrayList<>();
+    private static RecordLists read(Path file) throws Exception {
+        RecordLists seen = new RecordLists();
         try (CaptureReader c = CaptureReader.open(file)) {
-            c.forEachRecord(new RecordVisitor() {
-                @Override
-                public void sync(int pid, SyncEvent s) {
-                    syncs.add(s);
-                }
-
-                @Override
-                public void range(int pid, RangeEvent r) {
-                    ranges.add(r);
-                }
-            });
+            c.forEachRecord(seen);
             assertEquals(List.of(), c.warnings());
         }
-        return new Seen(syncs, ranges);
+        return seen;
     }
 
     @Test
@@ -60,12 +46,12 @@ class SyncEndToEndTest {
         Path file = dir.resolve("sync.vprof");
         E2e.run(List.of("--kinds", "kernel,sync", "-o", file.toString()),
                 e2e.sim("--steps", String.valueOf(STEPS), "--sync", "stream"));
-        Seen seen = read(file);
-        assertEquals(STEPS, seen.syncs().size(), seen.syncs().toString());
-        RangeEvent begin = seen.ranges().stream().filter(r -> r.edge() == VprofRing.RANGE_BEGIN).findFirst().orElseThrow();
-        RangeEvent end = seen.ranges().stream().filter(r -> r.edge() == VprofRing.RANGE_END).findFirst().orElseThrow();
+        RecordLists seen = read(file);
+        assertEquals(STEPS, seen.syncs.size(), seen.syncs.toString());
+        RangeEvent begin = seen.ranges.stream().filter(r -> r.edge() == VprofRing.RANGE_BEGIN).findFirst().orElseThrow();
+        RangeEvent end = seen.ranges.stream().filter(r -> r.edge() == VprofRing.RANGE_END).findFirst().orElseThrow();
         long blocked = 0;
-        for (SyncEvent s : seen.syncs()) {
+        for (SyncEvent s : seen.syncs) {
             assertEquals(VprofRing.SYNC_STREAM_SYNCHRONIZE, s.type(), s.toString());
             assertEquals(7, s.streamId(), "the legacy default stream's CUPTI id: " + s);
             assertTrue(!s.hasEvent(), s.toString());
@@ -123,10 +109,10 @@ class SyncEndToEndTest {
     void withoutTheSyncKindTheSameRunHasNoSyncRecordsAndDeviceSynchronizeIsTyped() throws Exception {
         Path off = dir.resolve("off.vprof");
         E2e.run(List.of("--kinds", "kernel", "-o", off.toString()), e2e.sim("--steps", "4", "--sync", "device"));
-        assertEquals(List.of(), read(off).syncs());
+        assertEquals(List.of(), read(off).syncs);
         Path on = dir.resolve("on.vprof");
         E2e.run(List.of("--kinds", "kernel,sync", "-o", on.toString()), e2e.sim("--steps", "4", "--sync", "device"));
-        List<SyncEvent> syncs = read(on).syncs();
+        List<SyncEvent> syncs = read(on).syncs;
         assertEquals(4, syncs.size(), syncs.toString());
         for (SyncEvent s : syncs) {
             assertEquals(VprofRing.SYNC_CONTEXT_SYNCHRONIZE, s.type(), s.toString());

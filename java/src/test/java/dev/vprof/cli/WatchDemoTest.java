@@ -15,11 +15,7 @@ import dev.vprof.loadgen.BenchResult;
 import dev.vprof.loadgen.LoadGenerator;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.otlp.Span;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -61,17 +57,7 @@ class WatchDemoTest {
         Process watch = null;
         Path err = dir.resolve("watch.err");
         try {
-            LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(serve.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String l; (l = r.readLine()) != null; ) {
-                        lines.add(l);
-                    }
-                } catch (IOException ignored) {
-                    // ended
-                }
-            });
+            LinkedBlockingQueue<String> lines = E2e.stdoutLines(serve);
             String base = null;
             String model = null;
             int server = 0;

@@ -98,6 +98,15 @@ class RingReaderAgainstRingCTest {
         return r.control().get(ValueLayout.JAVA_LONG, offset);
     }
 
+    /** A sink that adds the stamp (the long at offset 8) of every record it is handed to {@code stamps}. */
+    private static RecordSink stampsInto(List<Long> stamps) {
+        return (pid, src, off, len) -> {
+            for (long o = off; o < off + len; o += src.get(ValueLayout.JAVA_INT, o)) {
+                stamps.add(src.get(ValueLayout.JAVA_LONG, o + 8));
+            }
+        };
+    }
+
     @Test
     void recordsFromSeveralRingCProducerThreadsAreAllAccountedForIntactAndInOrder() throws Throwable {
         Ring r = ring(64 * 1024);
@@ -185,16 +194,11 @@ class RingReaderAgainstRingCTest {
         held.set(ValueLayout.JAVA_LONG, 8, 2L);
         assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 32, 3, DATA));
         List<Long> stamps = new ArrayList<>();
-        RecordSink sink = (pid, src, off, len) -> {
-            for (long o = off; o < off + len; o += src.get(ValueLayout.JAVA_INT, o)) {
-                stamps.add(src.get(ValueLayout.JAVA_LONG, o + 8));
-            }
-        };
         RingReader reader = new RingReader(1, r.control(), r.bytes());
-        reader.drain(sink, Long.MAX_VALUE);
+        reader.drain(stampsInto(stamps), Long.MAX_VALUE);
         assertEquals(List.of(1L), stamps, "nothing past the claimed record, though a later one is committed");
         commit.invokeExact(r.struct(), held);
-        reader.drain(sink, Long.MAX_VALUE);
+        reader.drain(stampsInto(stamps), Long.MAX_VALUE);
         assertEquals(List.of(1L, 2L, 3L), stamps);
     }
 
@@ -234,16 +238,11 @@ class RingReaderAgainstRingCTest {
         assertTrue(dead.address() != 0);
         assertTrue(publish(r, scratch, VprofRing.REC_KERNEL, 64, 2, DATA));
         List<Long> stamps = new ArrayList<>();
-        RecordSink sink = (pid, src, off, len) -> {
-            for (long o = off; o < off + len; o += src.get(ValueLayout.JAVA_INT, o)) {
-                stamps.add(src.get(ValueLayout.JAVA_LONG, o + 8));
-            }
-        };
         RingReader reader = new RingReader(1, r.control(), r.bytes());
-        reader.drain(sink, Long.MAX_VALUE);
+        reader.drain(stampsInto(stamps), Long.MAX_VALUE);
         assertEquals(List.of(1L), stamps, "blocked at the claim");
         assertEquals(72, reader.unblock(), "ring.c's aligned claim, consumed as padding");
-        reader.drain(sink, Long.MAX_VALUE);
+        reader.drain(stampsInto(stamps), Long.MAX_VALUE);
         assertEquals(List.of(1L, 2L), stamps);
         assertTrue(reader.isEmpty());
         assertEquals(1, reader.unblockedRecords());

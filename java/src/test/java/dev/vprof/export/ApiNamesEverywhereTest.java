@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
+import dev.vprof.cli.ExitCode;
 import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * Every CUDA call of every real trace shows under a name, never as {@code runtime API cbid N}, in
@@ -40,14 +38,10 @@ class ApiNamesEverywhereTest {
     }
 
     private static String vprof(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        assertTrue(code == 0 || code == 1, String.join(" ", args) + " exited " + code + ": " + err);
-        return out + "\n" + err;
+        Cli.Result r = Cli.run(args);
+        assertTrue(r.code() == ExitCode.OK.code() || r.code() == ExitCode.REGRESSED.code(),
+                String.join(" ", args) + " exited " + r.code() + ": " + r.err());
+        return r.out() + "\n" + r.err();
     }
 
     @ParameterizedTest

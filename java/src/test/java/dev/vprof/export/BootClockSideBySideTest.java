@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +16,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A vprof trace beside an independently made trace of the same host, as Perfetto would open them
@@ -61,21 +58,13 @@ class BootClockSideBySideTest {
         return exe;
     }
 
-    private static void vprof(String... args) {
-        StringWriter log = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(log, true));
-        cl.setErr(new PrintWriter(log, true));
-        assertEquals(0, cl.execute(args), String.join(" ", args) + "\n" + log);
-    }
-
     @Test
     void vprofsKernelsLieInsideTheSlicesAnIndependentTraceStampedAroundThem() throws Exception {
         Path stamp = buildStamp();
         Path own = dir.resolve("stamp.pftrace"), cap = dir.resolve("cap.vprof"), exported = dir.resolve("cap.pftrace");
-        vprof("run", "--capture-range=cudaProfilerApi", "-o", cap.toString(), "--", stamp.toString(), own.toString(),
+        Cli.ok("run", "--capture-range=cudaProfilerApi", "-o", cap.toString(), "--", stamp.toString(), own.toString(),
                 Integer.toString(KERNELS));
-        vprof("export", cap.toString(), "-o", exported.toString());
+        Cli.ok("export", cap.toString(), "-o", exported.toString());
 
         PerfettoTraceReader theirs = PerfettoTraceReader.read(Files.readAllBytes(own));
         PerfettoTraceReader ours = PerfettoTraceReader.read(Files.readAllBytes(exported));

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.vprof.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.vprof.cli.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +13,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The Perfetto trace that {@code vprof demo} writes, read back with a protobuf decoder: the
@@ -30,14 +27,7 @@ class DemoTraceTest {
     void theDemoTraceHasProcessDeviceStreamRangeRequestAndMetricTracks() throws Exception {
         Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
         assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "the native build is missing: mvn -B verify builds it");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute("demo", "--dir", dir.toString(), "--steady", "8", "--rate", "8", "--burst", "24",
-                "--max-tokens", "12");
-        assertEquals(0, code, err.toString());
+        Cli.Result demo = Cli.ok("demo", "--dir", dir.toString(), "--steady", "8", "--rate", "8", "--burst", "24", "--max-tokens", "12");
 
         byte[] bytes = Files.readAllBytes(dir.resolve("trace.pftrace"));
         PerfettoTraceReader r = PerfettoTraceReader.read(bytes);
@@ -73,7 +63,7 @@ class DemoTraceTest {
         List<PerfettoTraceReader.Slice> onLanes = r.children(requests.uuid()).stream()
                 .flatMap(l -> r.slices(l.uuid()).stream()).toList();
         long llmRequests = onLanes.stream().filter(s -> s.name().equals("llm_request") && s.depth() == 0).count();
-        assertEquals(8 + 24, llmRequests, "one llm_request per request sent; the demo said:\n" + out + err);
+        assertEquals(8 + 24, llmRequests, "one llm_request per request sent; the demo said:\n" + demo.out() + demo.err());
         Set<String> phases = onLanes.stream().filter(s -> s.depth() == 1).map(PerfettoTraceReader.Slice::name)
                 .collect(Collectors.toSet());
         assertEquals(Set.of("queue", "prefill", "decode"), phases);

@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
 import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * A real PyTorch profiler trace imported ({@code vprof import}) and exported to Kineto JSON again
@@ -51,21 +48,13 @@ class KinetoRoundTripTest {
         return TraceOracle.cudaTraces().stream();
     }
 
-    private static void vprof(String... args) {
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(err, true));
-        assertEquals(0, cl.execute(args), String.join(" ", args) + ": " + err);
-    }
-
     @ParameterizedTest
     @MethodSource("traces")
     void importThenExportKeepsEveryField(Path trace) throws IOException {
         Path capture = dir.resolve("t.vprof");
         Path out = dir.resolve("t.pt.trace.json");
-        vprof("import", trace.toString(), "-o", capture.toString());
-        vprof("export", capture.toString(), "-o", out.toString());
+        Cli.ok("import", trace.toString(), "-o", capture.toString());
+        Cli.ok("export", capture.toString(), "-o", out.toString());
         JsonNode original = TraceOracle.tree(trace);
         JsonNode back = JSON.readTree(out.toFile());
 

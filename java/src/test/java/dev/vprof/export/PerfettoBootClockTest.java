@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.adapt.SyntheticCapture;
 import dev.vprof.capture.CaptureMetadata;
-import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
 import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The clock snapshots of a {@code .pftrace}, decoded with Perfetto's own schema: BOOTTIME is the
@@ -41,29 +37,21 @@ class PerfettoBootClockTest {
 
     /** A capture of one process with two kernels at R0 + 100 ms and + 200 ms; clock pairs with or without a boot time. */
     private Path capture(boolean agentBoot, Map<String, String> options) throws IOException {
-        Path file = dir.resolve("c" + System.nanoTime() + ".vprof");
-        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("gpu-0", R0, "0.1.0", List.of("vprof"),
-                options))) {
-            w.process(new ProcessInfo(77, 1, "python3", 130000, 1, 1 << 20, R0));
-            RingRecords r = new RingRecords();
-            for (int i = 0; i < 3; i++) {
-                long t = R0 + i * 150 * MS;
-                r.clockSync(t, t, i, agentBoot ? t - BOOTED_AT : 0);
-            }
-            r.string(1, "gemm").kernelDesc(1, 1, 0, 7).kernel(R0 + 100 * MS, R0 + 110 * MS, 5, 1)
-                    .kernel(R0 + 200 * MS, R0 + 230 * MS, 6, 1);
-            r.writeTo(w, 77);
+        RingRecords r = new RingRecords();
+        for (int i = 0; i < 3; i++) {
+            long t = R0 + i * 150 * MS;
+            r.clockSync(t, t, i, agentBoot ? t - BOOTED_AT : 0);
         }
-        return file;
+        r.string(1, "gemm").kernelDesc(1, 1, 0, 7).kernel(R0 + 100 * MS, R0 + 110 * MS, 5, 1)
+                .kernel(R0 + 200 * MS, R0 + 230 * MS, 6, 1);
+        return r.writeFile(dir.resolve("c" + System.nanoTime() + ".vprof"),
+                new CaptureMetadata("gpu-0", R0, "0.1.0", List.of("vprof"), options),
+                new ProcessInfo(77, 1, "python3", 130000, 1, 1 << 20, R0));
     }
 
     private byte[] export(Path input) throws IOException {
         Path out = dir.resolve("t" + System.nanoTime() + ".pftrace");
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(err, true));
-        assertEquals(0, cl.execute("export", input.toString(), "-o", out.toString()), err.toString());
+        Cli.ok("export", input.toString(), "-o", out.toString());
         return Files.readAllBytes(out);
     }
 

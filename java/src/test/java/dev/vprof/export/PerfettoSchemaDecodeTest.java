@@ -15,13 +15,11 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
 import dev.vprof.adapt.SyntheticCapture;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
 import dev.vprof.trace.TraceOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +39,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * `vprof export` output decoded against Perfetto's own schema rather than field numbers spelled out
@@ -193,11 +190,7 @@ class PerfettoSchemaDecodeTest {
 
     private byte[] export(Path input) throws IOException {
         Path out = dir.resolve("t.pftrace");
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(err, true));
-        assertEquals(0, cl.execute("export", input.toString(), "-o", out.toString()), err.toString());
+        Cli.ok("export", input.toString(), "-o", out.toString());
         return Files.readAllBytes(out);
     }
 

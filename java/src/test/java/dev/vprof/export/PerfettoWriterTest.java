@@ -190,13 +190,19 @@ class PerfettoWriterTest {
         assertEquals(SampleTimelines.T0 + 10_000, slices.getFirst().end());
     }
 
-    @Test
-    void aSlicePartlyOverlappingItsPredecessorOnOneStreamIsClampedSoSlicesStillNest() throws IOException {
+    /** Two kernels "k" on stream 1 of device 0 of process 1, from {@code start1} to {@code end1}, then the other. */
+    private static ListTimeline twoKernels(long start1, long end1, long start2, long end2) {
         ListTimeline t = new ListTimeline();
         GpuStream s = t.process(1).device(0).stream(1);
         int k = t.intern("k");
-        t.kernel(s, k, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
-        t.kernel(s, k, 150, 260, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(s, k, start1, end1, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        t.kernel(s, k, start2, end2, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        return t;
+    }
+
+    @Test
+    void aSlicePartlyOverlappingItsPredecessorOnOneStreamIsClampedSoSlicesStillNest() throws IOException {
+        ListTimeline t = twoKernels(100, 200, 150, 260);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PerfettoWriter.Stats stats = new PerfettoWriter().write(t, out);
         assertEquals(1, stats.clampedSlices());
@@ -207,11 +213,7 @@ class PerfettoWriterTest {
 
     @Test
     void unsortedStreamsAreWrittenInTimeOrder() throws IOException {
-        ListTimeline t = new ListTimeline();
-        GpuStream s = t.process(1).device(0).stream(1);
-        int k = t.intern("k");
-        t.kernel(s, k, 500, 600, 0, 1, 1, 1, 1, 1, 1, 0, 0);
-        t.kernel(s, k, 100, 200, 0, 1, 1, 1, 1, 1, 1, 0, 0);
+        ListTimeline t = twoKernels(500, 600, 100, 200);
         PerfettoTraceReader r = roundTrip(t, PerfettoWriter.Options.lean());
         assertEquals(List.of(100L, 500L), r.slices(r.trackNamed("Stream 1").uuid()).stream().map(Slice::start).toList());
     }

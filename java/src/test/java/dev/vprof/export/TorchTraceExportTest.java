@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
 import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +16,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * `vprof export` of real PyTorch profiler traces to Perfetto, Chrome JSON and Kineto JSON keeps
@@ -38,11 +35,7 @@ class TorchTraceExportTest {
     }
 
     private static void export(Path trace, Path out) {
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(err, true));
-        assertEquals(0, cl.execute("export", trace.toString(), "-o", out.toString()), err.toString());
+        Cli.ok("export", trace.toString(), "-o", out.toString());
     }
 
     private static Map<String, Long> expected(Path trace) throws IOException {

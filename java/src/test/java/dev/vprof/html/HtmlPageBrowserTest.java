@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.adapt.SyntheticCapture;
+import dev.vprof.analysis.AnalysisText;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.RecordVisitor;
@@ -155,6 +157,56 @@ class HtmlPageBrowserTest {
         }
         assertTrue(kernels[0] > 0);
         assertTrue(p.path("text").asText().contains(kernels[0] + " kernels in all"), p.path("text").asText());
+        // Every table and fact the page holds, number by number, against report --json of the same capture.
+        List<String> held = agreesWithTheJson(p, demo.resolve("capture.vprof"));
+        assertTrue(held.containsAll(List.of("next", "queue", "slow-prefill", "slow-decode", "breakdown-table",
+                "phase-table", "stragglers-table", "cuda_gpu_kern_sum")), held.toString());
+        // Red is for loss: none on the demo's page unless records were dropped (a busy machine can fill the ring).
+        JsonNode totals = new ObjectMapper().readTree(vprof("report", demo.resolve("capture.vprof").toString(), "--json")
+                .out()).path("totals");
+        if (totals.path("ring_drops").asLong() + totals.path("cupti_drops").asLong() == 0) {
+            assertTrue(p.path("bad").isEmpty(), "marked bad on a demo that lost nothing: " + p.path("bad"));
+        }
+    }
+
+    /** The page's tables against report --json and report --section (every section) --json of {@code input}. */
+    static List<String> agreesWithTheJson(JsonNode probe, Path input) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Run report = vprof("report", input.toString(), "--json");
+        assertEquals(0, report.code(), report.err());
+        Run sections = vprof("report", input.toString(), "--section", String.join(",", AnalysisText.sections()),
+                "--json");
+        assertEquals(0, sections.code(), sections.err());
+        List<String> held = new ArrayList<>(PageAgreesWithJson.report(probe, json.readTree(report.out())));
+        held.addAll(PageAgreesWithJson.analyses(probe, json.readTree(sections.out())));
+        return held;
+    }
+
+    @Test
+    void aFolderOfRankTracesShowsItsRanksStragglersStepsAndLaunchQueue() throws Exception {
+        // HTA's trace_filter test data: two ranks of one job, each a Kineto trace (fixtures/real/README.md).
+        Path ranks = Path.of("../fixtures/real/hta/trace_filter");
+        Path page = dir.resolve("ranks.html");
+        Run run = vprof("report", ranks.toString(), "--html", page.toString());
+        assertEquals(0, run.code(), run.err());
+        JsonNode p = loadsCleanly(page, "ranks-report");
+        List<String> held = agreesWithTheJson(p, ranks);
+        assertTrue(held.containsAll(List.of("steps", "breakdown-table", "ranks-table", "stragglers-table",
+                "launch-queue-table", "cuda_gpu_kern_sum", "cuda_api_sum")), held.toString());
+        // Steps named as the source names them, on both ranks.
+        assertTrue(PageAgreesWithJson.table(p, "ranks-table").get(0).get(0).path("text").asText()
+                .startsWith("ProfilerStep#"), p.path("tables").path("ranks-table").toString());
+        // Two of the job's ranks, no metrics: normal for a trace, so nothing in red.
+        assertTrue(p.path("bad").isEmpty(), "marked bad: " + p.path("bad"));
+        // One rank alone has no rank tables, and nothing in red either.
+        Path one = dir.resolve("rank0.html");
+        assertEquals(0, vprof("report", ranks.resolve("sampled_rank-0.json.gz").toString(), "--html", one.toString())
+                .code());
+        JsonNode q = loadsCleanly(one, "rank0-report");
+        assertTrue(q.path("bad").isEmpty(), "marked bad: " + q.path("bad"));
+        assertTrue(PageAgreesWithJson.table(q, "ranks-table").isMissingNode()
+                && PageAgreesWithJson.table(q, "stragglers-table").isMissingNode(), "no rank tables for one rank");
+        agreesWithTheJson(q, ranks.resolve("sampled_rank-0.json.gz"));
     }
 
     @Test

@@ -6,7 +6,8 @@ final class PageProbe {
 
     /**
      * Every chart ({@code svg.chart}) with its drawn size and how many of its marks have a non-empty
-     * box on screen; the verdict line; counts of img and script elements; the page's visible text.
+     * box on screen; the verdict line; counts of img and script elements; the page's visible text;
+     * its tables by id, the verdict's Next: steps, the queue facts and what is marked bad (red).
      */
     static final String EXPRESSION = """
             (async () => {
@@ -33,6 +34,15 @@ final class PageProbe {
                 handlers: Array.from(document.querySelectorAll('*')).filter(e =>
                   Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
                 text: document.body.innerText,
+                // Every table with an id, as shown: per body row, per cell its number (data-v) or its text,
+                // and its hover text.
+                tables: Object.fromEntries(Array.from(document.querySelectorAll('table[id]')).map(t => [t.id,
+                  Array.from(t.tBodies.length ? t.tBodies[0].rows : []).map(r => Array.from(r.cells).map(c =>
+                    ({ v: c.hasAttribute('data-v') ? c.getAttribute('data-v') : c.textContent, text: c.textContent,
+                       title: c.getAttribute('title') || '' })))])),
+                next: Array.from(document.querySelectorAll('ul.next li')).map(li => li.textContent),
+                queueFacts: (document.getElementById('queue-facts') || { textContent: '' }).textContent,
+                bad: Array.from(document.querySelectorAll('.bad')).map(e => e.textContent),
                 paint: performance.getEntriesByType('paint').map(p => ({ name: p.name, ms: p.startTime })),
                 load: performance.getEntriesByType('navigation').map(n => n.loadEventEnd)[0] || -1
               };

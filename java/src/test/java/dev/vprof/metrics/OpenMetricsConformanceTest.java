@@ -10,7 +10,11 @@ import dev.vprof.triage.Triage;
 import dev.vprof.triage.TriageReport;
 import java.net.URI;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * OpenMetrics 1.0, case by case from the specification: everything it allows parses without an
@@ -175,13 +179,7 @@ class OpenMetricsConformanceTest {
     /** Two scrapes of vLLM's TTFT histogram (seconds), the second as given; the window's stats over them. */
     private WindowStats ttftWindow(String secondBuckets) {
         String head = "# TYPE vllm:time_to_first_token_seconds histogram\n";
-        String ok = head + """
-                vllm:time_to_first_token_seconds_bucket{le="0.1"} 0
-                vllm:time_to_first_token_seconds_bucket{le="1"} 0
-                vllm:time_to_first_token_seconds_bucket{le="+Inf"} 0
-                vllm:time_to_first_token_seconds_count 0
-                vllm:time_to_first_token_seconds_sum 0
-                """;
+        String ok = head + ttft("0", "0", "0.1=0", "1=0", "+Inf=0");
         Exposition second = om(head + secondBuckets);
         assertFalse(second.errors().isEmpty(), "the breach is flagged where it is read");
         assertTrue(second.errors().stream().allMatch(err -> err.message().contains("breaks the exposition format's rules")),
@@ -207,65 +205,34 @@ class OpenMetricsConformanceTest {
         assertFalse(triage.contains("TTFT          "), "no TTFT row: " + triage);
     }
 
-    @Test
-    void bucketsThatAreNotCumulativeAreFlaggedAndGiveNoQuantile() {
-        assertLeftOut(ttftWindow("""
-                vllm:time_to_first_token_seconds_bucket{le="0.1"} 5
-                vllm:time_to_first_token_seconds_bucket{le="1"} 3
-                vllm:time_to_first_token_seconds_bucket{le="+Inf"} 6
-                vllm:time_to_first_token_seconds_count 6
-                vllm:time_to_first_token_seconds_sum 2
-                """), "not cumulative");
+    /** A TTFT histogram's lines: each bucket as "le=value", then its _count and _sum. */
+    private static String ttft(String count, String sum, String... buckets) {
+        StringBuilder b = new StringBuilder();
+        for (String bucket : buckets) {
+            int eq = bucket.lastIndexOf('=');
+            b.append("vllm:time_to_first_token_seconds_bucket{le=\"").append(bucket, 0, eq).append("\"} ")
+                    .append(bucket.substring(eq + 1)).append('\n');
+        }
+        return b.append("vllm:time_to_first_token_seconds_count ").append(count).append('\n')
+                .append("vllm:time_to_first_token_seconds_sum ").append(sum).append('\n').toString();
     }
 
-    @Test
-    void aHistogramWithoutAPlusInfBucketIsFlaggedAndGivesNoQuantile() {
-        assertLeftOut(ttftWindow("""
-                vllm:time_to_first_token_seconds_bucket{le="0.1"} 1
-                vllm:time_to_first_token_seconds_bucket{le="1"} 3
-                vllm:time_to_first_token_seconds_count 3
-                vllm:time_to_first_token_seconds_sum 1
-                """), "no +Inf bucket");
+    static Stream<Arguments> histogramsNoMetricCanHave() {
+        return Stream.of(
+                Arguments.of("buckets that are not cumulative", ttft("6", "2", "0.1=5", "1=3", "+Inf=6"),
+                        "not cumulative"),
+                Arguments.of("no +Inf bucket", ttft("3", "1", "0.1=1", "1=3"), "no +Inf bucket"),
+                Arguments.of("a negative bucket", ttft("3", "1", "0.1=-2", "1=3", "+Inf=3"), "negative"),
+                Arguments.of("a NaN bucket", ttft("3", "1", "0.1=0", "1=NaN", "+Inf=3"), "NaN"),
+                Arguments.of("a count that is not the +Inf bucket", ttft("7", "1", "0.1=1", "1=3", "+Inf=3"),
+                        "count 7 is not its +Inf bucket's 3"),
+                Arguments.of("a threshold given twice", ttft("3", "1", "1=1", "1.0=3", "+Inf=3"), "appears twice"));
     }
 
-    @Test
-    void negativeCountsAreFlaggedAndGiveNoQuantile() {
-        assertLeftOut(ttftWindow("""
-                vllm:time_to_first_token_seconds_bucket{le="0.1"} -2
-                vllm:time_to_first_token_seconds_bucket{le="1"} 3
-                vllm:time_to_first_token_seconds_bucket{le="+Inf"} 3
-                vllm:time_to_first_token_seconds_count 3
-                vllm:time_to_first_token_seconds_sum 1
-                """), "negative");
-        assertLeftOut(ttftWindow("""
-                vllm:time_to_first_token_seconds_bucket{le="0.1"} 0
-                vllm:time_to_first_token_seconds_bucket{le="1"} NaN
-                vllm:time_to_first_token_seconds_bucket{le="+Inf"} 3
-                vllm:time_to_first_token_seconds_count 3
-                vllm:time_to_first_token_seconds_sum 1
-                """), "NaN");
-    }
-
-    @Test
-    void aCountThatIsNotThePlusInfBucketIsFlaggedAndGivesNoQuantile() {
-        assertLeftOut(ttftWindow("""
-                vllm:time_to_first_token_seconds_bucket{le="0.1"} 1
-                vllm:time_to_first_token_seconds_bucket{le="1"} 3
-                vllm:time_to_first_token_seconds_bucket{le="+Inf"} 3
-                vllm:time_to_first_token_seconds_count 7
-                vllm:time_to_first_token_seconds_sum 1
-                """), "count 7 is not its +Inf bucket's 3");
-    }
-
-    @Test
-    void aThresholdGivenTwiceIsFlaggedAndGivesNoQuantile() {
-        assertLeftOut(ttftWindow("""
-                vllm:time_to_first_token_seconds_bucket{le="1"} 1
-                vllm:time_to_first_token_seconds_bucket{le="1.0"} 3
-                vllm:time_to_first_token_seconds_bucket{le="+Inf"} 3
-                vllm:time_to_first_token_seconds_count 3
-                vllm:time_to_first_token_seconds_sum 1
-                """), "appears twice");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("histogramsNoMetricCanHave")
+    void aHistogramNoMetricCanHaveIsFlaggedAndGivesNoQuantile(String what, String second, String why) {
+        assertLeftOut(ttftWindow(second), why);
     }
 
     private static MetricsSnapshot tokens(long atSeconds, String value, String created) {

@@ -66,19 +66,23 @@ class HttpRequestReaderTest {
         assertEquals(0, written.size(), "no 100 Continue for a body that will be refused");
     }
 
+    /** What reading {@code request}'s body, once its head is read, is refused with. */
+    private HttpRequestReader.Refused bodyRefused(String request, int limit) throws Exception {
+        HttpRequestReader r = reader(request, limit);
+        HttpRequestReader.Head h = r.readHead();
+        return assertThrows(HttpRequestReader.Refused.class, () -> r.readBody(h));
+    }
+
     @Test
     void chunksThatAddUpPastTheLimitAreRefusedBeforeTheyAreRead() throws Exception {
-        HttpRequestReader r = reader("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", 10);
-        HttpRequestReader.Head h = r.readHead();
-        HttpRequestReader.Refused e = assertThrows(HttpRequestReader.Refused.class, () -> r.readBody(h));
+        HttpRequestReader.Refused e = bodyRefused(
+                "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", 10);
         assertEquals(413, e.status);
     }
 
     @Test
     void aBodyCutByTheStreamsEndSaysHowMuchCame() throws Exception {
-        HttpRequestReader r = reader("POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab", 10);
-        HttpRequestReader.Head h = r.readHead();
-        HttpRequestReader.Refused e = assertThrows(HttpRequestReader.Refused.class, () -> r.readBody(h));
+        HttpRequestReader.Refused e = bodyRefused("POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab", 10);
         assertEquals(400, e.status);
         assertEquals("the body ended after 2 of the 5 bytes its Content-Length declares", e.getMessage());
     }

@@ -1,7 +1,11 @@
 package dev.vprof.otlp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.Function;
 
 /** What every span a decoder keeps must satisfy, whatever it was decoded from. */
 final class OtlpFuzzChecks {
@@ -16,5 +20,24 @@ final class OtlpFuzzChecks {
             assertTrue(s.name() != null && s.serviceName() != null, "a span without a name or service");
         }
         assertTrue(batch.rejected() >= batch.rejectReasons().size(), "more reasons than rejections");
+    }
+
+    /** A decoder of request bodies of one wire format. */
+    interface Decoder {
+        DecodedBatch decode(byte[] body) throws OtlpFormatException;
+    }
+
+    /**
+     * {@code body} decodes to valid spans only, and the spans it kept, encoded again, decode with
+     * none rejected and encode to the same bytes once more.
+     */
+    static void keptSpansRoundTrip(byte[] body, Decoder decode, Function<List<Span>, byte[]> encode)
+            throws OtlpFormatException {
+        DecodedBatch batch = decode.decode(body);
+        validSpans(batch);
+        byte[] again = encode.apply(batch.spans());
+        DecodedBatch second = decode.decode(again);
+        assertEquals(0, second.rejected(), "a kept span is rejected when sent again");
+        assertArrayEquals(again, encode.apply(second.spans()), "re-encoding is not stable");
     }
 }

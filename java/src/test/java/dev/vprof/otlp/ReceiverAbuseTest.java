@@ -32,14 +32,11 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,27 +59,14 @@ class ReceiverAbuseTest {
     private static final long AT_ONCE_MS = 1000;
     private static final long AFTER_READ_TIMEOUT_MS = HttpConnections.READ_TIMEOUT.toMillis() + 1500;
 
-    private final List<LogRecord> logged = Collections.synchronizedList(new ArrayList<>());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            logged.add(r);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
-    private final List<Socket> sockets = new ArrayList<>();
+    private LoggedReceiver run;
     private OtlpReceiver receiver;
+    private final List<Socket> sockets = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
-        Logger.getLogger("").addHandler(capture);
-        receiver = OtlpReceiver.start(new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0),
-                new InetSocketAddress("127.0.0.1", 0), null, MAX_BODY), r -> { }, w -> { });
+        run = new LoggedReceiver(MAX_BODY, r -> true);
+        receiver = run.receiver;
     }
 
     @AfterEach
@@ -90,11 +74,10 @@ class ReceiverAbuseTest {
         for (Socket s : sockets) {
             s.close();
         }
-        receiver.close();
-        Logger.getLogger("").removeHandler(capture);
+        run.close();
         List<String> traces = new ArrayList<>();
-        synchronized (logged) {
-            for (LogRecord r : logged) {
+        synchronized (run.logged) {
+            for (LogRecord r : run.logged) {
                 if (r.getThrown() != null) {
                     traces.add(r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown());
                 }

@@ -13,20 +13,16 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,34 +37,18 @@ class ReceiverAccountingTest {
     private static final int MAX_BODY = 64 << 10;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private final List<LogRecord> logged = Collections.synchronizedList(new ArrayList<>());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue() || r.getThrown() != null) {
-                logged.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private LoggedReceiver run;
     private OtlpReceiver receiver;
 
     @BeforeEach
     void start() throws IOException {
-        Logger.getLogger("").addHandler(capture);
-        receiver = OtlpReceiver.start(new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0),
-                new InetSocketAddress("127.0.0.1", 0), null, MAX_BODY), spans -> { }, w -> { });
+        run = new LoggedReceiver(MAX_BODY, r -> r.getLevel().intValue() >= Level.WARNING.intValue() || r.getThrown() != null);
+        receiver = run.receiver;
     }
 
     @AfterEach
     void stop() {
-        receiver.close();
-        Logger.getLogger("").removeHandler(capture);
+        run.close();
     }
 
     private static byte[] gzip(byte[] b) throws IOException {
@@ -102,8 +82,8 @@ class ReceiverAccountingTest {
 
     private String grpcLog() {
         StringBuilder sb = new StringBuilder();
-        synchronized (logged) {
-            for (LogRecord r : logged) {
+        synchronized (run.logged) {
+            for (LogRecord r : run.logged) {
                 if (r.getLoggerName() != null && r.getLoggerName().contains("grpc")) {
                     sb.append(r.getLoggerName()).append(": ").append(r.getMessage()).append(' ').append(r.getThrown());
                 }

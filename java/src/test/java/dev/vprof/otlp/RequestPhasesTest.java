@@ -1,5 +1,7 @@
 package dev.vprof.otlp;
 
+import static dev.vprof.otlp.TestSpans.concat;
+import static dev.vprof.otlp.TestSpans.latencies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,15 +19,10 @@ class RequestPhasesTest {
 
     @Test
     void phasesAreLaidForwardFromTheArrivalThroughTtft() {
-        Span s = llmRequest(1000, List.of(
-                Attribute.of("gen_ai.request.id", "cmpl-7"),
-                Attribute.of("gen_ai.latency.time_in_queue", 0.2),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.6),
-                Attribute.of("gen_ai.latency.time_to_first_token", 0.35),
-                Attribute.of("gen_ai.latency.e2e", 0.99),
-                Attribute.of("gen_ai.usage.prompt_tokens", 100L),
-                Attribute.of("gen_ai.usage.completion_tokens", 20L)));
+        Span s = llmRequest(1000, concat(List.of(Attribute.of("gen_ai.request.id", "cmpl-7")),
+                latencies(0.2, 0.1, 0.6, 0.35), List.of(Attribute.of("gen_ai.latency.e2e", 0.99),
+                        Attribute.of("gen_ai.usage.prompt_tokens", 100L),
+                        Attribute.of("gen_ai.usage.completion_tokens", 20L))));
         RequestSlice r = RequestPhases.of(s);
         long start = s.startEpochNs();
         assertEquals("cmpl-7", r.requestId());
@@ -40,10 +37,7 @@ class RequestPhasesTest {
 
     @Test
     void withoutTtftPhasesAreLaidBackwardsFromTheSpanEndAndTheRestIsBeforeTheEngine() {
-        Span s = llmRequest(1000, List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 0.2),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.6)));
+        Span s = llmRequest(1000, latencies(0.2, 0.1, 0.6));
         RequestSlice r = RequestPhases.of(s);
         long end = s.endEpochNs();
         assertEquals(new RequestSlice.Phase("decode", end - 600 * MS, end), r.phase("decode"));
@@ -55,11 +49,7 @@ class RequestPhasesTest {
 
     @Test
     void aSpanLongerThanE2eIsNormalButE2eLongerThanTheSpanIsFlagged() {
-        List<Attribute> phases = List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
-                Attribute.of("gen_ai.latency.time_to_first_token", 0.25));
+        List<Attribute> phases = latencies(0.1, 0.1, 0.1, 0.25);
         List<Attribute> shortE2e = new ArrayList<>(phases);
         shortE2e.add(Attribute.of("gen_ai.latency.e2e", 0.36));
         assertTrue(RequestPhases.of(llmRequest(400, shortE2e)).consistent());
@@ -73,11 +63,7 @@ class RequestPhasesTest {
     @Test
     void ttftPlusDecodePastTheSpanEndMovesThePhasesIntoTheTimeBeforeTheEngine() {
         // ttft 0.35 (0.05 before the engine) + decode 0.6 = 0.95 in a 0.9 s span: 50 ms too long.
-        Span s = llmRequest(900, List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 0.2),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.6),
-                Attribute.of("gen_ai.latency.time_to_first_token", 0.35)));
+        Span s = llmRequest(900, latencies(0.2, 0.1, 0.6, 0.35));
         RequestSlice r = RequestPhases.of(s);
         assertEquals(0, r.phase("before_engine").durationNs());
         assertEquals(200 * MS, r.phase("queue").durationNs());
@@ -87,10 +73,7 @@ class RequestPhasesTest {
 
     @Test
     void phasesLongerThanTheSpanAreClampedToItsStartAndFlagged() {
-        Span s = llmRequest(500, List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 0.4),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.2),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.3)));
+        Span s = llmRequest(500, latencies(0.4, 0.2, 0.3));
         RequestSlice r = RequestPhases.of(s);
         assertEquals(s.startEpochNs(), r.phase("queue").startEpochNs());
         assertEquals(s.endEpochNs() - 500 * MS, r.phase("queue").startEpochNs());
@@ -130,11 +113,7 @@ class RequestPhasesTest {
 
     @Test
     void ttftLongerThanQueuePlusPrefillIsTheTimeBeforeTheEngineNotAnAnomaly() {
-        Span s = llmRequest(1000, List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.1),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
-                Attribute.of("gen_ai.latency.time_to_first_token", 0.9)));
+        Span s = llmRequest(1000, latencies(0.1, 0.1, 0.1, 0.9));
         RequestSlice r = RequestPhases.of(s);
         assertEquals(700 * MS, r.phase("before_engine").durationNs());
         assertEquals(100 * MS, r.phase("prefill").durationNs());
@@ -143,12 +122,7 @@ class RequestPhasesTest {
 
     @Test
     void ttftShorterThanQueuePlusPrefillIsFlaggedNotChanged() {
-        Span s = llmRequest(1000, List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 0.3),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 0.2),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 0.1),
-                Attribute.of("gen_ai.latency.time_to_first_token", 0.4)));
-        RequestSlice r = RequestPhases.of(s);
+        RequestSlice r = RequestPhases.of(llmRequest(1000, latencies(0.3, 0.2, 0.1, 0.4)));
         assertEquals(0, r.phase("before_engine").durationNs());
         assertEquals(300 * MS, r.phase("queue").durationNs());
         assertEquals(200 * MS, r.phase("prefill").durationNs());
@@ -170,12 +144,8 @@ class RequestPhasesTest {
     /** What the capture reader's fuzz target found: latencies past a long's ns, and times no span has. */
     @Test
     void hostileLatenciesAndTimesGivePhasesInOrderAndFlagged() {
-        Span huge = llmRequest(1000, List.of(
-                Attribute.of("gen_ai.latency.time_in_queue", 1e300),
-                Attribute.of("gen_ai.latency.time_in_model_prefill", 1e300),
-                Attribute.of("gen_ai.latency.time_in_model_decode", 1e300),
-                Attribute.of("gen_ai.latency.time_to_first_token", 1e300),
-                Attribute.of("e2e", 1e300)));
+        Span huge = llmRequest(1000,
+                concat(latencies(1e300, 1e300, 1e300, 1e300), List.of(Attribute.of("e2e", 1e300))));
         Span wide = TestSpans.span(1, 2, 1, "vllm", "llm_request", Long.MIN_VALUE + 1, Long.MAX_VALUE,
                 List.of(Attribute.of("gen_ai.latency.time_in_queue", 0.5)));
         for (Span s : List.of(huge, wide)) {

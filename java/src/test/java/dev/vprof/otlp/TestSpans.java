@@ -12,19 +12,42 @@ public final class TestSpans {
     static final long T0 = 1_760_000_000_000_000_000L;
 
     static byte[] traceId(int n) {
-        byte[] b = new byte[16];
-        b[0] = 0x4b;
-        b[15] = (byte) n;
-        b[14] = (byte) (n >> 8);
-        return b;
+        return id(16, 0x4b, n);
     }
 
     static byte[] spanId(int n) {
-        byte[] b = new byte[8];
-        b[0] = 0x1a;
-        b[7] = (byte) n;
-        b[6] = (byte) (n >> 8);
+        return id(8, 0x1a, n);
+    }
+
+    /** {@code length} bytes: {@code first}, zeros, then {@code n}'s low two bytes, big-endian. */
+    private static byte[] id(int length, int first, int n) {
+        byte[] b = new byte[length];
+        b[0] = (byte) first;
+        b[length - 1] = (byte) n;
+        b[length - 2] = (byte) (n >> 8);
         return b;
+    }
+
+    /** vLLM's latency attributes of a request, in seconds: time in queue, prefill and decode. */
+    static List<Attribute> latencies(double queue, double prefill, double decode) {
+        return List.of(Attribute.of("gen_ai.latency.time_in_queue", queue),
+                Attribute.of("gen_ai.latency.time_in_model_prefill", prefill),
+                Attribute.of("gen_ai.latency.time_in_model_decode", decode));
+    }
+
+    /** As {@link #latencies(double, double, double)}, and the time to the first token. */
+    static List<Attribute> latencies(double queue, double prefill, double decode, double ttft) {
+        return concat(latencies(queue, prefill, decode), List.of(Attribute.of("gen_ai.latency.time_to_first_token", ttft)));
+    }
+
+    /** The attributes of {@code parts}, in order. */
+    @SafeVarargs
+    static List<Attribute> concat(List<Attribute>... parts) {
+        List<Attribute> all = new ArrayList<>();
+        for (List<Attribute> p : parts) {
+            all.addAll(p);
+        }
+        return all;
     }
 
     static Span span(int trace, int id, int parent, String service, String name, long startOffsetNs, long durationNs,
@@ -45,14 +68,10 @@ public final class TestSpans {
                     StatusCode.OK, "", "router", "opentelemetry.instrumentation.fastapi", "0.48b0"));
             out.add(new Span(traceId(i), spanId(base + 2), spanId(base + 1), "llm_request", SpanKind.SERVER,
                     T0 + i * 1_000_000L + 1_000_000L, T0 + i * 1_000_000L + 800_000_000L,
-                    List.of(Attribute.of("gen_ai.request.id", "cmpl-" + i),
-                            Attribute.of("gen_ai.latency.time_in_queue", 0.25),
-                            Attribute.of("gen_ai.latency.time_in_model_prefill", 0.05),
-                            Attribute.of("gen_ai.latency.time_in_model_decode", 0.45),
-                            Attribute.of("gen_ai.latency.time_to_first_token", 0.3),
-                            Attribute.of("gen_ai.latency.e2e", 0.799),
-                            Attribute.of("gen_ai.usage.prompt_tokens", 512L),
-                            Attribute.of("gen_ai.usage.completion_tokens", 128L)),
+                    concat(List.of(Attribute.of("gen_ai.request.id", "cmpl-" + i)), latencies(0.25, 0.05, 0.45, 0.3),
+                            List.of(Attribute.of("gen_ai.latency.e2e", 0.799),
+                                    Attribute.of("gen_ai.usage.prompt_tokens", 512L),
+                                    Attribute.of("gen_ai.usage.completion_tokens", 128L))),
                     StatusCode.UNSET, "", "vllm", "vllm.llm_engine", ""));
             out.add(new Span(traceId(i), spanId(base + 3), spanId(base + 1), "weird \u00e9\u4e2d values", SpanKind.CLIENT,
                     T0 + i * 1_000_000L + 2_000, T0 + i * 1_000_000L + 3_000,

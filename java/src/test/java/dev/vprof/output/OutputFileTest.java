@@ -70,6 +70,14 @@ class OutputFileTest {
         assertEquals(List.of(), names());
     }
 
+    /** Writes {@code text} to {@code out} through an OutputFile and commits it. */
+    private static void commit(Path out, boolean replace, String text) throws IOException {
+        try (OutputFile f = OutputFile.create(out, replace)) {
+            f.stream().write(text.getBytes(StandardCharsets.UTF_8));
+            f.commit();
+        }
+    }
+
     @Test
     void aTargetThatAppearedMeanwhileIsLeftWholeWithoutReplaceAndReplacedWithIt() throws IOException {
         Path out = dir.resolve("t.json");
@@ -80,10 +88,7 @@ class OutputFileTest {
         }
         assertEquals("theirs", Files.readString(out));
         assertEquals(List.of("t.json"), names(), "the temporary file is removed");
-        try (OutputFile f = OutputFile.create(out, true)) {
-            f.stream().write("mine".getBytes(StandardCharsets.UTF_8));
-            f.commit();
-        }
+        commit(out, true, "mine");
         assertEquals("mine", Files.readString(out));
     }
 
@@ -92,10 +97,7 @@ class OutputFileTest {
         Path out = dir.resolve("t.json");
         Path part = dir.resolve("t.json.part");
         Files.writeString(part, "someone's");
-        try (OutputFile f = OutputFile.create(out, false)) {
-            f.stream().write("x".getBytes(StandardCharsets.UTF_8));
-            f.commit();
-        }
+        commit(out, false, "x");
         assertEquals("someone's", Files.readString(part));
     }
 

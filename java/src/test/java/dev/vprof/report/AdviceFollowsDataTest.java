@@ -11,8 +11,7 @@ import dev.vprof.adapt.SyntheticCapture;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
-import dev.vprof.capture.KernelDesc;
-import dev.vprof.capture.RecordVisitor;
+import dev.vprof.capture.RecordLists;
 import dev.vprof.otlp.Span;
 import dev.vprof.triage.Finding;
 import java.io.IOException;
@@ -137,17 +136,17 @@ class AdviceFollowsDataTest {
         Map<String, long[]> prefill = new HashMap<>();
         Map<String, long[]> decode = new HashMap<>();
         Path file = dir.resolve("c.vprof");
+        RecordLists seen = new RecordLists();
+        Map<Integer, ClockMapping> clocks;
         try (CaptureReader reader = CaptureReader.open(file)) {
-            Map<Integer, ClockMapping> clocks = reader.clocks();
-            reader.forEachRecord(new RecordVisitor() {
-                @Override
-                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-                    ClockMapping c = clocks.get(pid);
-                    long s = c.toEpochNs(start), e = c.toEpochNs(end);
-                    add(prefill, name, Math.min(e, prefillEnd) - Math.max(s, queueEnd));
-                    add(decode, name, Math.min(e, decodeEnd) - Math.max(s, prefillEnd));
-                }
-            });
+            clocks = reader.clocks();
+            reader.forEachRecord(seen);
+        }
+        for (int i = 0; i < seen.names.size(); i++) {
+            ClockMapping c = clocks.get(seen.pids.get(i));
+            long s = c.toEpochNs(seen.starts.get(i)), e = c.toEpochNs(seen.ends.get(i));
+            add(prefill, seen.names.get(i), Math.min(e, prefillEnd) - Math.max(s, queueEnd));
+            add(decode, seen.names.get(i), Math.min(e, decodeEnd) - Math.max(s, prefillEnd));
         }
         assertEquals(1, k.requests());
         assertEquals(prefillEnd - queueEnd, k.prefillWindowNs());

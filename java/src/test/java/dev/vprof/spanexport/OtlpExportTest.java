@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.sun.net.httpserver.HttpServer;
 import dev.vprof.adapt.SyntheticCapture;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
+import dev.vprof.cli.ExitCode;
 import dev.vprof.otlp.ExportRequest;
 import dev.vprof.otlp.OtlpReceiverConfig;
 import dev.vprof.otlp.OtlpReceiver;
@@ -21,8 +22,6 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -36,7 +35,6 @@ import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code vprof export FILE --otlp URL} on {@link SyntheticCapture} (every GPU figure known by
@@ -48,15 +46,8 @@ class OtlpExportTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {}
-
-    private static Run export(Path file, String url) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute("export", file.toString(), "--otlp", url);
-        return new Run(code, out.toString(), err.toString());
+    private static Cli.Result export(Path file, String url) {
+        return Cli.run("export", file.toString(), "--otlp", url);
     }
 
     /** A collector on 127.0.0.1: records each request, answers the n-th (from 0) with the status and body given. */
@@ -104,8 +95,8 @@ class OtlpExportTest {
         List<ExportTraceServiceRequest> got = Collections.synchronizedList(new ArrayList<>());
         HttpServer s = collector(got, i -> new Object[] {200, ExportTraceServiceResponse.getDefaultInstance()});
         try {
-            Run r = export(file, url(s));
-            assertEquals(0, r.exit(), r.err());
+            Cli.Result r = export(file, url(s));
+            assertEquals(ExitCode.OK.code(), r.code(), r.err());
             assertTrue(r.out().contains("12 of 12 spans accepted"), r.out());
         } finally {
             s.stop(0);
@@ -147,8 +138,8 @@ class OtlpExportTest {
         List<ExportRequest> got = Collections.synchronizedList(new ArrayList<>());
         try (OtlpReceiver rx = OtlpReceiver.start(new OtlpReceiverConfig(new InetSocketAddress("127.0.0.1", 0),
                 new InetSocketAddress("127.0.0.1", 0), null, 1 << 20), got::add, w -> {})) {
-            Run r = export(file, "grpc://127.0.0.1:" + rx.grpcAddress().getPort());
-            assertEquals(0, r.exit(), r.err());
+            Cli.Result r = export(file, "grpc://127.0.0.1:" + rx.grpcAddress().getPort());
+            assertEquals(ExitCode.OK.code(), r.code(), r.err());
             long spans = got.stream().mapToLong(x -> x.spans().size()).sum();
             assertEquals(12, spans);
             assertTrue(got.stream().flatMap(x -> x.spans().stream())
@@ -164,8 +155,8 @@ class OtlpExportTest {
                 .setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(6)
                         .setErrorMessage("6 spans over the tenant's limit")).build()});
         try {
-            Run r = export(file, url(s));
-            assertEquals(2, r.exit(), r.out());
+            Cli.Result r = export(file, url(s));
+            assertEquals(ExitCode.CANNOT.code(), r.code(), r.out());
             assertTrue(r.err().contains("6 of 12 spans accepted") && r.err().contains("6 rejected")
                     && r.err().contains("over the tenant's limit"), r.err());
             assertEquals(1, got.size(), "a partial success is not retried");
@@ -180,8 +171,8 @@ class OtlpExportTest {
         List<ExportTraceServiceRequest> got = Collections.synchronizedList(new ArrayList<>());
         HttpServer s = collector(got, i -> new Object[] {i == 0 ? 503 : 200, ExportTraceServiceResponse.getDefaultInstance()});
         try {
-            Run r = export(file, url(s));
-            assertEquals(0, r.exit(), r.err());
+            Cli.Result r = export(file, url(s));
+            assertEquals(ExitCode.OK.code(), r.code(), r.err());
             assertTrue(r.out().contains("12 of 12 spans accepted") && r.out().contains("1 retries"), r.out());
             assertEquals(2, got.size());
         } finally {
@@ -197,9 +188,9 @@ class OtlpExportTest {
             port = free.getLocalPort();
         }
         long t0 = System.nanoTime();
-        Run r = export(file, "http://127.0.0.1:" + port + "/v1/traces");
+        Cli.Result r = export(file, "http://127.0.0.1:" + port + "/v1/traces");
         long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
-        assertEquals(2, r.exit(), r.out());
+        assertEquals(ExitCode.CANNOT.code(), r.code(), r.out());
         assertTrue(r.err().contains("0 of 12 spans accepted") && r.err().contains("12 failed after retries")
                 && r.err().contains("4 retries"), r.err());
         assertTrue(seconds < 30, "gave up after " + seconds + " s"); // 5 attempts, backoff 0.2+0.4+0.8+1.6 s

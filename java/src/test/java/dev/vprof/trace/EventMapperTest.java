@@ -66,18 +66,27 @@ class EventMapperTest {
         e.span();
     }
 
+    /**
+     * A 500 ns kernel of process {@code pid} on {@code device}, {@code stream} (its tid, as Kineto
+     * writes it) and {@code context}, with those three args read into the event.
+     */
+    private KinetoEvent kernelOn(long pid, long ts, int device, int stream, int context) throws IOException {
+        KinetoEvent e = event(TraceCategory.KERNEL, "gemm", pid, stream, ts, 500);
+        e.device = device;
+        e.stream = stream;
+        e.context = context;
+        arg(e, "device", device, KinetoEvent.Arg.DEVICE, true);
+        arg(e, "stream", stream, KinetoEvent.Arg.STREAM, true);
+        arg(e, "context", context, KinetoEvent.Arg.CONTEXT, true);
+        return e;
+    }
+
     @Test
     void aKernelKeepsOnlyTheArgsItsRecordsDoNotHold() throws IOException {
         start(true);
-        KinetoEvent e = event(TraceCategory.KERNEL, "gemm", 3, 7, 1_000, 500);
-        e.device = 3;
-        e.stream = 7;
-        e.context = 1;
+        KinetoEvent e = kernelOn(3, 1_000, 3, 7, 1);
         e.correlation = 42;
         arg(e, "External id", 9, KinetoEvent.Arg.OTHER, false);
-        arg(e, "device", 3, KinetoEvent.Arg.DEVICE, true);
-        arg(e, "context", 1, KinetoEvent.Arg.CONTEXT, true);
-        arg(e, "stream", 7, KinetoEvent.Arg.STREAM, true);
         arg(e, "correlation", 42, KinetoEvent.Arg.CORRELATION, true);
         arg(e, "queued", 0, KinetoEvent.Arg.OTHER, false);
         mapper.event(e);
@@ -118,22 +127,9 @@ class EventMapperTest {
     @Test
     void anArgReadIntoTheEventThatItsRecordDoesNotHoldIsKeptFromTheEvent() throws IOException {
         start(true);
-        KinetoEvent first = event(TraceCategory.KERNEL, "gemm", 3, 7, 1_000, 500);
-        first.device = 3;
-        first.stream = 7;
-        first.context = 1;
-        arg(first, "device", 3, KinetoEvent.Arg.DEVICE, true);
-        arg(first, "stream", 7, KinetoEvent.Arg.STREAM, true);
-        arg(first, "context", 1, KinetoEvent.Arg.CONTEXT, true);
-        mapper.event(first);
-        KinetoEvent second = event(TraceCategory.KERNEL, "gemm", 3, 7, 2_000, 500);
-        second.device = 3;
-        second.stream = 7;
-        second.context = 2; // stream 7 was first seen in context 1: the export writes 1 for it
-        arg(second, "device", 3, KinetoEvent.Arg.DEVICE, true);
-        arg(second, "stream", 7, KinetoEvent.Arg.STREAM, true);
-        arg(second, "context", 2, KinetoEvent.Arg.CONTEXT, true);
-        mapper.event(second);
+        mapper.event(kernelOn(3, 1_000, 3, 7, 1));
+        // stream 7 was first seen in context 1: the export writes 1 for it
+        mapper.event(kernelOn(3, 2_000, 3, 7, 2));
         KinetoEvent api = event(TraceCategory.RUNTIME, "cudaLaunchKernel", 100, 100, 900, 20);
         api.cbid = 211;
         api.device = 0; // an API record has no device

@@ -14,7 +14,7 @@ import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.MemcpyEvent;
 import dev.vprof.capture.ProcessInfo;
-import dev.vprof.capture.RecordVisitor;
+import dev.vprof.capture.RecordLists;
 import dev.vprof.source.CaptureSources;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -52,48 +52,8 @@ class TorchTraceInputTest {
         return f;
     }
 
-    /** What a reader of the capture saw. */
-    static final class Seen implements RecordVisitor {
-        final List<String> kernels = new ArrayList<>();
-        final List<Long> starts = new ArrayList<>();
-        final List<Long> ends = new ArrayList<>();
-        final List<KernelDesc> descs = new ArrayList<>();
-        final List<MarkerEvent> markers = new ArrayList<>();
-        final List<ApiEvent> apis = new ArrayList<>();
-        final List<MemcpyEvent> memcpys = new ArrayList<>();
-        final List<CpuOpEvent> cpuOps = new ArrayList<>();
-
-        @Override
-        public void cpuOp(int pid, CpuOpEvent op) {
-            cpuOps.add(op);
-        }
-
-        @Override
-        public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
-            kernels.add(name);
-            starts.add(start);
-            ends.add(end);
-            descs.add(desc);
-        }
-
-        @Override
-        public void marker(int pid, MarkerEvent marker) {
-            markers.add(marker);
-        }
-
-        @Override
-        public void api(int pid, ApiEvent api) {
-            apis.add(api);
-        }
-
-        @Override
-        public void memcpy(int pid, MemcpyEvent memcpy) {
-            memcpys.add(memcpy);
-        }
-    }
-
-    private static Seen read(Path trace, List<String> warnings, List<ProcessInfo> processes) throws IOException {
-        Seen seen = new Seen();
+    private static RecordLists read(Path trace, List<String> warnings, List<ProcessInfo> processes) throws IOException {
+        RecordLists seen = new RecordLists();
         try (CaptureReader r = CaptureSources.open(trace)) {
             r.forEachRecord(seen);
             warnings.addAll(r.warnings());
@@ -102,7 +62,7 @@ class TorchTraceInputTest {
         return seen;
     }
 
-    private static Seen read(Path trace, List<String> warnings) throws IOException {
+    private static RecordLists read(Path trace, List<String> warnings) throws IOException {
         return read(trace, warnings, new ArrayList<>());
     }
 
@@ -120,7 +80,7 @@ class TorchTraceInputTest {
         Path f = trace("ns.json", kernel("k", "1419247333430.849", "3.136", 5),
                 ", \"baseTimeNanoseconds\": 1751410836000000000");
         List<ProcessInfo> procs = new ArrayList<>();
-        Seen s = read(f, new ArrayList<>(), procs);
+        RecordLists s = read(f, new ArrayList<>(), procs);
         long start = 1751410836000000000L + 1419247333430849L;
         assertEquals(List.of(start), s.starts);
         assertEquals(List.of(start + 3136), s.ends);
@@ -145,8 +105,8 @@ class TorchTraceInputTest {
                 {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 77, "tid": 78, "ts": 99,
                  "dur": 2, "args": {"correlation": 3}}""", "");
         List<ProcessInfo> procs = new ArrayList<>();
-        Seen s = read(f, new ArrayList<>(), procs);
-        assertEquals(List.of("old_kernel"), s.kernels);
+        RecordLists s = read(f, new ArrayList<>(), procs);
+        assertEquals(List.of("old_kernel"), s.names);
         assertEquals(2, s.descs.getFirst().deviceId());
         assertEquals(9, s.descs.getFirst().streamId());
         assertEquals(1, s.apis.size());
@@ -162,7 +122,7 @@ class TorchTraceInputTest {
                 {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 1010, "dur": 5},
                 {"ph": "X", "cat": "python_function", "name": "model.py(3): f", "pid": 10, "tid": 12, "ts": 1009,
                  "dur": 7}""", "");
-        Seen s = read(f, new ArrayList<>());
+        RecordLists s = read(f, new ArrayList<>());
         assertEquals(2, s.markers.size(), "the annotation's START and END; no marker for a CPU op");
         MarkerEvent step = s.markers.get(0);
         assertEquals("ProfilerStep#3", step.name());
@@ -269,21 +229,21 @@ class TorchTraceInputTest {
         Path f = trace("huge.json", kernel(huge, "10", "1", 1) + "," + kernel(huge, "20", "1", 2)
                 + "," + kernel("small", "30", "1", 3), "");
         List<String> warnings = new ArrayList<>();
-        Seen s = read(f, warnings);
-        assertEquals(3, s.kernels.size());
-        assertEquals(s.kernels.get(0), s.kernels.get(1));
-        assertEquals(4096, s.kernels.get(0).getBytes(StandardCharsets.UTF_8).length);
-        assertTrue(huge.startsWith(s.kernels.get(0)));
-        assertEquals("small", s.kernels.get(2));
+        RecordLists s = read(f, warnings);
+        assertEquals(3, s.names.size());
+        assertEquals(s.names.get(0), s.names.get(1));
+        assertEquals(4096, s.names.get(0).getBytes(StandardCharsets.UTF_8).length);
+        assertTrue(huge.startsWith(s.names.get(0)));
+        assertEquals("small", s.names.get(2));
         assertTrue(warnings.stream().anyMatch(w -> w.contains("1 names longer than 4096 bytes were cut")
                 && w.contains(Integer.toString(huge.length()))), warnings.toString());
     }
 
     @Test
     void controlCharactersInNamesAreKeptAsTheyAre() throws IOException {
-        Seen s = read(trace("ctl.json", kernel("a\\u0001b\\u001b[31mc\\ud83d\\ude00", "10", "1", 1), ""),
+        RecordLists s = read(trace("ctl.json", kernel("a\\u0001b\\u001b[31mc\\ud83d\\ude00", "10", "1", 1), ""),
                 new ArrayList<>());
-        assertEquals(List.of("a\u0001b\u001b[31mc\uD83D\uDE00"), s.kernels);
+        assertEquals(List.of("a\u0001b\u001b[31mc\uD83D\uDE00"), s.names);
     }
 
     @Test
@@ -321,9 +281,9 @@ class TorchTraceInputTest {
     @Test
     void negativeAndNotANumberDurationsAreLeftOutAndCounted() throws IOException {
         List<String> warnings = new ArrayList<>();
-        Seen s = read(trace("neg.json", kernel("neg", "10", "-3", 1) + "," + kernel("nan", "10", "\"NaN\"", 2)
+        RecordLists s = read(trace("neg.json", kernel("neg", "10", "-3", 1) + "," + kernel("nan", "10", "\"NaN\"", 2)
                 + "," + kernel("ok", "10", "1", 3), ""), warnings);
-        assertEquals(List.of("ok"), s.kernels);
+        assertEquals(List.of("ok"), s.names);
         assertTrue(warnings.stream().anyMatch(w -> w.contains("1 events with a negative duration")), warnings.toString());
         assertTrue(warnings.stream().anyMatch(w -> w.contains("1 complete events without ts or dur")), warnings.toString());
         refused(trace("nan.json", kernel("nan", "10", "NaN", 2), ""), "not valid JSON");
@@ -335,8 +295,8 @@ class TorchTraceInputTest {
         for (int i = 9; i >= 0; i--) {
             ev.append(i == 9 ? "" : ",").append(kernel("k", Integer.toString(100 + 10 * i), "2", i + 1));
         }
-        Seen s = read(trace("order.json", ev.toString(), ""), new ArrayList<>());
-        assertEquals(10, s.kernels.size());
+        RecordLists s = read(trace("order.json", ev.toString(), ""), new ArrayList<>());
+        assertEquals(10, s.names.size());
         assertEquals(100_000L, s.starts.stream().mapToLong(Long::longValue).min().orElseThrow());
     }
 
@@ -346,7 +306,7 @@ class TorchTraceInputTest {
                 {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": %d,
                  "dur": 1, "args": {"cbid": 211, "correlation": 42}}""";
         List<String> warnings = new ArrayList<>();
-        Seen s = read(trace("dup.json", api.formatted(1) + "," + api.formatted(5) + "," + kernel("k", "3", "1", 42), ""),
+        RecordLists s = read(trace("dup.json", api.formatted(1) + "," + api.formatted(5) + "," + kernel("k", "3", "1", 42), ""),
                 warnings);
         assertEquals(2, s.apis.size());
         assertTrue(warnings.stream().anyMatch(w -> w.contains("1 CUDA API calls repeat a correlation id")),
@@ -355,7 +315,7 @@ class TorchTraceInputTest {
 
     @Test
     void aCallCuptiDoesNotNumberKeepsItsOwnName() throws IOException {
-        Seen s = read(trace("api.json", """
+        RecordLists s = read(trace("api.json", """
                 {"ph": "X", "cat": "cuda_runtime", "name": "cudaFancyNewCall", "pid": 5, "tid": 5, "ts": 1,
                  "dur": 1, "args": {"correlation": 9}},
                 {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 3,
@@ -390,8 +350,8 @@ class TorchTraceInputTest {
     void aRocmTraceReadsItsKernelsAndSaysWhatItLeftOut() throws IOException {
         Path rocm = TraceOracle.REAL.resolve("hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
         List<String> warnings = new ArrayList<>();
-        Seen s = read(rocm, warnings);
-        assertEquals(TraceOracle.kernels(rocm).count(), s.kernels.size());
+        RecordLists s = read(rocm, warnings);
+        assertEquals(TraceOracle.kernels(rocm).count(), s.names.size());
         assertTrue(warnings.stream().anyMatch(w -> w.contains("ROCm") && w.contains("HIP API calls are not")),
                 warnings.toString());
     }

@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,13 +22,21 @@ class TraceRecordWriterTest {
     @TempDir
     Path dir;
 
-    private TraceRecordWriter writer() {
-        return new TraceRecordWriter(dir.resolve("t.json"), dir);
+    private TraceRecordWriter w;
+
+    @BeforeEach
+    void open() {
+        w = new TraceRecordWriter(dir.resolve("t.json"), dir);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        w.records.close();
+        w.head.close();
     }
 
     @Test
     void aKernelShapeIsInternedOnceAndItsArgsComeJustBeforeIt() throws IOException {
-        TraceRecordWriter w = writer();
         int name = w.intern("gemm");
         int key = w.intern("queued");
         ArgsCodec.Encoder e = new ArgsCodec.Encoder();
@@ -39,13 +49,10 @@ class TraceRecordWriterTest {
         w.kernel(shape, 300, 400, 6, e.buffer(), 0);
         assertEquals(List.of("desc 1", "args {queued=0}", "kernel gemm 100..200 corr 5 dev 3 ctx 1 stream 7 grid 64",
                 "kernel gemm 300..400 corr 6 dev 3 ctx 1 stream 7 grid 64"), TraceStages.decode(w.records));
-        w.records.close();
-        w.head.close();
     }
 
     @Test
     void aNameOverTheStringBoundIsCutOnACharacterAndSaidSo() throws IOException {
-        TraceRecordWriter w = writer();
         String longName = "é".repeat((int) VprofRing.STRING_MAX); // two bytes each: 8 KiB of UTF-8
         int id = w.intern(longName);
         assertTrue(w.lastCut());
@@ -58,13 +65,10 @@ class TraceRecordWriterTest {
         String kept = line.substring("cpu_op ".length(), line.indexOf(" kind"));
         assertEquals(VprofRing.STRING_MAX, kept.getBytes(StandardCharsets.UTF_8).length);
         assertEquals(1, w.namesCut);
-        w.records.close();
-        w.head.close();
     }
 
     @Test
     void argsLongerThanARecordGoInPiecesThatTheDecoderPutsTogether() throws IOException {
-        TraceRecordWriter w = writer();
         int key = w.intern("Call stack");
         ArgsCodec.Encoder e = new ArgsCodec.Encoder();
         e.beginObject();
@@ -76,13 +80,10 @@ class TraceRecordWriterTest {
         w.api(1, 2, 9, 211, VprofRing.API_RUNTIME, -4, Arrays.copyOf(e.buffer(), e.length()), e.length());
         assertEquals(4, w.argsRecords - before, "3 pieces of " + TraceRecordWriter.ARGS_PIECE + " bytes and a last one");
         assertEquals(List.of("args {Call stack=" + stack + "}", "api 211 null tid -4"), TraceStages.decode(w.records));
-        w.records.close();
-        w.head.close();
     }
 
     @Test
     void aRepeatedStringValueIsOneStringAndTheirNumberIsBounded() throws IOException {
-        TraceRecordWriter w = writer();
         char[] v = "xPyTorch Profilerx".toCharArray();
         int id = w.internValue(v, 1, 16);
         assertTrue(id > 0);
@@ -93,18 +94,13 @@ class TraceRecordWriterTest {
         }
         assertEquals(0, w.internValue("one more".toCharArray(), 0, 8), "past the bound: written inline");
         assertEquals(id, w.internValue(v, 1, 16), "one already kept is still shared");
-        w.records.close();
-        w.head.close();
     }
 
     @Test
     void aRangeIsAStartAndAnEndSharingAnId() throws IOException {
-        TraceRecordWriter w = writer();
         int name = w.intern("ProfilerStep#1");
         w.range(name, 0, 10, 20, 77, null, 0);
         assertEquals(List.of("marker " + VprofRing.MARKER_START + " ProfilerStep#1 null tid 77",
                 "marker " + VprofRing.MARKER_END + " null null tid 77"), TraceStages.decode(w.records));
-        w.records.close();
-        w.head.close();
     }
 }

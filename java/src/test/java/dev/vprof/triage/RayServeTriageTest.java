@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.testing.TextServer;
 import dev.vprof.cli.TriageCommand;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -53,20 +50,11 @@ class RayServeTriageTest {
 
     private static HttpServer server() throws Exception {
         int[] calls = {0};
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        s.createContext("/metrics", ex -> {
-            byte[] body;
+        return TextServer.metrics(() -> {
             synchronized (calls) {
-                body = exposition(calls[0]++).getBytes(StandardCharsets.UTF_8);
-            }
-            ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
+                return exposition(calls[0]++);
             }
         });
-        s.start();
-        return s;
     }
 
     private static String[] run(int port, boolean json) {

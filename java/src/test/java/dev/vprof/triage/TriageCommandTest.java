@@ -7,16 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.vprof.testing.TextServer;
 import dev.vprof.cli.TriageCommand;
 import dev.vprof.metrics.VllmFixture;
 import dev.vprof.nativelib.Posix;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -61,23 +59,14 @@ class TriageCommandTest {
     /** A /metrics that renders {@code f}, changed by {@code everyLaterRead} before every read after the first. */
     private static HttpServer metricsServer(VllmFixture f, int[] calls, Consumer<VllmFixture> everyLaterRead)
             throws Exception {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        s.createContext("/metrics", ex -> {
-            byte[] body;
+        return TextServer.metrics(() -> {
             synchronized (f) {
                 if (calls[0]++ > 0) {
                     everyLaterRead.accept(f);
                 }
-                body = f.text().getBytes(StandardCharsets.UTF_8);
-            }
-            ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(body);
+                return f.text();
             }
         });
-        s.start();
-        return s;
     }
 
     @Test

@@ -27,6 +27,13 @@ class TriageTest {
         return f;
     }
 
+    /** {@link #server()} with {@code waiting} requests in its queue. */
+    private static VllmFixture server(int waiting) {
+        VllmFixture f = server();
+        f.waiting = waiting;
+        return f;
+    }
+
     private static Assessment assess(VllmFixture f, Runnable window) {
         MetricsSnapshot first = f.snapshot(1_736_322_000);
         window.run();
@@ -54,8 +61,7 @@ class TriageTest {
 
     /** The queue-bound window of the test below, assessed as a capture holding spans and kernels would be. */
     private static Assessment queueBoundHolding(Triage.Held held) {
-        VllmFixture f = server();
-        f.waiting = 2;
+        VllmFixture f = server(2);
         MetricsSnapshot first = f.snapshot(1_736_322_000);
         f.finish(100, "stop", 3.0, 0.1, 2.0, 500, 100);
         f.waiting = 40;
@@ -107,8 +113,7 @@ class TriageTest {
 
     @Test
     void aGrowingQueueThatDominatesTtftIsQueueBound() {
-        VllmFixture f = server();
-        f.waiting = 2;
+        VllmFixture f = server(2);
         Assessment a = assess(f, () -> {
             f.finish(100, "stop", 3.0, 0.1, 2.0, 500, 100);
             f.waiting = 40;
@@ -184,8 +189,7 @@ class TriageTest {
 
     @Test
     void everyFindingThatHoldsIsListedWithTheLeadingOneFirst() {
-        VllmFixture f = server();
-        f.waiting = 1;
+        VllmFixture f = server(1);
         Assessment a = assess(f, () -> {
             f.finish(80, "stop", 4.0, 0.1, 2.0, 500, 100);
             f.finish(20, "abort", 4.0, 0.1, 0.2, 500, 5);

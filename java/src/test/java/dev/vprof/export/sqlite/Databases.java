@@ -13,10 +13,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
-/** Test helpers: an empty database made by SQLite, and Debian's sqlite3 checking one. */
-final class Databases {
+/** Test helpers: an empty database made by SQLite, a database's columns, and Debian's sqlite3 checking one. */
+public final class Databases {
     private Databases() {}
 
     /** A new database of {@code pageSize}-byte pages with {@code ddl}'s tables, closed; returns {@code table}'s root page. */
@@ -82,5 +84,35 @@ final class Databases {
     /** SQLite's own check of every page, cell and record: "ok" or what is wrong. */
     static void assertIntact(Path db) {
         assertEquals("ok", sqlite3(db, "PRAGMA integrity_check"), db + " fails SQLite's integrity check");
+    }
+
+    /** Each table's columns as "name type notnull pk", in order. */
+    public static Map<String, List<String>> columns(Connection c) throws SQLException {
+        Map<String, List<String>> tables = new TreeMap<>();
+        try (Statement st = c.createStatement()) {
+            List<String> names = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            for (String t : names) {
+                List<String> cols = new ArrayList<>();
+                try (ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + t + "\")")) {
+                    while (rs.next()) {
+                        cols.add(rs.getString("name") + " " + rs.getString("type") + " " + rs.getInt("notnull") + " "
+                                + rs.getInt("pk"));
+                    }
+                }
+                tables.put(t, cols);
+            }
+        }
+        return tables;
+    }
+
+    public static Map<String, List<String>> columns(Path db) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath())) {
+            return columns(c);
+        }
     }
 }

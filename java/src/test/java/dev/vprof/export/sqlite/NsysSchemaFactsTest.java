@@ -12,7 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -25,50 +24,20 @@ class NsysSchemaFactsTest {
     static final Path NSYS_NOW = Path.of("../fixtures/real/nsys-ai/h100_2gpu_1s.sqlite");
     static final Path NSYS_2022 = Path.of("../fixtures/real/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
 
-    /** Each table's columns as "name type notnull pk", in order. */
-    static Map<String, List<String>> columns(Connection c) throws SQLException {
-        Map<String, List<String>> tables = new TreeMap<>();
-        try (Statement st = c.createStatement()) {
-            List<String> names = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
-                while (rs.next()) {
-                    names.add(rs.getString(1));
-                }
-            }
-            for (String t : names) {
-                List<String> cols = new ArrayList<>();
-                try (ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + t + "\")")) {
-                    while (rs.next()) {
-                        cols.add(rs.getString("name") + " " + rs.getString("type") + " " + rs.getInt("notnull") + " "
-                                + rs.getInt("pk"));
-                    }
-                }
-                tables.put(t, cols);
-            }
-        }
-        return tables;
-    }
-
-    static Map<String, List<String>> columns(Path db) throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath())) {
-            return columns(c);
-        }
-    }
-
     /** The fact file's tables, made by SQLite in memory. */
     private static Map<String, List<String>> ours() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:"); Statement st = c.createStatement()) {
             for (NsysSchema.Table t : NsysSchema.NSYS) {
                 st.execute(t.ddl());
             }
-            return columns(c);
+            return Databases.columns(c);
         }
     }
 
     @Test
     void everyTableOfTodaysExportIsInTheFactFileAsItIsThere() throws SQLException {
         Map<String, List<String>> ours = ours();
-        Map<String, List<String>> now = columns(NSYS_NOW);
+        Map<String, List<String>> now = Databases.columns(NSYS_NOW);
         assertEquals(47, now.size(), "the 2026.2.1 export's tables");
         now.forEach((table, cols) -> assertEquals(cols, ours.get(table), table + ": columns, types, NOT NULL, key"));
     }
@@ -76,8 +45,8 @@ class NsysSchemaFactsTest {
     @Test
     void theOtherTablesAreThe2022ExportsAsTheyAreThere() throws SQLException {
         Map<String, List<String>> ours = ours();
-        Map<String, List<String>> now = columns(NSYS_NOW);
-        Map<String, List<String>> old = columns(NSYS_2022);
+        Map<String, List<String>> now = Databases.columns(NSYS_NOW);
+        Map<String, List<String>> old = Databases.columns(NSYS_2022);
         TreeSet<String> others = new TreeSet<>(ours.keySet());
         others.removeAll(now.keySet());
         assertEquals(new TreeSet<>(List.of("CUDA_CALLCHAINS", "CUDA_GRAPH_EVENTS", "EXPORT_META_DATA", "OSRT_API",
