@@ -1,12 +1,8 @@
 package dev.vprof.cli;
 
-import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.source.CaptureSources;
 import dev.vprof.source.InputKind;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -43,20 +39,6 @@ final class CaptureOpenError {
     }
 
     static String sentence(Path input, IOException e) {
-        String file = e instanceof FileSystemException f && f.getFile() != null ? f.getFile()
-                : input == null ? "the input" : input.toString();
-        if (e instanceof CaptureFormatException) {
-            return e.getMessage();
-        }
-        if (e instanceof NoSuchFileException) {
-            return file + " does not exist";
-        }
-        if (e instanceof AccessDeniedException) {
-            return "cannot read " + file + ": permission denied";
-        }
-        if (input != null && Files.isDirectory(input)) {
-            return "cannot read " + input + ": it is a directory";
-        }
-        return "cannot read " + file + ": " + e.getMessage();
+        return CaptureSources.whyNot(input, e);
     }
 }

@@ -18,7 +18,7 @@ import picocli.CommandLine;
                 ReportCommand.class, ExportCommand.class, ImportCommand.class, AgentPathCommand.class, DoctorCommand.class, SimulateCommand.class,
                 TriageCommand.class, BenchCommand.class, SelftestCommand.class, DemoCommand.class,
                 DiffCommand.class, BaselineCommand.class, MergeCommand.class,
-                WatchCommand.class, DumpCommand.class,
+                WatchCommand.class, DumpCommand.class, McpCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  vprof run --capture-range=cudaProfilerApi -o a.vprof -- python serve.py",

@@ -6,6 +6,8 @@ import dev.vprof.nsys.NsysExport;
 import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -61,5 +63,28 @@ public final class CaptureSources {
     private static CaptureReader trace(Path path, TorchTraceOptions traceOptions, Path tempDir) throws IOException {
         return CaptureReader.openConverted(path, tempDir.resolve("vprof-trace"), "trace.vprof",
                 capture -> TorchTraceImport.write(capture, List.of(path), traceOptions, List.of()).warnings());
+    }
+
+    /**
+     * The one sentence for {@code e}, met opening or reading {@code input} (null: the caller reads
+     * several and the exception names the file), the same for every command and for {@code vprof mcp}'s
+     * tools.
+     */
+    public static String whyNot(Path input, IOException e) {
+        String file = e instanceof FileSystemException f && f.getFile() != null ? f.getFile()
+                : input == null ? "the input" : input.toString();
+        if (e instanceof CaptureFormatException) {
+            return e.getMessage();
+        }
+        if (e instanceof NoSuchFileException) {
+            return file + " does not exist";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "cannot read " + file + ": permission denied";
+        }
+        if (input != null && Files.isDirectory(input)) {
+            return "cannot read " + input + ": it is a directory";
+        }
+        return "cannot read " + file + ": " + e.getMessage();
     }
 }

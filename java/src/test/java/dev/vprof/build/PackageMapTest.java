@@ -35,7 +35,7 @@ class PackageMapTest {
             Map.entry("analysis", 6),
             Map.entry("export", 6), Map.entry("source", 6), Map.entry("spanexport", 6),
             Map.entry("diff", 7), Map.entry("engine", 7), Map.entry("merge", 7), Map.entry("replay", 7),
-            Map.entry("html", 8), Map.entry("selftest", 8),
+            Map.entry("html", 8), Map.entry("mcp", 8), Map.entry("selftest", 8),
             Map.entry("demo", 9), Map.entry("watch", 9),
             Map.entry("cli", 10));
 
