@@ -142,7 +142,7 @@ final class SideAcc implements Sink {
         List<Integer> taken = new ArrayList<>();
         for (int s = 0; s < all.count(); s++) {
             int pid = all.pid(s);
-            if (!acceptsPid(pid) || options.step() != null && all.number(s) != options.step()) {
+            if (!acceptsPid(pid) || (options.step() != null && all.number(s) != options.step())) {
                 continue;
             }
             if (window != null && !window.holds(facts.clocks.epochNs(pid, all.startNs(s)))) {
