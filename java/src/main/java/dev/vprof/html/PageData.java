@@ -123,8 +123,6 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                 VllmMetrics.KV_CACHE_USAGE);
         String[] labels = {"queue depth (waiting)", "running requests", "KV-cache use"};
         String[] units = {"requests", "requests", "fraction"};
-        List<long[]> ts = new ArrayList<>();
-        List<double[]> vs = new ArrayList<>();
         int[] n = {0};
         int[] stride = {1};
         long[] seen = {0};

@@ -64,7 +64,7 @@ public final class OtlpJson {
             JsonNode rs = resourceSpans.get(i);
             String where = "resourceSpans[" + i + "]";
             requireObject(rs, where);
-            String service = serviceName(field(rs, "resource", "resource"), where);
+            String service = serviceName(field(rs, "resource", "resource"));
             JsonNode scopes = field(rs, "scopeSpans", "scope_spans");
             if (scopes == null) {
                 scopes = field(rs, "instrumentationLibrarySpans", "instrumentation_library_spans");
@@ -113,7 +113,7 @@ public final class OtlpJson {
         }
     }
 
-    private static String serviceName(JsonNode resource, String where) throws OtlpFormatException {
+    private static String serviceName(JsonNode resource) throws OtlpFormatException {
         if (resource == null || !resource.isObject()) {
             return "";
         }
