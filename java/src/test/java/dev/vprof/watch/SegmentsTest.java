@@ -21,6 +21,7 @@ import dev.vprof.report.Report;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -196,7 +197,7 @@ class SegmentsTest {
         Files.createDirectories(small);
         Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", small.toString())
                 .redirectErrorStream(true).start();
-        assumeTrue(m.waitFor() == 0, "mount -t tmpfs failed: " + new String(m.getInputStream().readAllBytes()));
+        assumeTrue(m.waitFor() == 0, "mount -t tmpfs failed: " + new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         try {
             List<Segment> closed = new ArrayList<>();
             Segments s = open(small, Duration.ofHours(1), 1L << 30, closed);
