@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
@@ -108,7 +109,7 @@ class ReadHealthAgreementTest {
     @ParameterizedTest
     @EnumSource(Damage.class)
     void everyCommandGivesTheSameExitCodeAndTheSameSentence(Damage damage) throws Exception {
-        Path file = dir.resolve(damage.name().toLowerCase() + ".vprof");
+        Path file = dir.resolve(damage.name().toLowerCase(Locale.ROOT) + ".vprof");
         Files.write(file, damage.make.apply(Files.readAllBytes(whole)));
         Process holder = null;
         if (damage == Damage.LIVE) {
@@ -137,7 +138,7 @@ class ReadHealthAgreementTest {
 
     private void check(Damage damage, Path file) throws IOException {
         String f = file.toString();
-        String tag = damage.name().toLowerCase();
+        String tag = damage.name().toLowerCase(Locale.ROOT);
         Path out = Files.createDirectories(dir.resolve(tag));
         List<Seen> seen = new ArrayList<>();
 
