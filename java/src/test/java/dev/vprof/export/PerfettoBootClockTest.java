@@ -47,7 +47,7 @@ class PerfettoBootClockTest {
             w.process(new ProcessInfo(77, 1, "python3", 130000, 1, 1 << 20, R0));
             RingRecords r = new RingRecords();
             for (int i = 0; i < 3; i++) {
-                long t = R0 + i * 150 * MS;
+                long t = R0 + i * 150L * MS;
                 r.clockSync(t, t, i, agentBoot ? t - BOOTED_AT : 0);
             }
             r.string(1, "gemm").kernelDesc(1, 1, 0, 7).kernel(R0 + 100 * MS, R0 + 110 * MS, 5, 1)
