@@ -317,8 +317,8 @@ public final class ArgsCodec {
             int tag = u8();
             return switch (tag) {
                 case NULL -> null;
-                case FALSE -> Boolean.FALSE;
-                case TRUE -> Boolean.TRUE;
+                case FALSE -> false;
+                case TRUE -> true;
                 case INT -> {
                     long z = varint();
                     yield (z >>> 1) ^ -(z & 1);
