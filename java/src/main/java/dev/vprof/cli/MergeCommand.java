@@ -111,7 +111,7 @@ final class MergeCommand implements Callable<Integer>, ExitCode.Returns {
                     + n.estimate().describe());
             if (n.estimate().method().equals(OffsetEstimate.COLLECTIVES)) {
                 stdout.println("    measured on pid " + n.referencePid() + " (reference) and pid " + n.pid()
-                        + "; this node's times are moved by " + (-n.estimate().offsetNs()) + " ns");
+                        + "; this node's times are moved by " + -n.estimate().offsetNs() + " ns");
             }
             n.estimate().notes().forEach(x -> stdout.println("    note: " + x));
         }
