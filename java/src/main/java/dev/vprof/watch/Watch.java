@@ -220,7 +220,7 @@ public final class Watch implements Segments.Listener {
                 return Watch.this.status();
             }
         };
-        Duration waitLimit = settings.after().plus(Duration.ofSeconds(120));
+        Duration waitLimit = settings.after().plus(Duration.ofMinutes(2));
         if (settings.control() != null) {
             control = ControlServer.control(settings.control(), api, settings.alertMatch(), waitLimit);
         }
