@@ -22,6 +22,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -92,7 +93,7 @@ final class AttachCommand implements Callable<Integer>, ExitCode.Returns {
         capture.validate();
         Duration safePointWait = injectTimeoutValue();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
-        Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
+        Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now(ZoneId.systemDefault()));
         OutputPath.checkWritable(file);
         OutputPath.refuseExisting(file, capture.force, "the capture file");
 
