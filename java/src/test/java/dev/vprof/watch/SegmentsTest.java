@@ -167,8 +167,10 @@ class SegmentsTest {
                 "without the oldest the window would be shorter than --keep");
         assertFalse(Files.exists(closed.getFirst().path()), "the first segment was deleted");
         assertTrue(Files.exists(oldest.path()));
-        assertEquals(left.size(), Files.list(dir).filter(p -> p.toString().endsWith(".vprof")).count() - 1,
-                "the closed segments and the open one are all that is on disk");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(left.size(), files.filter(p -> p.toString().endsWith(".vprof")).count() - 1,
+                    "the closed segments and the open one are all that is on disk");
+        }
         s.close();
     }
 
