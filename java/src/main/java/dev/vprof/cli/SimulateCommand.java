@@ -42,6 +42,8 @@ final class SimulateCommand implements Callable<Integer>, ExitCode.Returns {
     @Spec
     CommandSpec spec;
 
+    // Closing the ReplayArguments it opens deletes their temporary file; it never closes System.err.
+    @SuppressWarnings("ClosingStandardOutputStreams")
     @Override
     public Integer call() throws InterruptedException {
         List<String> cmd = new ArrayList<>();
