@@ -57,6 +57,8 @@ class ReadHealthAgreementTest {
     }
 
     /** Each way a capture can be damaged or incomplete, made from the whole one, and what its sentence says. */
+    // Immutable in fact: each make is a lambda that only copies its input, each says a List.of.
+    @SuppressWarnings("ImmutableEnumChecker")
     enum Damage {
         CUT_INSIDE_THE_HEADER(b -> Arrays.copyOf(b, 10),
                 "it ends at byte 10, inside its 16-byte file header: the rest of the file after byte 10 is missing",
