@@ -204,6 +204,8 @@ final class RecordAdapter implements RecordVisitor {
         return a;
     }
 
+    // The name cache is keyed by identity on purpose (a hit skips the map); a miss only looks the name up.
+    @SuppressWarnings("ReferenceEquality")
     @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
         Proc p = timed(pid, start, end);

@@ -23,7 +23,12 @@ public final class GpuOverlap {
     private final RunningUnion union;
     private boolean finished;
 
-    /** @param points interval ends to evaluate at (any order, duplicates allowed); @param window reorder capacity */
+    /**
+     * An overlap counter over these interval ends.
+     *
+     * @param points interval ends to evaluate at (any order, duplicates allowed)
+     * @param window reorder capacity
+     */
     public GpuOverlap(long[] points, int window) {
         long[] q = points.clone();
         Arrays.sort(q);

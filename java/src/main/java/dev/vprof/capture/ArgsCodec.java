@@ -214,20 +214,20 @@ public final class ArgsCodec {
                     buf[len++] = (byte) ch;
                 } else if (ch < 0x800) {
                     buf[len++] = (byte) (0xC0 | ch >> 6);
-                    buf[len++] = (byte) (0x80 | ch & 0x3F);
+                    buf[len++] = (byte) (0x80 | (ch & 0x3F));
                 } else if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(c[off + i + 1])) {
                     int cp = Character.toCodePoint(ch, c[off + ++i]);
                     buf[len++] = (byte) (0xF0 | cp >> 18);
-                    buf[len++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                    buf[len++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                    buf[len++] = (byte) (0x80 | cp & 0x3F);
+                    buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    buf[len++] = (byte) (0x80 | (cp & 0x3F));
                 } else if (Character.isSurrogate(ch)) {
                     buf[len++] = '?';
                     buf[len++] = '?'; // keeps the count above: an unpaired surrogate took two
                 } else {
                     buf[len++] = (byte) (0xE0 | ch >> 12);
-                    buf[len++] = (byte) (0x80 | ch >> 6 & 0x3F);
-                    buf[len++] = (byte) (0x80 | ch & 0x3F);
+                    buf[len++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
+                    buf[len++] = (byte) (0x80 | (ch & 0x3F));
                 }
             }
             if (len - at != bytes) { // a pair counted as 2 + 2 took 4: the count above holds
@@ -317,8 +317,8 @@ public final class ArgsCodec {
             int tag = u8();
             return switch (tag) {
                 case NULL -> null;
-                case FALSE -> Boolean.FALSE;
-                case TRUE -> Boolean.TRUE;
+                case FALSE -> false;
+                case TRUE -> true;
                 case INT -> {
                     long z = varint();
                     yield (z >>> 1) ^ -(z & 1);

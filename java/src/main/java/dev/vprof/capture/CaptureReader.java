@@ -62,7 +62,6 @@ public final class CaptureReader implements Closeable {
 
     private final Path path;
     private final Arena arena;
-    private final MemorySegment file;
     private final long size;
     private final int formatVersion;
     private final ReadStats stats;
@@ -82,7 +81,6 @@ public final class CaptureReader implements Closeable {
     private CaptureReader(Path path, Arena arena, MemorySegment file, int formatVersion) {
         this.path = path;
         this.arena = arena;
-        this.file = file;
         this.size = file.byteSize();
         this.formatVersion = formatVersion;
         this.stats = new ReadStats(path.toString());

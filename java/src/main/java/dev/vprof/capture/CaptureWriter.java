@@ -190,7 +190,7 @@ public final class CaptureWriter implements Closeable {
         long pos = offset;
         final long end = offset + length;
         while (pos < end) {
-            long room = capacity - b.fill;
+            long room = (long) capacity - b.fill;
             long left = end - pos;
             if (left <= room) {
                 MemorySegment.copy(src, pos, b.segment, base + b.fill, left);

@@ -22,6 +22,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -85,7 +86,7 @@ final class AttachCommand extends VprofCommand {
         capture.validate();
         Duration safePointWait = injectTimeoutValue();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
-        Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now());
+        Path file = OutputPath.expand(capture.output, pid, LocalDateTime.now(ZoneId.systemDefault()));
         OutputPath.checkWritable(file);
         OutputPath.refuseExisting(file, capture.force, "the capture file");
 

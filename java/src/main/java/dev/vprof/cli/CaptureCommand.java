@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -70,7 +71,7 @@ final class CaptureCommand extends VprofCommand {
             err.println("vprof: note: without --duration the capture runs until Ctrl-C, and a second Ctrl-C "
                     + "gives up waiting for the torch traces");
         }
-        Path file = OutputPath.expand(output, ProcessHandle.current().pid(), LocalDateTime.now());
+        Path file = OutputPath.expand(output, ProcessHandle.current().pid(), LocalDateTime.now(ZoneId.systemDefault()));
         OutputPath.refuseExisting(file, force, "capture file");
         OutputPath.checkWritable(file);
         List<String> commandLine = new ArrayList<>();

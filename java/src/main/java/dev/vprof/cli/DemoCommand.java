@@ -234,6 +234,8 @@ final class DemoCommand extends VprofCommand {
         }
     }
 
+    // err is set once in call(), before any step runs, so every thread locks the same writer.
+    @SuppressWarnings("SynchronizeOnNonFinalField")
     private void step(String s) {
         synchronized (err) {
             err.printf("vprof demo [%5.1fs] %s%n", (System.nanoTime() - t0) / 1e9, s);

@@ -157,7 +157,7 @@ final class DemoServe {
         } catch (IllegalArgumentException e) {
             throw new CliException("--otlp " + value + " is not a URL; give one such as http://127.0.0.1:4318/v1/traces");
         }
-        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+        if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) || u.getHost() == null) {
             throw new CliException("--otlp " + value + " is not an http URL; the simulated server exports OTLP/HTTP "
                     + "JSON, e.g. http://127.0.0.1:4318/v1/traces");
         }

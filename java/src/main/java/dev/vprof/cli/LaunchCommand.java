@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +67,7 @@ final class LaunchCommand extends VprofCommand {
         }
         // The pid is known only after the start: write to a temporary name, rename once known
         // (the child keeps writing to the same file).
-        Path tmp = OutputPath.expand(log, 0, LocalDateTime.now()).toAbsolutePath();
+        Path tmp = OutputPath.expand(log, 0, LocalDateTime.now(ZoneId.systemDefault())).toAbsolutePath();
         Path pending = tmp.resolveSibling(".vprof-launch-" + ProcessHandle.current().pid() + ".log");
         OutputPath.checkWritable(pending);
         if (!log.contains("%p")) { // known before CMD starts: refuse before anything runs
@@ -84,7 +85,7 @@ final class LaunchCommand extends VprofCommand {
             Files.deleteIfExists(pending);
             throw new CliException(CommandStart.why(cmd.getFirst(), e));
         }
-        Path logFile = OutputPath.expand(log, p.pid(), LocalDateTime.now()).toAbsolutePath();
+        Path logFile = OutputPath.expand(log, p.pid(), LocalDateTime.now(ZoneId.systemDefault())).toAbsolutePath();
         try {
             // Without --force an existing log (a reused pid) is kept, and this one keeps its temporary name.
             if (force) {

@@ -88,7 +88,7 @@ final class Launches {
         int p = tree.parent(pid);
         for (int depth = 0; depth < 64 && p > 0 && inTree.contains(p); depth++) {
             String v = proc.environment(p, name);
-            if (v == null || value != null && !value.equals(v)) {
+            if (v == null || (value != null && !value.equals(v))) {
                 break;
             }
             top = p;

@@ -95,7 +95,7 @@ final class MergeCommand extends VprofCommand {
                     + n.estimate().describe());
             if (n.estimate().method().equals(OffsetEstimate.COLLECTIVES)) {
                 stdout.println("    measured on pid " + n.referencePid() + " (reference) and pid " + n.pid()
-                        + "; this node's times are moved by " + (-n.estimate().offsetNs()) + " ns");
+                        + "; this node's times are moved by " + -n.estimate().offsetNs() + " ns");
             }
             n.estimate().notes().forEach(x -> stdout.println("    note: " + x));
         }

@@ -97,7 +97,7 @@ public final class OutputPath {
                     + " does not exist" + fix);
         }
         // The file is created beside itself and renamed into place, so its folder must be writable too.
-        if (!Files.isWritable(parent) || Files.exists(abs) && !Files.isWritable(abs)) {
+        if (!Files.isWritable(parent) || (Files.exists(abs) && !Files.isWritable(abs))) {
             throw new CliException("cannot write the capture file " + file + ": permission denied" + fix);
         }
     }

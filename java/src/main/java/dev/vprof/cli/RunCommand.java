@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,7 @@ final class RunCommand extends VprofCommand {
         capture.validate();
         long ringBytes = capture.agent.ringBytes();
         ArmSpec armSpec = capture.toSpec(Capture.newCaptureId());
-        LocalDateTime now = LocalDateTime.now();
+        LocalDateTime now = LocalDateTime.now(ZoneId.systemDefault());
         Path planned = OutputPath.expand(capture.output, 0, now);
         OutputPath.checkWritable(planned);
         if (!capture.output.contains("%p")) { // known before CMD starts: refuse before anything runs

@@ -35,6 +35,8 @@ final class SimulateCommand extends VprofCommand {
             + "whose trace (a .vprof, a PyTorch profiler trace or a folder of rank traces) becomes a replay script.")
     List<String> args = new ArrayList<>();
 
+    // Closing the ReplayArguments it opens deletes their temporary file; it never closes System.err.
+    @SuppressWarnings("ClosingStandardOutputStreams")
     @Override
     public Integer call() throws InterruptedException {
         List<String> cmd = new ArrayList<>();

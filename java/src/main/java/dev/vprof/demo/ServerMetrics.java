@@ -104,7 +104,7 @@ final class ServerMetrics {
     private void counter(StringBuilder b, String name, String help, long v) {
         b.append("# HELP ").append(name).append("_total ").append(help).append('\n');
         b.append("# TYPE ").append(name).append("_total counter\n");
-        b.append(name).append("_total{").append(labels).append("} ").append(num(v)).append('\n');
+        b.append(name).append("_total{").append(labels).append("} ").append(num((double) v)).append('\n');
     }
 
     private void histogram(StringBuilder b, String name, String help, Histogram h) {
@@ -114,12 +114,12 @@ final class ServerMetrics {
         for (int i = 0; i < h.bounds.length; i++) {
             cumulative += h.counts[i];
             b.append(name).append("_bucket{").append(labels).append(",le=\"").append(num(h.bounds[i]))
-                    .append("\"} ").append(num(cumulative)).append('\n');
+                    .append("\"} ").append(num((double) cumulative)).append('\n');
         }
         cumulative += h.counts[h.bounds.length];
-        b.append(name).append("_bucket{").append(labels).append(",le=\"+Inf\"} ").append(num(cumulative)).append('\n');
+        b.append(name).append("_bucket{").append(labels).append(",le=\"+Inf\"} ").append(num((double) cumulative)).append('\n');
         b.append(name).append("_sum{").append(labels).append("} ").append(num(h.sum)).append('\n');
-        b.append(name).append("_count{").append(labels).append("} ").append(num(cumulative)).append('\n');
+        b.append(name).append("_count{").append(labels).append("} ").append(num((double) cumulative)).append('\n');
     }
 
     private static String num(double v) {

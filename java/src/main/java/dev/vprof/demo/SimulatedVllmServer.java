@@ -475,6 +475,8 @@ public final class SimulatedVllmServer implements AutoCloseable {
     }
 
     /** Monotonic-to-epoch mapping taken once, so span times are consistent with each other. */
+    // The anchor is the moment the class loads, on purpose: one epoch and nanoTime pair for the process.
+    @SuppressWarnings("TimeInStaticInitializer")
     private static final class Clock {
         private static final long EPOCH_AT_START;
         private static final long NANO_AT_START;

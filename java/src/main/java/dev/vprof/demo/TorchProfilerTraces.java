@@ -240,7 +240,7 @@ final class TorchProfilerTraces {
                 for (int l = 0; l < LAYERS; l++) {
                     for (KernelShape k : LAYER) {
                         kernels.add(k);
-                        if (world > 1 && (k == LAYER.get(4) || k == LAYER.getLast())) {
+                        if (world > 1 && (k.equals(LAYER.get(4)) || k.equals(LAYER.getLast()))) {
                             kernels.add(ALL_REDUCE);
                         }
                     }

@@ -99,7 +99,7 @@ public final class CaptureDiff {
             }
             base.sides.add(bs);
             next.sides.add(ns);
-            chooseBasis(o, base, bs, next, ns);
+            chooseBasis(base, bs, next, ns);
             count(base);
             if (next != base) {
                 count(next);
@@ -152,7 +152,7 @@ public final class CaptureDiff {
     }
 
     /** Steps when both sides have them, else requests when both have them, else seconds of each side. */
-    private static void chooseBasis(DiffOptions o, Input bi, SideAcc b, Input ni, SideAcc n) {
+    private static void chooseBasis(Input bi, SideAcc b, Input ni, SideAcc n) {
         pickRequests(bi, b);
         pickRequests(ni, n);
         TreeSet<Long> bSteps = b.includedSteps();

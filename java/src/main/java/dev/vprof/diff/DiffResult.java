@@ -116,6 +116,8 @@ public record DiffResult(
     public record Basis(String unit, double baseUnits, @JsonProperty("new_units") double newUnits, String note) {}
 
     /**
+     * The settings the comparison ran with.
+     *
      * @param noiseFloor          a row's relative change below this is within the noise (default 0.02)
      * @param regressionThreshold the GPU (or step) time change that makes a verdict (default 0.05)
      * @param ci                  the confidence level of the intervals (0.95)

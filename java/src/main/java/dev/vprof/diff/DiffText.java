@@ -173,7 +173,7 @@ public final class DiffText {
             String cut = shorten(n, max);
             int common = -1;
             for (String o : names) {
-                if (o != n && !o.equals(n) && shorten(o, max).equals(cut)) {
+                if (!o.equals(n) && shorten(o, max).equals(cut)) {
                     int p = 0;
                     while (p < n.length() && p < o.length() && n.charAt(p) == o.charAt(p)) {
                         p++;

@@ -142,7 +142,7 @@ final class SideAcc implements Sink {
         List<Integer> taken = new ArrayList<>();
         for (int s = 0; s < all.count(); s++) {
             int pid = all.pid(s);
-            if (!acceptsPid(pid) || options.step() != null && all.number(s) != options.step()) {
+            if (!acceptsPid(pid) || (options.step() != null && all.number(s) != options.step())) {
                 continue;
             }
             if (window != null && !window.holds(facts.clocks.epochNs(pid, all.startNs(s)))) {
@@ -226,6 +226,8 @@ final class SideAcc implements Sink {
         String name = k.name();
         KernelDesc desc = k.desc();
         total.add(durationNs, bucket, budget, rng);
+        // Identity on purpose: a fast path for the same String as the last kernel's; an equal copy takes entry().
+        @SuppressWarnings("ReferenceEquality")
         Entry e = name == lastName ? lastEntry : entry(name);
         e.exact.add(durationNs, bucket, budget, rng);
         e.base.add(durationNs, bucket, budget, rng);

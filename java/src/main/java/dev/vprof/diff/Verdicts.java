@@ -66,11 +66,11 @@ final class Verdicts {
                 boolean decisive = qv != null && qv <= FDR && Math.abs(r.time().delta()) > material
                         && (r.time().relative() == null || Math.abs(r.time().relative()) >= noiseFloor);
                 if (decisive && r.time().delta() > 0 && (regressed == null
-                        || regressed.level().equals(r.level()) && r.time().delta() > regressed.time().delta())) {
+                        || (regressed.level().equals(r.level()) && r.time().delta() > regressed.time().delta()))) {
                     regressed = t;
                 }
                 if (decisive && r.time().delta() < 0 && (improved == null
-                        || improved.level().equals(r.level()) && r.time().delta() < improved.time().delta())) {
+                        || (improved.level().equals(r.level()) && r.time().delta() < improved.time().delta()))) {
                     improved = t;
                 }
             }
@@ -98,7 +98,7 @@ final class Verdicts {
             for (LatencyChange l : requests.latencies()) {
                 if (!l.name().equals("ttft") && !l.name().equals("e2e")) continue;
                 int d = latencyDirection(l, t);
-                if (d > 0 && latencyDir <= 0 || d < 0 && latencyDir == 0) {
+                if ((d > 0 && latencyDir <= 0) || (d < 0 && latencyDir == 0)) {
                     latencyDir = d;
                     latency = l;
                 }

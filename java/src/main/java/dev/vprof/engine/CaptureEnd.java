@@ -14,7 +14,7 @@ final class CaptureEnd {
     enum Cause { COMMAND_EXITED, TARGETS_EXITED, RANGES_DONE, RANGES_DONE_OR_EXITED }
 
     /**
-     * @param stopReason  {@code duration}, {@code SIGINT}, {@code SIGTERM}, {@code signal} or a
+     * @param stopReason  "duration", {@code SIGINT}, {@code SIGTERM}, {@code signal} or a
      *                    caller's reason; null when it ended by itself, for {@code cause}
      * @param elapsedNs   how long it ran
      * @param durationNs  --duration, 0 when none

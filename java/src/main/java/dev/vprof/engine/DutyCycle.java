@@ -12,7 +12,7 @@ import java.util.Set;
  * launch nothing while no range is open (docs/cupti.md), and the front end opens one range of
  * {@code P%} of every cycle, at its start, and closes it again with the RANGE_BEGIN and RANGE_END
  * commands that {@code --range-scope tree} uses ({@link TreeRangeRelay}). So the target pays the
- * recording's cost only that share of the time. While a dump is pending ({@link #hold}) the range
+ * recording's cost only that share of the time. While a dump is pending ({@link #poll}'s {@code hold}) the range
  * stays open, so that the seconds after a trigger are recorded whole.
  *
  * <p>Polled by the drain thread every turn; a range it opened ends only by its own RANGE_END (or

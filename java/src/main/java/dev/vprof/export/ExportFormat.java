@@ -38,7 +38,7 @@ public enum ExportFormat {
             // A name that says the other kind of file would mislead whoever opens it: refuse it.
             boolean protobufName = name.endsWith(".pftrace") || name.endsWith(".perfetto-trace");
             boolean jsonName = name.endsWith(".json") || name.endsWith(".json.gz");
-            if (f == PERFETTO && jsonName || f != PERFETTO && protobufName) {
+            if ((f == PERFETTO && jsonName) || (f != PERFETTO && protobufName)) {
                 throw new IllegalArgumentException("--format " + explicit.strip().toLowerCase(Locale.ROOT)
                         + " writes " + (f == PERFETTO ? "Perfetto protobuf" : "JSON") + ", but " + out + " is named as "
                         + (jsonName ? "JSON" : "a Perfetto trace") + "; name it " + (f == PERFETTO ? ".pftrace" : ".json")

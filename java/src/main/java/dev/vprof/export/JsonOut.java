@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * A streaming JSON writer into a byte buffer: no tree, no reflection. Callers write the structure
- * ({@code raw("{\"ph\":\"X\",")}) and hand strings to {@link #string} or pre-escape a name once with
+ * (<code>raw("{\"ph\":\"X\",")</code>) and hand strings to {@link #string} or pre-escape a name once with
  * {@link #quoted} when it repeats millions of times.
  */
 final class JsonOut {

@@ -465,7 +465,6 @@ public final class PerfettoWriter {
         final class Sequence {
             final int id;
             final WireWriter ev = new WireWriter(128);
-            final WireWriter interned = new WireWriter(128);
             final WireWriter internedNames = new WireWriter(64);
             final WireWriter internedAnnotationNames = new WireWriter(64);
             final WireWriter internedValues = new WireWriter(64);

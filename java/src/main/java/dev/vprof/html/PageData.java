@@ -114,7 +114,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
 
     static double logEdge(long min, long max, int bins, int i) {
         double lo = Math.max(1, min);
-        double hi = Math.max(lo * 1.0001, max + 1);
+        double hi = Math.max(lo * 1.0001, (double) (max + 1));
         return lo * Math.pow(hi / lo, (double) i / bins);
     }
 
@@ -123,8 +123,6 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
                 VllmMetrics.KV_CACHE_USAGE);
         String[] labels = {"queue depth (waiting)", "running requests", "KV-cache use"};
         String[] units = {"requests", "requests", "fraction"};
-        List<long[]> ts = new ArrayList<>();
-        List<double[]> vs = new ArrayList<>();
         int[] n = {0};
         int[] stride = {1};
         long[] seen = {0};
@@ -239,7 +237,7 @@ public record PageData(long fromNs, long toNs, List<GpuLane> gpus, List<KernelHi
         private static int bin(long min, long max, long d) {
             double lo = logEdge(min, max, HISTOGRAM_BINS, 0);
             double hi = logEdge(min, max, HISTOGRAM_BINS, HISTOGRAM_BINS);
-            double x = Math.log(Math.max(lo, d) / lo) / Math.log(hi / lo);
+            double x = Math.log(Math.max(lo, (double) d) / lo) / Math.log(hi / lo);
             return Math.clamp((long) Math.floor(x * HISTOGRAM_BINS), 0, HISTOGRAM_BINS - 1);
         }
 

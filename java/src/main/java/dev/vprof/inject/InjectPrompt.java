@@ -9,6 +9,8 @@ public interface InjectPrompt {
     boolean confirm(String question);
 
     /** The terminal's prompt (default answer: no), or null when vprof does not run on a terminal. */
+    // null still comes back where there is no console at all; isTerminal() covers the JDK 22+ one that is no terminal.
+    @SuppressWarnings("SystemConsoleNull")
     static InjectPrompt terminal() {
         Console c = System.console();
         if (c == null || !c.isTerminal()) {

@@ -17,6 +17,8 @@ public final class InjectionReadiness {
     private static final int CAP_SYS_PTRACE = 19;
 
     /**
+     * Whether injection can reach here, and what stops it.
+     *
      * @param possible  false when some blocker certainly stops every injection here
      * @param summary   one line: what injection can reach here
      * @param blockers  each problem with its remedy
@@ -62,6 +64,8 @@ public final class InjectionReadiness {
     }
 
     /**
+     * Whether injection can reach here, from these settings.
+     *
      * @param scope      the Yama setting ({@link PtraceScope#read()})
      * @param selfStatus the content of /proc/self/status
      * @param injectorPresent whether the bundled vprof-inject exists

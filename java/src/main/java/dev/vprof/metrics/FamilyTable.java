@@ -252,7 +252,7 @@ final class FamilyTable {
         for (int i = 0; i < f.samples.size(); i++) {
             Sample smp = f.samples.get(i);
             Labels series = smp.labels().without("le");
-            if (smp.name().equals(bucket) || gauge && smp.name().equals(draftBucket)) {
+            if (smp.name().equals(bucket) || (gauge && smp.name().equals(draftBucket))) {
                 buckets.computeIfAbsent(series, k -> new ArrayList<>()).add(smp);
             } else if (smp.name().equals(countName)) {
                 counts.put(series, smp.value());

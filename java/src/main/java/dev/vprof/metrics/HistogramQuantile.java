@@ -21,6 +21,8 @@ public final class HistogramQuantile {
     }
 
     /**
+     * The bucket bounds of the q-quantile of a histogram.
+     *
      * @param q           the quantile, 0..1
      * @param upperBounds the {@code le} of each bucket; must include {@code +Inf}
      * @param cumulative  the cumulative count of each bucket (over a window: the increase)

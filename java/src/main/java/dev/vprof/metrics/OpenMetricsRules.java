@@ -52,8 +52,8 @@ final class OpenMetricsRules {
             }
             switch (type) {
                 case SUMMARY -> {
-                    if ((suffix.equals("_sum") || suffix.equals("_count")) && (Double.isNaN(v) || v < 0)
-                            || suffix.isEmpty() && v < 0) {
+                    if (((suffix.equals("_sum") || suffix.equals("_count")) && (Double.isNaN(v) || v < 0))
+                            || (suffix.isEmpty() && v < 0)) {
                         error.accept(line, "summary sample " + s.name() + " is " + v + " (never negative"
                                 + (suffix.isEmpty() ? "" : " or NaN") + ")");
                     }

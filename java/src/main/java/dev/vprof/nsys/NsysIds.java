@@ -30,7 +30,7 @@ final class NsysIds {
     /** {@code TRACE_PROCESS_EVENT_CUDABACKTRACE}: a call already in the table again, with its call stack. */
     static final int EVENT_CLASS_CUDA_BACKTRACE = 67;
 
-    /** A process: the hardware, VM and process parts of a {@code globalPid} or {@code globalTid} (bits 24-63). */
+    /** A process: the hardware, VM and process parts of a globalPid or globalTid (bits 24-63). */
     static long processKey(long globalId) {
         return globalId >>> 24;
     }

@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -51,7 +52,7 @@ public final class OtlpJson {
     public static DecodedBatch decodeRequest(JsonNode root) throws OtlpFormatException {
         if (root == null || !root.isObject()) {
             throw new OtlpFormatException("expected a JSON object (ExportTraceServiceRequest), got "
-                    + (root == null ? "nothing" : root.getNodeType().toString().toLowerCase()));
+                    + (root == null ? "nothing" : root.getNodeType().toString().toLowerCase(Locale.ROOT)));
         }
         List<Span> spans = new ArrayList<>();
         SpanCheck.Rejections rejections = new SpanCheck.Rejections();
@@ -64,7 +65,7 @@ public final class OtlpJson {
             JsonNode rs = resourceSpans.get(i);
             String where = "resourceSpans[" + i + "]";
             requireObject(rs, where);
-            String service = serviceName(field(rs, "resource", "resource"), where);
+            String service = serviceName(field(rs, "resource", "resource"));
             JsonNode scopes = field(rs, "scopeSpans", "scope_spans");
             if (scopes == null) {
                 scopes = field(rs, "instrumentationLibrarySpans", "instrumentation_library_spans");
@@ -113,7 +114,7 @@ public final class OtlpJson {
         }
     }
 
-    private static String serviceName(JsonNode resource, String where) throws OtlpFormatException {
+    private static String serviceName(JsonNode resource) throws OtlpFormatException {
         if (resource == null || !resource.isObject()) {
             return "";
         }
@@ -342,13 +343,13 @@ public final class OtlpJson {
 
     private static void requireArray(JsonNode n, String where) throws OtlpFormatException {
         if (!n.isArray()) {
-            throw new OtlpFormatException(where + " must be a JSON array, got " + n.getNodeType().toString().toLowerCase());
+            throw new OtlpFormatException(where + " must be a JSON array, got " + n.getNodeType().toString().toLowerCase(Locale.ROOT));
         }
     }
 
     private static void requireObject(JsonNode n, String where) throws OtlpFormatException {
         if (!n.isObject()) {
-            throw new OtlpFormatException(where + " must be a JSON object, got " + n.getNodeType().toString().toLowerCase());
+            throw new OtlpFormatException(where + " must be a JSON object, got " + n.getNodeType().toString().toLowerCase(Locale.ROOT));
         }
     }
 

@@ -24,6 +24,8 @@ final class Latencies {
     record Chosen(WindowStats stats, Report.LatencySection section) {}
 
     /**
+     * The stats the verdict reads and the report's latency section.
+     *
      * @param stats the metrics over the window, or null without them
      * @param spans the span latencies, or null without requests in the window
      * @return null when there is neither

@@ -81,6 +81,8 @@ final class InteractiveCases {
      * Runs the steps with the attach going, then waits for it to end (a row if it failed) and makes
      * sure it is gone. The program's result line, or null when there is nothing to check (a row says why).
      */
+    // STOPPED is a sentinel compared by identity (Jackson's shared MissingNode, which readTree gives for empty input).
+    @SuppressWarnings("ReferenceEquality")
     private JsonNode attached(String label, Path dir, Process attach, Steps steps)
             throws IOException, InterruptedException {
         try {

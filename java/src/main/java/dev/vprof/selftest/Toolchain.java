@@ -1,6 +1,7 @@
 package dev.vprof.selftest;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,7 +51,7 @@ final class Toolchain {
         if (!name.startsWith("_Z") || onPath("c++filt") == null) return name;
         try {
             Process p = new ProcessBuilder("c++filt", name).start();
-            String s = new String(p.getInputStream().readAllBytes()).strip();
+            String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             return p.waitFor() == 0 && !s.isEmpty() ? s : name;
         } catch (IOException e) {
             return name;

@@ -484,6 +484,8 @@ final class TraceTokenizer {
     private final int[] argId = new int[ARG_SLOTS];
 
     /** The cache slot of arg key {@code f}, filled on a miss (a key that collides replaces the last one). */
+    // Keyed by identity on purpose: a key seen again is the same String; an equal copy only refills the slot.
+    @SuppressWarnings("ReferenceEquality")
     private int argSlot(String f) {
         int i = System.identityHashCode(f) & (ARG_SLOTS - 1);
         if (argName[i] != f) {

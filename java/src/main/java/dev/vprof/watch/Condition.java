@@ -166,7 +166,7 @@ public record Condition(String text, VllmMetrics.Metric metric, Statistic statis
     private static double threshold(String text, String series, VllmMetrics.Metric metric, Statistic statistic,
                                     double number, String unit) {
         boolean seconds = statistic == Statistic.QUANTILE || statistic == Statistic.MEAN;
-        boolean fraction = metric == VllmMetrics.KV_CACHE_USAGE;
+        boolean fraction = VllmMetrics.KV_CACHE_USAGE.equals(metric);
         if (seconds) {
             return switch (unit) {
                 case "us" -> number / 1e6;

@@ -261,6 +261,8 @@ final class Dumps implements AutoCloseable {
         }
     }
 
+    // Each caller waits inside a loop that re-tests its own condition (pending dumps, the cut, the deadline).
+    @SuppressWarnings("WaitNotInLoop")
     private void waitQuietly(long millis) {
         try {
             wait(millis);

@@ -63,7 +63,7 @@ final class Prelude {
             return;
         }
         byte[] old = records.get(key);
-        long grow = len - (old == null ? 0 : old.length);
+        long grow = (long) len - (old == null ? 0 : old.length);
         if (bytes + grow > MAX_BYTES) {
             notKept++;
             return;

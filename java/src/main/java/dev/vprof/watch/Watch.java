@@ -220,7 +220,7 @@ public final class Watch implements Segments.Listener {
                 return Watch.this.status();
             }
         };
-        Duration waitLimit = settings.after().plus(Duration.ofSeconds(120));
+        Duration waitLimit = settings.after().plus(Duration.ofMinutes(2));
         if (settings.control() != null) {
             control = ControlServer.control(settings.control(), api, settings.alertMatch(), waitLimit);
         }
@@ -267,11 +267,10 @@ public final class Watch implements Segments.Listener {
     }
 
     private void announce() {
-        StringBuilder sb = new StringBuilder("vprof watch: recording the last ")
-                .append(Sizes.seconds(settings.limits().keep().toNanos() / 1e9)).append(" (at most ")
-                .append(Sizes.text(settings.limits().maxDiskBytes())).append(") in ").append(segmentsDir(settings.dir()))
-                .append("; dumps go to ").append(settings.dir());
-        log.println(sb);
+        log.println("vprof watch: recording the last "
+                + Sizes.seconds(settings.limits().keep().toNanos() / 1e9) + " (at most "
+                + Sizes.text(settings.limits().maxDiskBytes()) + ") in " + segmentsDir(settings.dir())
+                + "; dumps go to " + settings.dir());
         for (Condition cond : settings.conditions()) {
             log.println("vprof watch: dumps when " + cond.text());
         }

@@ -72,12 +72,12 @@ final class WatchMetrics {
         p.add(gauge("vprof_watch_armed", "1 while the agents record (0 in the unarmed part of --armed's duty cycle)",
                 "", Map.of(), armed.getAsBoolean() ? 1 : 0));
         p.add(gauge("vprof_watch_processes", "Processes the recorder is attached to", "", Map.of(), live));
-        p.add(counter("vprof_records_total", "Records read from the agents' rings", "", Map.of(), records));
+        p.add(counter("vprof_records_total", "Records read from the agents' rings", "", Map.of(), (double) records));
         p.add(counter("vprof_drops_total", "Records lost and counted, by where: the shared ring was full, or CUPTI "
-                + "dropped them", "", Map.of("where", "ring"), ring));
-        p.add(counter("vprof_drops_total", null, "", Map.of("where", "cupti"), cupti));
+                + "dropped them", "", Map.of("where", "ring"), (double) ring));
+        p.add(counter("vprof_drops_total", null, "", Map.of("where", "cupti"), (double) cupti));
         GpuTally gpu = segments.gpu();
-        p.add(counter("vprof_kernels_total", "Kernels recorded", "", Map.of(), gpu.kernels()));
+        p.add(counter("vprof_kernels_total", "Kernels recorded", "", Map.of(), (double) gpu.kernels()));
         Map<Integer, Long> busy = gpu.busyNs();
         Map<Integer, Double> ratio = ratios(busy);
         boolean first = true;
@@ -101,15 +101,15 @@ final class WatchMetrics {
         }
         Segments.Stats s = segments.stats();
         p.add(gauge("vprof_window_seconds", "Time the rolling window covers now", "s", Map.of(), s.spanSeconds(now)));
-        p.add(gauge("vprof_window_bytes", "Bytes the rolling window takes on disk", "By", Map.of(), s.bytes()));
+        p.add(gauge("vprof_window_bytes", "Bytes the rolling window takes on disk", "By", Map.of(), (double) s.bytes()));
         p.add(gauge("vprof_window_segments", "Files of the rolling window", "", Map.of(), s.segments()));
         p.add(counter("vprof_segments_deleted_total", "Segments deleted: past --keep, or early to stay within "
-                + "--max-disk or to make room on a full disk", "", Map.of("reason", "keep"), s.droppedForKeep()));
-        p.add(counter("vprof_segments_deleted_total", null, "", Map.of("reason", "max_disk"), s.droppedForDisk()));
+                + "--max-disk or to make room on a full disk", "", Map.of("reason", "keep"), (double) s.droppedForKeep()));
+        p.add(counter("vprof_segments_deleted_total", null, "", Map.of("reason", "max_disk"), (double) s.droppedForDisk()));
         p.add(counter("vprof_disk_full_total", "Writes that failed (a full disk) and were recovered from", "", Map.of(),
-                s.diskFullEvents()));
+                (double) s.diskFullEvents()));
         p.add(counter("vprof_disk_lost_bytes_total", "Bytes of records lost to failed writes", "By", Map.of(),
-                s.bytesLost()));
+                (double) s.bytesLost()));
         Map<Dumps.Trigger, Long> taken = dumps.takenByTrigger();
         Map<Dumps.Trigger, Long> refused = dumps.refusedByTrigger();
         first = true;
@@ -124,7 +124,7 @@ final class WatchMetrics {
                     + "watch ended), by what asked" : null, "", Map.of("trigger", t.label()), refused.getOrDefault(t, 0L)));
             first = false;
         }
-        p.add(counter("vprof_dumps_failed_total", "Dumps that could not be written", "", Map.of(), dumps.failed()));
+        p.add(counter("vprof_dumps_failed_total", "Dumps that could not be written", "", Map.of(), (double) dumps.failed()));
         return p;
     }
 

@@ -48,7 +48,7 @@ public final class DisorderlyCapture {
                 RingRecords head = new RingRecords();
                 for (int i = 0; i <= 4; i++) {
                     long real = T0 + i * 1_000_000_000L;
-                    head.clockSync(real + SKEW + i * 7, real, real);
+                    head.clockSync(real + SKEW + i * 7L, real, real);
                 }
                 head.string(1, "gemm").string(2, "attn").string(3, "serve").string(4, "step").string(5, "forward")
                         .string(6, "vllm").string(7, "cross").string(8, "mark").string(9, "nccl")
@@ -131,7 +131,7 @@ public final class DisorderlyCapture {
                 emit.accept(t + 3_000, r -> r.marker(t + 3_000, outer, VprofRing.MARKER_START, 7, 0, 2));
                 emit.accept(t + 4_000, r -> r.marker(t + 4_000, inner, VprofRing.MARKER_START, 7, 0, 2));
                 emit.accept(t + 9_000, r -> r.marker(t + 9_000, outer, VprofRing.MARKER_END, 0, 0, 2));
-                emit.accept(t + 12_000 + random.nextInt(3) * 1_000, r -> r.marker(t + 12_000, inner, VprofRing.MARKER_END, 0, 0, 2));
+                emit.accept(t + 12_000 + random.nextInt(3) * 1_000L, r -> r.marker(t + 12_000, inner, VprofRing.MARKER_END, 0, 0, 2));
             }
             if (s % 7 == 3) { // three ranges start at one nanosecond; their ends order them
                 int a = marker++;

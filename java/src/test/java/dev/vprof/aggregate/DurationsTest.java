@@ -37,7 +37,7 @@ class DurationsTest {
         Arrays.sort(values);
         for (double p : new double[] {50, 90, 99, 99.9}) {
             long truth = values[(int) Math.ceil(p / 100 * values.length) - 1];
-            assertEquals(truth, d.percentile(p), truth * 0.004, "p" + p);
+            assertEquals((double) truth, (double) d.percentile(p), truth * 0.004, "p" + p);
         }
     }
 

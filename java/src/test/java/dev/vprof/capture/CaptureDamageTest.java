@@ -183,9 +183,8 @@ class CaptureDamageTest {
                     .raw(16, 16, VprofRing.REC_RANGE)
                     .raw(24, 24, 99)
                     .raw(24, 24, -5);
-            MemorySegment s = odd.segment();
             odd.string(3, "abc");
-            s = odd.segment();
+            MemorySegment s = odd.segment();
             s.set(ValueLayout.JAVA_INT_UNALIGNED, s.byteSize() - 24 + 12, 1000); // len 1000 in a 24-byte record
             odd.string(0, "zero");
             odd.kernel(5, 6, 3, -2).writeTo(w, 1);

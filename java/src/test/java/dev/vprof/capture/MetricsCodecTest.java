@@ -72,7 +72,7 @@ class MetricsCodecTest {
             in.add(new ScrapeResult.Scrape(f.snapshot(1000 + i), 0, List.of()));
         }
         int encoded = MetricsCodec.encode(in).length;
-        assertTrue(encoded * 5 < textBytes, encoded + " bytes encoded for " + textBytes + " bytes of text");
+        assertTrue(encoded * 5L < textBytes, encoded + " bytes encoded for " + textBytes + " bytes of text");
     }
 
     @Test

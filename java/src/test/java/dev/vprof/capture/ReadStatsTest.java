@@ -130,7 +130,7 @@ class ReadStatsTest {
             r.forEachRecord(new RecordVisitor() {});
             r.forEachRecord(new RecordVisitor() {});
             assertEquals(1, s.get(ReadStats.Stat.DAMAGED_CHUNKS));
-            long chunkBytes = CaptureFormat.CHUNK_HEADER_SIZE + CaptureFormat.align8(second.length());
+            long chunkBytes = (long) CaptureFormat.CHUNK_HEADER_SIZE + CaptureFormat.align8(second.length());
             assertEquals(chunkBytes, s.get(ReadStats.Stat.DAMAGED_BYTES));
             saysWhatIsMissing(s, "1 damaged chunk (" + ReadStats.bytes(chunkBytes) + " of its "
                     + ReadStats.bytes(b.length) + ") was skipped", "covers the " + (r.chunks().size() - 1) + " whole chunks read");

@@ -11,6 +11,7 @@ import dev.vprof.otlp.OtlpJson;
 import dev.vprof.otlp.OtlpProtobuf;
 import dev.vprof.otlp.Span;
 import dev.vprof.otlp.TestSpans;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -70,7 +71,7 @@ class SpansCodecTest {
     @Test
     void aRequestThisVprofCannotDecodeIsNotedAndTheOthersAreRead() throws Exception {
         List<Span> good = TestSpans.mixed(4);
-        ExportRequest broken = new ExportRequest(ExportRequest.Encoding.JSON, "{\"resourceSpans\": [".getBytes(),
+        ExportRequest broken = new ExportRequest(ExportRequest.Encoding.JSON, "{\"resourceSpans\": [".getBytes(StandardCharsets.UTF_8),
                 List.of());
         List<String> notes = new ArrayList<>();
         List<Span> read = SpansCodec.decode(SpansCodec.encodeRequests(List.of(broken, proto(good))), notes::add);

@@ -19,7 +19,7 @@ class TimeSyncTest {
         java.nio.file.Files.writeString(dir.resolve("t.c"), src);
         Process cc = new ProcessBuilder("gcc", "-o", dir.resolve("t").toString(), dir.resolve("t.c").toString())
                 .redirectErrorStream(true).start();
-        assertTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, new String(cc.getInputStream().readAllBytes()));
+        assertTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         Process p = new ProcessBuilder(dir.resolve("t").toString()).start();
         String[] f = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip().split(" ");
         p.waitFor();

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -325,7 +326,9 @@ class AttachInjectTest {
         Process p = startPlain("bare.log", "--workers", "2", "--duration", "60s", "--bare");
         List<Long> workers = awaitWorkersWithCuda(p, 2);
         for (long w : workers) {
-            assertEquals(1, Files.list(Path.of("/proc/" + w + "/task")).count(), "--bare: one thread");
+            try (Stream<Path> tasks = Files.list(Path.of("/proc/" + w + "/task"))) {
+                assertEquals(1, tasks.count(), "--bare: one thread");
+            }
         }
         assumeInjectionPossible(workers.getFirst());
         Cli.Result r = attach("--pid", Long.toString(p.pid()), "--inject", "--duration", "1s",

@@ -153,7 +153,7 @@ class ChaosDrillTest {
                 List<String> cmd = e2e.vprofCommand("attach", "--pid", Long.toString(server.pid()),
                         "--capture-range=cudaProfilerApi", "--capture-range-end=repeat", "-o", file.toString());
                 boolean kill = killed.get(i);
-                long runMs = 300 + rnd.nextInt(2700);
+                long runMs = 300L + rnd.nextInt(2700);
                 if (!kill) {
                     cmd.add("--duration=" + runMs + "ms");
                 }

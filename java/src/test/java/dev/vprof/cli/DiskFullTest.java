@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,7 +41,7 @@ class DiskFullTest {
         Files.createDirectories(small);
         Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small.toString())
                 .redirectErrorStream(true).start();
-        String out = new String(m.getInputStream().readAllBytes());
+        String out = new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, m.waitFor(), "mount -t tmpfs: " + out);
     }
 

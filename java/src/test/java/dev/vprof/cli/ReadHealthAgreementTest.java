@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,6 +57,8 @@ class ReadHealthAgreementTest {
     }
 
     /** Each way a capture can be damaged or incomplete, made from the whole one, and what its sentence says. */
+    // Immutable in fact: each make is a lambda that only copies its input, each says a List.of.
+    @SuppressWarnings("ImmutableEnumChecker")
     enum Damage {
         CUT_INSIDE_THE_HEADER(b -> Arrays.copyOf(b, 10),
                 "it ends at byte 10, inside its 16-byte file header: the rest of the file after byte 10 is missing",
@@ -108,7 +111,7 @@ class ReadHealthAgreementTest {
     @ParameterizedTest
     @EnumSource(Damage.class)
     void everyCommandGivesTheSameExitCodeAndTheSameSentence(Damage damage) throws Exception {
-        Path file = dir.resolve(damage.name().toLowerCase() + ".vprof");
+        Path file = dir.resolve(damage.name().toLowerCase(Locale.ROOT) + ".vprof");
         Files.write(file, damage.make.apply(Files.readAllBytes(whole)));
         Process holder = null;
         if (damage == Damage.LIVE) {
@@ -137,7 +140,7 @@ class ReadHealthAgreementTest {
 
     private void check(Damage damage, Path file) throws IOException {
         String f = file.toString();
-        String tag = damage.name().toLowerCase();
+        String tag = damage.name().toLowerCase(Locale.ROOT);
         Path out = Files.createDirectories(dir.resolve(tag));
         List<Seen> seen = new ArrayList<>();
 

@@ -77,7 +77,7 @@ class SimulateSlowTest {
                 gemms++;
                 baseGemmNs += b.durationNs();
                 slowGemmNs += s.durationNs();
-                assertEquals(Math.round(b.durationNs() * 1.3), s.durationNs(), 1.0, b.name());
+                assertEquals((double) Math.round(b.durationNs() * 1.3), (double) s.durationNs(), 1.0, b.name());
             } else {
                 assertEquals(b.durationNs(), s.durationNs(), b.name());
             }
@@ -99,7 +99,7 @@ class SimulateSlowTest {
             if (factor == 3) {
                 both++;
             }
-            assertEquals(Math.round(b.durationNs() * factor), slow.get(e.getKey()).durationNs(), 1.0, b.name());
+            assertEquals((double) Math.round(b.durationNs() * factor), (double) slow.get(e.getKey()).durationNs(), 1.0, b.name());
         }
         assertTrue(both > 0, "some kernel matched both rules");
     }

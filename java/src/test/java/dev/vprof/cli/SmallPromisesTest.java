@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -127,7 +128,7 @@ class SmallPromisesTest {
     void simulateErrorsNameVprofSimulate() throws Exception {
         E2e e2e = E2e.nativeParts();
         Process p = new ProcessBuilder(e2e.vprofCommand("simulate", "--steps", "x")).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, p.exitValue(), out);
         assertTrue(out.contains("vprof simulate: --steps expects a number of steps, not 'x'")

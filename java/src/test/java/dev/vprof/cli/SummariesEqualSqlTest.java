@@ -122,7 +122,7 @@ class SummariesEqualSqlTest {
             if (g.get("median_exact").asBoolean()) {
                 assertEquals(median, g.get("median").asLong(), section + " median of " + name);
             } else { // past 1024 values of a name: the log histogram's bound
-                assertEquals(median, g.get("median").asLong(), 0.004 * median + 1, section + " median of " + name);
+                assertEquals((double) median, (double) g.get("median").asLong(), 0.004 * median + 1, section + " median of " + name);
             }
             double sd = w.get("stddev").asDouble();
             assertEquals(sd, g.get("stddev").asDouble(), 1e-6 * sd + 1e-3, section + " stddev of " + name);

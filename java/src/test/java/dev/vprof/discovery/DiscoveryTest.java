@@ -8,6 +8,7 @@ import dev.vprof.region.AgentState;
 import dev.vprof.testing.TestRegions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,7 +31,7 @@ class DiscoveryTest {
     @Test
     void grandchildrenAreFoundAsDescendants() throws Exception {
         Process sh = new ProcessBuilder("sh", "-c", "sleep 30 & echo $!; wait").start();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(sh.getInputStream()))) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(sh.getInputStream(), StandardCharsets.UTF_8))) {
             int grandchild = Integer.parseInt(r.readLine().trim());
             int me = (int) ProcessHandle.current().pid();
             var tree = ProcessTree.read().descendantsOf(me);

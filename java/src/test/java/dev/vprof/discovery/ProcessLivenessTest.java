@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class ProcessLivenessTest {
     void aZombieHasExitedAlthoughProcStillListsIt() throws Exception {
         // The child exits after its parent exec'd into sleep, which never reaps it.
         Process parent = new ProcessBuilder("sh", "-c", "sleep 0.3 & echo $!; exec sleep 60").start();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(parent.getInputStream()))) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
             int zombie = Integer.parseInt(r.readLine().trim());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (ProcessTree.isAlive(zombie)) {

@@ -42,9 +42,10 @@ class RegionWatchTest {
     /** Polls until {@code watch} reports something (or 10 s pass); what it reported. */
     private static List<Path> awaitAppearance(RegionWatch watch) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<Path> got;
-        while ((got = watch.appeared(false)).isEmpty() && System.nanoTime() < deadline) {
+        List<Path> got = watch.appeared(false);
+        while (got.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(5);
+            got = watch.appeared(false);
         }
         return got;
     }

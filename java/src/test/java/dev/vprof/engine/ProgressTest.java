@@ -22,7 +22,7 @@ class ProgressTest {
         long records = 0;
         long t0 = 1_000_000_000L;
         for (int redraw = 0; redraw < 40; redraw++) {
-            long now = t0 + redraw * 500 * MS;
+            long now = t0 + redraw * 500L * MS;
             // Buffers land at 250 ms + k * 500 ms, except that every other one is late by 300 ms.
             long buffers = 0;
             for (long at = 250 * MS; at <= now - t0; at += 500 * MS) {

@@ -39,7 +39,7 @@ class PerfettoBootClockTest {
     private Path capture(boolean agentBoot, Map<String, String> options) throws IOException {
         RingRecords r = new RingRecords();
         for (int i = 0; i < 3; i++) {
-            long t = R0 + i * 150 * MS;
+            long t = R0 + i * 150L * MS;
             r.clockSync(t, t, i, agentBoot ? t - BOOTED_AT : 0);
         }
         r.string(1, "gemm").kernelDesc(1, 1, 0, 7).kernel(R0 + 100 * MS, R0 + 110 * MS, 5, 1)

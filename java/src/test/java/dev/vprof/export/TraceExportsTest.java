@@ -14,6 +14,7 @@ import dev.vprof.names.KernelNames;
 import dev.vprof.output.Leftovers;
 import dev.vprof.output.OutputTakenException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -106,7 +107,7 @@ class TraceExportsTest {
                 in -> TraceExports.sqlite(in, out, false));
         Process p = new ProcessBuilder("sqlite3", out.toString(), "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")
                 .redirectErrorStream(true).start();
-        String count = new String(p.getInputStream().readAllBytes()).strip();
+        String count = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals("6", count);
         assertTrue(e.wrote().getFirst().startsWith("wrote " + out + " (sqlite, "), e.wrote().toString());

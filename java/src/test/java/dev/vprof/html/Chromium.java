@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The system Chromium, headless, driven through its DevTools protocol over one loopback WebSocket
  * (flattened sessions): each page opens in a new tab with the console, the log, the network and
  * JavaScript dialogs watched from before it loads. For the page tests and the first-paint script
- * ({@link #main}).
+ * ({@link FirstPaint}).
  */
 final class Chromium implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -46,11 +46,11 @@ final class HostileCapture {
             w.process(new ProcessInfo(PID, 1, COMMAND, 130000, 1, 1 << 20, R0));
             RingRecords r = new RingRecords();
             for (int i = 0; i <= 4; i++) {
-                r.clockSync(R0 + i * 1000 * MS, R0 + i * 1000 * MS, i * 1000 * MS);
+                r.clockSync(R0 + i * 1000L * MS, R0 + i * 1000L * MS, i * 1000L * MS);
             }
             r.string(1, KERNEL).string(2, "ok_kernel").kernelDesc(1, 1, 0, 7).kernelDesc(2, 2, 0, 7);
             for (int i = 0; i < 50; i++) {
-                long t = R0 + 500 * MS + i * 50 * MS;
+                long t = R0 + 500 * MS + i * 50L * MS;
                 boolean hostile = i % 3 != 0;
                 r.kernel(t, t + hostileKernelNs(i) * (hostile ? slower : 1), 10 + i, hostile ? 1 : 2);
             }

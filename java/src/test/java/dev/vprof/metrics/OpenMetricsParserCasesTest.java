@@ -52,8 +52,8 @@ class OpenMetricsParserCasesTest {
         List<Outcome> invalid = all.stream().filter(o -> !o.shouldParse()).toList();
         List<String> invalidAccepted = invalid.stream().filter(o -> o.crash() == null && o.errors().isEmpty())
                 .map(Outcome::name).toList();
-        long valid = all.size() - invalid.size();
-        long flagged = invalid.size() - invalidAccepted.size();
+        long valid = (long) all.size() - invalid.size();
+        long flagged = (long) invalid.size() - invalidAccepted.size();
         System.out.printf("OpenMetrics parser cases: %d valid, %d parse clean; %d invalid, %d flagged (%.1f %%); %d crashed%n",
                 valid, valid - validRejected.size(), invalid.size(), flagged, 100.0 * flagged / invalid.size(), crashed.size());
         System.out.println("invalid cases accepted: " + invalidAccepted);

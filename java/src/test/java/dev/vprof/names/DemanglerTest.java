@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -314,7 +315,7 @@ class DemanglerTest {
 
     /** How a reference to substitution number {@code n} (from 0) is spelled: S_, S0_, S1_... */
     private static String seqId(int n) {
-        return n == 0 ? "S_" : "S" + Integer.toString(n - 1, 36).toUpperCase() + "_";
+        return n == 0 ? "S_" : "S" + Integer.toString(n - 1, 36).toUpperCase(Locale.ROOT) + "_";
     }
 
     @Test

@@ -30,6 +30,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -176,11 +177,11 @@ class OtlpReceiverTest {
         String msg = OtlpProtobuf.decodeRpcStatusMessage(r.body());
         assertTrue(msg.contains("cannot decode OTLP protobuf body") && msg.contains("runs past the end"), msg);
 
-        HttpResponse<byte[]> j = post("application/json", null, "{\"resourceSpans\": [".getBytes());
+        HttpResponse<byte[]> j = post("application/json", null, "{\"resourceSpans\": [".getBytes(StandardCharsets.UTF_8));
         assertEquals(400, j.statusCode());
-        assertTrue(new String(j.body()).contains("malformed JSON"), new String(j.body()));
+        assertTrue(new String(j.body(), StandardCharsets.UTF_8).contains("malformed JSON"), new String(j.body(), StandardCharsets.UTF_8));
 
-        HttpResponse<byte[]> z = post("application/json", "gzip", "not gzip".getBytes());
+        HttpResponse<byte[]> z = post("application/json", "gzip", "not gzip".getBytes(StandardCharsets.UTF_8));
         assertEquals(400, z.statusCode());
         assertTrue(received.isEmpty());
         assertEquals(3, receiver.stats().malformedRequests());
@@ -218,10 +219,10 @@ class OtlpReceiverTest {
         byte[] body = OtlpProtobufTest.concat(OtlpJson.encodeRequest(good), new byte[0]);
         // Merge a bad span into a good JSON request by decoding both and sending the union as
         // two resourceSpans entries.
-        String goodJson = new String(body);
+        String goodJson = new String(body, StandardCharsets.UTF_8);
         String merged = goodJson.substring(0, goodJson.length() - 2) + ","
                 + badJson.substring("{\"resourceSpans\":[".length());
-        HttpResponse<byte[]> r = post("application/json", null, merged.getBytes());
+        HttpResponse<byte[]> r = post("application/json", null, merged.getBytes(StandardCharsets.UTF_8));
         assertEquals(200, r.statusCode());
         OtlpProtobuf.PartialSuccess ps = OtlpJson.decodeResponse(r.body());
         assertEquals(1, ps.rejectedSpans());

@@ -59,7 +59,7 @@ class ReceiverAccountingTest {
         return out.toByteArray();
     }
 
-    private <T> StatusRuntimeException grpcFails(MethodDescriptor<byte[], byte[]> method, CallOptions options,
+    private StatusRuntimeException grpcFails(MethodDescriptor<byte[], byte[]> method, CallOptions options,
                                                  byte[] message) {
         ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcAddress().getPort())
                 .usePlaintext().build();

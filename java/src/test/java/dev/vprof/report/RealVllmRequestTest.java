@@ -101,7 +101,7 @@ class RealVllmRequestTest {
                     t0 - 1_000 * MS));
             RingRecords rr = new RingRecords();
             for (int i = -1; i <= 1; i++) {
-                long real = t0 + i * 1_000 * MS;
+                long real = t0 + i * 1_000L * MS;
                 rr.clockSync(real, real, real); // CUPTI's clock reads realtime here
             }
             rr.string(1, "gemm").kernelDesc(1, 1, 0, 7);

@@ -248,8 +248,8 @@ class ReportTest {
             Report.KernelSummary k = CaptureReport.build(reader, 1, 100).topKernels().get(0);
             assertFalse(k.percentilesExact());
             assertEquals(20_000, k.count());
-            assertEquals(100_000, k.p50Ns(), 100_000 * 0.004);
-            assertEquals(198_000, k.p99Ns(), 198_000 * 0.004);
+            assertEquals(100_000, (double) k.p50Ns(), 100_000 * 0.004);
+            assertEquals(198_000, (double) k.p99Ns(), 198_000 * 0.004);
             assertEquals(200_000, k.maxNs());
         }
     }

@@ -133,7 +133,7 @@ class ServingReportTest {
     void theClockSectionStatesTheSkewDriftAndResidual() throws IOException {
         Report.ClockSummary c = report(true).processes().getFirst().clock();
         assertEquals(11, c.pairs());
-        assertEquals(-SyntheticCapture.SKEW_NS, c.offsetNs(), 10);
+        assertEquals((double) -SyntheticCapture.SKEW_NS, (double) c.offsetNs(), 10.0);
         assertEquals(-20.0, c.driftPpm(), 0.01); // epoch gains 20 us/s less than CUPTI
         assertTrue(c.residualMaxNs() < 10, "a straight line fits exactly: " + c.residualMaxNs() + " ns");
     }

@@ -111,9 +111,9 @@ class OtlpExportTest {
         assertEquals(ByteString.copyFrom(new byte[] {0, 0, 0, 0, 0, 0, 0, 1}), a.getParentSpanId());
         assertEquals(at(1000), a.getStartTimeUnixNano());
         long tolerance = MS / 100; // the 20 ppm clock fit over ~2 s
-        assertEquals(50 * MS, at.get("vprof.gpu.busy_ns.queue").getValue().getIntValue(), tolerance);
-        assertEquals(300 * MS, at.get("vprof.gpu.busy_ns.prefill").getValue().getIntValue(), tolerance);
-        assertEquals(100 * MS, at.get("vprof.gpu.busy_ns.decode").getValue().getIntValue(), tolerance);
+        assertEquals((double) (50 * MS), (double) at.get("vprof.gpu.busy_ns.queue").getValue().getIntValue(), (double) tolerance);
+        assertEquals((double) (300 * MS), (double) at.get("vprof.gpu.busy_ns.prefill").getValue().getIntValue(), (double) tolerance);
+        assertEquals((double) (100 * MS), (double) at.get("vprof.gpu.busy_ns.decode").getValue().getIntValue(), (double) tolerance);
         assertEquals(4, at.get("vprof.kernel_count").getValue().getIntValue()); // gemm ×3, attn in 1.0-3.0 s
         assertEquals(List.of("gemm", "attn"), at.get("vprof.top_kernels").getValue().getArrayValue().getValuesList()
                 .stream().map(v -> v.getStringValue()).toList()); // 350 ms of gemm, 200 ms of attn
@@ -123,8 +123,9 @@ class OtlpExportTest {
         long[][] phases = {{1000, 1500}, {1500, 2000}, {2000, 3000}};
         for (int i = 0; i < 3; i++) {
             assertEquals(a.getTraceId(), children.get(i).getTraceId());
-            assertEquals(at(phases[i][0]), children.get(i).getStartTimeUnixNano(), MS / 1000);
-            assertEquals(at(phases[i][1]), children.get(i).getEndTimeUnixNano(), MS / 1000);
+            // Compared as differences: an epoch in ns as a float is only good to about two minutes.
+            assertEquals(0.0, (double) (children.get(i).getStartTimeUnixNano() - at(phases[i][0])), MS / 1000, "start ns off");
+            assertEquals(0.0, (double) (children.get(i).getEndTimeUnixNano() - at(phases[i][1])), MS / 1000, "end ns off");
         }
         Span b = spans.stream().filter(x -> x.getName().equals("llm_request")
                 && attrs(x).get("gen_ai.request.id").getValue().getStringValue().equals("req-B")).findFirst().orElseThrow();

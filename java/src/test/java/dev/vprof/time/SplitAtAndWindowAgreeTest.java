@@ -73,7 +73,7 @@ class SplitAtAndWindowAgreeTest {
     }
 
     private static String name(int k) {
-        return k < 0 ? "before_" + (-k) : "after_" + k;
+        return k < 0 ? "before_" + -k : "after_" + k;
     }
 
     private static JsonNode run(String... args) throws Exception {

@@ -21,6 +21,7 @@ import dev.vprof.report.Report;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -166,8 +167,10 @@ class SegmentsTest {
                 "without the oldest the window would be shorter than --keep");
         assertFalse(Files.exists(closed.getFirst().path()), "the first segment was deleted");
         assertTrue(Files.exists(oldest.path()));
-        assertEquals(left.size(), Files.list(dir).filter(p -> p.toString().endsWith(".vprof")).count() - 1,
-                "the closed segments and the open one are all that is on disk");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(left.size(), files.filter(p -> p.toString().endsWith(".vprof")).count() - 1,
+                    "the closed segments and the open one are all that is on disk");
+        }
         s.close();
     }
 
@@ -196,7 +199,7 @@ class SegmentsTest {
         Files.createDirectories(small);
         Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", small.toString())
                 .redirectErrorStream(true).start();
-        assumeTrue(m.waitFor() == 0, "mount -t tmpfs failed: " + new String(m.getInputStream().readAllBytes()));
+        assumeTrue(m.waitFor() == 0, "mount -t tmpfs failed: " + new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         try {
             List<Segment> closed = new ArrayList<>();
             Segments s = open(small, Duration.ofHours(1), 1L << 30, closed);

@@ -62,7 +62,7 @@ class SqliteWriterTest {
         }
         Path out = dir.resolve("rows.sqlite");
         // Room for the empty tables SQLite makes, not for the kernels' pages after them.
-        long pages = NsysSchema.all().size() + 3;
+        long pages = NsysSchema.all().size() + 3L;
         IOException e = assertThrows(IOException.class, () -> SqliteWriter.write(t, out, SqliteWriter.Facts.none(), pages));
         assertTrue(e.getMessage().contains("the disk is full; free space or write it elsewhere with -o"), e.getMessage());
         assertTrue(e.getCause() instanceof SqliteFile.Full, "the page writer's, not SQLite's: " + e.getCause());
