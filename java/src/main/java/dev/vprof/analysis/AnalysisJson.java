@@ -43,7 +43,7 @@ public final class AnalysisJson {
     }
 
     /**
-     * A section's table: the first {@code maxRows} of {@code all} in {@code rows}, each written by
+     * A section's table: the first {@code maxRows} of {@code all} in the array "rows", each written by
      * {@code row}, then {@code rows_total} and {@code cut}, which say whether the table was cut.
      */
     private static <T> void rows(ObjectNode o, List<T> all, int maxRows, BiConsumer<T, ObjectNode> row) {
