@@ -136,6 +136,7 @@ public final class AnalysisText {
             out.append(String.format(Locale.ROOT, "%-10s %10d %10d %16d %14d%n", r.rankOf(x.pid()), x.matched(),
                     x.last(), x.lateTotalNs(), x.lateMaxNs()));
         }
+        moreRows(out, r.stragglers().size(), maxRows);
     }
 
     static void launchQueue(StringBuilder out, Analyses.Result r, int maxRows) {

@@ -1,6 +1,7 @@
 package dev.vprof.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -123,5 +124,22 @@ class RankImbalanceTest {
             assertEquals(last[rank], x.last(), "rank " + rank + " last");
             assertEquals(late[rank], x.lateTotalNs(), "rank " + rank + " late");
         }
+    }
+
+    /** The stragglers' text table says when it was cut, as every other section's table and its JSON do. */
+    @Test
+    void theStragglersTableSaysWhenItIsCut() throws Exception {
+        Analyses.Result r;
+        try (CaptureReader reader = CaptureSources.open(TraceOracle.REAL.resolve("hta/trace_filter"))) {
+            r = Analyses.run(reader, KernelNames.demangled());
+        }
+        int ranks = r.stragglers().size();
+        assertEquals(2, ranks, "one row per rank of the two-rank folder");
+        StringBuilder cut = new StringBuilder();
+        AnalysisText.stragglers(cut, r, 1);
+        assertTrue(cut.toString().endsWith("... 1 more rows (cut at 1)\n"), cut.toString());
+        StringBuilder whole = new StringBuilder();
+        AnalysisText.stragglers(whole, r, ranks);
+        assertFalse(whole.toString().contains("more rows"), whole.toString());
     }
 }
