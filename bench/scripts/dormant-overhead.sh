@@ -7,11 +7,11 @@
 #   bench/scripts/dormant-overhead.sh [RUNS] [STEPS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/scripts/lib.sh"
 native="$root/native/target/native"
 runs=${1:-21}
 steps=${2:-50000}
 [ -x "$native/vprof-simgpu" ] || make -C "$root/native" -s all
-field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" | tail -n1; }
 p_cpu=(); d_cpu=(); p_wall=(); d_wall=()
 plain() {
   line=$(env -u CUDA_INJECTION64_PATH "$native/vprof-simgpu" --steps "$steps" 2>&1 >/dev/null | tail -n1)
@@ -25,7 +25,6 @@ dormant() {
 for ((i = 0; i < runs; i++)); do
   if ((i % 2)); then dormant; plain; else plain; dormant; fi
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 awk -v pc="$(median "${p_cpu[@]}")" -v dc="$(median "${d_cpu[@]}")" \
     -v pw="$(median "${p_wall[@]}")" -v dw="$(median "${d_wall[@]}")" \
     -v k="$((steps * 40))" -v r="$runs" 'BEGIN {

@@ -7,6 +7,7 @@
 #   bench/scripts/double-ab.sh OTHER_NATIVE_DIR [RUNS] [STEPS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/scripts/lib.sh"
 this="$root/native/target/native"
 other=${1:?usage: double-ab.sh OTHER_NATIVE_DIR [RUNS] [STEPS]}
 runs=${2:-21}
@@ -14,7 +15,6 @@ steps=${3:-50000}
 for d in "$this" "$other"; do
   [ -x "$d/vprof-simgpu" ] && [ -f "$d/libvprof.so" ] || { echo "double-ab: $d has no vprof-simgpu and libvprof.so" >&2; exit 2; }
 done
-field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" | tail -n1; }
 plain() { env -u CUDA_INJECTION64_PATH "$1/vprof-simgpu" --steps "$steps" 2>&1 >/dev/null | tail -n1 | field loop_cpu_ns; }
 dormant() { env CUDA_INJECTION64_PATH="$1/libvprof.so" "$1/vprof-simgpu" --steps "$steps" 2>&1 >/dev/null | tail -n1 | field loop_cpu_ns; }
 op=(); od=(); tp=(); td=()
@@ -23,7 +23,6 @@ for ((i = 0; i < runs; i++)); do # alternate the order, so neither always runs f
   if ((i % 2)); then tp+=("$(plain "$this")"); op+=("$(plain "$other")"); od+=("$(dormant "$other")"); td+=("$(dormant "$this")")
   else op+=("$(plain "$other")"); tp+=("$(plain "$this")"); td+=("$(dormant "$this")"); od+=("$(dormant "$other")"); fi
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 awk -v op="$(median "${op[@]}")" -v od="$(median "${od[@]}")" -v tp="$(median "${tp[@]}")" \
     -v td="$(median "${td[@]}")" -v k="$((steps * 40))" -v r="$runs" 'BEGIN {
   printf "launch loop of %d kernels, thread CPU per launch, median of %d interleaved runs (CUPTI test double)\n", k, r

@@ -18,6 +18,7 @@
 #     bench/scripts/export-heap.sh ...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/scripts/lib.sh"
 capture=${1:?usage: export-heap.sh CAPTURE [OTHER_VPROF]}
 other=${2:-}
 heap=${HEAP:-256m}
@@ -36,15 +37,6 @@ fi
 kernels=$(VPROF_NO_BUILD=1 "$root/vprof" report --json "$capture" 2>/dev/null |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["kernels"])' || true)
 [ -n "$kernels" ] || { echo "export-heap: cannot read the kernel count of $capture with vprof report" >&2; exit 1; }
-
-peak_heap() { # $1: a -Xlog:gc* file -> "PEAK MiB (live LIVE MiB)"
-  local before after at_exit
-  before=$(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$1" | sed 's/M->.*//' | sort -n | tail -n1)
-  after=$(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$1" | sed 's/.*->//; s/M(.*//' | sort -n | tail -n1)
-  at_exit=$(grep -E 'gc,exit.*(DefNew|Tenured).* +total' "$1" | grep -o 'used [0-9]*K' | awk '{s += $2} END {printf "%d", s / 1024}')
-  awk -v b="${before:-0}" -v e="${at_exit:-0}" -v a="${after:-0}" 'BEGIN {
-    printf "%d MiB (live after GC %d MiB)", (b > e ? b : e), a }'
-}
 
 # run LABEL VPROF HEAP FORMAT: one export; prints a table row (or the failure)
 run() {

@@ -20,6 +20,7 @@
 #   HEAP=256m STEPS=135000 COPIES=3 KINDS=kernel,memcpy,nvtx,runtime VPROF=./vprof bench/scripts/nsys-import.sh /tmp/big.sqlite
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/scripts/lib.sh"
 export_file=${1:?usage: nsys-import.sh EXPORT.sqlite}
 heap=${HEAP:-256m}
 steps=${STEPS:-135000}
@@ -73,15 +74,6 @@ rows=$(sql 'SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) + (SELECT c
   + (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET) + (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME)
   + (SELECT count(*) FROM NVTX_EVENTS)')
 size=$(stat -c %s "$export_file")
-
-peak_heap() { # $1: a -Xlog:gc* file -> "PEAK MiB (live after GC LIVE MiB)", read as export-heap.sh reads it
-  local before after at_exit
-  before=$(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$1" | sed 's/M->.*//' | sort -n | tail -n1)
-  after=$(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$1" | sed 's/.*->//; s/M(.*//' | sort -n | tail -n1)
-  at_exit=$(grep -E 'gc,exit.*(DefNew|Tenured).* +total' "$1" | grep -o 'used [0-9]*K' | awk '{s += $2} END {printf "%d", s / 1024}')
-  awk -v b="${before:-0}" -v e="${at_exit:-0}" -v a="${after:-0}" 'BEGIN {
-    printf "%d MiB (live after GC %d MiB)", (b > e ? b : e), a }'
-}
 
 # run LABEL ARGS...: one command over the export; prints a table row (or the failure)
 run() {

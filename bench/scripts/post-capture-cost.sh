@@ -12,6 +12,7 @@
 #   bench/scripts/post-capture-cost.sh [RUNS] [LAUNCHES_PER_ROUND]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/scripts/lib.sh"
 native="$root/native/target/native"
 runs=${1:-11}
 n=${2:-20000}
@@ -39,7 +40,6 @@ for ((i = 0; i < runs; i++)); do
     2) one nofin; one plain; one fin ;;
   esac
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf 'launch cost after a finished capture / before it, median of %d runs, %d launches per round (CUPTI test double, not a GPU)\n' "$runs" "$n"
 printf '  no agent:                            %s  (a launch costs %s ns here)\n' "$(median "${plain[@]}")" "$(median "${base[@]}")"
 printf '  agent, CUDA 13.0 U1 (finalizes):     %s\n' "$(median "${fin[@]}")"

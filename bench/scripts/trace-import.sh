@@ -15,6 +15,7 @@
 #   SIZE_MB=2100 HEAP=256m bench/scripts/trace-import.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/scripts/lib.sh"
 src=${1:-$root/fixtures/real/hta/trace_diff/control/control.json.gz}
 size_mb=${SIZE_MB:-2100}
 heap=${HEAP:-256m}
@@ -22,19 +23,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/vprof-trace-import.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 "$root/vprof" --version >/dev/null # builds on first use
-
-peak_heap() { # $@: the -Xlog:gc* files of one command's JVMs -> "PEAK MiB (live after GC LIVE MiB)", the largest
-  local before after at_exit f e
-  before=$(cat "$@" | grep -o '[0-9]*M->[0-9]*M([0-9]*M)' | sed 's/M->.*//' | sort -n | tail -n1)
-  after=$(cat "$@" | grep -o '[0-9]*M->[0-9]*M([0-9]*M)' | sed 's/.*->//; s/M(.*//' | sort -n | tail -n1)
-  at_exit=0
-  for f in "$@"; do
-    e=$(grep -E 'gc,exit.*(DefNew|Tenured|garbage-first|region).* +total' "$f" | grep -o 'used [0-9]*K' | awk '{s += $2} END {printf "%d", s / 1024}')
-    [ "${e:-0}" -gt "$at_exit" ] && at_exit=$e
-  done
-  awk -v b="${before:-0}" -v e="${at_exit:-0}" -v a="${after:-0}" 'BEGIN {
-    printf "%d MiB (live after GC %d MiB)", (b > e ? b : e), a }'
-}
 
 # timed LABEL JSON_BYTES CMD...: one command under the heap cap; prints a table row
 timed() {

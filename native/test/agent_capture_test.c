@@ -1019,29 +1019,25 @@ TEST(oldCuptiGetsAPoolThatNeverRefuses)
     ASSERT_EQ(vprof_agent.pool.refusals, 0);
 }
 
-int main(int argc, char **argv)
-{
-    static const struct test_case cases[] = {
-        FORKED(stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes),
-        FORKED(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst),
-        FORKED(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning),
-        FORKED(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly),
-        FORKED(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId),
-        FORKED(launchesIntoACapturingStreamAreNotCountedAsWork),
-        FORKED(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange),
-        FORKED(perThreadBuffersAreTurnedOffBeforeEveryRegistration),
-        FORKED(perThreadBuffersThatStayOnGetALargerPoolAndAWarning),
-        FORKED(deviceBufferSizeAndPoolLimitComeFromTheEnvironment),
-        FORKED(kernelTracingIsNeverDisabledOnCupti13GA),
-        FORKED(unverifiedCuptiVersionIsSaidAndEveryRecordChecked),
-        FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),
-        FORKED(clockSyncRecordsTheHostsBootClockBesideItsWallClock),
-        FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
-        FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
-        FORKED(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime),
-        FORKED(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor),
-        FORKED(rankEnvironmentIsReadAtArm),
-        FORKED(oldCuptiGetsAPoolThatNeverRefuses),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    FORKED(stopStampsTheEndAndTheControlThreadDrainsAfterTheWorkCompletes),
+    FORKED(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst),
+    FORKED(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning),
+    FORKED(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly),
+    FORKED(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId),
+    FORKED(launchesIntoACapturingStreamAreNotCountedAsWork),
+    FORKED(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange),
+    FORKED(perThreadBuffersAreTurnedOffBeforeEveryRegistration),
+    FORKED(perThreadBuffersThatStayOnGetALargerPoolAndAWarning),
+    FORKED(deviceBufferSizeAndPoolLimitComeFromTheEnvironment),
+    FORKED(kernelTracingIsNeverDisabledOnCupti13GA),
+    FORKED(unverifiedCuptiVersionIsSaidAndEveryRecordChecked),
+    FORKED(cuptiClockThatStopsFollowingRealtimeIsFlagged),
+    FORKED(clockSyncRecordsTheHostsBootClockBesideItsWallClock),
+    FORKED(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened),
+    FORKED(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork),
+    FORKED(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime),
+    FORKED(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor),
+    FORKED(rankEnvironmentIsReadAtArm),
+    FORKED(oldCuptiGetsAPoolThatNeverRefuses),
+)

@@ -881,32 +881,28 @@ TEST(cuptiVersionGatesFollowTheKnownVersions)
     ASSERT(!vprof_cupti_disable_deadlocks(130001));
 }
 
-int main(int argc, char **argv)
-{
-    static const struct test_case cases[] = {
-        CASE(kernelIsPublishedAfterItsNameAndLaunchShape),
-        CASE(repeatedLaunchShapeSendsOnlyTheKernel),
-        CASE(invalidTimestampsAreRejectedByReasonAndNeverPublished),
-        CASE(recordsLaunchedOutsideTheRangeAreClippedByCorrelationId),
-        CASE(withoutUsableIdsTimestampsDecideMembership),
-        CASE(graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc),
-        CASE(namesAreInternedByContentNotByPointer),
-        CASE(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck),
-        CASE(deviceRecordCarriesThePropertiesOncePerDevice),
-        CASE(kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater),
-        CASE(fullDescTableStillSendsEveryKernel),
-        CASE(longNamesAreCutAtStringMax),
-        CASE(resetRestartsIdsAtOne),
-        CASE(memcpyMemsetMarkerAndApiRecordsKeepTheirFields),
-        CASE(syncRecordsKeepTheirFieldsInEitherVersionAndAreJudgedByIdAndTime),
-        CASE(apiRecordsOfCallsAfterTheStopAreClippedAndCountedLikeTheirKernels),
-        CASE(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere),
-        CASE(vprofArmAcceptsEveryKey),
-        CASE(vprofArmRejectsMalformedTextWithAReason),
-        CASE(ringSizeAcceptsSuffixesClampsAndRoundsUp),
-        CASE(bufferPoolHandsOutEachBufferOnceAndRunsDry),
-        CASE(bufferPoolNeverRefusesACuptiThatCrashesOnARefusal),
-        CASE(cuptiVersionGatesFollowTheKnownVersions),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(kernelIsPublishedAfterItsNameAndLaunchShape),
+    CASE(repeatedLaunchShapeSendsOnlyTheKernel),
+    CASE(invalidTimestampsAreRejectedByReasonAndNeverPublished),
+    CASE(recordsLaunchedOutsideTheRangeAreClippedByCorrelationId),
+    CASE(withoutUsableIdsTimestampsDecideMembership),
+    CASE(graphKernelsCarryTheirGraphAndNodeIdsInTheirDesc),
+    CASE(namesAreInternedByContentNotByPointer),
+    CASE(unverifiedLayoutRejectsRecordsThatFailTheSanityCheck),
+    CASE(deviceRecordCarriesThePropertiesOncePerDevice),
+    CASE(kernelWhoseNameCannotBeSentIsDroppedAndTheNameIsSentLater),
+    CASE(fullDescTableStillSendsEveryKernel),
+    CASE(longNamesAreCutAtStringMax),
+    CASE(resetRestartsIdsAtOne),
+    CASE(memcpyMemsetMarkerAndApiRecordsKeepTheirFields),
+    CASE(syncRecordsKeepTheirFieldsInEitherVersionAndAreJudgedByIdAndTime),
+    CASE(apiRecordsOfCallsAfterTheStopAreClippedAndCountedLikeTheirKernels),
+    CASE(ringDropsAreChargedToTheRangeOrLateRunWhoseRecordsTheyWere),
+    CASE(vprofArmAcceptsEveryKey),
+    CASE(vprofArmRejectsMalformedTextWithAReason),
+    CASE(ringSizeAcceptsSuffixesClampsAndRoundsUp),
+    CASE(bufferPoolHandsOutEachBufferOnceAndRunsDry),
+    CASE(bufferPoolNeverRefusesACuptiThatCrashesOnARefusal),
+    CASE(cuptiVersionGatesFollowTheKnownVersions),
+)

@@ -109,21 +109,18 @@ TEST(unexplainedEpermIsReportedAsPermission) {
     verdict_is(&f, 1, EXIT_PERMISSION, "LSM");
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(sameUserWithoutYamaIsAllowed),
-        CASE(tracedTargetIsRefusedWithExit7),
-        CASE(seccompBanIsRefusedWithExit6AndNamesCapAdd),
-        CASE(otherUsersProcessIsRefusedWithExit4),
-        CASE(capSysPtraceAllowsOtherUsersProcess),
-        CASE(nonDumpableTargetIsRefusedWithExit4),
-        CASE(yamaScope1RefusesNonDescendantWithExit5AndTheEchoRemedy),
-        CASE(yamaScope1AllowsADescendant),
-        CASE(yamaScope1AllowsCapSysPtrace),
-        CASE(yamaScope2NeedsCapSysPtrace),
-        CASE(yamaScope2IsBlamedBeforeSeccompWhenTheProbeFails),
-        CASE(yamaScope3RefusesEvenRoot),
-        CASE(unexplainedEpermIsReportedAsPermission),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(sameUserWithoutYamaIsAllowed),
+    CASE(tracedTargetIsRefusedWithExit7),
+    CASE(seccompBanIsRefusedWithExit6AndNamesCapAdd),
+    CASE(otherUsersProcessIsRefusedWithExit4),
+    CASE(capSysPtraceAllowsOtherUsersProcess),
+    CASE(nonDumpableTargetIsRefusedWithExit4),
+    CASE(yamaScope1RefusesNonDescendantWithExit5AndTheEchoRemedy),
+    CASE(yamaScope1AllowsADescendant),
+    CASE(yamaScope1AllowsCapSysPtrace),
+    CASE(yamaScope2NeedsCapSysPtrace),
+    CASE(yamaScope2IsBlamedBeforeSeccompWhenTheProbeFails),
+    CASE(yamaScope3RefusesEvenRoot),
+    CASE(unexplainedEpermIsReportedAsPermission),
+)

@@ -324,19 +324,15 @@ TEST(concurrentProducersAccountForEveryRecord)
     free(region);
 }
 
-int main(int argc, char **argv)
-{
-    static const struct test_case cases[] = {
-        CASE(recordsSurviveManyWrapsInOrder),
-        CASE(recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding),
-        CASE(readerStopsAtARecordNotYetCommitted),
-        CASE(aClaimWrittenButNeverCommittedIsSkippedByItsLength),
-        CASE(aClaimWithNoLengthYetIsSkippedToTheNextHeader),
-        CASE(unblockLeavesACommittedOrEmptyHeadAlone),
-        CASE(dropsAreCountedWhenTheRingIsFull),
-        CASE(dataRecordsLeaveTheControlReserveFree),
-        CASE(controlRecordsMayUseTheReserve),
-        CASE(concurrentProducersAccountForEveryRecord),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(recordsSurviveManyWrapsInOrder),
+    CASE(recordThatWouldCrossTheEndGoesToOffsetZeroAfterPadding),
+    CASE(readerStopsAtARecordNotYetCommitted),
+    CASE(aClaimWrittenButNeverCommittedIsSkippedByItsLength),
+    CASE(aClaimWithNoLengthYetIsSkippedToTheNextHeader),
+    CASE(unblockLeavesACommittedOrEmptyHeadAlone),
+    CASE(dropsAreCountedWhenTheRingIsFull),
+    CASE(dataRecordsLeaveTheControlReserveFree),
+    CASE(controlRecordsMayUseTheReserve),
+    CASE(concurrentProducersAccountForEveryRecord),
+)

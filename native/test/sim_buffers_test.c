@@ -145,14 +145,11 @@ TEST(tracingTakesDeviceMemoryForCuptisBuffers) {
     EXPECT_EQ(free1, free0);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(eachLaunchingThreadHasABufferOfItsOwnByDefault),
-        CASE(withTheAttributeOffBeforeRegisteringThreadsShareOneBuffer),
-        CASE(cuda12VersionsShareOneBufferByDefault),
-        CASE(aFinishedThreadsRecordsAreDelivered),
-        CASE(deviceBufferAttributesReadBackWhatWasSet),
-        CASE(tracingTakesDeviceMemoryForCuptisBuffers),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(eachLaunchingThreadHasABufferOfItsOwnByDefault),
+    CASE(withTheAttributeOffBeforeRegisteringThreadsShareOneBuffer),
+    CASE(cuda12VersionsShareOneBufferByDefault),
+    CASE(aFinishedThreadsRecordsAreDelivered),
+    CASE(deviceBufferAttributesReadBackWhatWasSet),
+    CASE(tracingTakesDeviceMemoryForCuptisBuffers),
+)

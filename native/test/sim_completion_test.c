@@ -177,17 +177,14 @@ TEST(shutdownCompletesIssuedWorkWithoutWaitingForIt) {
     EXPECT_EQ(k->end, k->start + 10000 * MS);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(aDefaultFlushWaitsUntilTheKernelHasCompleted),
-        CASE(aForcedFlushReturnsIncompleteRecordsWithoutTimestamps),
-        CASE(workInFlightWhenItsKindIsDisabledIsLostByDefault),
-        CASE(withZeroWorkInFlightAtDisableComesBackWithoutTimestamps),
-        CASE(withKeptWorkInFlightAtDisableCompletesNormally),
-        CASE(memcpyAndMemsetCompleteAsynchronouslyToo),
-        CASE(theWorkerReturnsAFullBufferOnlyOnceItsRecordsAreComplete),
-        CASE(withAtLaunchRecordsAreCompleteWhenWritten),
-        FRESH(shutdownCompletesIssuedWorkWithoutWaitingForIt),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(aDefaultFlushWaitsUntilTheKernelHasCompleted),
+    CASE(aForcedFlushReturnsIncompleteRecordsWithoutTimestamps),
+    CASE(workInFlightWhenItsKindIsDisabledIsLostByDefault),
+    CASE(withZeroWorkInFlightAtDisableComesBackWithoutTimestamps),
+    CASE(withKeptWorkInFlightAtDisableCompletesNormally),
+    CASE(memcpyAndMemsetCompleteAsynchronouslyToo),
+    CASE(theWorkerReturnsAFullBufferOnlyOnceItsRecordsAreComplete),
+    CASE(withAtLaunchRecordsAreCompleteWhenWritten),
+    FRESH(shutdownCompletesIssuedWorkWithoutWaitingForIt),
+)

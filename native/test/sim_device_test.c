@@ -70,11 +70,8 @@ TEST(deviceRecordsEnabledBeforeInitComeAtInit) {
     client_teardown();
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        FRESH(deviceRecordsEnabledBeforeInitComeAtInit),
-        CASE(enablingTheDeviceKindReportsEveryDevice),
-        CASE(recordsCarryTheCurrentDevice),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    FRESH(deviceRecordsEnabledBeforeInitComeAtInit),
+    CASE(enablingTheDeviceKindReportsEveryDevice),
+    CASE(recordsCarryTheCurrentDevice),
+)

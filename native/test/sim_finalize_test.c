@@ -124,12 +124,9 @@ TEST(recordsAfterATimestampCallbackCarryTheClientsClock) {
     EXPECT_GT(t, realtime_ns() - 60000000000ull);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(finalizeReturnsEveryBufferAndDropsTheSubscription),
-        CASE(finalizeFromAnApiExitCallbackDetachesCleanly),
-        CASE(aCaptureLeavesALaunchCostUntilFinalize),
-        CASE(recordsAfterATimestampCallbackCarryTheClientsClock),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(finalizeReturnsEveryBufferAndDropsTheSubscription),
+    CASE(finalizeFromAnApiExitCallbackDetachesCleanly),
+    CASE(aCaptureLeavesALaunchCostUntilFinalize),
+    CASE(recordsAfterATimestampCallbackCarryTheClientsClock),
+)

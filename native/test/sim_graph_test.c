@@ -233,17 +233,14 @@ TEST(thePoolGrowsWithGraphRecordsAndShowsInDeviceMemory) {
     client_teardown();
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(aGraphLaunchGivesOneRecordPerNodeWithItsLaunchAndGraphIds),
-        CASE(workIssuedWhileCapturingBecomesNodesAndDoesNotRun),
-        CASE(graphTraceGivesOneRecordPerLaunchInsteadOfItsNodes),
-        FRESH(byDefaultAGraphInstantiatedWhileDormantIsDelivered),
-        FRESH(byDefaultAGraphInstantiatedAfterAProfilingSessionIsNeverDelivered),
-        FRESH(graphNodesLostLosesEveryGraphInstantiatedWhileDormant),
-        FRESH(graphNodesDeliveredDeliversThemEvenAfterASession),
-        FRESH(graphRecordsSpendTheDeviceBufferPoolThenLoseTheirTimestamps),
-        FRESH(thePoolGrowsWithGraphRecordsAndShowsInDeviceMemory),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(aGraphLaunchGivesOneRecordPerNodeWithItsLaunchAndGraphIds),
+    CASE(workIssuedWhileCapturingBecomesNodesAndDoesNotRun),
+    CASE(graphTraceGivesOneRecordPerLaunchInsteadOfItsNodes),
+    FRESH(byDefaultAGraphInstantiatedWhileDormantIsDelivered),
+    FRESH(byDefaultAGraphInstantiatedAfterAProfilingSessionIsNeverDelivered),
+    FRESH(graphNodesLostLosesEveryGraphInstantiatedWhileDormant),
+    FRESH(graphNodesDeliveredDeliversThemEvenAfterASession),
+    FRESH(graphRecordsSpendTheDeviceBufferPoolThenLoseTheirTimestamps),
+    FRESH(thePoolGrowsWithGraphRecordsAndShowsInDeviceMemory),
+)

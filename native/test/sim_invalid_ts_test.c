@@ -136,13 +136,10 @@ TEST(twoRunsWithOneSeedAgreeAndAnotherSeedDiffers) {
     EXPECT_NE(strcmp(strchr(a, ':'), strchr(c, ':')), 0);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(byDefaultEveryTimestampIsValid),
-        CASE(invalidTimestampsComeAtTheRateInEveryShapeAndAreCountedExactly),
-        FRESH(theShapesOfASeed),
-        CASE(aKindsListLimitsTheShapes),
-        CASE(twoRunsWithOneSeedAgreeAndAnotherSeedDiffers),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(byDefaultEveryTimestampIsValid),
+    CASE(invalidTimestampsComeAtTheRateInEveryShapeAndAreCountedExactly),
+    FRESH(theShapesOfASeed),
+    CASE(aKindsListLimitsTheShapes),
+    CASE(twoRunsWithOneSeedAgreeAndAnotherSeedDiffers),
+)

@@ -49,10 +49,7 @@ TEST(aModuleReloadPutsAnotherNameAtTheSameAddress) {
     sim_switch("VPROF_SIM_NAME_REUSE_EVERY", NULL);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(byDefaultOneNameHasOneAddress),
-        CASE(aModuleReloadPutsAnotherNameAtTheSameAddress),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(byDefaultOneNameHasOneAddress),
+    CASE(aModuleReloadPutsAnotherNameAtTheSameAddress),
+)

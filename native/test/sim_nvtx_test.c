@@ -69,11 +69,8 @@ TEST(anInjectionWithoutNvtxInitLeavesNvtxDark) {
     EXPECT_EQ(nvtx_callbacks, 0);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        FRESH(nvtxNamedBeforeItsFirstCallReachesCupti),
-        FRESH(nvtxFirstCalledWithoutTheVariableStaysDarkForGood),
-        FRESH(anInjectionWithoutNvtxInitLeavesNvtxDark),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    FRESH(nvtxNamedBeforeItsFirstCallReachesCupti),
+    FRESH(nvtxFirstCalledWithoutTheVariableStaysDarkForGood),
+    FRESH(anInjectionWithoutNvtxInitLeavesNvtxDark),
+)

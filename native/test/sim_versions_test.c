@@ -107,13 +107,10 @@ TEST(aSwitchValueThatDoesNotParseKeepsTheDefault) {
     sim_switch("VPROF_SIM_CUPTI_VERSION", NULL);
 }
 
-int main(int argc, char **argv) {
-    static const struct test_case cases[] = {
-        CASE(theVersionIsTheHeadersUnlessATestSetsIt),
-        CASE(aNullBufferCrashesCuptiBeforeApiVersion27),
-        CASE(theNullBufferCrashFollowsItsSwitchWhateverTheVersion),
-        CASE(cupti13GaHangsThenAbortsWhenTheKernelKindIsDisabledInACallback),
-        CASE(aSwitchValueThatDoesNotParseKeepsTheDefault),
-    };
-    return test_main(argc, argv, cases, TEST_COUNT(cases));
-}
+TEST_MAIN(
+    CASE(theVersionIsTheHeadersUnlessATestSetsIt),
+    CASE(aNullBufferCrashesCuptiBeforeApiVersion27),
+    CASE(theNullBufferCrashFollowsItsSwitchWhateverTheVersion),
+    CASE(cupti13GaHangsThenAbortsWhenTheKernelKindIsDisabledInACallback),
+    CASE(aSwitchValueThatDoesNotParseKeepsTheDefault),
+)

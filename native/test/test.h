@@ -33,6 +33,14 @@
  *       return test_main(argc, argv, cases, TEST_COUNT(cases));
  *   }
  *
+ * A program that needs nothing done before its cases writes that main as
+ *
+ *   TEST_MAIN(
+ *       CASE(a),
+ *       FORKED(b),
+ *       FRESH(c),
+ *   )
+ *
  * CASE runs in this process, FORKED in a forked child (its state dies with
  * it), FRESH in a new process (this program run again with the case's name:
  * state that lasts for a process, such as a library's one-time init, starts
@@ -70,6 +78,14 @@ struct test_case {
 #define FORKED(name) { #name, name, TEST_IN_FORK }
 #define FRESH(name)  { #name, name, TEST_IN_NEW_PROCESS }
 #define TEST_COUNT(cases) (sizeof (cases) / sizeof (cases)[0])
+
+/* The main shown above, with the cases given (a trailing comma is allowed). */
+#define TEST_MAIN(...)                                                   \
+    int main(int argc, char **argv)                                      \
+    {                                                                    \
+        static const struct test_case cases[] = { __VA_ARGS__ };         \
+        return test_main(argc, argv, cases, TEST_COUNT(cases));          \
+    }
 
 /*
  * Called after every case, in the runner's process, with whether it failed

@@ -45,9 +45,9 @@ public final class KernelPass implements RecordVisitor {
         this.mapsTime = clocks.fitted();
     }
 
-    /** Gives each kernel its step among {@code steps} (found by an earlier pass). */
+    /** Gives each kernel its step among {@code steps} (found before the pass: {@link StepFinder#scan}). */
     public KernelPass steps(Steps steps) {
-        this.steps = steps;
+        this.steps = steps == null || steps.isEmpty() ? null : steps; // none: no look-up per kernel
         return this;
     }
 

@@ -1,18 +1,26 @@
 package dev.vprof.aggregate;
 
-import java.util.Arrays;
-
 /**
- * A bounded min-heap of intervals on their start: kernel records arrive in CUPTI buffer order,
- * which is only roughly sorted, and a running union needs them in start order. Intervals wait
- * here (at most {@code capacity}) and leave in start order; one that arrives after a later-starting
- * one has already left cannot be placed exactly, which the caller detects and counts.
+ * A bounded window of intervals that leave in start order: kernel records arrive in CUPTI buffer
+ * order, which is only roughly sorted, and a running union needs them in start order. Intervals
+ * wait here (at most {@code capacity}) and leave in start order; one that arrives after a
+ * later-starting one has already left cannot be placed exactly, which the caller detects and counts.
+ *
+ * <p>While every interval has arrived in start order (one stream, or the simulator's records) the
+ * window is a ring in arrival order, so an interval costs two array writes in and one step out; the
+ * first one out of order turns it into a min-heap on the start (the ring, read in order, already is
+ * one), until it is empty again. Intervals of equal start may leave in another order than the heap
+ * alone would take them, which no union can tell apart: each such interval extends the union
+ * that the first of them started or joined, and a late one's part before the union is the same.
  */
 final class ReorderWindow {
     private final int capacity;
     private long[] starts = new long[64];
     private long[] ends = new long[64];
+    /** Sorted: the ring's first slot; a heap's root is always slot 0. */
+    private int head;
     private int size;
+    private boolean sorted = true;
 
     ReorderWindow(int capacity) {
         this.capacity = capacity;
@@ -27,9 +35,23 @@ final class ReorderWindow {
     }
 
     void add(long start, long end) {
+        if (sorted) {
+            int n = starts.length;
+            if (size == 0 || start >= starts[(head + size - 1) & (n - 1)]) {
+                if (size == n) {
+                    grow();
+                    n = starts.length;
+                }
+                int at = (head + size) & (n - 1);
+                starts[at] = start;
+                ends[at] = end;
+                size++;
+                return;
+            }
+            toHeap();
+        }
         if (size == starts.length) {
-            starts = Arrays.copyOf(starts, size * 2);
-            ends = Arrays.copyOf(ends, size * 2);
+            grow();
         }
         int i = size++;
         starts[i] = start;
@@ -46,22 +68,54 @@ final class ReorderWindow {
 
     /** Start of the earliest interval; only when not empty. */
     long minStart() {
-        return starts[0];
+        return starts[head];
     }
 
     /** End of the earliest interval; only when not empty. */
     long minEnd() {
-        return ends[0];
+        return ends[head];
     }
 
     /** Drops the earliest interval (read it with minStart/minEnd first). */
     void removeMin() {
         size--;
+        if (sorted) {
+            head = size == 0 ? 0 : (head + 1) & (starts.length - 1);
+            return;
+        }
         if (size > 0) {
             starts[0] = starts[size];
             ends[0] = ends[size];
             siftDown();
+        } else {
+            sorted = true; // empty: in order again
         }
+    }
+
+    /** Doubles the arrays (their length stays a power of two), the ring laid out from slot 0. */
+    private void grow() {
+        int n = starts.length;
+        starts = unrolled(starts, n * 2);
+        ends = unrolled(ends, n * 2);
+        head = 0;
+    }
+
+    /** The ring, in order from slot 0: a sorted array, which is a min-heap as it stands. */
+    private void toHeap() {
+        if (head != 0) {
+            starts = unrolled(starts, starts.length);
+            ends = unrolled(ends, ends.length);
+            head = 0;
+        }
+        sorted = false;
+    }
+
+    private long[] unrolled(long[] a, int length) {
+        long[] out = new long[length];
+        int first = Math.min(size, a.length - head);
+        System.arraycopy(a, head, out, 0, first);
+        System.arraycopy(a, 0, out, first, size - first);
+        return out;
     }
 
     private void siftDown() {

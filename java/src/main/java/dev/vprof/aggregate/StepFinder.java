@@ -2,8 +2,10 @@ package dev.vprof.aggregate;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ApiEvent;
+import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.MarkerEvent;
 import dev.vprof.capture.RangeEvent;
+import dev.vprof.capture.RecordVisitor;
 import dev.vprof.time.Clocks;
 import dev.vprof.time.RangeEdges;
 import java.util.ArrayList;
@@ -48,6 +50,40 @@ public final class StepFinder implements Sink {
     /** @param rangeName the NVTX range that marks a step ({@code --steps nvtx:NAME}) */
     public StepFinder(String rangeName) {
         this.rangeName = rangeName;
+    }
+
+    /**
+     * The steps of {@code reader}, from a scan that hands this finder the markers, range edges and
+     * launch calls alone and no sink a kernel, so that the one pass after it can give every kernel
+     * its step as it comes: the step table, the breakdown per step and the report's own tables are
+     * then fed by that one pass, not by a second full pass once the steps are known. The decoder
+     * still walks every record header, but skips the kernels' records ({@code wantsKernels}), and
+     * fits the clocks on the way, so {@code Clocks.of(reader)} after it costs no pass of its own.
+     */
+    public static Steps scan(CaptureReader reader, String rangeName) {
+        StepFinder f = new StepFinder(rangeName);
+        reader.forEachRecord(new RecordVisitor() {
+            @Override
+            public boolean wantsKernels() {
+                return false; // no sink takes them here, so the decoder skips their records
+            }
+
+            @Override
+            public void marker(int pid, MarkerEvent m) {
+                f.marker(pid, m);
+            }
+
+            @Override
+            public void range(int pid, RangeEvent e) {
+                f.range(pid, e);
+            }
+
+            @Override
+            public void api(int pid, ApiEvent a) {
+                f.api(pid, a);
+            }
+        });
+        return f.finish(Clocks.of(reader));
     }
 
     @Override

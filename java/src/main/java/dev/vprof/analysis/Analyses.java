@@ -1,6 +1,7 @@
 package dev.vprof.analysis;
 
 import dev.vprof.aggregate.KernelPass;
+import dev.vprof.aggregate.Rider;
 import dev.vprof.aggregate.StepFinder;
 import dev.vprof.aggregate.StepRule;
 import dev.vprof.aggregate.Steps;
@@ -14,8 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the analyses over a capture in two passes of the aggregation: the first finds the steps and
- * fills the summaries, the second (steps known) the temporal breakdown over the capture and per step.
+ * Runs the analyses over a capture in one pass of the aggregation, the steps found before it by
+ * their scan ({@code StepFinder.scan}): the summaries, the launch queue, the temporal breakdown over
+ * the capture and per step, the stragglers and the phases; or rides on the report's pass ({@link Pending}).
  * Every process is a rank: a folder of rank traces is one process a rank, a multi-process capture one
  * process a worker; a merged multi-node run is read from the capture of each node (or, once exported,
  * from its SQLite or Kineto files), since the merge's Perfetto archive is an output, not an input.
@@ -44,30 +46,60 @@ public final class Analyses {
         }
     }
 
+    /** The analyses of the whole of {@code reader}: the steps from their scan, then one pass. */
     public static Result run(CaptureReader reader, KernelNames names) {
-        StepFinder stepFinder = new StepFinder(StepRule.DEFAULT_RANGE);
-        Summaries summaries = new Summaries(names);
-        LaunchQueue launches = new LaunchQueue();
-        new KernelPass(Clocks.unfitted()).add(Scope.ALL, stepFinder).add(Scope.ALL, summaries)
-                .add(Scope.ALL, launches).run(reader);
-        Clocks fitted = Clocks.of(reader);
-        Steps steps = stepFinder.finish(fitted);
-        TemporalBreakdown breakdown = new TemporalBreakdown(steps);
-        PhaseBreakdown phases = PhaseBreakdown.of(reader, fitted);
-        Stragglers stragglers = new Stragglers();
-        // Phases and ranks meet on epoch time; the breakdown reads CUPTI times and needs no clock.
-        boolean epoch = phases != null || reader.processes().size() > 1;
-        KernelPass second = new KernelPass(epoch ? fitted : Clocks.unfitted()).steps(steps)
-                .add(Scope.ALL, breakdown).add(Scope.ALL, stragglers);
-        if (phases != null) {
-            second.add(Scope.ALL, phases);
+        Steps steps = StepFinder.scan(reader, StepRule.DEFAULT_RANGE);
+        Clocks fitted = Clocks.of(reader); // the scan fitted them
+        Pending pending = new Pending(reader, names);
+        KernelPass pass = new KernelPass(pending.prepare(steps, fitted) ? fitted : Clocks.unfitted()).steps(steps);
+        pending.join(pass);
+        pass.run(reader);
+        return pending.result();
+    }
+
+    /**
+     * The analyses as a {@link Rider} of another view's pass over the whole capture (the report's, for
+     * the page): the same sinks as {@link #run}, read by {@link #result} once that pass has run.
+     */
+    public static final class Pending implements Rider {
+        private final CaptureReader reader;
+        private final Summaries summaries;
+        private final LaunchQueue launches = new LaunchQueue();
+        private final Stragglers stragglers = new Stragglers();
+        private Steps steps;
+        private TemporalBreakdown breakdown;
+        private PhaseBreakdown phases;
+
+        public Pending(CaptureReader reader, KernelNames names) {
+            this.reader = reader;
+            this.summaries = new Summaries(names);
         }
-        second.run(reader);
-        Map<Integer, Integer> ranks = new LinkedHashMap<>();
-        for (ProcessInfo p : reader.processes()) {
-            ranks.put(p.pid(), p.rank());
+
+        @Override
+        public boolean prepare(Steps steps, Clocks fitted) {
+            this.steps = steps;
+            breakdown = new TemporalBreakdown(steps);
+            phases = PhaseBreakdown.of(reader, fitted);
+            // Phases and ranks meet on epoch time; the breakdown and the tables read CUPTI times.
+            return phases != null || reader.processes().size() > 1;
         }
-        return new Result(ranks, breakdown.rows(), summaries, steps, phases == null ? List.of() : phases.rows(),
-                launches, stragglers.rows());
+
+        @Override
+        public void join(KernelPass pass) {
+            pass.add(Scope.ALL, summaries).add(Scope.ALL, launches).add(Scope.ALL, breakdown).add(Scope.ALL, stragglers);
+            if (phases != null) {
+                pass.add(Scope.ALL, phases);
+            }
+        }
+
+        /** What the analyses found (after the pass). */
+        public Result result() {
+            Map<Integer, Integer> ranks = new LinkedHashMap<>();
+            for (ProcessInfo p : reader.processes()) {
+                ranks.put(p.pid(), p.rank());
+            }
+            return new Result(ranks, breakdown.rows(), summaries, steps, phases == null ? List.of() : phases.rows(),
+                    launches, stragglers.rows());
+        }
     }
 }

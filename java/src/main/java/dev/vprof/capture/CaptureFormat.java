@@ -1,6 +1,5 @@
 package dev.vprof.capture;
 
-import dev.vprof.region.AgentCounters;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 

@@ -3,7 +3,6 @@ package dev.vprof.capture;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import dev.vprof.region.AgentCounters;
 
 /** The JSON dialect of the capture file's small chunks: snake_case, tolerant of added fields. */
 final class CaptureJson {

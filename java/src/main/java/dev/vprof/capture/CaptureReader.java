@@ -5,7 +5,6 @@ import static dev.vprof.capture.CaptureFormat.CHUNK_HEADER_SIZE;
 import com.fasterxml.jackson.core.JacksonException;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.otlp.Span;
-import dev.vprof.region.AgentCounters;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;

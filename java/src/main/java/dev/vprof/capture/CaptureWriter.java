@@ -7,7 +7,6 @@ import static dev.vprof.capture.CaptureFormat.RECORDS_HEADER_SIZE;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.output.OutputFile;
 import dev.vprof.output.OutputTakenException;
-import dev.vprof.region.AgentCounters;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

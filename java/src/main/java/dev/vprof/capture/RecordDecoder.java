@@ -148,6 +148,7 @@ public final class RecordDecoder {
         }
         long pos = offset;
         final long end = offset + length;
+        final boolean kernels = v.wantsKernels();
         while (pos < end) {
             if (end - pos < VprofRing.RecordHeader.SIZE) {
                 damaged(pos - offset, "a record header cut short");
@@ -167,7 +168,11 @@ public final class RecordDecoder {
                 pairArgs(type, v);
             }
             switch (type) {
-                case VprofRing.REC_KERNEL -> kernel(seg, pos, len, v);
+                case VprofRing.REC_KERNEL -> {
+                    if (kernels) {
+                        kernel(seg, pos, len, v);
+                    }
+                }
                 case VprofRing.REC_KERNEL_DESC -> kernelDesc(seg, pos, len, v);
                 case VprofRing.REC_STRING -> string(seg, pos, len, v);
                 case VprofRing.REC_MEMCPY -> memcpy(seg, pos, len, v);

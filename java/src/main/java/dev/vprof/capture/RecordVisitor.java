@@ -44,6 +44,14 @@ public interface RecordVisitor {
         return false;
     }
 
+    /**
+     * Whether to decode KERNEL records for {@link #kernel}: a scan that reads only the rarer records
+     * (the steps' markers, ranges and launch calls) skips them, so it walks a kernel's record header alone.
+     */
+    default boolean wantsKernels() {
+        return true;
+    }
+
     /** The host waited on the GPU in a synchronize call (SYNC record, {@code --kinds sync}). */
     default void sync(int pid, SyncEvent sync) {}
 

@@ -7,7 +7,7 @@
  * and reads it back, past damage, with every length bounded. One codec per chunk kind:
  * <ul>
  * <li>METADATA, PROCESS, COUNTERS: JSON ({@link dev.vprof.capture.CaptureMetadata},
- *     {@link dev.vprof.capture.ProcessInfo}, {@link dev.vprof.region.AgentCounters} through
+ *     {@link dev.vprof.capture.ProcessInfo}, {@link dev.vprof.capture.AgentCounters} through
  *     {@code CaptureJson});</li>
  * <li>RECORDS: the ring's own records, byte for byte, decoded by
  *     {@link dev.vprof.capture.RecordDecoder} into {@link dev.vprof.capture.RecordVisitor} calls;</li>

@@ -131,14 +131,18 @@ public final class ReportCommand implements Callable<Integer>, ExitCode.Returns 
         try (CaptureReader reader = CaptureSources.open(file,
                 input.torch(true))) {
             health = reader.readStats();
-            report = CaptureReport.build(reader, top, names, extraSpans);
+            boolean narrowed = window != null || request != null;
+            // The page of the whole capture has its analyses fed by the report's own pass.
+            Analyses.Pending analyses = html != null && !narrowed ? new Analyses.Pending(reader, names) : null;
+            report = analyses != null ? CaptureReport.build(reader, top, names, extraSpans, analyses)
+                    : CaptureReport.build(reader, top, names, extraSpans);
             CaptureWindow only = null;
-            if (window != null || request != null) {
+            if (narrowed) {
                 only = ReportWindows.choose(report, window, request);
                 report = CaptureReport.build(reader, top, names, extraSpans, only);
             }
             if (html != null) {
-                page = HtmlReport.render(reader, report, names, only);
+                page = HtmlReport.render(reader, report, names, only, analyses == null ? null : analyses.result());
             }
         } catch (IOException e) {
             throw CaptureOpenError.of(file, e, null);

@@ -1,6 +1,7 @@
 package dev.vprof.engine;
 
-import dev.vprof.region.AgentCounters;
+import dev.vprof.capture.AgentCounters;
+
 
 /**
  * One process of a running capture as the drain thread last saw it (about once a second), for

@@ -1,11 +1,11 @@
 package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.discovery.ProcFs;
 import dev.vprof.discovery.ProcessLiveness;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;
@@ -112,7 +112,7 @@ final class Arming {
             // Left armed by a front end that died (checkUsable saw it gone): take it back to DORMANT first.
             disarmOrThrow(r);
         }
-        Attached a = newAttached(r, r.counters());
+        Attached a = newAttached(r, RegionCounters.read(r));
         try {
             long leftovers = a.reader.discardLeftovers();
             if (leftovers > 0) {

@@ -1,9 +1,9 @@
 package dev.vprof.engine;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.discovery.ProcessLiveness;
 import dev.vprof.drain.RingReader;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.region.Region;
 
 /** One process in a capture: its mapped region, the reader of its ring, and where it stands. */

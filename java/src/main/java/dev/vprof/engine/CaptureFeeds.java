@@ -2,9 +2,9 @@ package dev.vprof.engine;
 
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.MetricsCodec;
+import dev.vprof.capture.NodeEvidence;
 import dev.vprof.capture.SpansCodec;
 import dev.vprof.capture.WindowChunk;
-import dev.vprof.merge.NodeEvidence;
 import dev.vprof.metrics.MetricsScraper;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.nativelib.Posix;

@@ -1,10 +1,10 @@
 package dev.vprof.engine;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.drain.RecordSink;
-import dev.vprof.region.AgentCounters;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessExit;
 import dev.vprof.discovery.AgentDirectory;
 import dev.vprof.discovery.ProcFs;
@@ -8,7 +9,6 @@ import dev.vprof.discovery.ProcessLiveness;
 import dev.vprof.discovery.RegionWatch;
 import dev.vprof.drain.RingCorruptException;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.ArmSpec;
 import dev.vprof.region.Region;
@@ -159,7 +159,7 @@ final class CaptureSession {
         Map<Integer, AgentCounters> m = new HashMap<>();
         for (Attached a : attached) {
             if (!a.finished) {
-                a.last = a.region.counters();
+                a.last = RegionCounters.read(a.region);
                 m.put(a.pid(), a.delta());
             }
         }
@@ -665,7 +665,7 @@ final class CaptureSession {
             return;
         }
         a.finished = true;
-        a.last = a.region.counters();
+        a.last = RegionCounters.read(a.region);
         a.lastReason = a.region.reason();
         if (writeEnd) {
             out.processEnd(a.pid(), a.delta());

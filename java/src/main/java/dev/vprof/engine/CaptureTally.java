@@ -1,8 +1,8 @@
 package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.RangeEvent;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.region.ArmSpec;
 import java.util.ArrayList;
 import java.util.List;

@@ -69,7 +69,7 @@ final class KeptArmed {
             List<AgentStatus> s = new ArrayList<>(attached.size());
             for (Attached a : attached) {
                 if (!a.finished) {
-                    a.last = a.region.counters();
+                    a.last = RegionCounters.read(a.region);
                 }
                 s.add(new AgentStatus(a.pid(), a.delta(), a.reader.records(), a.finished ? "LEFT" : a.region.state().name()));
             }

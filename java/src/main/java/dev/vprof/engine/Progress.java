@@ -36,7 +36,7 @@ final class Progress {
             records += a.reader.records();
             if (!a.finished) {
                 processes++;
-                a.last = a.region.counters();
+                a.last = RegionCounters.read(a.region);
             }
             var d = a.delta();
             drops += d.ringDrops() + d.cuptiDrops();
@@ -76,7 +76,7 @@ final class Progress {
             if (!a.finished) {
                 processes++;
                 fill = Math.max(fill, a.reader.fillPercent());
-                a.last = a.region.counters();
+                a.last = RegionCounters.read(a.region);
             }
             var d = a.delta();
             drops += d.ringDrops() + d.cuptiDrops();

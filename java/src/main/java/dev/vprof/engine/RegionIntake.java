@@ -1,8 +1,8 @@
 package dev.vprof.engine;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.discovery.ProcFs;
 import dev.vprof.nativelib.Posix;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.region.AgentState;
 import dev.vprof.region.Region;
 import dev.vprof.region.RegionException;
@@ -151,7 +151,7 @@ final class RegionIntake {
         if (mode == CapturePlan.Mode.RUN) {
             // Armed by VPROF_ARM at its start: everything since then is ours.
             r.heartbeat(Posix.monotonicNanos());
-            if (!ours && st == AgentState.DORMANT && r.counters().records() == 0) {
+            if (!ours && st == AgentState.DORMANT && RegionCounters.read(r).records() == 0) {
                 err.println("vprof: warning: the agent in pid " + r.pid()
                         + " did not arm itself from VPROF_ARM; it is not captured");
             }

@@ -21,8 +21,13 @@ public final class HtmlReport {
 
     /** The page of the report narrowed to {@code only} (a window or a request; null: the whole capture). */
     public static String render(CaptureReader reader, Report report, KernelNames names, CaptureWindow only) {
+        return render(reader, report, names, only, only == null ? Analyses.run(reader, names) : null);
+    }
+
+    /** As above, with the {@code analyses} found already (by the report's pass: {@code Analyses.Pending}); null: none. */
+    public static String render(CaptureReader reader, Report report, KernelNames names, CaptureWindow only,
+                                Analyses.Result analyses) {
         PageData data = PageData.collect(reader, report, names, only);
-        Analyses.Result analyses = only == null ? Analyses.run(reader, names) : null;
         return CapturePage.render(report, data, reader.readStats(), analyses); // after the passes, which may meet damage
     }
 

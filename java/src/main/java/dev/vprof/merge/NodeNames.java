@@ -1,5 +1,6 @@
 package dev.vprof.merge;
 
+import dev.vprof.capture.NodeEvidence;
 import dev.vprof.capture.ProcessInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.vprof.merge;
 
+import dev.vprof.capture.TimeSync;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

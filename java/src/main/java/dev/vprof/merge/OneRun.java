@@ -1,6 +1,8 @@
 package dev.vprof.merge;
 
+import dev.vprof.capture.NodeEvidence;
 import dev.vprof.capture.ProcessInfo;
+import dev.vprof.capture.TimeSync;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Instant;

@@ -1,17 +1,12 @@
 package dev.vprof.nsys;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.bindings.VprofRing.ApiRecord;
-import dev.vprof.bindings.VprofRing.DropsRecord;
-import dev.vprof.bindings.VprofRing.KernelDescRecord;
-import dev.vprof.bindings.VprofRing.KernelRecord;
-import dev.vprof.bindings.VprofRing.MarkerRecord;
-import dev.vprof.bindings.VprofRing.MemcpyRecord;
-import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.capture.CaptureFormatException;
+import dev.vprof.capture.DropsEvent;
+import dev.vprof.capture.KernelShape;
+import dev.vprof.capture.RecordEncoder;
 import dev.vprof.names.TerminalText;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -266,7 +261,7 @@ final class ActivityRows {
         }
         p.kernels++;
         int nameId = name(p, rs.getLong(4));
-        NsysProcess.KernelShape shape = new NsysProcess.KernelShape(nameId, rs.getInt(5), rs.getInt(6), rs.getInt(7),
+        KernelShape shape = new KernelShape(nameId, rs.getInt(5), rs.getInt(6), rs.getInt(7),
                 rs.getInt(10), rs.getInt(11), rs.getInt(12), rs.getInt(13), rs.getInt(14), rs.getInt(15),
                 rs.getInt(16) + rs.getInt(17), rs.getInt(9), rs.getInt(19), rs.getLong(18));
         Integer desc = p.shapes.get(shape);
@@ -277,34 +272,9 @@ final class ActivityRows {
             }
             desc = p.nextShape++;
             p.shapes.put(shape, desc);
-            writeShape(p.pid, desc, shape);
+            RecordEncoder.kernelDesc(out.to(p.pid), desc, shape);
         }
-        long at = out.begin(p.pid, KernelRecord.SIZE, VprofRing.REC_KERNEL);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.LONG, at + KernelRecord.START, start);
-        s.set(RecordOut.LONG, at + KernelRecord.END, end);
-        s.set(RecordOut.INT, at + KernelRecord.CORRELATION_ID, rs.getInt(8));
-        s.set(RecordOut.INT, at + KernelRecord.DESC_ID, desc);
-    }
-
-    private void writeShape(int pid, int id, NsysProcess.KernelShape k) throws IOException {
-        long at = out.begin(pid, KernelDescRecord.SIZE, VprofRing.REC_KERNEL_DESC);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.INT, at + KernelDescRecord.ID, id);
-        s.set(RecordOut.INT, at + KernelDescRecord.NAME_ID, k.nameId());
-        s.set(RecordOut.INT, at + KernelDescRecord.DEVICE_ID, k.device());
-        s.set(RecordOut.INT, at + KernelDescRecord.CONTEXT_ID, k.context());
-        s.set(RecordOut.INT, at + KernelDescRecord.STREAM_ID, k.stream());
-        s.set(RecordOut.INT, at + KernelDescRecord.GRAPH_ID, k.graphId());
-        s.set(RecordOut.INT, at + KernelDescRecord.GRID_X, k.gx());
-        s.set(RecordOut.INT, at + KernelDescRecord.GRID_Y, k.gy());
-        s.set(RecordOut.INT, at + KernelDescRecord.GRID_Z, k.gz());
-        s.set(RecordOut.INT, at + KernelDescRecord.BLOCK_X, k.bx());
-        s.set(RecordOut.INT, at + KernelDescRecord.BLOCK_Y, k.by());
-        s.set(RecordOut.INT, at + KernelDescRecord.BLOCK_Z, k.bz());
-        s.set(RecordOut.INT, at + KernelDescRecord.SHARED_MEMORY, k.sharedMemory());
-        s.set(RecordOut.INT, at + KernelDescRecord.REGISTERS, k.registers());
-        s.set(RecordOut.LONG, at + KernelDescRecord.GRAPH_NODE_ID, k.graphNodeId());
+        RecordEncoder.kernel(out.to(p.pid), start, end, rs.getInt(8), desc);
     }
 
     /** CUPTI's memory kind of nsys's ({@code ENUM_CUDA_MEM_KIND}: CUPTI's minus one, 7 unknown). */
@@ -321,18 +291,8 @@ final class ActivityRows {
             return;
         }
         p.memcpys++;
-        long at = out.begin(p.pid, MemcpyRecord.SIZE, VprofRing.REC_MEMCPY);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.LONG, at + MemcpyRecord.START, start);
-        s.set(RecordOut.LONG, at + MemcpyRecord.END, end);
-        s.set(RecordOut.LONG, at + MemcpyRecord.BYTES, rs.getLong(4));
-        s.set(RecordOut.BYTE, at + MemcpyRecord.COPY_KIND, (byte) rs.getInt(5));
-        s.set(RecordOut.BYTE, at + MemcpyRecord.SRC_KIND, (byte) cuptiMemoryKind(rs, 6));
-        s.set(RecordOut.BYTE, at + MemcpyRecord.DST_KIND, (byte) cuptiMemoryKind(rs, 7));
-        s.set(RecordOut.INT, at + MemcpyRecord.DEVICE_ID, rs.getInt(8));
-        s.set(RecordOut.INT, at + MemcpyRecord.CONTEXT_ID, rs.getInt(9));
-        s.set(RecordOut.INT, at + MemcpyRecord.STREAM_ID, rs.getInt(10));
-        s.set(RecordOut.INT, at + MemcpyRecord.CORRELATION_ID, rs.getInt(11));
+        RecordEncoder.memcpy(out.to(p.pid), start, end, rs.getLong(4), rs.getInt(11), rs.getInt(8), rs.getInt(9),
+                rs.getInt(10), rs.getInt(5), cuptiMemoryKind(rs, 6), cuptiMemoryKind(rs, 7), 0);
     }
 
     private void memset(ResultSet rs) throws IOException, SQLException {
@@ -343,16 +303,8 @@ final class ActivityRows {
             return;
         }
         p.memsets++;
-        long at = out.begin(p.pid, MemsetRecord.SIZE, VprofRing.REC_MEMSET);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.LONG, at + MemsetRecord.START, start);
-        s.set(RecordOut.LONG, at + MemsetRecord.END, end);
-        s.set(RecordOut.LONG, at + MemsetRecord.BYTES, rs.getLong(4));
-        s.set(RecordOut.INT, at + MemsetRecord.VALUE, rs.getInt(5));
-        s.set(RecordOut.INT, at + MemsetRecord.DEVICE_ID, rs.getInt(6));
-        s.set(RecordOut.INT, at + MemsetRecord.CONTEXT_ID, rs.getInt(7));
-        s.set(RecordOut.INT, at + MemsetRecord.STREAM_ID, rs.getInt(8));
-        s.set(RecordOut.INT, at + MemsetRecord.CORRELATION_ID, rs.getInt(9));
+        RecordEncoder.memset(out.to(p.pid), start, end, rs.getLong(4), rs.getInt(9), rs.getInt(6), rs.getInt(7),
+                rs.getInt(8), rs.getInt(5));
     }
 
     private void api(ResultSet rs) throws IOException, SQLException {
@@ -387,14 +339,7 @@ final class ActivityRows {
         if (cbid < 0) {
             unknownApiCalls++;
         }
-        long at = out.begin(p.pid, ApiRecord.SIZE, VprofRing.REC_API);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.LONG, at + ApiRecord.START, start);
-        s.set(RecordOut.LONG, at + ApiRecord.END, end);
-        s.set(RecordOut.INT, at + ApiRecord.CORRELATION_ID, rs.getInt(6));
-        s.set(RecordOut.INT, at + ApiRecord.CBID, Math.max(cbid, 0));
-        s.set(RecordOut.INT, at + ApiRecord.DOMAIN, domain);
-        s.set(RecordOut.INT, at + ApiRecord.TID, NsysIds.tid(globalTid));
+        RecordEncoder.api(out.to(p.pid), start, end, rs.getInt(6), Math.max(cbid, 0), domain, NsysIds.tid(globalTid));
     }
 
     private void nvtx(ResultSet rs) throws IOException, SQLException {
@@ -417,25 +362,15 @@ final class ActivityRows {
         int nameId = p.intern(out, text == null ? "" : text);
         int domainId = procs.domain(p, rs.getLong(7));
         int id = p.nextMarker++;
-        marker(p.pid, start, id, range ? VprofRing.MARKER_START : VprofRing.MARKER_INSTANT, nameId, domainId,
-                NsysIds.tid(globalTid));
+        RecordEncoder.marker(out.to(p.pid), start, id, range ? VprofRing.MARKER_START : VprofRing.MARKER_INSTANT,
+                nameId, domainId, NsysIds.tid(globalTid));
         if (range) {
             p.ranges++;
-            marker(p.pid, end, id, VprofRing.MARKER_END, 0, domainId, NsysIds.tid(hasEndTid ? endTid : globalTid));
+            RecordEncoder.marker(out.to(p.pid), end, id, VprofRing.MARKER_END, 0, domainId,
+                    NsysIds.tid(hasEndTid ? endTid : globalTid));
         } else {
             p.marks++;
         }
-    }
-
-    private void marker(int pid, long ts, int id, int flags, int nameId, int domainId, int tid) throws IOException {
-        long at = out.begin(pid, MarkerRecord.SIZE, VprofRing.REC_MARKER);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.LONG, at + MarkerRecord.TIMESTAMP, ts);
-        s.set(RecordOut.INT, at + MarkerRecord.ID, id);
-        s.set(RecordOut.INT, at + MarkerRecord.FLAGS, flags);
-        s.set(RecordOut.INT, at + MarkerRecord.NAME_ID, nameId);
-        s.set(RecordOut.INT, at + MarkerRecord.DOMAIN_ID, domainId);
-        s.set(RecordOut.INT, at + MarkerRecord.TID, tid);
     }
 
     /** The DROPS records of what each process kept off the timeline, and the notes of what was odd. */
@@ -448,11 +383,7 @@ final class ActivityRows {
                     if (n == 0) {
                         continue;
                     }
-                    long at = out.begin(p.pid, DropsRecord.SIZE, VprofRing.REC_DROPS);
-                    MemorySegment s = out.segment();
-                    s.set(RecordOut.INT, at + DropsRecord.REASON, reason);
-                    s.set(RecordOut.INT, at + DropsRecord.RECORD_TYPE, type);
-                    s.set(RecordOut.LONG, at + DropsRecord.COUNT, n);
+                    RecordEncoder.drops(out.to(p.pid), new DropsEvent(reason, 0, 0, type, n));
                     notes.add(f + ": " + n + " " + VprofRing.recordName(type) + " rows of pid " + p.pid
                             + " end before they start; they are counted as rejected and left off the timeline");
                 }

@@ -1,9 +1,8 @@
 package dev.vprof.nsys;
 
-import dev.vprof.bindings.VprofRing;
-import dev.vprof.bindings.VprofRing.DeviceRecord;
+import dev.vprof.capture.DeviceProperties;
+import dev.vprof.capture.RecordEncoder;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -72,27 +71,9 @@ final class GpuRows {
 
     /** Writes {@code g} as a DEVICE record of {@code pid}, its name interned as {@code nameId} (0: none). */
     static void write(RecordOut out, int pid, Gpu g, int nameId) throws IOException {
-        long at = out.begin(pid, DeviceRecord.SIZE, VprofRing.REC_DEVICE);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.INT, at + DeviceRecord.ID, g.id());
-        s.set(RecordOut.INT, at + DeviceRecord.NAME_ID, nameId);
-        s.set(RecordOut.LONG, at + DeviceRecord.GLOBAL_MEMORY_BYTES, g.memory());
-        s.set(RecordOut.LONG, at + DeviceRecord.GLOBAL_MEMORY_BANDWIDTH, g.bandwidthKbps());
-        s.set(RecordOut.INT, at + DeviceRecord.SM_COUNT, g.sms());
-        s.set(RecordOut.INT, at + DeviceRecord.COMPUTE_MAJOR, g.major());
-        s.set(RecordOut.INT, at + DeviceRecord.COMPUTE_MINOR, g.minor());
-        s.set(RecordOut.INT, at + DeviceRecord.CORE_CLOCK_KHZ, g.clockKhz());
-        s.set(RecordOut.INT, at + DeviceRecord.L2_CACHE_BYTES, g.l2());
-        s.set(RecordOut.INT, at + DeviceRecord.WARP_SIZE, g.warp());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_THREADS_PER_BLOCK, g.threadsPerBlock());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_WARPS_PER_SM, g.warpsPerSm());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_BLOCKS_PER_SM, g.blocksPerSm());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_SM, g.shmemPerSm());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_SHARED_MEMORY_PER_BLOCK, g.shmemPerBlock());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_REGISTERS_PER_SM, g.regsPerSm());
-        s.set(RecordOut.INT, at + DeviceRecord.MAX_REGISTERS_PER_BLOCK, g.regsPerBlock());
-        if (g.uuid() != null) {
-            MemorySegment.copy(g.uuid(), 0, s, RecordOut.BYTE, at + DeviceRecord.UUID, g.uuid().length);
-        }
+        RecordEncoder.device(out.to(pid), new DeviceProperties(g.id(), g.name(), g.memory(), g.bandwidthKbps(), g.sms(),
+                g.major(), g.minor(), g.clockKhz(), g.l2(), g.warp(), g.threadsPerBlock(), g.warpsPerSm(),
+                g.blocksPerSm(), g.shmemPerSm(), g.shmemPerBlock(), g.regsPerSm(), g.regsPerBlock(), false, false,
+                g.uuid() == null ? null : HexFormat.of().formatHex(g.uuid())), nameId);
     }
 }

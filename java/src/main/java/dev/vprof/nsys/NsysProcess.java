@@ -1,11 +1,10 @@
 package dev.vprof.nsys;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.bindings.VprofRing.StringRecord;
+import dev.vprof.capture.KernelShape;
+import dev.vprof.capture.RecordEncoder;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -60,10 +59,6 @@ final class NsysProcess {
     /** Rows kept off the timeline, by DROPS reason and record type, as the agent counts its own. */
     final long[][] rejected = new long[VprofRing.DROPS_REASON_MAX + 1][VprofRing.REC_TYPE_MAX + 1];
 
-    /** What does not change between launches of one kernel on one stream: one KERNEL_DESC. */
-    record KernelShape(int nameId, int device, int context, int stream, int gx, int gy, int gz, int bx, int by, int bz,
-                       int sharedMemory, int registers, int graphId, long graphNodeId) {}
-
     NsysProcess(long key, int pid, String name, Names budget) {
         this.key = key;
         this.pid = pid;
@@ -100,22 +95,14 @@ final class NsysProcess {
     }
 
     private int add(RecordOut out, String value) throws IOException {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > VprofRing.STRING_MAX) {
+        byte[] whole = value.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = RecordEncoder.fitString(whole);
+        if (bytes != whole) {
             budget.cut++;
-            int cut = (int) VprofRing.STRING_MAX;
-            while (cut > 0 && (bytes[cut] & 0xC0) == 0x80) {
-                cut--; // do not split a UTF-8 sequence
-            }
-            bytes = Arrays.copyOf(bytes, cut);
         }
         int id = nextString++;
         strings.put(value, id);
-        long at = out.begin(pid, StringRecord.SIZE + bytes.length, VprofRing.REC_STRING);
-        MemorySegment s = out.segment();
-        s.set(RecordOut.INT, at + StringRecord.ID, id);
-        s.set(RecordOut.INT, at + StringRecord.LEN, bytes.length);
-        MemorySegment.copy(bytes, 0, s, RecordOut.BYTE, at + StringRecord.SIZE, bytes.length);
+        RecordEncoder.string(out.to(pid), id, bytes);
         return id;
     }
 

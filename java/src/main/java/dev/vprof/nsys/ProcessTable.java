@@ -1,12 +1,11 @@
 package dev.vprof.nsys;
 
-import dev.vprof.bindings.VprofRing;
-import dev.vprof.bindings.VprofRing.ClockSyncRecord;
 import dev.vprof.capture.CaptureFormatException;
 import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.ClockSync;
 import dev.vprof.capture.ProcessInfo;
+import dev.vprof.capture.RecordEncoder;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -159,10 +158,7 @@ final class ProcessTable {
             // Two pairs of session time and epoch time, at the session's start and end: the clock
             // fit is their one offset, exactly.
             for (long t : new long[] {clock.firstNs(), clock.lastNs()}) {
-                long at = out.begin(pid, ClockSyncRecord.SIZE, VprofRing.REC_CLOCK_SYNC);
-                MemorySegment s = out.segment();
-                s.set(RecordOut.LONG, at + ClockSyncRecord.CUPTI_NS, t);
-                s.set(RecordOut.LONG, at + ClockSyncRecord.REALTIME_NS, clock.epochNs(t));
+                RecordEncoder.clockSync(out.to(pid), new ClockSync(t, clock.epochNs(t), 0, 0));
             }
         }
         return p;

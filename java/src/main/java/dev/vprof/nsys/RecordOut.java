@@ -1,26 +1,25 @@
 package dev.vprof.nsys;
 
-import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.RecordEncoder;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Ring records as an agent writes them, encoded into one 64 KiB block and handed to the capture
  * writer in runs of one process: rows of several processes come interleaved (they are read in
  * start order across the export), and the writer keeps a chunk per process.
  */
-final class RecordOut implements AutoCloseable {
-    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
-    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-    static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+final class RecordOut implements AutoCloseable, RecordEncoder.Room {
     private static final int BLOCK = 64 << 10;
 
     private final CaptureWriter writer;
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment block = arena.allocate(BLOCK, 8);
+    /** The process of the records in the block. */
+    private int blockPid;
+    /** The process the next record is of ({@link #to}). */
     private int pid;
     private int pos;
 
@@ -28,25 +27,30 @@ final class RecordOut implements AutoCloseable {
         this.writer = writer;
     }
 
-    /** The block records are written into; valid until the next {@link #begin}. */
-    MemorySegment segment() {
+    /** Makes the records that follow process {@code pid}'s: this, to write them with {@link RecordEncoder}. */
+    RecordOut to(int pid) {
+        this.pid = pid;
+        return this;
+    }
+
+    @Override
+    public MemorySegment segment() {
         return block;
     }
 
     /**
-     * Room for a record of {@code size} bytes (header included) of {@code type} for process
-     * {@code pid}, zeroed, its header written: its offset in {@link #segment}.
+     * Room for a record of {@code size} bytes (header included) of {@code type} for the process
+     * named by {@link #to}, zeroed, its header written: its offset in {@link #segment}.
      */
-    long begin(int pid, long size, int type) throws IOException {
-        int len = (int) ((size + 7) & ~7L);
-        if (pos > 0 && (pid != this.pid || pos + len > BLOCK)) {
+    @Override
+    public long begin(long size, int type) throws IOException {
+        int len = RecordEncoder.length(size);
+        if (pos > 0 && (pid != blockPid || pos + len > BLOCK)) {
             flush();
         }
-        this.pid = pid;
+        blockPid = pid;
         long at = pos;
-        block.asSlice(at, len).fill((byte) 0);
-        block.set(INT, at + VprofRing.RecordHeader.LENGTH, len);
-        block.set(INT, at + VprofRing.RecordHeader.TYPE, type);
+        RecordEncoder.header(block, at, len, type);
         pos += len;
         return at;
     }
@@ -54,7 +58,7 @@ final class RecordOut implements AutoCloseable {
     /** Hands what the block holds to the writer. */
     void flush() throws IOException {
         if (pos > 0) {
-            writer.records(pid, block, 0, pos);
+            writer.records(blockPid, block, 0, pos);
             pos = 0;
         }
     }

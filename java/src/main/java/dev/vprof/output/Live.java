@@ -17,15 +17,24 @@ final class Live {
     /** Temporary path to the output it stands for. */
     private static final Map<Path, Path> TEMPS = new ConcurrentHashMap<>();
     private static final AtomicBoolean HOOKED = new AtomicBoolean();
+    /** Set when the hook begins: a temporary added after that is removed at once. */
+    private static final AtomicBoolean STOPPING = new AtomicBoolean();
 
     private Live() {}
 
     /** {@code target}: the output it stands for, named when a signal removes it; null for a work folder. */
-    static void add(Path temp, Path target) {
+    static void add(Path temp, Path target) throws IOException {
         if (HOOKED.compareAndSet(false, true)) {
             Runtime.getRuntime().addShutdownHook(new Thread(Live::removeAll, "vprof-output-cleanup"));
         }
         TEMPS.put(temp, target == null ? temp : target);
+        if (STOPPING.get()) {
+            // The hook runs beside the writer's thread, which may claim its next file (a Kineto
+            // export's second process) after the hook has walked the map: that one goes here.
+            TEMPS.remove(temp);
+            Leftovers.deleteTree(temp);
+            throw new IOException("vprof is stopping: " + (target == null ? temp : target) + " was not begun");
+        }
     }
 
     static void remove(Path temp) {
@@ -33,6 +42,7 @@ final class Live {
     }
 
     private static void removeAll() {
+        STOPPING.set(true);
         PrintStream err = System.err;
         for (Map.Entry<Path, Path> e : TEMPS.entrySet()) {
             try {

@@ -53,6 +53,7 @@ public final class OutputFile implements AutoCloseable {
         if (dir == null || !Files.isDirectory(dir)) {
             throw new FileSystemException(target.toString(), null, "the folder " + dir + " does not exist");
         }
+        refuseSpecial(abs);
         Leftovers.clean(dir, line -> System.err.println("vprof: note: " + line));
         while (true) {
             Path temp = Leftovers.tempName(abs, NEXT.incrementAndGet());
@@ -120,6 +121,7 @@ public final class OutputFile implements AutoCloseable {
     /** Moves {@code from} onto {@code to}: replacing it when {@code replace}, else only when {@code to} does not exist. */
     static void claim(Path from, Path to, boolean replace) throws IOException {
         if (replace) {
+            refuseSpecial(to);
             try {
                 Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -141,6 +143,19 @@ public final class OutputFile implements AutoCloseable {
             return;
         }
         Files.delete(from);
+    }
+
+    /**
+     * Refuses a target that exists and is not a regular file (a device, a FIFO, a folder, or a
+     * link to one): a rename would put a file in place of {@code /dev/full} or a pipe another
+     * program reads, which {@code --force} never means.
+     */
+    private static void refuseSpecial(Path target) throws IOException {
+        if (Files.exists(target) && !Files.isRegularFile(target)) {
+            String what = Files.isDirectory(target) ? "a folder" : "a device, FIFO or socket";
+            throw new FileSystemException(target.toString(), null,
+                    "is " + what + ", not a regular file; vprof replaces only regular files, even with --force");
+        }
     }
 
     /** Removes the temporary file unless committed. */

@@ -239,20 +239,6 @@ public final class Region implements AutoCloseable {
 
     public long tail() { return (long) LONG.getAcquire(control, Control.TAIL); }
 
-    /** The agent's cumulative counters, read now. */
-    public AgentCounters counters() {
-        return new AgentCounters(
-                (long) LONG.getAcquire(control, Control.RECORDS),
-                (long) LONG.getAcquire(control, Control.BYTES),
-                (long) LONG.getAcquire(control, Control.RING_DROPS),
-                (long) LONG.getAcquire(control, Control.RING_DROPS_KERNELS),
-                (long) LONG.getAcquire(control, Control.CUPTI_DROPS),
-                (long) LONG.getAcquire(control, Control.RANGES),
-                (long) LONG.getAcquire(control, Control.POOL_EMERGENCY_BUFFERS),
-                (long) LONG.getAcquire(control, Control.POOL_REFUSALS),
-                warningFlags());
-    }
-
     /** Tells the agent this front end is alive; {@code monotonicNs} is CLOCK_MONOTONIC. */
     public void heartbeat(long monotonicNs) {
         LONG.setRelease(control, Control.HEARTBEAT_NS, monotonicNs);

@@ -5,6 +5,7 @@ import dev.vprof.aggregate.Kernel;
 import dev.vprof.aggregate.KernelPass;
 import dev.vprof.aggregate.KernelStats;
 import dev.vprof.aggregate.KernelTable;
+import dev.vprof.aggregate.Rider;
 import dev.vprof.aggregate.SampleBudget;
 import dev.vprof.aggregate.Sink;
 import dev.vprof.aggregate.StepFinder;
@@ -12,6 +13,7 @@ import dev.vprof.aggregate.StepRule;
 import dev.vprof.aggregate.StepTally;
 import dev.vprof.aggregate.Steps;
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ApiEvent;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.ClockMapping;
@@ -27,7 +29,6 @@ import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.WindowChunk;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.time.CaptureWindow;
 import dev.vprof.time.Clocks;
 import dev.vprof.time.RangeEdges;
@@ -44,9 +45,9 @@ import java.util.TreeMap;
 
 /**
  * Builds a {@link Report} from one streaming pass over a capture, through the aggregation's
- * {@link KernelPass} (one clock, one window, one step rule, shared with every other view), and a
- * second pass for the step table when the capture has steps (a kernel's step is known only once
- * the steps are). Memory does not grow with the number of kernels: per range and per kernel name
+ * {@link KernelPass} (one clock, one window, one step rule, shared with every other view), the step
+ * table fed by the same pass: the steps come first from {@link StepFinder#scan}, which hands no
+ * sink a kernel. Memory does not grow with the number of kernels: per range and per kernel name
  * it keeps counters and a bounded distribution ({@link KernelTable}); per range and device a
  * bounded {@link BusyTime} window; per step a few numbers.
  *
@@ -123,8 +124,21 @@ public final class CaptureReport implements Sink {
         return build(reader, top, exactSamples, names, extraSpans, null);
     }
 
+    /**
+     * As {@link #build(CaptureReader, int, KernelNames, List)}, with {@code rider}'s sinks (the page's
+     * analyses) fed by the report's own pass.
+     */
+    public static Report build(CaptureReader reader, int top, KernelNames names, List<Span> extraSpans, Rider rider) {
+        return build(reader, top, SampleBudget.DEFAULT_SAMPLES, names, extraSpans, null, rider);
+    }
+
     private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
                                 List<Span> extraSpans, CaptureWindow only) {
+        return build(reader, top, exactSamples, names, extraSpans, only, null);
+    }
+
+    private static Report build(CaptureReader reader, int top, long exactSamples, KernelNames names,
+                                List<Span> extraSpans, CaptureWindow only, Rider rider) {
         CaptureReport agg = new CaptureReport(new SampleBudget(exactSamples), names);
         for (ProcessInfo info : reader.processes()) {
             agg.process(info.pid());
@@ -132,22 +146,26 @@ public final class CaptureReport implements Sink {
         List<String> notes = new ArrayList<>();
         agg.requests = RequestsSection.prepare(reader, extraSpans, notes, only);
         boolean kernelsToRequests = agg.requests != null && agg.requests.wantsKernels();
-        // Kernels meet spans (or the window) on epoch time: fit the clocks first (one quick extra pass).
-        Clocks clocks = kernelsToRequests || only != null ? Clocks.of(reader) : Clocks.unfitted();
+        // The steps first, from a scan that feeds no sink (it fits the clocks too), so that the one
+        // pass gives each kernel its step as it comes and the step table needs no pass of its own.
+        Steps steps = StepFinder.scan(reader, StepRule.DEFAULT_RANGE);
+        Clocks fitted = Clocks.of(reader);
+        boolean ridersEpoch = rider != null && rider.prepare(steps, fitted);
+        // Kernels meet spans (or the window) on epoch time; else the pass need not place them there.
+        Clocks clocks = kernelsToRequests || only != null || ridersEpoch ? fitted : Clocks.unfitted();
         Scope scope = Scope.of(only);
-        StepFinder stepFinder = new StepFinder(StepRule.DEFAULT_RANGE);
-        KernelPass pass = new KernelPass(clocks).add(Scope.ALL, stepFinder).add(scope, agg);
+        KernelPass pass = new KernelPass(clocks).steps(steps).add(scope, agg);
         if (kernelsToRequests) {
             pass.add(scope, agg.requests);
         }
-        pass.run(reader);
-        Clocks fitted = Clocks.of(reader); // the pass fitted them
-        Steps steps = stepFinder.finish(fitted);
-        StepTally stepTally = null;
-        if (!steps.isEmpty()) {
-            stepTally = new StepTally(steps, only, fitted);
-            new KernelPass(fitted).steps(steps).add(scope, stepTally).run(reader);
+        StepTally stepTally = steps.isEmpty() ? null : new StepTally(steps, only, fitted);
+        if (stepTally != null) {
+            pass.add(scope, stepTally);
         }
+        if (rider != null) {
+            rider.join(pass);
+        }
+        pass.run(reader);
         agg.feedWorkExtents();
         Report base = agg.summarize(reader, top, fitted);
         CaptureWindow window = only != null ? only : agg.windowFinder.choose(reader.window().orElse(null), fitted);

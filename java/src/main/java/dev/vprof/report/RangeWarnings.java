@@ -1,8 +1,8 @@
 package dev.vprof.report;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.RangeEvent;
-import dev.vprof.region.AgentCounters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package dev.vprof.report;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.DeviceProperties;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.triage.Finding;
 import java.util.List;
 import java.util.Map;

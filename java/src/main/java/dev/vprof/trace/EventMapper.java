@@ -4,6 +4,7 @@ import dev.vprof.adapt.ApiNames;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ArgsCodec;
 import dev.vprof.capture.CopyKindNames;
+import dev.vprof.capture.KernelShape;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -386,7 +387,7 @@ final class EventMapper implements TraceTokenizer.Handler {
         long device = device(e);
         long stream = stream(e);
         noteDevice(device);
-        TraceRecordWriter.DescKey shape = new TraceRecordWriter.DescKey(nameId, (int) device,
+        KernelShape shape = new KernelShape(nameId, (int) device,
                 (int) Math.max(e.context, 0), (int) stream, (int) e.grid[0], (int) e.grid[1], (int) e.grid[2],
                 (int) e.block[0], (int) e.block[1], (int) e.block[2], (int) e.sharedMemory, (int) e.registers,
                 (int) e.graphId, e.graphNodeId);

@@ -8,6 +8,7 @@ import dev.vprof.bindings.VprofRing.MemcpyRecord;
 import dev.vprof.bindings.VprofRing.MemsetRecord;
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.RecordEncoder;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -28,11 +29,9 @@ import java.nio.file.StandardOpenOption;
  * capture. One 1 MiB block lives in memory; full blocks go to a temporary file, so the heap does
  * not grow with the trace.
  */
-final class RecordSpill implements Closeable {
+final class RecordSpill implements Closeable, RecordEncoder.Room {
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
-    static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final int BLOCK = 1 << 20;
 
     private final Arena arena = Arena.ofConfined();
@@ -67,23 +66,23 @@ final class RecordSpill implements Closeable {
     }
 
     /** The block records are written into; valid until the next {@link #begin}. */
-    MemorySegment segment() {
+    @Override
+    public MemorySegment segment() {
         return block;
     }
 
     /** Room for a record of {@code size} bytes (header included) of {@code type}: its offset in {@link #segment}. */
-    long begin(long size, long type) throws IOException {
+    @Override
+    public long begin(long size, int type) throws IOException {
         if (parked) {
             throw new IllegalStateException("records added after park()");
         }
-        int len = (int) ((size + 7) & ~7L);
+        int len = RecordEncoder.length(size);
         if (pos + len > BLOCK) {
             spillBlock();
         }
         long at = pos;
-        block.asSlice(at, len).fill((byte) 0);
-        block.set(INT, at + VprofRing.RecordHeader.LENGTH, len);
-        block.set(INT, at + VprofRing.RecordHeader.TYPE, (int) type);
+        RecordEncoder.header(block, at, len, type);
         pos += len;
         records++;
         return at;

@@ -63,8 +63,37 @@ public final class SyntheticCapture {
         return realtimeNs + SKEW_NS + Math.round((realtimeNs - R0) * DRIFT);
     }
 
+    /** A RANGE record's bytes in the ring, padded to 8. */
+    static final int RANGE_BYTES = (int) (RangeRecord.SIZE + 7 & ~7);
+
+    /** The metadata of a file {@code vprof run} wrote on this host at R0. */
+    public static CaptureMetadata metadata() {
+        return new CaptureMetadata("host", R0, "0.1.0", List.of("vprof", "run"), Map.of());
+    }
+
+    /** A new file with {@link #metadata()} and process {@link #PID} running {@code command}. */
+    public static CaptureWriter create(Path file, String command) throws IOException {
+        CaptureWriter w = CaptureWriter.create(file, metadata());
+        w.process(new ProcessInfo(PID, 1, command, 130000, 1, 1 << 20, R0));
+        return w;
+    }
+
+    /** Records holding the clock pairs, one every second from 0 to 10 s. */
+    public static RingRecords clockPairs() {
+        RingRecords r = new RingRecords();
+        for (int i = 0; i <= 10; i++) {
+            r.clockSync(cupti(R0 + i * SEC), R0 + i * SEC, i * SEC);
+        }
+        return r;
+    }
+
+    /** Writes a RANGE record of {@link #PID} with the two readings of its edge as given. */
+    public static void range(CaptureWriter w, long edge, long realtimeNs, long cuptiNs) throws IOException {
+        w.records(PID, range(edge, realtimeNs, cuptiNs), 0, RANGE_BYTES);
+    }
+
     public static Path write(Path file, boolean withMetricsAndSpans) throws IOException {
-        return write(file, withMetricsAndSpans, new CaptureMetadata("host", R0, "0.1.0", List.of("vprof", "run"), Map.of()));
+        return write(file, withMetricsAndSpans, metadata());
     }
 
     /** As {@link #write(Path, boolean)}, with the file's metadata as given (the command and options it records). */
@@ -72,14 +101,11 @@ public final class SyntheticCapture {
         try (CaptureWriter w = CaptureWriter.create(file, metadata)) {
             w.process(new ProcessInfo(PID, 1, "/usr/bin/python3 -m vllm.entrypoints.openai.api_server", 130000, 1,
                     1 << 20, R0));
-            RingRecords r = new RingRecords();
-            for (int i = 0; i <= 10; i++) {
-                r.clockSync(cupti(R0 + i * SEC), R0 + i * SEC, i * SEC);
-            }
+            RingRecords r = clockPairs();
             r.string(1, "gemm").string(2, "attn").string(3, "step").string(4, "vllm").string(5, "mark")
                     .kernelDesc(1, 1, 0, 7).kernelDesc(2, 2, 1, 13);
             r.writeTo(w, PID);
-            w.records(PID, range(VprofRing.RANGE_BEGIN, at(500)), 0, RangeRecord.SIZE + 7 & ~7);
+            range(w, VprofRing.RANGE_BEGIN, at(500), cupti(at(500)));
             r.api(cupti(at(1590)), cupti(at(1590) + 20_000), 5, 211, VprofRing.API_RUNTIME, PID)
                     .marker(cupti(at(1550)), 1, VprofRing.MARKER_START, 3, 4, PID)
                     .kernel(cupti(at(1200)), cupti(at(1250)), 4, 1)
@@ -91,7 +117,7 @@ public final class SyntheticCapture {
                     .kernel(cupti(at(6100)), cupti(at(6400)), 8, 2)
                     .kernel(cupti(at(7000)), cupti(at(7500)), 9, 1);
             r.writeTo(w, PID);
-            w.records(PID, range(VprofRing.RANGE_END, at(9500)), 0, RangeRecord.SIZE + 7 & ~7);
+            range(w, VprofRing.RANGE_END, at(9500), cupti(at(9500)));
             if (withMetricsAndSpans) {
                 w.chunk(CaptureFormat.KIND_METRICS, MetricsCodec.encode(scrapes().subList(0, 4)));
                 w.chunk(CaptureFormat.KIND_METRICS, MetricsCodec.encode(scrapes().subList(4, 7)));
@@ -101,15 +127,10 @@ public final class SyntheticCapture {
         return file;
     }
 
-    /** A RANGE record whose realtime reading is right and whose CUPTI time carries the skew. */
-    private static MemorySegment range(long edge, long realtimeNs) {
-        return range(edge, realtimeNs, cupti(realtimeNs));
-    }
-
     /** A RANGE record with the two readings of its edge as given (an agent's CLOCK_REALTIME may disagree). */
-    public static MemorySegment range(long edge, long realtimeNs, long cuptiNs) {
-        MemorySegment seg = Arena.ofAuto().allocate(RangeRecord.SIZE + 7 & ~7, 8);
-        seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.LENGTH, (int) (RangeRecord.SIZE + 7 & ~7));
+    private static MemorySegment range(long edge, long realtimeNs, long cuptiNs) {
+        MemorySegment seg = Arena.ofAuto().allocate(RANGE_BYTES, 8);
+        seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.LENGTH, RANGE_BYTES);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, VprofRing.RecordHeader.TYPE, VprofRing.REC_RANGE);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.EDGE, (int) edge);
         seg.set(ValueLayout.JAVA_INT_UNALIGNED, RangeRecord.SOURCE, VprofRing.SOURCE_PROFILER);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package map of docs/architecture.md, read against the sources' import lines: a package
- * imports only packages of a lower layer, apart from the edges recorded below with their reason.
+ * imports only packages of a lower layer.
  */
 class PackageMapTest {
     /** Each package's layer, as the map in docs/architecture.md draws it (0 at the bottom). */
@@ -38,13 +38,6 @@ class PackageMapTest {
             Map.entry("html", 8), Map.entry("selftest", 8),
             Map.entry("demo", 9), Map.entry("watch", 9),
             Map.entry("cli", 10));
-
-    /**
-     * Edges against the map, kept until their type moves down (docs/architecture.md lists them):
-     * capture -> region for AgentCounters, which the file format writes; engine -> merge for
-     * NodeEvidence, which the engine records and merge reads.
-     */
-    static final Set<String> RECORDED = Set.of("capture -> region", "engine -> merge");
 
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?dev\\.vprof\\.([a-z]+)\\.", Pattern.MULTILINE);
     private static final Path ROOT = Path.of("src/main/java/dev/vprof");
@@ -80,25 +73,17 @@ class PackageMapTest {
     }
 
     @Test
-    void noImportGoesUpOrSidewaysOffTheRecordedEdges() throws IOException {
+    void noImportGoesUpOrSideways() throws IOException {
         List<String> wrong = new ArrayList<>();
         for (String e : edges()) {
             String[] ends = e.split(" -> ");
             Integer from = LAYER.get(ends[0]);
             Integer to = LAYER.get(ends[1]);
-            if (from != null && to != null && to >= from && !RECORDED.contains(e)) {
+            if (from != null && to != null && to >= from) {
                 wrong.add(e + " (layer " + from + " to " + to + ")");
             }
         }
         assertEquals(List.of(), wrong, "an import crosses the package map the wrong way");
-    }
-
-    @Test
-    void theRecordedEdgesStillExist() throws IOException {
-        Set<String> edges = edges();
-        for (String e : RECORDED) {
-            assertTrue(edges.contains(e), e + " is gone: take it off RECORDED and the map's list");
-        }
     }
 
     @Test
@@ -111,9 +96,6 @@ class PackageMapTest {
         }
         for (String p : LAYER.keySet()) {
             assertTrue(page.contains("`" + p + "`"), "docs/architecture.md's map does not name " + p);
-        }
-        for (String e : RECORDED) {
-            assertTrue(page.contains(e), "docs/architecture.md does not record " + e);
         }
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.region.AgentCounters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,6 +7,13 @@ import java.util.List;
 final class CollectingVisitor implements RecordVisitor {
     final List<String> lines = new ArrayList<>();
     long kernels;
+    /** What {@link #wantsKernels} says: false for a visitor like the steps' scan. */
+    boolean takesKernels = true;
+
+    @Override
+    public boolean wantsKernels() {
+        return takesKernels;
+    }
 
     @Override
     public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {

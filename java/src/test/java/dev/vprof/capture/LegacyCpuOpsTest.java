@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vprof.bindings.VprofRing;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
 import dev.vprof.trace.TraceOracle;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A capture the trace reader wrote before CPU ops had their own record (they were marker ranges
@@ -69,17 +66,15 @@ class LegacyCpuOpsTest {
 
     @Test
     void reportAndKinetoExportCountThemAsCpuOps() throws IOException {
-        StringWriter out = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(new StringWriter(), true));
-        assertEquals(0, cl.execute("report", "--json", FILE.toString()));
-        JsonNode p = new ObjectMapper().readTree(out.toString()).get("processes").get(0);
+        Cli.Result report = Cli.run("report", "--json", FILE.toString());
+        assertEquals(0, report.code(), report.err());
+        JsonNode p = new ObjectMapper().readTree(report.out()).get("processes").get(0);
         assertEquals(traceCpuOps().size(), p.get("cpu_slices").asLong());
         assertEquals(3, p.get("markers").asLong(), "the trace's 3 user_annotation ranges");
 
         Path kineto = dir.resolve("t.pt.trace.json");
-        assertEquals(0, Main.commandLine().execute("export", FILE.toString(), "-o", kineto.toString()));
+        Cli.Result export = Cli.run("export", FILE.toString(), "-o", kineto.toString());
+        assertEquals(0, export.code(), export.err());
         long cpuOps = 0;
         long annotations = 0;
         for (JsonNode e : new ObjectMapper().readTree(kineto.toFile()).get("traceEvents")) {

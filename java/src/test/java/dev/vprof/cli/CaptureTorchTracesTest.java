@@ -16,8 +16,6 @@ import dev.vprof.report.CaptureReport;
 import dev.vprof.report.ReportJson;
 import dev.vprof.capture.RecordVisitor;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -37,7 +35,6 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code vprof capture --trigger --torch-traces} against the simulated vLLM server started with a
@@ -49,18 +46,6 @@ import picocli.CommandLine;
 class CaptureTorchTracesTest {
     @TempDir
     Path dir;
-
-    record Run(int code, String out, String err) {}
-
-    static Run vprof(String... args) {
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(o, true));
-        cl.setErr(new PrintWriter(e, true));
-        int code = cl.execute(args);
-        return new Run(code, o.toString(), e.toString());
-    }
 
     /** A loopback port free now (the server's exporter must know the receiver's address before it starts). */
     static int freePort() throws Exception {
@@ -120,7 +105,7 @@ class CaptureTorchTracesTest {
             }
             answeredBefore = server.metricsAnswered();
             // On a thread of its own, as `vprof capture` runs on its main thread, not in the common pool.
-            CompletableFuture<Run> capture = CompletableFuture.supplyAsync(() -> vprof("capture",
+            CompletableFuture<Cli.Result> capture = CompletableFuture.supplyAsync(() -> Cli.run("capture",
                     "--trigger", base.toString(), "--torch-traces", torchDir.toString(),
                     "--torch-traces-timeout", "30s", "--metrics", base + "/metrics", "--metrics-interval", "2s", // 1.6 s per scrape: the loaded server answers late
                     "--otlp-http", "127.0.0.1:" + port, "--otlp-grpc", "off", "--duration", "5s",
@@ -134,7 +119,7 @@ class CaptureTorchTracesTest {
             BenchResult load = new LoadGenerator().run(new LoadGenerator.Plan(base, server.model(), requests, 20,
                     100, 400, 6, false, 3), r -> { });
             assertEquals(0, load.failed());
-            Run r = capture.get(90, TimeUnit.SECONDS);
+            Cli.Result r = capture.get(90, TimeUnit.SECONDS);
             answeredDuring = server.metricsAnswered() - answeredBefore;
             assertEquals(0, r.code(), r.err() + r.out());
             captureErr = r.err();
@@ -187,7 +172,7 @@ class CaptureTorchTracesTest {
     @Test
     void aFolderThatStaysEmptyIsNamed() throws Exception {
         Path torchDir = dir.resolve("never");
-        Run r = vprof("capture", "--torch-traces", torchDir.toString(), "--torch-traces-timeout", "500ms",
+        Cli.Result r = Cli.run("capture", "--torch-traces", torchDir.toString(), "--torch-traces-timeout", "500ms",
                 "--duration", "200ms", "-o", dir.resolve("x.vprof").toString());
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains(torchDir + " stayed empty for 500ms"), r.err());
@@ -202,7 +187,7 @@ class CaptureTorchTracesTest {
         try {
             Path torchDir = dir.resolve("empty");
             Files.createDirectories(torchDir);
-            Run r = vprof("attach", "--pid", Long.toString(sleeper.pid()), "--torch-traces", torchDir.toString(),
+            Cli.Result r = Cli.run("attach", "--pid", Long.toString(sleeper.pid()), "--torch-traces", torchDir.toString(),
                     "--torch-traces-timeout", "300ms", "--duration", "200ms", "-o", dir.resolve("a.vprof").toString());
             assertTrue(r.err().contains("no agent in the tree of pid " + sleeper.pid()), r.err());
             assertEquals(2, r.code(), r.err());
@@ -216,7 +201,7 @@ class CaptureTorchTracesTest {
     void anExistingOutputIsRefusedWithoutForce() throws Exception {
         Path out = dir.resolve("exists.vprof");
         Files.writeString(out, "keep me");
-        Run r = vprof("capture", "--metrics", "127.0.0.1:1", "--duration", "100ms", "-o", out.toString());
+        Cli.Result r = Cli.run("capture", "--metrics", "127.0.0.1:1", "--duration", "100ms", "-o", out.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("already exists; pass --force"), r.err());
         assertEquals("keep me", Files.readString(out));

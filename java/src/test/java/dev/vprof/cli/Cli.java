@@ -4,13 +4,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
 
-/** Runs the real command line in-process with captured streams. */
-final class Cli {
-    record Result(int code, String out, String err) {}
+/** Runs the real command line in-process with captured streams (the tests of every package use it). */
+public final class Cli {
+    public record Result(int code, String out, String err) {}
 
     private Cli() {}
 
-    static Result run(String... args) {
+    public static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();

@@ -95,7 +95,7 @@ class ReportTraceSpansTest {
                 + attr("gen_ai.latency.e2e", (end - start) / 1e9) + "]}]}]}]}\n";
         Path spans = Files.writeString(dir.resolve("spans.jsonl"), line);
 
-        CaptureTorchTracesTest.Run r = CaptureTorchTracesTest.vprof("report", "--json", TRACE.toString(),
+        Cli.Result r = Cli.run("report", "--json", TRACE.toString(),
                 "--spans", spans.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode req = new ObjectMapper().readTree(r.out()).at("/requests/0");
@@ -119,7 +119,7 @@ class ReportTraceSpansTest {
     @Test
     void aSpansFileThatIsNotSpansIsOneSentence() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.json"), "{\"nothing\": 1}");
-        CaptureTorchTracesTest.Run r = CaptureTorchTracesTest.vprof("report", TRACE.toString(), "--spans", bad.toString());
+        Cli.Result r = Cli.run("report", TRACE.toString(), "--spans", bad.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().startsWith("vprof: --spans"), r.err());
         assertEquals(1, r.err().lines().count(), r.err());

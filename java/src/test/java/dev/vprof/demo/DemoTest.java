@@ -10,31 +10,34 @@ import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.RangeEvent;
 import dev.vprof.capture.RecordVisitor;
-import dev.vprof.cli.Main;
-import dev.vprof.otlp.Span;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
+import dev.vprof.cli.Cli;
 import dev.vprof.metrics.Quantile;
 import dev.vprof.metrics.ScrapeResult;
 import dev.vprof.metrics.Seconds;
 import dev.vprof.metrics.WindowStats;
+import dev.vprof.otlp.Span;
 import dev.vprof.triage.Triage;
 import dev.vprof.triage.TriageReport;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.regex.Pattern;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code vprof demo} end to end: the simulated server's two GPU workers (the CUPTI test double
@@ -54,15 +57,11 @@ class DemoTest {
     static void runTheDemo() {
         Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
         assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(o, true));
-        cl.setErr(new PrintWriter(e, true));
-        code = cl.execute("demo", "--dir", dir.toString(), "--steady", "12", "--rate", "8", "--burst", "24",
+        Cli.Result r = Cli.run("demo", "--dir", dir.toString(), "--steady", "12", "--rate", "8", "--burst", "24",
                 "--max-tokens", "16");
-        out = o.toString();
-        err = e.toString();
+        code = r.code();
+        out = r.out();
+        err = r.err();
     }
 
     private static CaptureReader capture() throws Exception {
@@ -84,11 +83,31 @@ class DemoTest {
         assertTrue(Files.size(dir.resolve("trace.pftrace")) > 0, "Perfetto trace written");
         JsonNode chrome = new ObjectMapper().readTree(dir.resolve("trace.json").toFile());
         JsonNode events = chrome.isArray() ? chrome : chrome.get("traceEvents");
-        Set<String> names = new HashSet<>();
-        events.forEach(e -> names.add(e.path("name").asText()));
-        assertTrue(names.stream().anyMatch(n -> n.contains("gemm")), "kernels on the timeline");
-        assertTrue(names.stream().anyMatch(n -> n.contains("llm_request") || n.startsWith("request")),
-                "requests on the timeline: " + names.stream().limit(40).toList());
+        Map<Long, Long> kernelsInTrace = new TreeMap<>();
+        Set<String> requestsInTrace = new TreeSet<>();
+        for (JsonNode e : events) {
+            switch (e.path("cat").asText()) {
+                case "kernel" -> kernelsInTrace.merge(e.get("pid").asLong(), 1L, Long::sum);
+                case "request" -> assertTrue(requestsInTrace.add(e.at("/args/span_id").asText()), "one slice a request: " + e);
+                default -> { }
+            }
+        }
+        // The oracle, read the other way: the capture's kernel records and the demo's own request spans.
+        Map<Long, Long> kernelsInCapture = new TreeMap<>();
+        Set<String> requestSpans = new TreeSet<>();
+        try (CaptureReader r = capture()) {
+            r.forEachRecord(new RecordVisitor() {
+                @Override
+                public void kernel(int pid, long start, long end, int correlationId, KernelDesc desc, String name) {
+                    kernelsInCapture.merge((long) pid, 1L, Long::sum);
+                }
+            });
+            r.spans().spans().stream().filter(s -> s.name().equals("llm_request")).forEach(s -> requestSpans.add(s.spanIdHex()));
+        }
+        assertEquals(2, kernelsInCapture.size(), "kernels from both workers: " + kernelsInCapture);
+        assertEquals(kernelsInCapture, kernelsInTrace, "every kernel of each worker on the timeline, once");
+        assertEquals(12 + 24, requestSpans.size(), "the demo sent 12 steady and 24 burst requests");
+        assertEquals(requestSpans, requestsInTrace, "every request on the timeline, under its own span id");
     }
 
     @Test
@@ -167,12 +186,9 @@ class DemoTest {
     private static final Pattern BUCKET = Pattern.compile("([0-9.]+-[0-9.]+|<= [0-9.]+|> [0-9.]+|~[0-9.]+) (s|ms|us|ns)");
 
     private static JsonNode reportJson() throws Exception {
-        StringWriter o = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(o, true));
-        cl.setErr(new PrintWriter(new StringWriter(), true));
-        assertEquals(0, cl.execute("report", "--json", dir.resolve("capture.vprof").toString()));
-        return new ObjectMapper().readTree(o.toString());
+        Cli.Result r = Cli.run("report", "--json", dir.resolve("capture.vprof").toString());
+        assertEquals(0, r.code(), r.err());
+        return new ObjectMapper().readTree(r.out());
     }
 
     /** The capture's own scrapes over the report's window, read without spans: what triage alone sees. */
@@ -241,7 +257,7 @@ class DemoTest {
         assertShownHonestly("the demo's report", table(out, "request latency over the capture window"));
         // Triage reads only the histograms: every quantile it prints is a bucket.
         String triage = TriageReport.text(Triage.assess(histogramsOnly(j), true, Triage.Thresholds.DEFAULT,
-                java.net.URI.create("http://127.0.0.1:8000/metrics")), "demo");
+                URI.create("http://127.0.0.1:8000/metrics")), "demo");
         Map<String, String[]> rows = table(triage, "Window:");
         assertShownHonestly("triage over the demo's metrics", rows);
         rows.values().forEach(c -> assertEquals("metrics histogram buckets", c[2], triage));
@@ -290,7 +306,7 @@ class DemoTest {
         String verdict = out.substring(out.indexOf("Verdict:"), out.indexOf("summary:"));
         Map<String, String> rowOf = Map.of("TTFT", "TTFT", "queue time", "queue", "prefill time", "prefill",
                 "decode time", "decode", "e2e latency", "e2e");
-        java.util.regex.Matcher m = Pattern.compile("(TTFT|queue time|prefill time|decode time|e2e latency)"
+        Matcher m = Pattern.compile("(TTFT|queue time|prefill time|decode time|e2e latency)"
                 + " (p99|p50/p99) = (?:([0-9.]+ [a-z]+) / )?([0-9.]+ [a-z]+) \\(server spans, exact\\)").matcher(verdict);
         int quoted = 0;
         while (m.find()) {
@@ -328,12 +344,12 @@ class DemoTest {
         try (var ds = Files.newDirectoryStream(dir.resolve("torch_traces"), "*.pt.trace.json.gz")) {
             ds.forEach(traces::add);
         }
-        traces.sort(java.util.Comparator.comparing(p -> p.getFileName().toString().replaceAll("^.*?\\.", "")));
+        traces.sort(Comparator.comparing(p -> p.getFileName().toString().replaceAll("^.*?\\.", "")));
         assertEquals(4, traces.size(), traces.toString());
-        Map<String, Long> expected = new java.util.TreeMap<>();
+        Map<String, Long> expected = new TreeMap<>();
         for (Path t : traces.subList(2, 4)) {
             JsonNode root;
-            try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(t))) {
+            try (var in = new GZIPInputStream(Files.newInputStream(t))) {
                 root = new ObjectMapper().readTree(in);
             }
             for (JsonNode e : root.get("traceEvents")) {
@@ -342,7 +358,7 @@ class DemoTest {
                 }
             }
         }
-        Map<String, Long> got = new java.util.TreeMap<>();
+        Map<String, Long> got = new TreeMap<>();
         try (CaptureReader r = CaptureReader.open(dir.resolve("torch-capture.vprof"))) {
             r.forEachRecord(new RecordVisitor() {
                 @Override

@@ -1,8 +1,8 @@
 package dev.vprof.engine;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.ProcessInfo;
-import dev.vprof.region.AgentCounters;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;

@@ -54,20 +54,14 @@ class TimeLayerAgreementTest {
 
     private Path capture(boolean withWindowChunk) throws Exception {
         Path file = dir.resolve(withWindowChunk ? "window.vprof" : "nowindow.vprof");
-        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("host", R0, "0.1.0",
-                List.of("vprof", "run"), Map.of()))) {
-            w.process(new ProcessInfo(PID, 1, "python3 serve.py", 130000, 1, 1 << 20, R0));
-            RingRecords r = new RingRecords();
-            for (int i = 0; i <= 10; i++) {
-                r.clockSync(cupti(R0 + i * SEC), R0 + i * SEC, i * SEC);
-            }
+        try (CaptureWriter w = SyntheticCapture.create(file, "python3 serve.py")) {
+            RingRecords r = SyntheticCapture.clockPairs();
             r.string(1, "gemm").kernelDesc(1, 1, 0, 7);
             r.writeTo(w, PID);
-            int size = (int) (RangeRecord.SIZE + 7 & ~7);
-            w.records(PID, SyntheticCapture.range(VprofRing.RANGE_BEGIN, at(500) + REALTIME_LATE_NS, cupti(at(500))), 0, size);
+            SyntheticCapture.range(w, VprofRing.RANGE_BEGIN, at(500) + REALTIME_LATE_NS, cupti(at(500)));
             r.kernel(cupti(at(1000)), cupti(at(1100)), 4, 1).kernel(cupti(at(9000)), cupti(at(9400)), 5, 1);
             r.writeTo(w, PID);
-            w.records(PID, SyntheticCapture.range(VprofRing.RANGE_END, at(9500) + REALTIME_LATE_NS, cupti(at(9500))), 0, size);
+            SyntheticCapture.range(w, VprofRing.RANGE_END, at(9500) + REALTIME_LATE_NS, cupti(at(9500)));
             List<Span> spans = List.of(
                     SyntheticCapture.request(1, 1, -1, "starts-on-the-begin-edge", 500, 3000, 0.5, 1.0, 1.0),
                     SyntheticCapture.request(2, 2, -1, "ends-on-the-end-edge", 8000, 9500, 0.5, 0.5, 0.5),

@@ -3,6 +3,7 @@ package dev.vprof.merge;
 import dev.vprof.capture.CaptureFormat;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
+import dev.vprof.capture.NodeEvidence;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
 import dev.vprof.capture.WindowChunk;

@@ -3,6 +3,7 @@ package dev.vprof.merge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.capture.NodeEvidence;
 import dev.vprof.capture.ProcessInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,6 +44,21 @@ class OutputFileTest {
         }
         assertEquals(List.of("t.json"), names());
         assertEquals("{}", Files.readString(out));
+    }
+
+    @Test
+    void aDeviceAFifoOrAFolderIsNeverReplacedEvenWithReplace() throws Exception {
+        Path fifo = dir.resolve("pipe.json");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Path folder = Files.createDirectory(dir.resolve("folder.json"));
+        for (Path target : List.of(fifo, folder, Path.of("/dev/null"))) {
+            FileSystemException e = assertThrows(FileSystemException.class, () -> OutputFile.create(target, true));
+            assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
+        }
+        assertFalse(Files.isRegularFile(fifo), "the FIFO is still a FIFO");
+        assertTrue(Files.isDirectory(folder));
+        assertFalse(Files.isRegularFile(Path.of("/dev/null")), "/dev/null is still a device");
+        assertEquals(List.of("folder.json", "pipe.json"), names(), "no temporary file left");
     }
 
     @Test

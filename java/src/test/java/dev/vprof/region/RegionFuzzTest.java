@@ -9,6 +9,7 @@ import dev.vprof.capture.RecordDecoder;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.drain.RingCorruptException;
 import dev.vprof.drain.RingReader;
+import dev.vprof.engine.RegionCounters;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.testing.TestRegions;
 import java.io.IOException;
@@ -109,7 +110,7 @@ class RegionFuzzTest {
             r.state();
             r.reason();
             r.cmdline();
-            r.counters();
+            RegionCounters.read(r);
             r.cuptiVersion();
             r.heartbeatTimeoutNs();
             RingReader reader = new RingReader(r.pid(), r.control(), r.ring());

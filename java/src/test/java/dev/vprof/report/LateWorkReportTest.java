@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
-import dev.vprof.region.AgentCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.vprof.cli.Main;
+import dev.vprof.cli.Cli;
+import dev.vprof.cli.ExitCode;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -21,7 +20,6 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code vprof run --spans FILE --otlp-export URL}: when the capture of a simulator run ends, its
@@ -40,15 +38,11 @@ class OtlpExportAtCaptureEndTest {
         List<ExportTraceServiceRequest> got = Collections.synchronizedList(new ArrayList<>());
         HttpServer s = collector(got);
         try {
-            StringWriter out = new StringWriter(), err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int code = cl.execute("run", "--capture-range=cudaProfilerApi", "--spans", spans.toString(), "--otlp-export",
+            Cli.Result r = Cli.run("run", "--capture-range=cudaProfilerApi", "--spans", spans.toString(), "--otlp-export",
                     "http://127.0.0.1:" + s.getAddress().getPort() + "/v1/traces", "-o", dir.resolve("c.vprof").toString(),
                     "--", sim.toString(), "--steps", "40", "--profiler-range", "5:35");
-            assertEquals(0, code, err.toString());
-            assertTrue(out.toString().contains("4 of 4 spans accepted"), out + "\n" + err);
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("4 of 4 spans accepted"), r.out() + "\n" + r.err());
         } finally {
             s.stop(0);
         }
@@ -69,15 +63,11 @@ class OtlpExportAtCaptureEndTest {
         List<ExportTraceServiceRequest> got = Collections.synchronizedList(new ArrayList<>());
         HttpServer s = collector(got);
         try {
-            StringWriter out = new StringWriter(), err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int code = cl.execute("capture", "--spans", spans.toString(), "--otlp-export",
+            Cli.Result r = Cli.run("capture", "--spans", spans.toString(), "--otlp-export",
                     "http://127.0.0.1:" + s.getAddress().getPort() + "/v1/traces", "--duration", "300ms",
                     "-o", dir.resolve("f.vprof").toString());
-            assertEquals(0, code, err.toString());
-            assertTrue(out.toString().contains("4 of 4 spans accepted"), out + "\n" + err);
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("4 of 4 spans accepted"), r.out() + "\n" + r.err());
         } finally {
             s.stop(0);
         }
@@ -118,13 +108,9 @@ class OtlpExportAtCaptureEndTest {
 
     @Test
     void otlpExportWithoutSpansIsRefused() {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute("run", "--otlp-export", "grpc://127.0.0.1:4317", "-o", dir.resolve("x.vprof").toString(),
+        Cli.Result r = Cli.run("run", "--otlp-export", "grpc://127.0.0.1:4317", "-o", dir.resolve("x.vprof").toString(),
                 "--", "/bin/true");
-        assertEquals(2, code);
-        assertTrue(err.toString().contains("--otlp-export") && err.toString().contains("--spans"), err.toString());
+        assertEquals(ExitCode.CANNOT.code(), r.code(), r.err());
+        assertTrue(r.err().contains("--otlp-export") && r.err().contains("--spans"), r.err());
     }
 }

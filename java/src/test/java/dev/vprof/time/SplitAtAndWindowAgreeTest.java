@@ -20,9 +20,7 @@ import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
 import dev.vprof.capture.WindowChunk;
-import dev.vprof.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.vprof.cli.Cli;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeSet;
@@ -53,28 +51,20 @@ class SplitAtAndWindowAgreeTest {
 
     private Path capture(boolean withWindowChunk) throws Exception {
         Path file = dir.resolve(withWindowChunk ? "window.vprof" : "nowindow.vprof");
-        try (CaptureWriter w = CaptureWriter.create(file, new CaptureMetadata("host", R0, "0.1.0",
-                List.of("vprof", "run"), Map.of()))) {
-            w.process(new ProcessInfo(PID, 1, "python3 serve.py", 130000, 1, 1 << 20, R0));
-            RingRecords r = new RingRecords();
-            for (int i = 0; i <= 10; i++) {
-                r.clockSync(cupti(R0 + i * SEC), R0 + i * SEC, i * SEC);
-            }
+        try (CaptureWriter w = SyntheticCapture.create(file, "python3 serve.py")) {
+            RingRecords r = SyntheticCapture.clockPairs();
             for (int k = -HALF_MS_STEPS; k < HALF_MS_STEPS; k++) {
                 int id = k + HALF_MS_STEPS + 1;
                 r.string(id, name(k)).kernelDesc(id, id, 0, 7);
             }
             r.writeTo(w, PID);
-            int size = (int) (RangeRecord.SIZE + 7 & ~7);
-            w.records(PID, SyntheticCapture.range(VprofRing.RANGE_BEGIN, at(START_MS) + REALTIME_LATE_NS,
-                    cupti(at(START_MS))), 0, size);
+            SyntheticCapture.range(w, VprofRing.RANGE_BEGIN, at(START_MS) + REALTIME_LATE_NS, cupti(at(START_MS)));
             for (int k = -HALF_MS_STEPS; k < HALF_MS_STEPS; k++) {
                 long t = at(START_MS) + T_NS + k * MS / 2;
                 r.kernel(cupti(t), cupti(t + 100_000), 10 + k + HALF_MS_STEPS, k + HALF_MS_STEPS + 1);
             }
             r.writeTo(w, PID);
-            w.records(PID, SyntheticCapture.range(VprofRing.RANGE_END, at(9500) + REALTIME_LATE_NS, cupti(at(9500))),
-                    0, size);
+            SyntheticCapture.range(w, VprofRing.RANGE_END, at(9500) + REALTIME_LATE_NS, cupti(at(9500)));
             if (withWindowChunk) {
                 w.chunk(CaptureFormat.KIND_WINDOW, new WindowChunk(at(START_MS), at(9500), Map.of()).toJson());
             }
@@ -87,11 +77,9 @@ class SplitAtAndWindowAgreeTest {
     }
 
     private static JsonNode run(String... args) throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
-        assertEquals(0, code, String.join(" ", args) + ": " + err);
-        return JSON.readTree(out.toString());
+        Cli.Result r = Cli.run(args);
+        assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
+        return JSON.readTree(r.out());
     }
 
     private static TreeSet<String> reportNames(JsonNode report) {

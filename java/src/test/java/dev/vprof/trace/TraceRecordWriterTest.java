@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vprof.bindings.VprofRing;
 import dev.vprof.capture.ArgsCodec;
+import dev.vprof.capture.KernelShape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ class TraceRecordWriterTest {
         e.key(key);
         e.integer(0);
         e.end();
-        TraceRecordWriter.DescKey shape = new TraceRecordWriter.DescKey(name, 3, 1, 7, 64, 1, 1, 128, 1, 1, 0, 32, 0, 0);
+        KernelShape shape = new KernelShape(name, 3, 1, 7, 64, 1, 1, 128, 1, 1, 0, 32, 0, 0);
         w.kernel(shape, 100, 200, 5, e.buffer(), e.length());
         w.kernel(shape, 300, 400, 6, e.buffer(), 0);
         assertEquals(List.of("desc 1", "args {queued=0}", "kernel gemm 100..200 corr 5 dev 3 ctx 1 stream 7 grid 64",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.vprof.capture.AgentCounters;
 import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
@@ -15,7 +16,6 @@ import dev.vprof.capture.RingRecords;
 import dev.vprof.engine.CaptureOutput;
 import dev.vprof.nativelib.Posix;
 import dev.vprof.output.Leftovers;
-import dev.vprof.region.AgentCounters;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.vprof.merge;
+package dev.vprof.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.vprof.region;
+package dev.vprof.capture;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 

@@ -1,8 +1,7 @@
-package dev.vprof.merge;
+package dev.vprof.capture;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.vprof.capture.CaptureMetadata;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.vprof.merge;
+package dev.vprof.capture;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 public record TimeSync(int state, int status, long maxErrorUs, long estErrorUs) {
     /** STA_UNSYNC: the clock is not synchronised. */
-    static final int STA_UNSYNC = 0x0040;
+    public static final int STA_UNSYNC = 0x0040;
     static final int TIME_ERROR = 5;
 
     /* struct timex on LP64 Linux (x86-64 and aarch64 alike): modes at 0, maxerror at 24,
@@ -76,10 +76,11 @@ public record TimeSync(int state, int status, long maxErrorUs, long estErrorUs) 
                 + (synchronised() ? "" : ")");
     }
 
-    static final class Units {
+    /** Durations as merge's messages show them. */
+    public static final class Units {
         private Units() {}
 
-        static String us(long us) {
+        public static String us(long us) {
             if (us >= 1_000_000) {
                 return String.format(Locale.ROOT, "%.3g s", us / 1e6);
             }
@@ -89,7 +90,7 @@ public record TimeSync(int state, int status, long maxErrorUs, long estErrorUs) 
             return us + " µs";
         }
 
-        static String ns(long ns) {
+        public static String ns(long ns) {
             double a = Math.abs((double) ns);
             if (a >= 1e9) {
                 return String.format(Locale.ROOT, "%.3f s", ns / 1e9);

@@ -1,6 +1,5 @@
-package dev.vprof.merge;
+package dev.vprof.capture;
 
-import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.nativelib.Posix;
 import java.io.IOException;
 import java.nio.file.Files;
