@@ -12,6 +12,7 @@ import dev.vprof.trace.TorchTraceImport;
 import dev.vprof.trace.TorchTraceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -90,7 +91,7 @@ public final class ImportCommand extends VprofCommand {
         } catch (OutputTakenException e) {
             throw OutputPath.taken(output, "-o");
         } catch (IOException e) {
-            throw CaptureOpenError.of(null, e, null);
+            throw failed(e);
         }
         result.warnings().forEach(w -> ReadHealth.warn(err, w));
         long size;
@@ -150,6 +151,19 @@ public final class ImportCommand extends VprofCommand {
                 r.chunks(), bytes(size), in);
         out.flush();
         return ReadHealth.finish(err, "import", ExitCode.OK, List.of(health));
+    }
+
+    /**
+     * A trace import that failed: the output's failure when the disk is full (the records being
+     * read spill beside the output, so a full disk shows while the input is read, and was called
+     * "cannot read the input"), else the input's.
+     */
+    private CliException failed(IOException e) {
+        String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        if (why != null && (why.contains("No space left on device") || why.contains("Disk quota exceeded"))) {
+            return new CliException(ExportCommand.cannotWrite(output, e), e);
+        }
+        return CaptureOpenError.of(null, e, null);
     }
 
     /** The one Nsight Systems export among the inputs, or null when there is none. */

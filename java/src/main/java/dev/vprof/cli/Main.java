@@ -2,7 +2,6 @@ package dev.vprof.cli;
 
 import dev.vprof.VprofVersion;
 import dev.vprof.engine.CaptureException;
-import dev.vprof.engine.StopSignals;
 import dev.vprof.nativelib.NativeAccessException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -91,7 +90,7 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         // kill -INT works in a script's background job too (it comes with SIGINT ignored), and
         // SIGINT, SIGTERM and SIGHUP all exit INTERRUPTED after the hooks removed unfinished outputs.
-        StopSignals.exitOnStop(ExitCode.INTERRUPTED.code());
+        Interrupted.install(args);
         System.exit(commandLine().execute(args));
     }
 }

@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:",
             "  vprof selftest",
             "  vprof selftest --gpu",
-            "  vprof selftest --gpu --keep     # keep the logs and captures, and print where they are",
+            "  vprof selftest --gpu --keep     # keep its logs and captures, and say where",
             "  vprof selftest --gpu --out gpu-run --time-limit 7m",
             "  vprof selftest --gpu --case graph-dormant --case unsync-stop --out again"})
 public final class SelftestCommand extends VprofCommand {

@@ -102,7 +102,11 @@ public final class Capture {
             }
             Capture c = new Capture(plan, session, targets);
             Runtime.getRuntime().addShutdownHook(c.shutdownHook);
-            c.signals = StopSignals.install(session::requestStop);
+            StopSignals early = started.feeds().takeSignals();
+            c.signals = early != null ? early : StopSignals.install(session::requestStop);
+            if (early != null) {
+                early.forwardTo(session::requestStop); // a Ctrl-C since the feeds opened stops it now
+            }
             c.drain.start();
             return c;
         } catch (RuntimeException e) {

@@ -116,6 +116,8 @@ public final class CaptureFeeds implements AutoCloseable {
     private long importedOutside;
     private boolean finished;
     private boolean closed;
+    /** The capture's signal handlers from {@link #open}, until the capture takes them ({@link #takeSignals}). */
+    private StopSignals signals;
 
     private CaptureFeeds(SpanImport.Result imported, Path importedFrom) {
         this.imported = imported;
@@ -143,6 +145,9 @@ public final class CaptureFeeds implements AutoCloseable {
             imported = SpansFile.read(spansFile, err);
         }
         CaptureFeeds f = new CaptureFeeds(imported, spansFile);
+        // From here the capture is under way for the user (the receiver says it listens, and
+        // takes spans): a Ctrl-C from now on must end it with its file, not before it.
+        f.signals = StopSignals.installPending();
         if (otlp != null) {
             try {
                 f.receiver = OtlpReceiver.start(otlp, f::offer, w -> warn(err, "OTLP: " + w));
@@ -490,9 +495,20 @@ public final class CaptureFeeds implements AutoCloseable {
         return windowEndNs;
     }
 
+    /** The signal handlers installed by {@link #open} (a stop that came meanwhile kept in them), or null. */
+    StopSignals takeSignals() {
+        StopSignals s = signals;
+        signals = null;
+        return s;
+    }
+
     /** Releases threads and ports; safe on any path, more than once. */
     @Override
     public void close() {
+        if (signals != null) {
+            signals.restore(); // the capture never began: the command's own handlers again
+            signals = null;
+        }
         if (closed) {
             return;
         }

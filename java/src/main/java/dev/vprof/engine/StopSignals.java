@@ -44,6 +44,10 @@ public final class StopSignals {
     private final List<Object> signals = new ArrayList<>();
     private final List<Object> previous = new ArrayList<>();
     private final Method handle;
+    /** Where a signal goes; null until {@link #forwardTo} when installed by {@link #installPending}. */
+    private Consumer<String> target;
+    /** The first signal that came while {@link #target} was null. */
+    private String pending;
 
     private StopSignals(Method handle) {
         this.handle = handle;
@@ -52,13 +56,14 @@ public final class StopSignals {
     /**
      * At the start of a command: SIGINT, SIGTERM and SIGHUP end the command with {@code status}
      * (the exit-code table's INTERRUPTED, one code whichever of the three it was) after the
-     * shutdown hooks ran, which remove the outputs not yet complete. SIGINT and SIGTERM that came
+     * shutdown hooks ran, which remove the outputs not yet complete; {@code first} gets the
+     * signal's name ("SIGINT") before that, on the JVM's signal thread. SIGINT and SIGTERM that came
      * ignored are taken back, so that {@code kill -INT} ends a {@code vprof export} started in the
      * background of a script as it ends one in a terminal; a SIGHUP that came ignored ({@code nohup})
      * stays ignored. A capture installs its own handlers over these ({@link #install}) and puts them
      * back when it is over ({@link #restore}).
      */
-    public static void exitOnStop(int status) {
+    public static void exitOnStop(int status, Consumer<String> first) {
         Api api = Api.find();
         if (api == null) {
             return;
@@ -73,7 +78,10 @@ public final class StopSignals {
                 reclaim(number);
             }
             try {
-                api.handle.invoke(null, api.signal(name), api.handler(name, () -> Runtime.getRuntime().exit(status)));
+                api.handle.invoke(null, api.signal(name), api.handler(name, () -> {
+                    first.accept("SIG" + name);
+                    Runtime.getRuntime().exit(status);
+                }));
             } catch (ReflectiveOperationException e) {
                 // -Xrs or a VM that keeps the signal: its default action (the process ends) stays
             }
@@ -105,17 +113,53 @@ public final class StopSignals {
         return install(new String[] {"USR1"}, name -> dump.run());
     }
 
+    /**
+     * The capture's handlers, installed before the capture that acts on them exists: its feeds
+     * open first (the OTLP receiver listens, and may accept spans, before the file is created),
+     * and a Ctrl-C after "listening" ended the JVM with nothing written. A signal that comes now
+     * is kept and handed to the capture by {@link #forwardTo}, so it ends as a complete file.
+     */
+    public static StopSignals installPending() {
+        return install(NAMES, null);
+    }
+
+    /** From now on signals go to {@code stop}; one that came before is passed on at once. */
+    public void forwardTo(Consumer<String> stop) {
+        String early;
+        synchronized (this) {
+            target = stop;
+            early = pending;
+        }
+        if (early != null) {
+            stop.accept(early);
+        }
+    }
+
+    private void deliver(String why) {
+        Consumer<String> to;
+        synchronized (this) {
+            to = target;
+            if (to == null && pending == null) {
+                pending = why;
+            }
+        }
+        if (to != null) {
+            to.accept(why);
+        }
+    }
+
     private static StopSignals install(String[] names, Consumer<String> stop) {
         Api api = Api.find();
         if (api == null) {
             return null; // no signal API: the shutdown hook still finishes the file
         }
         StopSignals s = new StopSignals(api.handle);
+        s.target = stop;
         for (String name : names) {
             try {
                 boolean wasIgnored = (name.equals("INT") || name.equals("TERM")) && reclaim(number(name));
                 Object sig = api.signal(name);
-                Object old = api.handle.invoke(null, sig, api.handler(name, () -> stop.accept("SIG" + name)));
+                Object old = api.handle.invoke(null, sig, api.handler(name, () -> s.deliver("SIG" + name)));
                 s.signals.add(sig);
                 // What came ignored goes back to ignored when the capture is over.
                 s.previous.add(wasIgnored ? api.ignore : old);

@@ -23,8 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * HTTP, were never answered.
  *
  * <ul>
- *   <li>Each connection has its own virtual thread, so a slow or silent client holds only its
- *       own connection, never a thread another needs.</li>
+ *   <li>Each connection has its own thread, so a slow or silent client holds only its own
+ *       connection, never a thread another needs. A platform thread, not a virtual one: virtual
+ *       threads share the JVM's few carrier threads (one per core) with every other virtual
+ *       thread in the process, and a blocking call the JDK does not compensate for (open(2) of a
+ *       FIFO no one reads; a native call) holds its carrier. With both carriers of a 2-core
+ *       machine held that way, no connection was ever run: a malformed request was answered
+ *       only when the capture ended and closed it. {@link #MAX_CONNECTIONS} bounds the threads.</li>
  *   <li>{@link #READ_TIMEOUT}: a request that stops arriving (headers without their end, a
  *       body shorter than it said) is answered 400 with what was missing and the connection is
  *       closed. Exporters write a request in one go, so a pause this long is a sender that
@@ -109,7 +114,7 @@ final class HttpConnections implements AutoCloseable {
                 continue;
             }
             open.add(s);
-            Thread.ofVirtual().name("vprof-otlp-http-conn").start(() -> serve(s));
+            Thread.ofPlatform().daemon().name("vprof-otlp-http-conn").start(() -> serve(s));
         }
     }
 

@@ -3,6 +3,8 @@ package dev.vprof.output;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,21 +43,38 @@ final class Live {
         TEMPS.remove(temp);
     }
 
-    private static void removeAll() {
+    /**
+     * Removes every temporary now; a temporary claimed after this begins is removed at once
+     * ({@link #add}). Says nothing: the caller words the one sentence.
+     */
+    static OutputFile.Abandoned abandonAll() {
         STOPPING.set(true);
-        PrintStream err = System.err;
+        List<Path> outputs = new ArrayList<>();
+        List<String> leftBehind = new ArrayList<>();
         for (Map.Entry<Path, Path> e : TEMPS.entrySet()) {
+            TEMPS.remove(e.getKey());
             try {
                 Leftovers.deleteTree(e.getKey());
-                if (e.getValue().equals(e.getKey())) {
-                    continue; // a work folder: the output it serves is named by its own file
-                }
-                err.println("vprof: stopped before " + e.getValue() + " was complete: nothing was written under that name");
             } catch (IOException | RuntimeException ex) {
-                err.println("vprof: stopped before " + e.getValue() + " was complete; remove its temporary "
-                        + e.getKey() + " by hand (" + ex.getMessage() + ")");
+                leftBehind.add(e.getKey() + " (" + ex.getMessage() + ")");
+            }
+            if (!e.getValue().equals(e.getKey())) {
+                outputs.add(e.getValue()); // a work folder serves an output named by its own file
             }
         }
+        return new OutputFile.Abandoned(outputs, leftBehind);
+    }
+
+    /** The hook, for a JVM that ends by System.exit or a signal handled elsewhere: the same removal, one line. */
+    private static void removeAll() {
+        OutputFile.Abandoned a = abandonAll();
+        if (a.outputs().isEmpty() && a.leftBehind().isEmpty()) {
+            return;
+        }
+        PrintStream err = System.err;
+        err.println("vprof: stopped before " + (a.outputs().isEmpty() ? "its output" : a.names())
+                + " was complete: nothing was written under " + (a.outputs().size() > 1 ? "those names" : "that name")
+                + (a.leftBehind().isEmpty() ? "" : "; remove by hand " + String.join(", ", a.leftBehind())));
         err.flush();
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,6 +41,23 @@ public final class OutputFile implements AutoCloseable {
         this.target = target;
         this.temp = temp;
         this.replace = replace;
+    }
+
+    /** What {@link #abandonAll} did: the outputs left unwritten, and the temporaries it could not remove (with why). */
+    public record Abandoned(List<Path> outputs, List<String> leftBehind) {
+        /** The outputs, by name, each once. */
+        public String names() {
+            return String.join(", ", outputs.stream().map(Path::toString).distinct().toList());
+        }
+    }
+
+    /**
+     * A signal ends the command: every temporary file and folder of this JVM not yet in place is
+     * removed now, and one a writer claims after this is removed at once, so nothing reaches an
+     * output's name. Prints nothing; the caller says what was stopped, in one sentence.
+     */
+    public static Abandoned abandonAll() {
+        return Live.abandonAll();
     }
 
     /**

@@ -29,7 +29,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +46,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -204,6 +209,47 @@ class ReceiverAbuseTest {
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(body, 0, all, head.length, body.length);
         return all;
+    }
+
+    /**
+     * Other code in the capture's JVM may hold every carrier thread of the virtual-thread
+     * scheduler: here one virtual thread per carrier blocks in open(2) of a FIFO no one reads,
+     * which the JDK does not compensate for. The receiver's connections must not need a carrier
+     * (they did: nothing was answered until the receiver closed).
+     */
+    @Test
+    void aMalformedRequestIsAnsweredAtOnceWhileEveryVirtualThreadCarrierIsHeld(@TempDir Path dir) throws Exception {
+        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                Runtime.getRuntime().availableProcessors());
+        List<Path> fifos = new ArrayList<>();
+        List<Thread> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < carriers; i++) {
+                Path f = dir.resolve("fifo" + i);
+                assertEquals(0, new ProcessBuilder("mkfifo", f.toString()).start().waitFor());
+                fifos.add(f);
+                held.add(Thread.ofVirtual().start(() -> {
+                    try (OutputStream o = Files.newOutputStream(f)) {
+                        o.flush();
+                    } catch (IOException e) {
+                        // freed below
+                    }
+                }));
+            }
+            Thread.sleep(300); // each holder is in open(2)
+            Answer a = send(receiver.httpAddress().getPort(), "\u0016\u0003\u0001 not http\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1), false);
+            assertTrue(a.statusLine().startsWith("HTTP/1.1 400 "), a.text());
+            assertTrue(a.firstByteMs() >= 0 && a.firstByteMs() < AT_ONCE_MS, "answered in " + a.firstByteMs() + " ms");
+        } finally {
+            for (Path f : fifos) {
+                // Opened for reading and writing, a FIFO's open never waits; it frees the holder's open.
+                FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE).close();
+            }
+            for (Thread t : held) {
+                t.join(5000);
+            }
+        }
     }
 
     @Test
