@@ -5,6 +5,7 @@ import dev.vprof.output.OutputFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -43,11 +44,17 @@ final class Interrupted {
     /** The one sentence: which command, which signal, and what it leaves (nothing, or what must be removed by hand). */
     static String sentence(String command, String signal, OutputFile.Abandoned a) {
         String s = "vprof: " + command + " stopped by " + signal;
+        String complete = String.join(", ", a.complete().stream().map(Path::toString).distinct().toList());
         if (a.outputs().isEmpty()) {
-            s += "; it had written nothing, and nothing was left behind";
+            s += a.complete().isEmpty() ? "; it had written nothing, and nothing was left behind"
+                    : " after " + complete + " was complete: " + (a.complete().size() > 1 ? "they are" : "it is")
+                            + " whole, and nothing else was left behind";
         } else {
             s += " before " + a.names() + " was complete: nothing was left under "
                     + (a.outputs().stream().distinct().count() > 1 ? "those names" : "that name");
+            if (!a.complete().isEmpty()) {
+                s += " (" + complete + " was already complete, and is whole)";
+            }
         }
         if (!a.leftBehind().isEmpty()) {
             s += "; remove by hand " + String.join(", ", a.leftBehind());

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -21,6 +22,13 @@ final class Live {
     private static final AtomicBoolean HOOKED = new AtomicBoolean();
     /** Set when the hook begins: a temporary added after that is removed at once. */
     private static final AtomicBoolean STOPPING = new AtomicBoolean();
+    /** The outputs moved into place whole, for the signal's sentence. */
+    private static final Set<Path> COMPLETE = ConcurrentHashMap.newKeySet();
+
+    /** The move of a temporary onto its output's name. */
+    interface Claim {
+        void run() throws IOException;
+    }
 
     private Live() {}
 
@@ -44,14 +52,25 @@ final class Live {
     }
 
     /**
+     * Moves {@code temp} onto {@code target} by {@code claim}, under the lock {@link #abandonAll}
+     * takes: a signal then finds an output either still a temporary (removed, "nothing was left")
+     * or in place and whole, never moved but still counted as unwritten.
+     */
+    static synchronized void commit(Path temp, Path target, Claim claim) throws IOException {
+        claim.run();
+        TEMPS.remove(temp);
+        COMPLETE.add(target);
+    }
+
+    /**
      * Removes every temporary now; a temporary claimed after this begins is removed at once
      * ({@link #add}). Says nothing: the caller words the one sentence.
      */
-    static OutputFile.Abandoned abandonAll() {
+    static synchronized OutputFile.Abandoned abandonAll() {
         STOPPING.set(true);
         List<Path> outputs = new ArrayList<>();
         List<String> leftBehind = new ArrayList<>();
-        for (Map.Entry<Path, Path> e : TEMPS.entrySet()) {
+        for (Map.Entry<Path, Path> e : List.copyOf(TEMPS.entrySet())) {
             TEMPS.remove(e.getKey());
             try {
                 Leftovers.deleteTree(e.getKey());
@@ -62,7 +81,7 @@ final class Live {
                 outputs.add(e.getValue()); // a work folder serves an output named by its own file
             }
         }
-        return new OutputFile.Abandoned(outputs, leftBehind);
+        return new OutputFile.Abandoned(outputs, leftBehind, List.copyOf(COMPLETE));
     }
 
     /** The hook, for a JVM that ends by System.exit or a signal handled elsewhere: the same removal, one line. */

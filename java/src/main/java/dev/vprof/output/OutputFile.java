@@ -43,8 +43,11 @@ public final class OutputFile implements AutoCloseable {
         this.replace = replace;
     }
 
-    /** What {@link #abandonAll} did: the outputs left unwritten, and the temporaries it could not remove (with why). */
-    public record Abandoned(List<Path> outputs, List<String> leftBehind) {
+    /**
+     * What {@link #abandonAll} did: the outputs left unwritten, the temporaries it could not remove
+     * (with why), and the outputs this JVM had already moved into place whole.
+     */
+    public record Abandoned(List<Path> outputs, List<String> leftBehind, List<Path> complete) {
         /** The outputs, by name, each once. */
         public String names() {
             return String.join(", ", outputs.stream().map(Path::toString).distinct().toList());
@@ -126,9 +129,8 @@ public final class OutputFile implements AutoCloseable {
             try (FileChannel c = FileChannel.open(temp, StandardOpenOption.WRITE)) {
                 c.force(true);
             }
-            claim(temp, target, replace);
+            Live.commit(temp, target, () -> claim(temp, target, replace));
             done = true;
-            Live.remove(temp);
         } finally {
             if (!done) {
                 close();

@@ -1066,7 +1066,7 @@ class CampaignTest {
         Path small = Files.createDirectories(d.resolve("small"));
         Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", small.toString())
                 .redirectErrorStream(true).start();
-        String out = new String(m.getInputStream().readAllBytes());
+        String out = new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assumeTrue(m.waitFor() == 0, "mount -t tmpfs: " + out);
         return small;
     }
