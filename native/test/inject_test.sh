@@ -27,6 +27,20 @@ wait_file() {
     die "timed out waiting for $1"
 }
 
+# wait_asleep PID: until the process's one thread sleeps in a system call (state S). A target
+# that has just written its ready file may still be on its way to the call it waits in, and a
+# thread seen first there and then in the call has moved: the injector then reads busy, not stuck.
+wait_asleep() {
+    local stat
+    for _ in $(seq 2000); do
+        stat=$(cat "/proc/$1/stat" 2>/dev/null) || die "process $1 is gone"
+        stat=${stat##*) }
+        [ "${stat%% *}" = S ] && return 0
+        sleep 0.01
+    done
+    die "timed out waiting for process $1 to sleep"
+}
+
 newdir() { local d="$WORK/$1"; mkdir -p "$d"; chmod 755 "$d"; echo "$d"; }
 
 # inject ARGS...: runs vprof-inject bounded by 60 s; sets rc, out, err.
@@ -303,6 +317,7 @@ noSafePointMeansTimeoutAndAnUntouchedTarget() {
     d=$(newdir hang)
     "$BIN/inject_target" hang "$d" "$BIN/inject_hang_lib.so" >/dev/null 2>&1 & pid=$!; STARTED+=($pid)
     wait_file "$d/ready"
+    wait_asleep $pid
     inject --pid $pid --lib "$BIN/inject_lib.so" --timeout-ms 300; expect_rc 11
     [[ "$err" == *"no thread of process $pid was at a safe point within 300 ms"* ]] || die "message does not explain: $err"
     [[ "$err" == *"the dynamic loader"*"is on its call chain"*"decided by its call chain"* ]] || die "no reason: $err"
