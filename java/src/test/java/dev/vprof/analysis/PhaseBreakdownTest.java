@@ -1,5 +1,8 @@
 package dev.vprof.analysis;
 
+import static dev.vprof.analysis.IntervalOracle.intersect;
+import static dev.vprof.analysis.IntervalOracle.length;
+import static dev.vprof.analysis.IntervalOracle.union;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,48 +81,5 @@ class PhaseBreakdownTest {
         assertTrue(checked >= 2, "the slowest requests' prefill and decode at least: " + result.phases());
         assertTrue(result.phases().stream().anyMatch(r -> r.phase().equals("slowest prefill")));
         assertTrue(result.phases().stream().anyMatch(r -> r.phase().equals("slowest decode")));
-    }
-
-    private static List<long[]> union(List<long[]> in) {
-        List<long[]> sorted = new ArrayList<>(in);
-        sorted.sort(Comparator.comparingLong(a -> a[0]));
-        List<long[]> out = new ArrayList<>();
-        for (long[] iv : sorted) {
-            if (iv[1] <= iv[0]) {
-                continue;
-            }
-            if (!out.isEmpty() && iv[0] <= out.get(out.size() - 1)[1]) {
-                out.get(out.size() - 1)[1] = Math.max(out.get(out.size() - 1)[1], iv[1]);
-            } else {
-                out.add(new long[] {iv[0], iv[1]});
-            }
-        }
-        return out;
-    }
-
-    private static List<long[]> intersect(List<long[]> a, List<long[]> b) {
-        List<long[]> out = new ArrayList<>();
-        int i = 0, j = 0;
-        while (i < a.size() && j < b.size()) {
-            long s = Math.max(a.get(i)[0], b.get(j)[0]);
-            long e = Math.min(a.get(i)[1], b.get(j)[1]);
-            if (s < e) {
-                out.add(new long[] {s, e});
-            }
-            if (a.get(i)[1] < b.get(j)[1]) {
-                i++;
-            } else {
-                j++;
-            }
-        }
-        return out;
-    }
-
-    private static long length(List<long[]> disjoint) {
-        long n = 0;
-        for (long[] iv : disjoint) {
-            n += iv[1] - iv[0];
-        }
-        return n;
     }
 }

@@ -17,9 +17,8 @@ import dev.vprof.otlp.OtlpGrpc;
 import dev.vprof.otlp.OtlpProtobuf;
 import dev.vprof.otlp.TestSpans;
 import dev.vprof.output.Leftovers;
+import dev.vprof.testing.NotGzip;
 import io.grpc.CallOptions;
-import io.grpc.Compressor;
-import io.grpc.CompressorRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -656,22 +655,8 @@ class CampaignTest {
                 row("OTLP/HTTP: bytes that are not HTTP", d -> receiver(d, (http, grpc) ->
                         answeredAtOnce(http, "\u0016\u0003\u0001 not http at all\r\n\r\n", "400"))),
                 row("OTLP/gRPC: a message flagged compressed that is not gzip", d -> receiver(d, (http, grpc) -> {
-                    // A "gzip" compressor that does not compress: the message goes out flagged compressed, as it is.
-                    Compressor notGzip = new Compressor() {
-                        @Override
-                        public String getMessageEncoding() {
-                            return "gzip";
-                        }
-
-                        @Override
-                        public OutputStream compress(OutputStream os) {
-                            return os;
-                        }
-                    };
-                    CompressorRegistry compressors = CompressorRegistry.newEmptyInstance();
-                    compressors.register(notGzip);
                     ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", grpc).usePlaintext()
-                            .compressorRegistry(compressors).build();
+                            .compressorRegistry(NotGzip.registry()).build();
                     try {
                         long t0 = System.nanoTime();
                         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(

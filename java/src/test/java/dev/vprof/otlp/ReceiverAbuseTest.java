@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vprof.testing.NotGzip;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.Compressor;
 import io.grpc.CompressorRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -338,20 +338,7 @@ class ReceiverAbuseTest {
 
     @Test
     void aGrpcMessageFlaggedCompressedThatIsNotGzipIsInvalidArgumentWithTheReason() {
-        // A "gzip" compressor that does not compress: the message goes out flagged compressed, as it is.
-        Compressor notGzip = new Compressor() {
-            @Override
-            public String getMessageEncoding() {
-                return "gzip";
-            }
-
-            @Override
-            public OutputStream compress(OutputStream os) {
-                return os;
-            }
-        };
-        CompressorRegistry compressors = CompressorRegistry.newEmptyInstance();
-        compressors.register(notGzip);
+        CompressorRegistry compressors = NotGzip.registry();
         ManagedChannel ch = channel(compressors);
         try {
             long t0 = System.nanoTime();
