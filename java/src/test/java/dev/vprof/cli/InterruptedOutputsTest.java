@@ -97,12 +97,13 @@ class InterruptedOutputsTest {
         // A run to the end first: how long the command takes here, so that each signal comes while
         // it works (a fixed delay missed a quick run on a quiet machine, and proved nothing).
         long fullMs = runToTheEnd(kind, out, log);
+        long wholeBytes = Files.size(out);
         Files.delete(out);
         // SIGKILL at 25 % to 75 % of that: what it leaves, the run to the end after it must remove.
         for (int i = 0; i < RUNS; i++) {
             Process p = start(command(kind, out), log);
             Thread.sleep((long) (fullMs * (0.25 + 0.5 * random.nextDouble())));
-            killed += stop(p, "KILL", kind, out, folder, log) ? 1 : 0;
+            killed += stop(p, "KILL", kind, out, wholeBytes, folder, log) ? 1 : 0;
         }
         runToTheEnd(kind, out, log);
         assertEquals(List.of(), temporaries(folder), "the next run removes what SIGKILL left");
@@ -114,7 +115,7 @@ class InterruptedOutputsTest {
             Files.deleteIfExists(out);
             Process p = start(command(kind, out), log);
             Thread.sleep((long) (fullMs * (0.25 + 0.5 * random.nextDouble())));
-            interrupted += stop(p, "INT", kind, out, folder, log) ? 1 : 0;
+            interrupted += stop(p, "INT", kind, out, wholeBytes, folder, log) ? 1 : 0;
         }
         // The tally the full drill reports: a run that ended before its signal proved nothing.
         System.out.printf("interrupted-outputs %s: SIGKILL stopped %d of %d runs, SIGINT stopped %d of %d%n",
@@ -134,12 +135,22 @@ class InterruptedOutputsTest {
     }
 
     /** Sends the signal; whether the command was stopped by it (else it had finished, and its file is whole). */
-    private static boolean stop(Process p, String signal, String kind, Path out, Path folder, Path log) throws Exception {
+    private static boolean stop(Process p, String signal, String kind, Path out, long wholeBytes, Path folder, Path log)
+            throws Exception {
         new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), kind + " did not end on SIG" + signal);
         int code = p.exitValue();
         if (code == 0 || code == 3) {
             assertTrue(Files.isRegularFile(out), "finished before the signal, so whole: " + out);
+            Files.delete(out);
+            return false;
+        }
+        if (signal.equals("KILL") && Files.exists(out)) {
+            // Killed after the move into place, before the JVM ended: only a finished, synced
+            // temporary is ever moved there, so the file must be the whole output (within 1 %:
+            // some outputs carry the time they were written).
+            assertTrue(Files.size(out) >= wholeBytes * 99 / 100, kind + " killed left a partial " + out + " of "
+                    + Files.size(out) + " bytes, the whole run wrote " + wholeBytes + ": " + Files.readString(log));
             Files.delete(out);
             return false;
         }
