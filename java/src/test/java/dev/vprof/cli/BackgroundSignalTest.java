@@ -25,13 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 class BackgroundSignalTest {
     /**
      * $1 the log, $2 the signal, the rest the command. A probe started the same way shows what a
-     * background job inherits; the script waits for the capture to start, signals it, and writes
+     * background job inherits, read once it is {@code sleep} (before its exec the forked shell may
+     * not have set the job's signals yet: CI read SIGQUIT ignored and SIGINT not); the script waits for the capture to start, signals it, and writes
      * its exit status, or "alive, then S" when it still ran 10 s later and SIGINT ended it with
      * status S, or "alive" when neither ended it (then it is killed, so no test hangs).
      */
     private static final String SCRIPT = """
             log=$1; sig=$2; shift 2
             sleep 600 & probe=$!
+            for i in $(seq 200); do [ "$(cat /proc/$probe/comm 2>/dev/null)" = sleep ] && break; sleep 0.01; done
             grep '^SigIgn' /proc/$probe/status > "$log.probe"; kill $probe
             "$@" > "$log" 2>&1 &
             pid=$!
