@@ -63,9 +63,6 @@ public final class BenchCommand extends VprofCommand {
     boolean json;
 
 
-    /** The request counter is redrawn in place: only on a terminal. */
-    boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -86,6 +83,9 @@ public final class BenchCommand extends VprofCommand {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        // The request counter is redrawn in place: only on a terminal. Asked here, not in a field
+        // initializer, which every vprof command would run when picocli builds its command line.
+        boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
         AtomicInteger done = new AtomicInteger();
         try {
             BenchResult r = new LoadGenerator().run(plan, res -> {

@@ -58,8 +58,11 @@ public final class TriageCommand extends VprofCommand {
     @Option(names = "--json", description = "Print the verdict and the numbers as JSON.")
     boolean json;
 
-    /** The live line is redrawn in place with \r and an escape: only on a terminal, never into a log file. */
-    private boolean liveProgress = Posix.isatty(Posix.STDERR_FILENO);
+    /**
+     * The live line is redrawn in place with \r and an escape: only on a terminal, never into a log
+     * file. Null: ask isatty when the command runs (not when picocli builds every command's object).
+     */
+    private Boolean liveProgress;
 
     /** Overrides whether stderr is taken for a terminal (tests, and callers that own their stderr). */
     public TriageCommand liveProgress(boolean on) {
@@ -71,6 +74,7 @@ public final class TriageCommand extends VprofCommand {
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        boolean live = liveProgress != null ? liveProgress : Posix.isatty(Posix.STDERR_FILENO);
         URI metricsUrl;
         try {
             metricsUrl = MetricsScraper.metricsUri(url);
@@ -99,7 +103,7 @@ public final class TriageCommand extends VprofCommand {
                 return ExitCode.CANNOT.code();
             }
             scrapes.add(((ScrapeResult.Scrape) first).snapshot());
-            if (json || !liveProgress) { // on stderr: --json's stdout stays JSON, and the wait is never silent
+            if (json || !live) { // on stderr: --json's stdout stays JSON, and the wait is never silent
                 err.println("vprof triage: reading " + metricsUrl + " every " + interval.toMillis() + "ms for "
                         + window.toMillis() / 1000.0 + " s; the verdict comes at the end");
                 err.flush();
@@ -123,14 +127,14 @@ public final class TriageCommand extends VprofCommand {
                     gaps++;
                     lastError = ((ScrapeResult.Gap) r).error();
                 }
-                if (!json && liveProgress) {
+                if (!json && live) {
                     progress(err, System.nanoTime() - start, scrapes.getLast(), gaps);
                 }
                 if (next >= end) {
                     break;
                 }
             }
-            if (!json && liveProgress) {
+            if (!json && live) {
                 err.print("\r\033[K");
                 err.flush();
             }

@@ -1,5 +1,6 @@
 package dev.vprof.nativelib;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -9,6 +10,9 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The few libc calls the front end needs, as FFM downcalls gathered in one place.
@@ -31,21 +35,10 @@ public final class Posix {
             ValueLayout.JAVA_LONG.withName("tv_sec"),
             ValueLayout.JAVA_LONG.withName("tv_nsec"));
 
-    private static final MethodHandle CLOCK_GETTIME;
-    private static final MethodHandle GETUID;
-    private static final MethodHandle KILL;
-    private static final MethodHandle ISATTY;
-    private static final MethodHandle SYSCALL_INT_INT;
-    private static final MethodHandle POLL;
-    private static final MethodHandle CLOSE;
-    private static final MethodHandle OPEN;
-    private static final MethodHandle FLOCK;
     /** Where a downcall that captures errno leaves it. */
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO =
             CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final MethodHandle SIGACTION;
-    private static final MethodHandle SIGNAL;
 
     /*
      * struct sigaction { sighandler_t sa_handler; sigset_t sa_mask; int sa_flags; void (*sa_restorer)(void); }
@@ -66,43 +59,80 @@ public final class Posix {
             ValueLayout.JAVA_SHORT.withName("events"),
             ValueLayout.JAVA_SHORT.withName("revents"));
 
-    static {
+    /*
+     * Each call is linked the first time it is used, in a holder class of its own (the JVM runs a
+     * class's initializer once, on first use, thread-safely). Every command starts through this
+     * class, and most need none of these calls or one: the first downcall a JVM links loads the
+     * FFM linker's machinery, about a tenth of a second of CPU, and each further one a few ms
+     * (bench/README.md, "One pass"), which a short command paid for all eleven.
+     */
+    private static MethodHandle link(String function, FunctionDescriptor descriptor, Linker.Option... options) {
         try {
             Linker linker = Linker.nativeLinker();
-            var libc = linker.defaultLookup();
-            CLOCK_GETTIME = linker.downcallHandle(libc.findOrThrow("clock_gettime"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-            GETUID = linker.downcallHandle(libc.findOrThrow("getuid"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
-            KILL = linker.downcallHandle(libc.findOrThrow("kill"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            ISATTY = linker.downcallHandle(libc.findOrThrow("isatty"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            // long syscall(long number, ...): here with two int arguments.
-            SYSCALL_INT_INT = linker.downcallHandle(libc.findOrThrow("syscall"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-                            ValueLayout.JAVA_INT),
-                    Linker.Option.firstVariadicArg(1));
-            POLL = linker.downcallHandle(libc.findOrThrow("poll"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                            ValueLayout.JAVA_INT));
-            CLOSE = linker.downcallHandle(libc.findOrThrow("close"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            // int open(const char *path, int flags, ...): two arguments, no mode (nothing is created).
-            OPEN = linker.downcallHandle(libc.findOrThrow("open"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-                    Linker.Option.captureCallState("errno"));
-            FLOCK = linker.downcallHandle(libc.findOrThrow("flock"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-                    Linker.Option.captureCallState("errno"));
-            SIGACTION = linker.downcallHandle(libc.findOrThrow("sigaction"),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-                            ValueLayout.ADDRESS));
-            SIGNAL = linker.downcallHandle(libc.findOrThrow("signal"),
-                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+            return linker.downcallHandle(linker.defaultLookup().findOrThrow(function), descriptor, options);
         } catch (IllegalCallerException e) {
             throw new NativeAccessException(e);
         }
+    }
+
+    private static final class ClockGettime {
+        static final MethodHandle HANDLE = link("clock_gettime",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    }
+
+    private static final class Getuid {
+        static final MethodHandle HANDLE = link("getuid", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    }
+
+    private static final class Kill {
+        static final MethodHandle HANDLE = link("kill",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    }
+
+    private static final class Isatty {
+        static final MethodHandle HANDLE = link("isatty", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    }
+
+    private static final class SyscallIntInt {
+        // long syscall(long number, ...): here with two int arguments.
+        static final MethodHandle HANDLE = link("syscall",
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT),
+                Linker.Option.firstVariadicArg(1));
+    }
+
+    private static final class Poll {
+        static final MethodHandle HANDLE = link("poll",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT));
+    }
+
+    private static final class Close {
+        static final MethodHandle HANDLE = link("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    }
+
+    private static final class Open {
+        // int open(const char *path, int flags, ...): two arguments, no mode (nothing is created).
+        static final MethodHandle HANDLE = link("open",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+                Linker.Option.captureCallState("errno"));
+    }
+
+    private static final class Flock {
+        static final MethodHandle HANDLE = link("flock",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+                Linker.Option.captureCallState("errno"));
+    }
+
+    private static final class Sigaction {
+        static final MethodHandle HANDLE = link("sigaction",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS));
+    }
+
+    private static final class Signal {
+        static final MethodHandle HANDLE = link("signal",
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
     }
 
     /** CLOCK_MONOTONIC in nanoseconds: the clock the agent checks heartbeats against. */
@@ -124,7 +154,7 @@ public final class Posix {
         // A tiny confined arena per call: the heartbeat runs every few hundred ms, not per record.
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ts = arena.allocate(TIMESPEC);
-            int rc = (int) CLOCK_GETTIME.invokeExact(clock, ts);
+            int rc = (int) ClockGettime.HANDLE.invokeExact(clock, ts);
             if (rc != 0) {
                 throw new IllegalStateException("clock_gettime(" + clock + ") failed");
             }
@@ -139,7 +169,7 @@ public final class Posix {
     /** The real user id of this process. */
     public static int getuid() {
         try {
-            return (int) GETUID.invokeExact();
+            return (int) Getuid.HANDLE.invokeExact();
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -148,7 +178,7 @@ public final class Posix {
     /** kill(2); returns 0 on success, -1 on failure (no errno: callers only need yes/no). */
     public static int kill(int pid, int signal) {
         try {
-            return (int) KILL.invokeExact(pid, signal);
+            return (int) Kill.HANDLE.invokeExact(pid, signal);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -161,7 +191,7 @@ public final class Posix {
      */
     public static boolean isatty(int fd) {
         try {
-            return (int) ISATTY.invokeExact(fd) == 1;
+            return (int) Isatty.HANDLE.invokeExact(fd) == 1;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -173,7 +203,7 @@ public final class Posix {
      */
     public static int pidfdOpen(int pid) {
         try {
-            return (int) (long) SYSCALL_INT_INT.invokeExact(SYS_PIDFD_OPEN, pid, 0);
+            return (int) (long) SyscallIntInt.HANDLE.invokeExact(SYS_PIDFD_OPEN, pid, 0);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -190,7 +220,7 @@ public final class Posix {
             MemorySegment p = arena.allocate(POLLFD);
             p.set(ValueLayout.JAVA_INT, 0, pidfd);
             p.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
-            int n = (int) POLL.invokeExact(p, 1L, 0);
+            int n = (int) Poll.HANDLE.invokeExact(p, 1L, 0);
             return n > 0 && (p.get(ValueLayout.JAVA_SHORT, 6) & POLLIN) != 0;
         } catch (RuntimeException | Error e) {
             throw e;
@@ -202,7 +232,7 @@ public final class Posix {
     /** close(2); errors are ignored (the descriptor is ours and closed once). */
     public static void close(int fd) {
         try {
-            int ignored = (int) CLOSE.invokeExact(fd);
+            int ignored = (int) Close.HANDLE.invokeExact(fd);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -211,12 +241,24 @@ public final class Posix {
     /**
      * Whether signal {@code sig} is ignored (SIG_IGN): a disposition inherited across exec, as a
      * background job of a non-interactive shell inherits SIGINT's and {@code nohup}'s command
-     * SIGHUP's. sigaction(2) with no new action only reads it.
+     * SIGHUP's. Read from {@code /proc/self/status}'s {@code SigIgn} mask (proc(5): the process's
+     * ignored signals, bit {@code sig - 1}), which every command asks at its start: a file read
+     * instead of a downcall to link. Where that line cannot be read, sigaction(2) with no new
+     * action reads the same disposition.
      */
     public static boolean signalIgnored(int sig) {
+        Long mask = ignoredSignalMask();
+        if (mask != null) {
+            return (mask >>> (sig - 1) & 1) != 0;
+        }
+        return signalIgnoredBySigaction(sig);
+    }
+
+    /** Whether {@code sig} is ignored, as sigaction(2) says. */
+    static boolean signalIgnoredBySigaction(int sig) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment old = arena.allocate(SIGACTION_BYTES, 8);
-            int rc = (int) SIGACTION.invokeExact(sig, MemorySegment.NULL, old);
+            int rc = (int) Sigaction.HANDLE.invokeExact(sig, MemorySegment.NULL, old);
             return rc == 0 && old.get(ValueLayout.JAVA_LONG, 0) == SIG_IGN;
         } catch (RuntimeException | Error e) {
             throw e;
@@ -225,10 +267,24 @@ public final class Posix {
         }
     }
 
+    /** {@code SigIgn} of /proc/self/status (64 signals in 16 hex digits), or null where it cannot be read. */
+    static Long ignoredSignalMask() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("SigIgn:")) {
+                    return Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
+                }
+            }
+            return null;
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+    }
+
     /** Sets signal {@code sig} back to its default action (SIG_DFL, the null handler). */
     public static void defaultSignal(int sig) {
         try {
-            MemorySegment ignored = (MemorySegment) SIGNAL.invokeExact(sig, MemorySegment.NULL);
+            MemorySegment ignored = (MemorySegment) Signal.HANDLE.invokeExact(sig, MemorySegment.NULL);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -246,7 +302,7 @@ public final class Posix {
     public static int openReadOnly(String path) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
-            return (int) OPEN.invokeExact(state, arena.allocateFrom(path), O_RDONLY | O_CLOEXEC);
+            return (int) Open.HANDLE.invokeExact(state, arena.allocateFrom(path), O_RDONLY | O_CLOEXEC);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -267,7 +323,7 @@ public final class Posix {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
             for (int attempt = 0; attempt < 100; attempt++) {
-                int rc = (int) FLOCK.invokeExact(state, fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB);
+                int rc = (int) Flock.HANDLE.invokeExact(state, fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB);
                 if (rc == 0) {
                     return Lock.TAKEN;
                 }
