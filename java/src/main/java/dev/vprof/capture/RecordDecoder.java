@@ -437,8 +437,9 @@ public final class RecordDecoder {
     /** One piece of an ARGS object; the last piece makes it wait for the record it belongs to. */
     private void args(MemorySegment seg, long pos, int len, RecordVisitor v) {
         try {
-            if (argsPieces.add(seg, pos, len)) {
-                argsDone(argsPieces.segment(), argsPieces.from(), argsPieces.length(), argsPieces.target(), v);
+            ArgsPieces.Whole whole = argsPieces.add(seg, pos, len);
+            if (whole != null) {
+                argsDone(whole.segment(), whole.from(), whole.length(), whole.target(), v);
             }
         } catch (ArgsCodec.Malformed e) {
             malformed[VprofRing.REC_ARGS]++;
