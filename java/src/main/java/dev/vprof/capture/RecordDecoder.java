@@ -89,7 +89,6 @@ public final class RecordDecoder {
     private long unresolvedKernels;
     private long notInterned;
     private long damagedRuns;
-    private long kernels;
     private long orphanArgs;
     private long legacyOverflow;
 
@@ -115,15 +114,6 @@ public final class RecordDecoder {
         this.pid = pid;
         this.budget = budget;
         this.warnings = warnings;
-    }
-
-    public int pid() {
-        return pid;
-    }
-
-    /** Kernels decoded so far. */
-    public long kernels() {
-        return kernels;
     }
 
     /** The interned string {@code id}, or null. */
@@ -270,7 +260,6 @@ public final class RecordDecoder {
                 unresolvedKernels++;
             }
         }
-        kernels++;
         v.kernel(pid, start, end, correlationId, desc, name);
     }
 
