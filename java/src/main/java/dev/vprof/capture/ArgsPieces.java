@@ -21,16 +21,15 @@ final class ArgsPieces {
     private int fill;
     private int target;
     private boolean open;
-    // The object the last add completed.
-    private MemorySegment segment;
-    private long from;
-    private int length;
 
     /**
-     * Adds the ARGS record at {@code seg[pos, pos+len)}: true when it completes an object, which
-     * {@link #segment()}, {@link #from()}, {@link #length()} and {@link #target()} then name.
+     * A completed object: its bytes are {@code segment[from, from+length)}, valid until the next
+     * {@link #add}; {@code target} is the record type it belongs to (0: the process).
      */
-    boolean add(MemorySegment seg, long pos, int len) throws ArgsCodec.Malformed {
+    record Whole(MemorySegment segment, long from, int length, int target) {}
+
+    /** Adds the ARGS record at {@code seg[pos, pos+len)}: the object it completes, or null. */
+    Whole add(MemorySegment seg, long pos, int len) throws ArgsCodec.Malformed {
         if (len < ArgsRecord.SIZE) {
             throw new ArgsCodec.Malformed("an ARGS record shorter than its header");
         }
@@ -46,7 +45,7 @@ final class ArgsPieces {
         long at = pos + ArgsRecord.SIZE;
         if (first && last) {
             open = false;
-            return done(seg, at, n, t);
+            return new Whole(seg, at, n, t);
         }
         if (first) {
             open = true;
@@ -67,36 +66,10 @@ final class ArgsPieces {
         MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, at, buf, fill, n);
         fill += n;
         if (!last) {
-            return false;
+            return null;
         }
         open = false;
-        return done(MemorySegment.ofArray(buf), 0, fill, t);
-    }
-
-    private boolean done(MemorySegment seg, long at, int n, int t) {
-        segment = seg;
-        from = at;
-        length = n;
-        target = t;
-        return true;
-    }
-
-    /** The bytes of the object completed last; valid until the next {@link #add}. */
-    MemorySegment segment() {
-        return segment;
-    }
-
-    long from() {
-        return from;
-    }
-
-    int length() {
-        return length;
-    }
-
-    /** The record type the object belongs to (0: the process). */
-    int target() {
-        return target;
+        return new Whole(MemorySegment.ofArray(buf), 0, fill, t);
     }
 
     /** Whether an ARGS record may name {@code target}: the process (0) or a record of one event. */

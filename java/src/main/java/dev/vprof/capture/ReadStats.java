@@ -92,15 +92,7 @@ public final class ReadStats {
     }
 
     /** One counter's value, as JSON and the page show it. */
-    public record Counter(Stat stat, long value) {
-        public String name() {
-            return stat.key();
-        }
-
-        public Severity severity() {
-            return stat.severity();
-        }
-    }
+    public record Counter(Stat stat, long value) {}
 
     private final String shownAs;
     private final Map<Stat, Long> counters = new EnumMap<>(Stat.class);
@@ -264,8 +256,8 @@ public final class ReadStats {
         for (Counter c : counters()) {
             Map<String, Object> one = new LinkedHashMap<>();
             one.put("value", c.value());
-            one.put("severity", c.severity().key());
-            stats.put(c.name(), one);
+            one.put("severity", c.stat().severity().key());
+            stats.put(c.stat().key(), one);
         }
         out.put("stats", stats);
         List<Map<String, Object>> sentences = new ArrayList<>();

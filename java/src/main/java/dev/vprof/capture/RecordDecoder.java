@@ -89,7 +89,6 @@ public final class RecordDecoder {
     private long unresolvedKernels;
     private long notInterned;
     private long damagedRuns;
-    private long kernels;
     private long orphanArgs;
     private long legacyOverflow;
 
@@ -115,15 +114,6 @@ public final class RecordDecoder {
         this.pid = pid;
         this.budget = budget;
         this.warnings = warnings;
-    }
-
-    public int pid() {
-        return pid;
-    }
-
-    /** Kernels decoded so far. */
-    public long kernels() {
-        return kernels;
     }
 
     /** The interned string {@code id}, or null. */
@@ -270,7 +260,6 @@ public final class RecordDecoder {
                 unresolvedKernels++;
             }
         }
-        kernels++;
         v.kernel(pid, start, end, correlationId, desc, name);
     }
 
@@ -437,8 +426,9 @@ public final class RecordDecoder {
     /** One piece of an ARGS object; the last piece makes it wait for the record it belongs to. */
     private void args(MemorySegment seg, long pos, int len, RecordVisitor v) {
         try {
-            if (argsPieces.add(seg, pos, len)) {
-                argsDone(argsPieces.segment(), argsPieces.from(), argsPieces.length(), argsPieces.target(), v);
+            ArgsPieces.Whole whole = argsPieces.add(seg, pos, len);
+            if (whole != null) {
+                argsDone(whole.segment(), whole.from(), whole.length(), whole.target(), v);
             }
         } catch (ArgsCodec.Malformed e) {
             malformed[VprofRing.REC_ARGS]++;
