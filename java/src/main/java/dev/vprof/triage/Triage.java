@@ -198,11 +198,7 @@ public final class Triage {
                             "prefix-cache hit rate = " + pct(w.prefixCacheHitRate())),
                     List.of("long prompts or prefill batching: try chunked prefill with a smaller"
                                     + " --max-num-batched-tokens, and prefix caching for shared prompt heads",
-                            held.kernels() && held.spans()
-                                    ? "the prefill kernels are in this capture: the top kernels in the slowest"
-                                            + " requests' prefill below (vprof report --json: .slow_phase_kernels.prefill)"
-                                    : "to see the prefill kernels, profile a few seconds (vLLM started with"
-                                            + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
+                            phaseKernels("prefill", held, cmd))));
         }
 
         if (w.interToken().p99().atLeast(t.interTokenP99Seconds())) {
@@ -214,11 +210,7 @@ public final class Triage {
                             "generation tokens/s = " + num(w.generationTokensPerSecond())),
                     List.of("decode is memory-bandwidth bound and slows with batch width: lower --max-num-seqs,"
                                     + " check that CUDA graphs are on (no --enforce-eager)",
-                            held.kernels() && held.spans()
-                                    ? "the decode kernels are in this capture: the top kernels in the slowest"
-                                            + " requests' decode below (vprof report --json: .slow_phase_kernels.decode)"
-                                    : "to see the decode kernels, profile a few seconds (vLLM started with"
-                                            + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile())));
+                            phaseKernels("decode", held, cmd))));
         }
 
         if (findings.isEmpty()) {
@@ -239,6 +231,18 @@ public final class Triage {
                                     : "if users still see slow requests, trace them end to end: " + cmd.traces())));
         }
         return new Assessment(findings.getFirst().verdict(), findings, w);
+    }
+
+    /**
+     * The next step that shows a slow phase's kernels: in this capture when it holds kernels and
+     * spans (the report lists them per phase), else the profile command that records them.
+     */
+    static String phaseKernels(String phase, Held held, Commands cmd) {
+        return held.kernels() && held.spans()
+                ? "the " + phase + " kernels are in this capture: the top kernels in the slowest requests' " + phase
+                        + " below (vprof report --json: .slow_phase_kernels." + phase + ")"
+                : "to see the " + phase + " kernels, profile a few seconds (vLLM started with"
+                        + " --profiler-config '{\"profiler\":\"cuda\"}'): " + cmd.profile();
     }
 
     /** The address commands name when the server's own is not live (a capture's server may be gone). */

@@ -468,14 +468,7 @@ class CampaignTest {
     }
 
     private static String extension(String kind) {
-        return switch (kind) {
-            case "import" -> ".vprof";
-            case "export perfetto" -> ".pftrace";
-            case "export chrome", "export kineto" -> ".json";
-            case "export sqlite" -> ".sqlite";
-            case "merge" -> ".tar";
-            default -> ".html";
-        };
+        return OutputKinds.extension(kind.replace("export ", ""));
     }
 
     private static final List<String> WRITERS = List.of("import", "export perfetto", "export chrome", "export kineto",

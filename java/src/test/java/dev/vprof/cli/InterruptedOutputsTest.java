@@ -60,17 +60,6 @@ class InterruptedOutputsTest {
         };
     }
 
-    private static String extension(String kind) {
-        return switch (kind) {
-            case "import" -> ".vprof";
-            case "perfetto" -> ".pftrace";
-            case "chrome", "kineto" -> ".json";
-            case "sqlite" -> ".sqlite";
-            case "merge" -> ".tar";
-            default -> ".html";
-        };
-    }
-
     private static Process start(List<String> args, Path log) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
@@ -89,7 +78,7 @@ class InterruptedOutputsTest {
     @ValueSource(strings = {"import", "perfetto", "chrome", "kineto", "sqlite", "merge", "report-html", "diff-html"})
     void aStoppedCommandLeavesNothingUnderItsNameAndTheNextRunNoTemporaryFile(String kind) throws Exception {
         Path folder = Files.createDirectories(dir.resolve(kind));
-        Path out = folder.resolve("out" + extension(kind));
+        Path out = folder.resolve("out" + OutputKinds.extension(kind));
         Path log = dir.resolve(kind + ".log");
         Random random = new Random(kind.hashCode());
         int killed = 0;

@@ -11,6 +11,8 @@ import dev.vprof.metrics.VllmFixture;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** One exposition pair built for each verdict, on top of a server with a healthy history. */
 class TriageTest {
@@ -208,5 +210,18 @@ class TriageTest {
         String json = TriageReport.json(a, URL.toString());
         assertTrue(json.contains("\"verdict\" : \"prefill_bound\""), json);
         assertTrue(json.contains("\"requests\" : 100,"), json); // a count, as a JSON integer
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"prefill", "decode"})
+    void aSlowPhasesKernelsAreShownFromTheCaptureOrByTheProfileCommand(String phase) {
+        Triage.Commands cmd = new Triage.Commands(URL);
+        assertEquals("the " + phase + " kernels are in this capture: the top kernels in the slowest requests' " + phase
+                        + " below (vprof report --json: .slow_phase_kernels." + phase + ")",
+                Triage.phaseKernels(phase, new Triage.Held(true, true, false, 1.0, null), cmd));
+        String live = Triage.phaseKernels(phase, Triage.Held.LIVE, cmd);
+        assertEquals("to see the " + phase + " kernels, profile a few seconds (vLLM started with --profiler-config "
+                + "'{\"profiler\":\"cuda\"}'): vprof attach --pid <vllm-pid> --capture-range=cudaProfilerApi "
+                + "--trigger http://10.0.0.7:8000 --metrics " + URL + " --otlp --duration 10s", live);
     }
 }
