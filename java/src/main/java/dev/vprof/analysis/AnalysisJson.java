@@ -73,11 +73,7 @@ public final class AnalysisJson {
                 x.put("step", steps.name(row.step()));
             }
             x.put("span_ns", row.spanNs());
-            x.put("idle_ns", row.idleNs());
-            x.put("compute_ns", row.computeNs());
-            x.put("communication_ns", row.communicationNs());
-            x.put("memory_ns", row.memoryNs());
-            x.put("overlap_ns", row.overlapNs());
+            times(x, row);
             x.put("approximate", row.approximate());
         });
     }
@@ -91,12 +87,17 @@ public final class AnalysisJson {
             x.put("pid", row.pid());
             x.put("device", row.device());
             x.put("length_ns", row.spanNs());
-            x.put("idle_ns", row.idleNs());
-            x.put("compute_ns", row.computeNs());
-            x.put("communication_ns", row.communicationNs());
-            x.put("memory_ns", row.memoryNs());
-            x.put("overlap_ns", row.overlapNs());
+            times(x, row);
         });
+    }
+
+    /** A breakdown row's times by what the GPU did, as the breakdown and the phases give them. */
+    private static void times(ObjectNode x, TemporalBreakdown.Row row) {
+        x.put("idle_ns", row.idleNs());
+        x.put("compute_ns", row.computeNs());
+        x.put("communication_ns", row.communicationNs());
+        x.put("memory_ns", row.memoryNs());
+        x.put("overlap_ns", row.overlapNs());
     }
 
     private static void ranks(ObjectNode o, Analyses.Result r, int maxRows) {

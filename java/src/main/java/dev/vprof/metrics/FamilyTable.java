@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The metric families of one exposition as its lines declare and fill them: TYPE, HELP and
@@ -62,48 +63,46 @@ final class FamilyTable {
 
     /** A TYPE line: the family's type, once and before its samples. */
     void type(String name, MetricType type) {
-        Family f = family(name);
-        if (f.typed) {
-            cursor.error("second TYPE line for " + name);
-            return;
+        Family f = described(name, "TYPE", g -> g.typed, true);
+        if (f != null) {
+            f.type = type;
+            f.typed = true;
         }
-        if (!f.samples.isEmpty()) {
-            cursor.error("TYPE line for " + name + " comes after its samples; it must come first");
-            return;
-        }
-        f.type = type;
-        f.typed = true;
-        current = f;
     }
 
     /** A HELP line: the family's text, once (and in OpenMetrics before its samples). */
     void help(String name, String help) {
-        Family f = family(name);
-        if (f.help != null) {
-            cursor.error("second HELP line for " + name);
-            return;
+        Family f = described(name, "HELP", g -> g.help != null, openMetrics);
+        if (f != null) {
+            f.help = help;
         }
-        if (openMetrics && !f.samples.isEmpty()) {
-            cursor.error("HELP line for " + name + " comes after its samples; it must come first");
-            return;
-        }
-        f.help = help;
-        current = f;
     }
 
     /** A UNIT line (OpenMetrics): the family's unit, once and before its samples. */
     void unit(String name, String unit) {
+        Family f = described(name, "UNIT", g -> g.unit != null, true);
+        if (f != null) {
+            f.unit = unit;
+        }
+    }
+
+    /**
+     * The family a metadata line ({@code keyword} TYPE, HELP or UNIT) describes, made the current
+     * one; null, with an error, when the family has that line already ({@code seen}) or when the line
+     * must come first and the family's samples came before it.
+     */
+    private Family described(String name, String keyword, Predicate<Family> seen, boolean mustComeFirst) {
         Family f = family(name);
-        if (f.unit != null) {
-            cursor.error("second UNIT line for " + name);
-            return;
+        if (seen.test(f)) {
+            cursor.error("second " + keyword + " line for " + name);
+            return null;
         }
-        if (!f.samples.isEmpty()) {
-            cursor.error("UNIT line for " + name + " comes after its samples; it must come first");
-            return;
+        if (mustComeFirst && !f.samples.isEmpty()) {
+            cursor.error(keyword + " line for " + name + " comes after its samples; it must come first");
+            return null;
         }
-        f.unit = unit;
         current = f;
+        return f;
     }
 
     /** A sample line, into its family; refused (with an error) when it does not fit it. */

@@ -1,28 +1,24 @@
 package dev.vprof.metrics;
 
+import java.util.Locale;
+
 /**
  * The metric types of Prometheus text 0.0.4 and OpenMetrics 1.0. Prometheus' {@code untyped}
  * and OpenMetrics' {@code unknown} are the same thing and both map to {@link #UNKNOWN}.
  */
 public enum MetricType {
-    COUNTER("counter"),
-    GAUGE("gauge"),
-    HISTOGRAM("histogram"),
-    GAUGEHISTOGRAM("gaugehistogram"),
-    SUMMARY("summary"),
-    INFO("info"),
-    STATESET("stateset"),
-    UNKNOWN("unknown");
+    COUNTER,
+    GAUGE,
+    HISTOGRAM,
+    GAUGEHISTOGRAM,
+    SUMMARY,
+    INFO,
+    STATESET,
+    UNKNOWN;
 
-    private final String word;
-
-    MetricType(String word) {
-        this.word = word;
-    }
-
-    /** The word used on a {@code # TYPE} line. */
+    /** The word used on a {@code # TYPE} line: the type's name in lower case. */
     public String word() {
-        return word;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The type named on a {@code # TYPE} line, or null if the word is not a type. */

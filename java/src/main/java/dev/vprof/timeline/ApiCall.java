@@ -12,13 +12,9 @@ public final class ApiCall extends SliceView {
 
     /** This view as the call described; {@code correlationId} is CUPTI's 32-bit id (0: none). */
     public ApiCall set(ApiKind kind, int nameId, long startNs, long endNs, long correlationId, int callbackId) {
+        slice(nameId, startNs, endNs, correlationId);
         this.kind = kind;
-        this.nameId = nameId;
-        this.start = startNs;
-        this.end = endNs;
-        this.correlationId = correlationId;
         this.callbackId = callbackId;
-        this.args = null;
         return this;
     }
 

@@ -68,15 +68,11 @@ public final class GpuOp extends SliceView {
         if (correlationId < 0 || correlationId > 0xffff_ffffL) {
             throw new IllegalArgumentException("correlation id " + correlationId + " is not a 32-bit CUPTI correlation id");
         }
+        slice(nameId, startNs, endNs, correlationId);
         this.kind = kind;
-        this.nameId = nameId;
-        this.start = startNs;
-        this.end = endNs;
-        this.correlationId = correlationId;
         this.aux0 = a0;
         this.aux1 = a1;
         this.graphNodeId = 0;
-        this.args = null;
         return this;
     }
 
@@ -102,15 +98,11 @@ public final class GpuOp extends SliceView {
 
     /** Fills the view from packed columns, already checked when they were stored. */
     void load(int nameAndKind, long startNs, long endNs, int correlation, long a0, long a1) {
+        slice(nameAndKind >>> 2, startNs, endNs, Integer.toUnsignedLong(correlation));
         this.kind = GpuOpKind.of(nameAndKind & 3);
-        this.nameId = nameAndKind >>> 2;
-        this.start = startNs;
-        this.end = endNs;
-        this.correlationId = Integer.toUnsignedLong(correlation);
         this.aux0 = a0;
         this.aux1 = a1;
         this.graphNodeId = 0;
-        this.args = null;
     }
 
     private static void check(String what, long v, long max) {

@@ -1,7 +1,5 @@
 package dev.vprof.timeline;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,13 +11,11 @@ import java.util.Map;
 public record Request(String traceId, String spanId, String name, long startNs, long endNs,
                       Map<String, String> attributes, List<Phase> phases) {
     public Request {
-        if (endNs < startNs) {
-            throw new IllegalArgumentException("request " + traceId + "/" + spanId + " ends before it starts");
-        }
-        traceId = traceId == null ? "" : traceId;
-        spanId = spanId == null ? "" : spanId;
-        name = name == null ? "" : name;
-        attributes = attributes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+        SpanFields.checkInterval("request", traceId, spanId, startNs, endNs);
+        traceId = SpanFields.orEmpty(traceId);
+        spanId = SpanFields.orEmpty(spanId);
+        name = SpanFields.orEmpty(name);
+        attributes = SpanFields.attributes(attributes);
         phases = phases == null ? List.of() : List.copyOf(phases);
     }
 }

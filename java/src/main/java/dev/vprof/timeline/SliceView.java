@@ -39,4 +39,13 @@ public abstract sealed class SliceView permits GpuOp, ApiCall {
     public final EventArgs args() {
         return args;
     }
+
+    /** Fills what every view has for the next event, and clears the previous event's source fields. */
+    final void slice(int nameId, long startNs, long endNs, long correlationId) {
+        this.nameId = nameId;
+        this.start = startNs;
+        this.end = endNs;
+        this.correlationId = correlationId;
+        this.args = null;
+    }
 }

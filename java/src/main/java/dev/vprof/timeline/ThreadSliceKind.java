@@ -1,21 +1,17 @@
 package dev.vprof.timeline;
 
+import java.util.Locale;
+
 /**
  * What a slice on a host thread's range track is: an NVTX range (or a trace's annotation), or a
  * PyTorch profiler trace's CPU op, which nests like a range but is its own kind in every view.
  */
 public enum ThreadSliceKind {
-    NVTX_RANGE(null),
+    NVTX_RANGE,
     /** {@code cpu_op}: an ATen operator or record_function. */
-    CPU_OP("cpu_op"),
+    CPU_OP,
     /** {@code python_function}: a Python frame of the profiler's stack tracer. */
-    PYTHON_FUNCTION("python_function");
-
-    private final String category;
-
-    ThreadSliceKind(String category) {
-        this.category = category;
-    }
+    PYTHON_FUNCTION;
 
     /**
      * The PyTorch profiler category of a CPU op ({@code cpu_op}, {@code python_function}); null for
@@ -23,6 +19,6 @@ public enum ThreadSliceKind {
      * show an NVTX domain, as a label only.
      */
     public String category() {
-        return category;
+        return this == NVTX_RANGE ? null : name().toLowerCase(Locale.ROOT);
     }
 }
