@@ -51,9 +51,7 @@ public final class DiffPage {
                 .append(text(r.verdict())).append("</p>\n<p>").append(text(r.headline())).append("</p>\n");
         if (!r.story().isEmpty()) {
             b.append("<ul>");
-            for (String s : r.story()) {
-                b.append("<li>").append(text(s)).append("</li>");
-            }
+            Html.items(b, r.story());
             b.append("</ul>\n");
         }
         if (!r.warnings().isEmpty()) {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -42,6 +43,13 @@ public final class Html {
                 .append(body)
                 .append("<script>").append(JS).append("</script>\n</body>\n</html>\n");
         return out.toString();
+    }
+
+    /** One {@code <li>} per string, as text. */
+    static void items(StringBuilder b, List<String> items) {
+        for (String item : items) {
+            b.append("<li>").append(text(item)).append("</li>");
+        }
     }
 
     /** The string as text: safe between tags and inside a double-quoted attribute. */
