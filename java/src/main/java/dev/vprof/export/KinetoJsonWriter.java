@@ -227,14 +227,7 @@ public final class KinetoJsonWriter {
                 json.raw(",\n  \"baseTimeNanoseconds\": ");
                 json.number(base);
             }
-            for (Map.Entry<String, Object> e : top.entrySet()) {
-                if (!OWN_TOP.contains(e.getKey())) {
-                    json.raw(",\n  ");
-                    json.string(e.getKey());
-                    json.raw(": ");
-                    json.value(e.getValue());
-                }
-            }
+            others(top, OWN_TOP, ",\n  ", ": ");
             json.raw(",\n  \"traceEvents\": [");
         }
 
@@ -274,14 +267,7 @@ public final class KinetoJsonWriter {
                 field(f, "tid", () -> json.number(tid));
                 field(f, "ts", () -> json.micros(start - ev.base));
                 field(f, "dur", () -> json.micros(end - start));
-                for (Map.Entry<String, Object> e : f.entrySet()) {
-                    if (!OWN_EVENT.contains(e.getKey())) {
-                        json.raw(',');
-                        json.string(e.getKey());
-                        json.raw(':');
-                        json.value(e.getValue());
-                    }
-                }
+                others(f, OWN_EVENT, ",", ":");
                 json.raw(",\"args\":{");
             }
             if (kept != null) {
@@ -292,6 +278,19 @@ public final class KinetoJsonWriter {
                     firstArg = false;
                     json.string(e.getKey());
                     json.raw(':');
+                    json.value(e.getValue());
+                }
+            }
+        }
+
+        /** The source's kept fields that vprof does not write itself, each as {@code sep "key" colon value}. */
+        private void others(Map<String, Object> kept, Set<String> written, String sep, String colon)
+                throws IOException {
+            for (Map.Entry<String, Object> e : kept.entrySet()) {
+                if (!written.contains(e.getKey())) {
+                    json.raw(sep);
+                    json.string(e.getKey());
+                    json.raw(colon);
                     json.value(e.getValue());
                 }
             }

@@ -111,16 +111,8 @@ public final class CapturePage {
                 b.append("<ul class=\"findings\">");
                 for (Finding f : v.findings()) {
                     b.append("<li><b>").append(text(f.verdict().title())).append("</b>: ").append(text(f.summary()));
-                    if (!f.evidence().isEmpty()) {
-                        b.append("<ul>");
-                        Html.items(b, f.evidence());
-                        b.append("</ul>");
-                    }
-                    if (!f.nextSteps().isEmpty()) {
-                        b.append("<p class=\"next\">Next:</p><ul class=\"next\">");
-                        Html.items(b, f.nextSteps());
-                        b.append("</ul>");
-                    }
+                    Html.list(b, "<ul>", f.evidence(), "</ul>");
+                    Html.list(b, "<p class=\"next\">Next:</p><ul class=\"next\">", f.nextSteps(), "</ul>");
                     b.append("</li>");
                 }
                 b.append("</ul>\n");

@@ -45,11 +45,16 @@ public final class Html {
         return out.toString();
     }
 
-    /** One {@code <li>} per string, as text. */
-    static void items(StringBuilder b, List<String> items) {
+    /** A list of strings as text, one {@code <li>} each, between {@code open} and {@code close}; nothing when empty. */
+    static void list(StringBuilder b, String open, List<String> items, String close) {
+        if (items.isEmpty()) {
+            return;
+        }
+        b.append(open);
         for (String item : items) {
             b.append("<li>").append(text(item)).append("</li>");
         }
+        b.append(close);
     }
 
     /** The string as text: safe between tags and inside a double-quoted attribute. */
