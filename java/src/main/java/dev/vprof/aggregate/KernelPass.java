@@ -99,74 +99,64 @@ public final class KernelPass implements RecordVisitor {
 
     @Override
     public void memcpy(int pid, MemcpyEvent m) {
-        long t = mapsTime ? clocks.epochNs(pid, m.start()) : m.start();
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].admits(pid, t)) {
-                sinks[i].memcpy(pid, m);
-            }
-        }
+        toAdmitting(pid, mapsTime ? clocks.epochNs(pid, m.start()) : m.start(), m, Sink::memcpy);
     }
 
     @Override
     public void memset(int pid, MemsetEvent m) {
-        long t = mapsTime ? clocks.epochNs(pid, m.start()) : m.start();
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].admits(pid, t)) {
-                sinks[i].memset(pid, m);
-            }
-        }
+        toAdmitting(pid, mapsTime ? clocks.epochNs(pid, m.start()) : m.start(), m, Sink::memset);
     }
 
     @Override
     public void marker(int pid, MarkerEvent m) {
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].reads(pid)) {
-                sinks[i].marker(pid, m);
-            }
-        }
+        toReaders(pid, m, Sink::marker);
     }
 
     @Override
     public void cpuOp(int pid, CpuOpEvent op) {
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].reads(pid)) {
-                sinks[i].cpuOp(pid, op);
-            }
-        }
+        toReaders(pid, op, Sink::cpuOp);
     }
 
     @Override
     public void api(int pid, ApiEvent a) {
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].reads(pid)) {
-                sinks[i].api(pid, a);
-            }
-        }
+        toReaders(pid, a, Sink::api);
     }
 
     @Override
     public void range(int pid, RangeEvent e) {
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].reads(pid)) {
-                sinks[i].range(pid, e);
-            }
-        }
+        toReaders(pid, e, Sink::range);
     }
 
     @Override
     public void drops(int pid, DropsEvent d) {
-        for (int i = 0; i < sinks.length; i++) {
-            if (scopes[i].reads(pid)) {
-                sinks[i].drops(pid, d);
-            }
-        }
+        toReaders(pid, d, Sink::drops);
     }
 
     @Override
     public void device(int pid, DeviceProperties d) {
+        toReaders(pid, d, Sink::device);
+    }
+
+    /** How a record reaches a sink: a method reference such as {@code Sink::marker}, so no object per record. */
+    @FunctionalInterface
+    private interface Delivery<E> {
+        void deliver(Sink sink, int pid, E event);
+    }
+
+    /** Hands {@code event}, at epoch time {@code t}, to every sink whose scope admits it. */
+    private <E> void toAdmitting(int pid, long t, E event, Delivery<E> delivery) {
+        for (int i = 0; i < sinks.length; i++) {
+            if (scopes[i].admits(pid, t)) {
+                delivery.deliver(sinks[i], pid, event);
+            }
+        }
+    }
+
+    /** Hands {@code event} to every sink whose scope reads process {@code pid}. */
+    private <E> void toReaders(int pid, E event, Delivery<E> delivery) {
         for (int i = 0; i < sinks.length; i++) {
             if (scopes[i].reads(pid)) {
-                sinks[i].device(pid, d);
+                delivery.deliver(sinks[i], pid, event);
             }
         }
     }

@@ -209,13 +209,13 @@ final class Comparison {
         s.total.draws = new double[DRAWS];
         Set<KeyStats> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (SideAcc.Entry e : s.byName.values()) {
-            if (!seen.add(e.exact)) {
+            if (!seen.add(e.exact())) {
                 continue;
             }
             for (int d = 0; d < DRAWS; d++) {
-                double v = e.exact.draws[d];
-                e.base.draws[d] += v;
-                e.category.draws[d] += v;
+                double v = e.exact().draws[d];
+                e.base().draws[d] += v;
+                e.category().draws[d] += v;
                 s.total.draws[d] += v;
             }
         }

@@ -1,26 +1,18 @@
 package dev.vprof.diff;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vprof.capture.ReadStats;
+import dev.vprof.report.OutputJson;
 
 /** {@code vprof diff --json}: the {@link DiffResult} in snake_case, indented; keys in docs/diff-json.md. */
 public final class DiffJson {
     private DiffJson() {}
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = OutputJson.MAPPER;
 
     public static String render(DiffResult r) {
-        try {
-            return MAPPER.writeValueAsString(r) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the diff could not be written as JSON", e);
-        }
+        return OutputJson.render(r, "the diff");
     }
 
     /**
@@ -32,10 +24,6 @@ public final class DiffJson {
         ObjectNode health = tree.putObject("read_health");
         health.set("base", MAPPER.valueToTree(base.asMap()));
         health.set("new", MAPPER.valueToTree(next.asMap()));
-        try {
-            return MAPPER.writeValueAsString(tree) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the diff could not be written as JSON", e);
-        }
+        return OutputJson.render(tree, "the diff");
     }
 }

@@ -31,17 +31,7 @@ final class SideAcc implements Sink {
     static final long SAMPLES = 1L << 20;
 
     /** A kernel name's accumulators at each level. */
-    static final class Entry {
-        final KeyStats exact;
-        final KeyStats base;
-        final KeyStats category;
-
-        Entry(KeyStats exact, KeyStats base, KeyStats category) {
-            this.exact = exact;
-            this.base = base;
-            this.category = category;
-        }
-    }
+    record Entry(KeyStats exact, KeyStats base, KeyStats category) {}
 
     final String label;
     final Selection selection;
@@ -229,9 +219,9 @@ final class SideAcc implements Sink {
         // Identity on purpose: a fast path for the same String as the last kernel's; an equal copy takes entry().
         @SuppressWarnings("ReferenceEquality")
         Entry e = name == lastName ? lastEntry : entry(name);
-        e.exact.add(durationNs, bucket, budget, rng);
-        e.base.add(durationNs, bucket, budget, rng);
-        e.category.add(durationNs, bucket, budget, rng);
+        e.exact().add(durationNs, bucket, budget, rng);
+        e.base().add(durationNs, bucket, budget, rng);
+        e.category().add(durationNs, bucket, budget, rng);
         if (options.byShape()) {
             KeyStats s = desc == null ? null : shapeOfDesc.get(desc);
             if (s == null) {

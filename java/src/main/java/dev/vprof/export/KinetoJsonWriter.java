@@ -227,14 +227,7 @@ public final class KinetoJsonWriter {
                 json.raw(",\n  \"baseTimeNanoseconds\": ");
                 json.number(base);
             }
-            for (Map.Entry<String, Object> e : top.entrySet()) {
-                if (!OWN_TOP.contains(e.getKey())) {
-                    json.raw(",\n  ");
-                    json.string(e.getKey());
-                    json.raw(": ");
-                    json.value(e.getValue());
-                }
-            }
+            others(top, OWN_TOP, ",\n  ", ": ");
             json.raw(",\n  \"traceEvents\": [");
         }
 
@@ -263,52 +256,18 @@ public final class KinetoJsonWriter {
                 ev.complete(quotedName, cat, evPid, tid, start, end);
             } else {
                 ev.next();
-                json.raw("{\"ph\":\"X\",\"cat\":");
-                if (f.containsKey("cat")) {
-                    json.value(f.get("cat"));
-                } else {
+                json.raw("{\"ph\":\"X\"");
+                field(f, "cat", () -> {
                     json.raw('"');
                     json.raw(cat);
                     json.raw('"');
-                }
-                json.raw(",\"name\":");
-                if (f.containsKey("name")) {
-                    json.value(f.get("name"));
-                } else {
-                    json.raw(quotedName);
-                }
-                json.raw(",\"pid\":");
-                if (f.containsKey("pid")) {
-                    json.value(f.get("pid"));
-                } else {
-                    json.number(evPid);
-                }
-                json.raw(",\"tid\":");
-                if (f.containsKey("tid")) {
-                    json.value(f.get("tid"));
-                } else {
-                    json.number(tid);
-                }
-                json.raw(",\"ts\":");
-                if (f.containsKey("ts")) {
-                    json.value(f.get("ts"));
-                } else {
-                    json.micros(start - ev.base);
-                }
-                json.raw(",\"dur\":");
-                if (f.containsKey("dur")) {
-                    json.value(f.get("dur"));
-                } else {
-                    json.micros(end - start);
-                }
-                for (Map.Entry<String, Object> e : f.entrySet()) {
-                    if (!OWN_EVENT.contains(e.getKey())) {
-                        json.raw(',');
-                        json.string(e.getKey());
-                        json.raw(':');
-                        json.value(e.getValue());
-                    }
-                }
+                });
+                field(f, "name", () -> json.raw(quotedName));
+                field(f, "pid", () -> json.number(evPid));
+                field(f, "tid", () -> json.number(tid));
+                field(f, "ts", () -> json.micros(start - ev.base));
+                field(f, "dur", () -> json.micros(end - start));
+                others(f, OWN_EVENT, ",", ":");
                 json.raw(",\"args\":{");
             }
             if (kept != null) {
@@ -321,6 +280,37 @@ public final class KinetoJsonWriter {
                     json.raw(':');
                     json.value(e.getValue());
                 }
+            }
+        }
+
+        /** The source's kept fields that vprof does not write itself, each as {@code sep "key" colon value}. */
+        private void others(Map<String, Object> kept, Set<String> written, String sep, String colon)
+                throws IOException {
+            for (Map.Entry<String, Object> e : kept.entrySet()) {
+                if (!written.contains(e.getKey())) {
+                    json.raw(sep);
+                    json.string(e.getKey());
+                    json.raw(colon);
+                    json.value(e.getValue());
+                }
+            }
+        }
+
+        /** Writes vprof's value of a field when the trace's event had none of its own. */
+        @FunctionalInterface
+        private interface Value {
+            void write() throws IOException;
+        }
+
+        /** The field {@code ,"key":} with the event's own value of {@code key} if it kept one, else {@code ours}. */
+        private void field(Map<String, Object> own, String key, Value ours) throws IOException {
+            json.raw(',');
+            json.string(key);
+            json.raw(':');
+            if (own.containsKey(key)) {
+                json.value(own.get(key));
+            } else {
+                ours.write();
             }
         }
 

@@ -66,18 +66,19 @@ final class TraceEvents {
     /** A kernel's {@code ,"grid":[x,y,z],"block":[x,y,z]} args. */
     void gridAndBlock(GpuOp op) throws IOException {
         json.raw(GRID);
-        json.number(op.gridX());
-        json.raw(',');
-        json.number(op.gridY());
-        json.raw(',');
-        json.number(op.gridZ());
+        dim3(op.gridX(), op.gridY(), op.gridZ());
         json.raw(BLOCK);
-        json.number(op.blockX());
-        json.raw(',');
-        json.number(op.blockY());
-        json.raw(',');
-        json.number(op.blockZ());
+        dim3(op.blockX(), op.blockY(), op.blockZ());
         json.raw(']');
+    }
+
+    /** The three numbers of a CUDA dim3, comma-separated. */
+    private void dim3(long x, long y, long z) throws IOException {
+        json.number(x);
+        json.raw(',');
+        json.number(y);
+        json.raw(',');
+        json.number(z);
     }
 
     /** The separator before the next event. */

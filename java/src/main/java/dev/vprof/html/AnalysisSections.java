@@ -93,11 +93,7 @@ final class AnalysisSections {
                 + "<th class=\"n\" data-sort=\"n\">duration</th><th class=\"n\" data-sort=\"n\">kernels</th>"
                 + "<th class=\"n\" data-sort=\"n\">GPU time</th><th class=\"n\" data-sort=\"n\">GPU busy</th>"
                 + "</tr></thead><tbody>\n");
-        int shown = 0;
-        for (Report.StepSummary x : t.rows()) {
-            if (shown++ == CapturePage.MAX_ROWS) {
-                break;
-            }
+        for (Report.StepSummary x : CapturePage.firstRows(t.rows())) {
             b.append("<tr>").append(nameCell(x.name()));
             b.append("<td class=\"n\" data-v=\"").append(x.durationNs()).append("\">")
                     .append(text(ReportFormat.duration(x.durationNs()))).append("</td><td class=\"n\">")
@@ -120,11 +116,7 @@ final class AnalysisSections {
                 + "<th class=\"n\" data-sort=\"n\">compute</th><th class=\"n\" data-sort=\"n\">communication</th>"
                 + "<th class=\"n\" data-sort=\"n\">memory</th><th class=\"n\" data-sort=\"n\">overlap</th>"
                 + "</tr></thead><tbody>\n");
-        int shown = 0;
-        for (TemporalBreakdown.Row row : r.breakdown()) {
-            if (shown++ == CapturePage.MAX_ROWS) {
-                break;
-            }
+        for (TemporalBreakdown.Row row : CapturePage.firstRows(r.breakdown())) {
             String step = row.step() == TemporalBreakdown.WHOLE ? "capture" : r.steps().name(row.step());
             b.append("<tr><td>").append(text(r.rankOf(row.pid()))).append("</td><td class=\"n\">").append(row.device())
                     .append("</td><td>").append(text(step)).append("</td>");
@@ -174,12 +166,8 @@ final class AnalysisSections {
                     + "<th class=\"n\" data-sort=\"n\">compute difference</th>"
                     + "<th class=\"n\" data-sort=\"n\">communication difference</th>"
                     + "<th class=\"n\" data-sort=\"n\">idle difference</th></tr></thead><tbody>\n");
-            int shown = 0;
-            for (RankImbalance.Row x : steps) {
-                if (shown == CapturePage.MAX_ROWS) {
-                    break;
-                }
-                shown++;
+            List<RankImbalance.Row> shown = CapturePage.firstRows(steps);
+            for (RankImbalance.Row x : shown) {
                 b.append("<tr>").append(nameCell(x.step())).append("<td class=\"n\">").append(x.ranks())
                         .append("</td><td>").append(text(r.rankOf(x.slowestPid()))).append("</td>");
                 duration(b, x.slowestSpanNs());
@@ -192,7 +180,7 @@ final class AnalysisSections {
                 b.append("</tr>\n");
             }
             b.append("</tbody></table>\n");
-            cut(b, shown, steps.size(), "ranks");
+            cut(b, shown.size(), steps.size(), "ranks");
         }
         if (!r.stragglers().isEmpty()) {
             b.append("<h3>Stragglers at collectives (the n-th collective of each rank matched; late: after the first "
@@ -200,12 +188,8 @@ final class AnalysisSections {
                     + "<th data-sort=\"t\">rank</th><th class=\"n\" data-sort=\"n\">collectives matched</th>"
                     + "<th class=\"n\" data-sort=\"n\">started last</th><th class=\"n\" data-sort=\"n\">late in all</th>"
                     + "<th class=\"n\" data-sort=\"n\">late at most</th></tr></thead><tbody>\n");
-            int shown = 0;
-            for (Stragglers.Row x : r.stragglers()) {
-                if (shown == CapturePage.MAX_ROWS) {
-                    break;
-                }
-                shown++;
+            List<Stragglers.Row> shown = CapturePage.firstRows(r.stragglers());
+            for (Stragglers.Row x : shown) {
                 b.append("<tr><td>").append(text(r.rankOf(x.pid()))).append("</td><td class=\"n\">")
                         .append(x.matched()).append("</td><td class=\"n\">").append(x.last()).append("</td>");
                 duration(b, x.lateTotalNs());
@@ -213,7 +197,7 @@ final class AnalysisSections {
                 b.append("</tr>\n");
             }
             b.append("</tbody></table>\n");
-            cut(b, shown, r.stragglers().size(), "stragglers");
+            cut(b, shown.size(), r.stragglers().size(), "stragglers");
         }
         b.append("</section>\n");
     }
@@ -232,12 +216,8 @@ final class AnalysisSections {
                 + "<th class=\"n\" data-sort=\"n\">kernels</th><th class=\"n\" data-sort=\"n\">mean</th>"
                 + "<th class=\"n\" data-sort=\"n\">median</th><th class=\"n\" data-sort=\"n\">min</th>"
                 + "<th class=\"n\" data-sort=\"n\">max</th></tr></thead><tbody>\n");
-        int shown = 0;
-        for (LaunchQueue.Row row : rows) {
-            if (shown == CapturePage.MAX_ROWS) {
-                break;
-            }
-            shown++;
+        List<LaunchQueue.Row> shown = CapturePage.firstRows(rows);
+        for (LaunchQueue.Row row : shown) {
             SummaryStats d = row.delays();
             b.append("<tr><td>").append(text(r.rankOf(row.pid()))).append("</td><td class=\"n\">").append(row.device())
                     .append("</td><td class=\"n\">").append(row.stream()).append("</td><td class=\"n\">")
@@ -250,7 +230,7 @@ final class AnalysisSections {
             b.append("</tr>\n");
         }
         b.append("</tbody></table>\n");
-        cut(b, shown, rows.size(), "launch_queue");
+        cut(b, shown.size(), rows.size(), "launch_queue");
         if (r.launches().unjoined() > 0) {
             b.append("<p class=\"note\">").append(r.launches().unjoined())
                     .append(" kernels without their launch call in the input: not counted.</p>\n");

@@ -37,6 +37,11 @@ public final class CapturePage {
     /** GPU lanes drawn (all are in the table, up to MAX_ROWS); ranges, kernels and processes listed. */
     static final int MAX_LANES = 128;
     static final int MAX_ROWS = 512;
+
+    /** The rows a table shows: the first {@value #MAX_ROWS}. */
+    static <T> List<T> firstRows(List<T> rows) {
+        return rows.subList(0, Math.min(MAX_ROWS, rows.size()));
+    }
     static final int MAX_KERNELS = 100;
     /** Longest string shown (a kernel name, a command line): the page stays small whatever the capture. */
     static final int MAX_STRING = 4096;
@@ -106,20 +111,8 @@ public final class CapturePage {
                 b.append("<ul class=\"findings\">");
                 for (Finding f : v.findings()) {
                     b.append("<li><b>").append(text(f.verdict().title())).append("</b>: ").append(text(f.summary()));
-                    if (!f.evidence().isEmpty()) {
-                        b.append("<ul>");
-                        for (String e : f.evidence()) {
-                            b.append("<li>").append(text(e)).append("</li>");
-                        }
-                        b.append("</ul>");
-                    }
-                    if (!f.nextSteps().isEmpty()) {
-                        b.append("<p class=\"next\">Next:</p><ul class=\"next\">");
-                        for (String n : f.nextSteps()) {
-                            b.append("<li>").append(text(n)).append("</li>");
-                        }
-                        b.append("</ul>");
-                    }
+                    Html.list(b, "<ul>", f.evidence(), "</ul>");
+                    Html.list(b, "<p class=\"next\">Next:</p><ul class=\"next\">", f.nextSteps(), "</ul>");
                     b.append("</li>");
                 }
                 b.append("</ul>\n");
@@ -321,7 +314,7 @@ public final class CapturePage {
         b.append("<table class=\"sortable\" id=\"timeline-numbers\"><thead><tr><th data-sort=\"t\">lane</th>"
                 + "<th class=\"n\" data-sort=\"n\">mean busy</th><th class=\"n\" data-sort=\"n\">peak bin</th>"
                 + "<th class=\"n\" data-sort=\"n\">busy outside the span</th><th class=\"n\">bin width</th></tr></thead><tbody>");
-        for (PageData.GpuLane g : data.gpus().subList(0, Math.min(MAX_ROWS, data.gpus().size()))) {
+        for (PageData.GpuLane g : firstRows(data.gpus())) {
             double mean = mean(g.busy());
             double peak = max(g.busy());
             b.append("<tr><td>").append(text(g.label())).append("</td><td class=\"n\" data-v=\"").append(mean)
@@ -356,7 +349,7 @@ public final class CapturePage {
     }
 
     private static List<Report.RangeSummary> shownRanges(Report report) {
-        return report.ranges().subList(0, Math.min(MAX_ROWS, report.ranges().size()));
+        return firstRows(report.ranges());
     }
 
     private static String metricValue(PageData.MetricSeries s, double v) {
@@ -634,7 +627,7 @@ public final class CapturePage {
                 + "<th class=\"n\" data-sort=\"n\">kernels</th><th class=\"n\" data-sort=\"n\">memcpy</th>"
                 + "<th>GPU busy</th><th class=\"n\" data-sort=\"n\">drops</th><th>clock fit</th></tr></thead><tbody>");
         List<DeviceProperties> devices = new ArrayList<>();
-        for (Report.ProcessSummary p : report.processes().subList(0, Math.min(MAX_ROWS, report.processes().size()))) {
+        for (Report.ProcessSummary p : firstRows(report.processes())) {
             List<String> busy = new ArrayList<>();
             for (Map.Entry<String, Long> e : p.busyNsByDevice().entrySet()) {
                 busy.add(("-1".equals(e.getKey()) ? "unknown" : "GPU " + e.getKey()) + " "
@@ -658,7 +651,7 @@ public final class CapturePage {
         if (!devices.isEmpty()) {
             b.append("<table><thead><tr><th class=\"n\">device</th><th>name</th><th class=\"n\">SMs</th><th class=\"n\">"
                     + "compute</th><th class=\"n\">memory</th><th>uuid</th></tr></thead><tbody>");
-            for (DeviceProperties d : devices.subList(0, Math.min(MAX_ROWS, devices.size()))) {
+            for (DeviceProperties d : firstRows(devices)) {
                 b.append("<tr><td class=\"n\">").append(d.id()).append("</td><td>").append(text(d.name()))
                         .append("</td><td class=\"n\">").append(d.smCount()).append("</td><td class=\"n\">")
                         .append(d.computeMajor()).append('.').append(d.computeMinor()).append("</td><td class=\"n\">")

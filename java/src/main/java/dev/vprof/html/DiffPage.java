@@ -49,13 +49,7 @@ public final class DiffPage {
         };
         b.append("<section id=\"verdict\" class=\"banner ").append(cls).append("\">\n<p class=\"verdict-title\">")
                 .append(text(r.verdict())).append("</p>\n<p>").append(text(r.headline())).append("</p>\n");
-        if (!r.story().isEmpty()) {
-            b.append("<ul>");
-            for (String s : r.story()) {
-                b.append("<li>").append(text(s)).append("</li>");
-            }
-            b.append("</ul>\n");
-        }
+        Html.list(b, "<ul>", r.story(), "</ul>\n");
         if (!r.warnings().isEmpty()) {
             b.append("<div class=\"health\"><ul>");
             for (String w : r.warnings().subList(0, Math.min(CapturePage.MAX_WARNINGS, r.warnings().size()))) {

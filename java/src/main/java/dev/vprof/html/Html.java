@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -42,6 +43,18 @@ public final class Html {
                 .append(body)
                 .append("<script>").append(JS).append("</script>\n</body>\n</html>\n");
         return out.toString();
+    }
+
+    /** A list of strings as text, one {@code <li>} each, between {@code open} and {@code close}; nothing when empty. */
+    static void list(StringBuilder b, String open, List<String> items, String close) {
+        if (items.isEmpty()) {
+            return;
+        }
+        b.append(open);
+        for (String item : items) {
+            b.append("<li>").append(text(item)).append("</li>");
+        }
+        b.append(close);
     }
 
     /** The string as text: safe between tags and inside a double-quoted attribute. */

@@ -1,9 +1,5 @@
 package dev.vprof.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vprof.capture.ReadStats;
 
@@ -11,26 +7,14 @@ import dev.vprof.capture.ReadStats;
 public final class ReportJson {
     private ReportJson() {}
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .enable(SerializationFeature.INDENT_OUTPUT);
-
     public static String render(Report report) {
-        try {
-            return MAPPER.writeValueAsString(report) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the report could not be written as JSON", e);
-        }
+        return OutputJson.render(report, "the report");
     }
 
     /** The report with its source's read health as {@code read_health} (docs/report-json.md). */
     public static String render(Report report, ReadStats health) {
-        ObjectNode tree = MAPPER.valueToTree(report);
-        tree.set("read_health", MAPPER.valueToTree(health.asMap()));
-        try {
-            return MAPPER.writeValueAsString(tree) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the report could not be written as JSON", e);
-        }
+        ObjectNode tree = OutputJson.MAPPER.valueToTree(report);
+        tree.set("read_health", OutputJson.MAPPER.valueToTree(health.asMap()));
+        return OutputJson.render(tree, "the report");
     }
 }

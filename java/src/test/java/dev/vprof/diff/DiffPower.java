@@ -111,24 +111,15 @@ final class DiffPower {
      */
     static Real real(Path gz) throws IOException {
         JsonNode tree = read(gz);
-        List<double[]> stepsUs = new ArrayList<>();
-        Map<Long, Double> launchTs = new HashMap<>();
-        for (JsonNode e : tree.get("traceEvents")) {
-            String name = e.path("name").asText();
-            if ("user_annotation".equals(e.path("cat").asText()) && name.startsWith("ProfilerStep#")) {
-                stepsUs.add(new double[] {e.get("ts").asDouble(), e.get("ts").asDouble() + e.get("dur").asDouble()});
-            } else if ("cuda_runtime".equals(e.path("cat").asText()) && e.path("args").has("correlation")) {
-                launchTs.put(e.get("args").get("correlation").asLong(), e.get("ts").asDouble());
-            }
-        }
+        Steps steps = Steps.of(tree);
         Map<String, double[]> perStep = new HashMap<>();
         for (JsonNode e : tree.get("traceEvents")) {
             if (!"kernel".equals(e.path("cat").asText())) {
                 continue;
             }
-            int s = stepOf(e, launchTs, stepsUs);
+            int s = steps.stepOf(e);
             if (s >= 0) {
-                perStep.computeIfAbsent(e.get("name").asText(), k -> new double[stepsUs.size()])[s] += e.get("dur").asDouble();
+                perStep.computeIfAbsent(e.get("name").asText(), k -> new double[steps.stepsUs().size()])[s] += e.get("dur").asDouble();
             }
         }
         Map<String, double[]> spread = new HashMap<>();
@@ -144,20 +135,38 @@ final class DiffPower {
             }
             spread.put(en.getKey(), new double[] {mean > 0 ? Math.sqrt(var) / mean : 0});
         }
-        return new Real(tree, spread, stepsUs.size());
+        return new Real(tree, spread, steps.stepsUs().size());
     }
 
-    private static int stepOf(JsonNode kernel, Map<Long, Double> launchTs, List<double[]> steps) {
-        Double ts = launchTs.get(kernel.path("args").path("correlation").asLong(-1));
-        if (ts == null) {
+    /** A trace's ProfilerStep spans ({start, end} in µs) and its launch calls' start by correlation id. */
+    private record Steps(List<double[]> stepsUs, Map<Long, Double> launchTs) {
+        static Steps of(JsonNode tree) {
+            List<double[]> stepsUs = new ArrayList<>();
+            Map<Long, Double> launchTs = new HashMap<>();
+            for (JsonNode e : tree.get("traceEvents")) {
+                String name = e.path("name").asText();
+                if ("user_annotation".equals(e.path("cat").asText()) && name.startsWith("ProfilerStep#")) {
+                    stepsUs.add(new double[] {e.get("ts").asDouble(), e.get("ts").asDouble() + e.get("dur").asDouble()});
+                } else if ("cuda_runtime".equals(e.path("cat").asText()) && e.path("args").has("correlation")) {
+                    launchTs.put(e.get("args").get("correlation").asLong(), e.get("ts").asDouble());
+                }
+            }
+            return new Steps(stepsUs, launchTs);
+        }
+
+        /** The step whose span holds the kernel's launch call, or -1. */
+        int stepOf(JsonNode kernel) {
+            Double ts = launchTs.get(kernel.path("args").path("correlation").asLong(-1));
+            if (ts == null) {
+                return -1;
+            }
+            for (int i = 0; i < stepsUs.size(); i++) {
+                if (ts >= stepsUs.get(i)[0] && ts < stepsUs.get(i)[1]) {
+                    return i;
+                }
+            }
             return -1;
         }
-        for (int i = 0; i < steps.size(); i++) {
-            if (ts >= steps.get(i)[0] && ts < steps.get(i)[1]) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /**
@@ -170,23 +179,14 @@ final class DiffPower {
         Random r = new Random(seed);
         Map<String, Double> factor = new HashMap<>();
         JsonNode copy = real.tree().deepCopy();
-        Map<Long, Double> launchTs = new HashMap<>();
-        List<double[]> stepsUs = new ArrayList<>();
-        for (JsonNode e : copy.get("traceEvents")) {
-            String name = e.path("name").asText();
-            if ("user_annotation".equals(e.path("cat").asText()) && name.startsWith("ProfilerStep#")) {
-                stepsUs.add(new double[] {e.get("ts").asDouble(), e.get("ts").asDouble() + e.get("dur").asDouble()});
-            } else if ("cuda_runtime".equals(e.path("cat").asText()) && e.path("args").has("correlation")) {
-                launchTs.put(e.get("args").get("correlation").asLong(), e.get("ts").asDouble());
-            }
-        }
+        Steps steps = Steps.of(copy);
         for (JsonNode e : copy.get("traceEvents")) {
             if (!"kernel".equals(e.path("cat").asText()) || !e.has("dur")) {
                 continue;
             }
             String name = e.get("name").asText();
             double cv = Math.min(0.5, real.spread().getOrDefault(name, new double[] {0})[0]);
-            String key = name + "#" + stepOf(e, launchTs, stepsUs);
+            String key = name + "#" + steps.stepOf(e);
             double f = factor.computeIfAbsent(key, k -> Math.exp(cv * r.nextGaussian() - cv * cv / 2));
             if (name.equals(target)) {
                 f *= slowdown;

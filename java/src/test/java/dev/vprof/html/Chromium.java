@@ -1,5 +1,7 @@
 package dev.vprof.html;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The system Chromium, headless, driven through its DevTools protocol over one loopback WebSocket
@@ -56,6 +59,22 @@ final class Chromium implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * A started browser; without one, the test fails under CI=true and is skipped elsewhere, the
+     * reason being how to install it and {@code unchecked}, what goes unchecked without it.
+     */
+    static Chromium launchOrSkip(Path userDataDir, String unchecked) throws IOException, InterruptedException {
+        Optional<Path> exe = find();
+        if (exe.isEmpty()) {
+            String why = "chromium is not installed (apt-get install -y chromium): " + unchecked;
+            if ("true".equals(System.getenv("CI"))) {
+                fail(why);
+            }
+            Assumptions.abort(why);
+        }
+        return launch(exe.get(), userDataDir);
     }
 
     static Chromium launch(Path exe, Path userDataDir) throws IOException, InterruptedException {

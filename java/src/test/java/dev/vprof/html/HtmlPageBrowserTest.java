@@ -2,7 +2,6 @@ package dev.vprof.html;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,11 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,16 +42,7 @@ class HtmlPageBrowserTest {
 
     @BeforeAll
     static void startChromium() throws Exception {
-        Optional<Path> exe = Chromium.find();
-        if (exe.isEmpty()) {
-            String why = "chromium is not installed (apt-get install -y chromium): the HTML pages are not checked "
-                    + "in a browser";
-            if ("true".equals(System.getenv("CI"))) {
-                fail(why);
-            }
-            Assumptions.abort(why);
-        }
-        browser = Chromium.launch(exe.get(), dir.resolve("chromium-profile"));
+        browser = Chromium.launchOrSkip(dir.resolve("chromium-profile"), "the HTML pages are not checked in a browser");
     }
 
     @AfterAll
