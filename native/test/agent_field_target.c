@@ -418,22 +418,25 @@ int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
     signal(SIGUSR1, on_usr1);
-    if (strcmp(what, "rearm") == 0)
-        return rearm();
-    if (strcmp(what, "launch-cost") == 0)
-        return launch_cost(argc, argv);
-    if (strcmp(what, "nvtx-before-cuda") == 0)
-        return nvtx_before_cuda();
-    if (strcmp(what, "invalid-ts") == 0)
-        return invalid_ts();
-    if (strcmp(what, "graph-server") == 0)
-        return graph_server(argc, argv);
-    if (strcmp(what, "unsync-stop") == 0)
-        return unsync_stop();
-    if (strcmp(what, "kineto") == 0)
-        return kineto();
-    if (strcmp(what, "workers") == 0)
-        return workers(argc, argv);
+    /* each scenario by its name; it takes the command line's arguments or none */
+    static const struct {
+        const char *name;
+        int (*run)(void);
+        int (*run_with_args)(int argc, char **argv);
+    } scenarios[] = {
+        {"rearm", rearm, NULL},
+        {"launch-cost", NULL, launch_cost},
+        {"nvtx-before-cuda", nvtx_before_cuda, NULL},
+        {"invalid-ts", invalid_ts, NULL},
+        {"graph-server", NULL, graph_server},
+        {"unsync-stop", unsync_stop, NULL},
+        {"kineto", kineto, NULL},
+        {"workers", NULL, workers},
+    };
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
+        if (strcmp(what, scenarios[i].name) == 0)
+            return scenarios[i].run != NULL ? scenarios[i].run() : scenarios[i].run_with_args(argc, argv);
+    }
     fprintf(stderr, "usage: agent_field_target graph-server|unsync-stop|kineto|workers [ARGS]\n");
     return 2;
 }

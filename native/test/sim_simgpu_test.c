@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,23 @@ static long long field(const char *out, const char *line_tag, const char *key) {
 }
 
 static char out[65536], out2[65536];
+
+/*
+ * Runs `vprof-simgpu ARGS` (ARGS from a printf format, no agent injected) and expects it to
+ * exit with `status` and to print `message` (when not NULL); what it printed stays in `out`.
+ */
+static void expect_simgpu(int status, const char *message, const char *args_format, ...) {
+    char args[3000], cmd[4096];
+    va_list ap;
+    va_start(ap, args_format);
+    vsnprintf(args, sizeof args, args_format, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s", simgpu, args);
+    int failed_before = test_case_has_failed();
+    EXPECT_EQ(run(cmd, out, sizeof out), status);
+    if (message != NULL) EXPECT_CONTAINS(out, message);
+    if (!failed_before && test_case_has_failed()) fprintf(stderr, "vprof-simgpu %s printed:\n%s", args, out);
+}
 
 TEST(profilerRangesBoundExactlyTheKernelsOfTheirSteps) {
     char cmd[4096];
@@ -96,14 +114,9 @@ TEST(rendezvousRanksEndEveryAllReduceTogether) {
 }
 
 TEST(rendezvousOptionsAreChecked) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s --rendezvous x --rank 2 --world 2", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT(strstr(out, "--rank below it") != NULL);
-    snprintf(cmd, sizeof cmd, "%s --rank 1", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    snprintf(cmd, sizeof cmd, "%s --rendezvous x --world 2 --workers 2", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    expect_simgpu(2, "--rank below it", "--rendezvous x --rank 2 --world 2");
+    expect_simgpu(2, NULL, "--rank 1");
+    expect_simgpu(2, NULL, "--rendezvous x --world 2 --workers 2");
 }
 
 TEST(nvtxRangesCountTheKernelsInsideThem) {
@@ -151,19 +164,10 @@ TEST(serveModeAnswersEachCommand) {
 }
 
 TEST(usageErrorsExit2WithAMessage) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s --profiler-range 10:5", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "--profiler-range expects A:B");
-    snprintf(cmd, sizeof cmd, "%s --steps 5 --duration 1s", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "not both");
-    snprintf(cmd, sizeof cmd, "%s --nvtx-range a:0:10 --nvtx-range b:5:15", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "nest");
-    snprintf(cmd, sizeof cmd, "%s --help", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
-    EXPECT_CONTAINS(out, "--profiler-range A:B");
+    expect_simgpu(2, "--profiler-range expects A:B", "--profiler-range 10:5");
+    expect_simgpu(2, "not both", "--steps 5 --duration 1s");
+    expect_simgpu(2, "nest", "--nvtx-range a:0:10 --nvtx-range b:5:15");
+    expect_simgpu(0, "--profiler-range A:B", "--help");
 }
 
 TEST(aMissingInjectionLibraryIsReportedAndTheRunGoesOn) {
@@ -341,42 +345,23 @@ TEST(theSummaryCountsInvalidTimestampsExactly) {
 }
 
 TEST(fieldOptionsRefuseWhatCannotWork) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s --serve --cuda-graph", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "--serve runs one step per command");
-    snprintf(cmd, sizeof cmd, "%s --kineto-at 5:3", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "--kineto-at expects A:B");
-    snprintf(cmd, sizeof cmd, "%s --kineto-tsc", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "needs --kineto-at");
-    snprintf(cmd, sizeof cmd, "%s --stop-kernel-us 100", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "needs a --profiler-range");
-    snprintf(cmd, sizeof cmd, "%s --threads 0", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "--threads expects");
-    snprintf(cmd, sizeof cmd, "%s --help", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
-    EXPECT_CONTAINS(out, "VPROF_SIM_GRAPH_NODES");
+    expect_simgpu(2, "--serve runs one step per command", "--serve --cuda-graph");
+    expect_simgpu(2, "--kineto-at expects A:B", "--kineto-at 5:3");
+    expect_simgpu(2, "needs --kineto-at", "--kineto-tsc");
+    expect_simgpu(2, "needs a --profiler-range", "--stop-kernel-us 100");
+    expect_simgpu(2, "--threads expects", "--threads 0");
+    expect_simgpu(0, "VPROF_SIM_GRAPH_NODES", "--help");
     EXPECT_CONTAINS(out, "--kineto-at A:B");
 }
 
 TEST(slowRefusesMalformedRules) {
-    char cmd[4096];
     const char *bad[] = { "gemm", ":1.5", "gemm:", "gemm:0", "gemm:-2", "gemm:abc", "gemm:1.5x", "gemm:5000" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        snprintf(cmd, sizeof cmd, "%s --steps 1 --slow '%s'", simgpu, bad[i]);
-        EXPECT_EQ(run(cmd, out, sizeof out), 2);
-        EXPECT_CONTAINS(out, "--slow expects SUBSTRING:FACTOR");
+        expect_simgpu(2, "--slow expects SUBSTRING:FACTOR", "--steps 1 --slow '%s'", bad[i]);
     }
     /* the last colon splits: a C++ name's "::" stays in the substring */
-    snprintf(cmd, sizeof cmd, "%s --steps 1 --slow 'vllm::rms_norm:1.5' --slow gemm:1.3", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
-    snprintf(cmd, sizeof cmd, "%s --help", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
-    EXPECT_CONTAINS(out, "--slow SUBSTRING:FACTOR");
+    expect_simgpu(0, NULL, "--steps 1 --slow 'vllm::rms_norm:1.5' --slow gemm:1.3");
+    expect_simgpu(0, "--slow SUBSTRING:FACTOR", "--help");
 }
 
 /* A replay script written by hand, byte by byte (the layout of simgpu_replay.h). */
@@ -418,18 +403,10 @@ TEST(replayPlaysAScriptAndRefusesABadOne) {
     EXPECT_EQ(field(out, "fixture-report", "kernels"), 8);
     if (test_case_has_failed()) fputs(out, stderr);
     EXPECT_EQ(write_script(script, 1), 0); /* the header names 4 operations, the file holds 3 */
-    snprintf(cmd, sizeof cmd, "%s --replay %s", simgpu, script);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "does not hold the 4 operations");
-    snprintf(cmd, sizeof cmd, "%s --replay %s", simgpu, simgpu); /* not a script */
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "is not a replay script");
-    snprintf(cmd, sizeof cmd, "%s --replay %s --steps 3", simgpu, script);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "--loop N, not --steps");
-    snprintf(cmd, sizeof cmd, "%s --loop 3", simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 2);
-    EXPECT_CONTAINS(out, "--loop repeats a --replay");
+    expect_simgpu(2, "does not hold the 4 operations", "--replay %s", script);
+    expect_simgpu(2, "is not a replay script", "--replay %s", simgpu); /* not a script */
+    expect_simgpu(2, "--loop N, not --steps", "--replay %s --steps 3", script);
+    expect_simgpu(2, "--loop repeats a --replay", "--loop 3");
     unlink(script);
 }
 

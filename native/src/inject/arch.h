@@ -86,8 +86,14 @@ int arch_call_target(int mem_fd, uint64_t ra, uint64_t *fn);
 long arch_find_syscall_insn(const uint8_t *buf, size_t len);
 
 /* The helper-thread stub: position-independent code, entered as a pthread start routine with
- * the data page (stub_layout.h) as its argument; arch_stub_trap_offset is a trap instruction
- * that injected calls return to. */
-const uint8_t *arch_stub(size_t *size, size_t *trap_offset);
+ * the data page (stub_layout.h) as its argument; the trap at *trap_offset is where injected
+ * calls return to. Each arch file's assembly defines the three labels. */
+extern const uint8_t vprof_stub_start[], vprof_stub_trap[], vprof_stub_end[];
+
+static inline const uint8_t *arch_stub(size_t *size, size_t *trap_offset) {
+    *size = (size_t)(vprof_stub_end - vprof_stub_start);
+    *trap_offset = (size_t)(vprof_stub_trap - vprof_stub_start);
+    return vprof_stub_start;
+}
 
 #endif

@@ -16,6 +16,7 @@
 __asm__(
     ".pushsection .rodata.vprof_inject_stub,\"a\"\n"
     ".balign 4\n"
+    ".globl vprof_stub_start\n.globl vprof_stub_trap\n.globl vprof_stub_end\n" /* for arch_stub (arch.h) */
     ".hidden vprof_stub_start\n.hidden vprof_stub_trap\n.hidden vprof_stub_end\n"
     "vprof_stub_start:\n"
     "  stp x29, x30, [sp, #-32]!\n"
@@ -60,14 +61,6 @@ __asm__(
     "  brk #0\n"
     "vprof_stub_end:\n"
     ".popsection\n");
-
-extern const uint8_t vprof_stub_start[], vprof_stub_trap[], vprof_stub_end[];
-
-const uint8_t *arch_stub(size_t *size, size_t *trap_offset) {
-    *size = (size_t)(vprof_stub_end - vprof_stub_start);
-    *trap_offset = (size_t)(vprof_stub_trap - vprof_stub_start);
-    return vprof_stub_start;
-}
 
 static int regset(int req, pid_t tid, int type, void *buf, size_t *len) {
     struct iovec iov = {buf, *len};

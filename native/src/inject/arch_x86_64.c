@@ -20,6 +20,7 @@
 __asm__(
     ".pushsection .rodata.vprof_inject_stub,\"a\"\n"
     ".intel_syntax noprefix\n"
+    ".globl vprof_stub_start\n.globl vprof_stub_trap\n.globl vprof_stub_end\n" /* for arch_stub (arch.h) */
     ".hidden vprof_stub_start\n.hidden vprof_stub_trap\n.hidden vprof_stub_end\n"
     "vprof_stub_start:\n"
     "  push rbx\n"
@@ -64,14 +65,6 @@ __asm__(
     "vprof_stub_end:\n"
     ".att_syntax prefix\n"
     ".popsection\n");
-
-extern const uint8_t vprof_stub_start[], vprof_stub_trap[], vprof_stub_end[];
-
-const uint8_t *arch_stub(size_t *size, size_t *trap_offset) {
-    *size = (size_t)(vprof_stub_end - vprof_stub_start);
-    *trap_offset = (size_t)(vprof_stub_trap - vprof_stub_start);
-    return vprof_stub_start;
-}
 
 int arch_get_regs(pid_t tid, struct arch_regs *r) {
     return ptrace(PTRACE_GETREGS, tid, NULL, &r->r) == 0 ? 0 : -errno;

@@ -487,14 +487,6 @@ public final class CaptureFeeds implements AutoCloseable {
         return lines;
     }
 
-    long windowStartNs() {
-        return windowStartNs;
-    }
-
-    long windowEndNs() {
-        return windowEndNs;
-    }
-
     /** The signal handlers installed by {@link #open} (a stop that came meanwhile kept in them), or null. */
     StopSignals takeSignals() {
         StopSignals s = signals;

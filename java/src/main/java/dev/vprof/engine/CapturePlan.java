@@ -51,7 +51,9 @@ import java.util.Objects;
  *     the capture runs ({@link Continuous}); null for a capture that ends when its agents do</li>
  * </ul>
  */
-public final class CapturePlan {
+public record CapturePlan(Mode mode, int rootPid, ArmSpec arm, long ringBytes, Path output, List<String> commandLine,
+        Map<String, String> options, Scrape metrics, URI trigger, Duration duration, boolean rangeScopeTree,
+        TorchTraces torchTraces, Continuous continuous) {
     public enum Mode { RUN, ATTACH, FEEDS }
 
     /**
@@ -84,34 +86,48 @@ public final class CapturePlan {
         }
     }
 
-    private final Mode mode;
-    private final int rootPid;
-    private final ArmSpec arm;
-    private final long ringBytes;
-    private final Path output;
-    private final List<String> commandLine;
-    private final Map<String, String> options;
-    private final Scrape metrics;
-    private final URI trigger;
-    private final Duration duration;
-    private final boolean rangeScopeTree;
-    private final TorchTraces torchTraces;
-    private final Continuous continuous;
-
-    private CapturePlan(Builder b) {
-        this.mode = b.mode;
-        this.rootPid = b.rootPid;
-        this.arm = b.arm;
-        this.ringBytes = b.ringBytes;
-        this.output = b.output;
-        this.commandLine = List.copyOf(b.commandLine);
-        this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options)); // the metadata keeps their order
-        this.metrics = b.metrics;
-        this.trigger = b.trigger;
-        this.duration = b.duration;
-        this.rangeScopeTree = b.rangeScopeTree;
-        this.torchTraces = b.torchTraces;
-        this.continuous = b.continuous;
+    /** Throws {@link IllegalArgumentException} when the parts do not make one plan. */
+    public CapturePlan {
+        Objects.requireNonNull(mode, "mode");
+        commandLine = List.copyOf(commandLine);
+        options = Collections.unmodifiableMap(new LinkedHashMap<>(options)); // the metadata keeps their order
+        if (output == null) {
+            throw new IllegalArgumentException("a capture plan needs the file it writes");
+        }
+        if (mode != Mode.FEEDS && rootPid <= 0) {
+            throw new IllegalArgumentException("a " + mode + " capture needs the root pid of its tree, not "
+                    + rootPid);
+        }
+        if (mode != Mode.FEEDS && arm == null) {
+            throw new IllegalArgumentException("a " + mode + " capture needs what its agents record (arm)");
+        }
+        if (ringBytes < 0) {
+            throw new IllegalArgumentException("ringBytes is " + ringBytes + ", not a size");
+        }
+        if (duration != null && duration.isNegative()) {
+            throw new IllegalArgumentException("duration " + duration + " is negative");
+        }
+        if (metrics != null && (metrics.url() == null || metrics.interval() == null
+                || metrics.interval().isNegative() || metrics.interval().isZero())) {
+            throw new IllegalArgumentException("metrics needs a URL and an interval above zero: " + metrics);
+        }
+        if (torchTraces != null && (torchTraces.dir() == null || torchTraces.timeout() == null)) {
+            throw new IllegalArgumentException("torchTraces needs a folder and a timeout: " + torchTraces);
+        }
+        if (continuous != null) {
+            if (mode != Mode.ATTACH) {
+                throw new IllegalArgumentException("a continuous capture attaches (ATTACH), not " + mode);
+            }
+            if (continuous.heartbeatTimeout() == null || continuous.heartbeatTimeout().toMillis() < 100
+                    || !(continuous.armedFraction() > 0 && continuous.armedFraction() <= 1)
+                    || continuous.cycle() == null || continuous.cycle().toMillis() < 100) {
+                throw new IllegalArgumentException("a continuous capture needs a heartbeat timeout and a cycle of "
+                        + "100 ms or more and an armed fraction in (0, 1]: " + continuous);
+            }
+            if (continuous.dutyCycled() && arm.rangeMode() != VprofRing.RANGE_PROFILER) {
+                throw new IllegalArgumentException("a duty-cycled capture arms its agents for cudaProfilerApi ranges");
+            }
+        }
     }
 
     /** A plan of {@code mode}, every other part at its default (none, 0, empty). */
@@ -135,56 +151,6 @@ public final class CapturePlan {
         b.torchTraces = torchTraces;
         b.continuous = continuous;
         return b;
-    }
-
-    public Mode mode() { return mode; }
-
-    public int rootPid() { return rootPid; }
-
-    public ArmSpec arm() { return arm; }
-
-    public long ringBytes() { return ringBytes; }
-
-    public Path output() { return output; }
-
-    public List<String> commandLine() { return commandLine; }
-
-    public Map<String, String> options() { return options; }
-
-    public Scrape metrics() { return metrics; }
-
-    public URI trigger() { return trigger; }
-
-    public Duration duration() { return duration; }
-
-    public boolean rangeScopeTree() { return rangeScopeTree; }
-
-    public TorchTraces torchTraces() { return torchTraces; }
-
-    public Continuous continuous() { return continuous; }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof CapturePlan p && mode == p.mode && rootPid == p.rootPid && Objects.equals(arm, p.arm)
-                && ringBytes == p.ringBytes && Objects.equals(output, p.output) && commandLine.equals(p.commandLine)
-                && options.equals(p.options) && Objects.equals(metrics, p.metrics) && Objects.equals(trigger, p.trigger)
-                && Objects.equals(duration, p.duration) && rangeScopeTree == p.rangeScopeTree
-                && Objects.equals(torchTraces, p.torchTraces) && Objects.equals(continuous, p.continuous);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(mode, rootPid, arm, ringBytes, output, commandLine, options, metrics, trigger, duration,
-                rangeScopeTree, torchTraces, continuous);
-    }
-
-    @Override
-    public String toString() {
-        return "CapturePlan[mode=" + mode + ", rootPid=" + rootPid + ", arm=" + arm + ", ringBytes=" + ringBytes
-                + ", output=" + output + ", commandLine=" + commandLine + ", options=" + options
-                + ", metrics=" + metrics + ", trigger=" + trigger + ", duration=" + duration
-                + ", rangeScopeTree=" + rangeScopeTree + ", torchTraces=" + torchTraces + ", continuous=" + continuous
-                + "]";
     }
 
     /** Names each part of a plan; {@link #build} checks that they make one. */
@@ -241,44 +207,8 @@ public final class CapturePlan {
 
         /** The plan; throws {@link IllegalArgumentException} when its parts do not make one. */
         public CapturePlan build() {
-            if (output == null) {
-                throw new IllegalArgumentException("a capture plan needs the file it writes");
-            }
-            if (mode != Mode.FEEDS && rootPid <= 0) {
-                throw new IllegalArgumentException("a " + mode + " capture needs the root pid of its tree, not "
-                        + rootPid);
-            }
-            if (mode != Mode.FEEDS && arm == null) {
-                throw new IllegalArgumentException("a " + mode + " capture needs what its agents record (arm)");
-            }
-            if (ringBytes < 0) {
-                throw new IllegalArgumentException("ringBytes is " + ringBytes + ", not a size");
-            }
-            if (duration != null && duration.isNegative()) {
-                throw new IllegalArgumentException("duration " + duration + " is negative");
-            }
-            if (metrics != null && (metrics.url() == null || metrics.interval() == null
-                    || metrics.interval().isNegative() || metrics.interval().isZero())) {
-                throw new IllegalArgumentException("metrics needs a URL and an interval above zero: " + metrics);
-            }
-            if (torchTraces != null && (torchTraces.dir() == null || torchTraces.timeout() == null)) {
-                throw new IllegalArgumentException("torchTraces needs a folder and a timeout: " + torchTraces);
-            }
-            if (continuous != null) {
-                if (mode != Mode.ATTACH) {
-                    throw new IllegalArgumentException("a continuous capture attaches (ATTACH), not " + mode);
-                }
-                if (continuous.heartbeatTimeout() == null || continuous.heartbeatTimeout().toMillis() < 100
-                        || !(continuous.armedFraction() > 0 && continuous.armedFraction() <= 1)
-                        || continuous.cycle() == null || continuous.cycle().toMillis() < 100) {
-                    throw new IllegalArgumentException("a continuous capture needs a heartbeat timeout and a cycle of "
-                            + "100 ms or more and an armed fraction in (0, 1]: " + continuous);
-                }
-                if (continuous.dutyCycled() && arm.rangeMode() != VprofRing.RANGE_PROFILER) {
-                    throw new IllegalArgumentException("a duty-cycled capture arms its agents for cudaProfilerApi ranges");
-                }
-            }
-            return new CapturePlan(this);
+            return new CapturePlan(mode, rootPid, arm, ringBytes, output, commandLine, options, metrics, trigger,
+                    duration, rangeScopeTree, torchTraces, continuous);
         }
     }
 }

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * OTLP/JSON for traces (the protobuf JSON mapping with OTLP's deviations): lowerCamelCase
@@ -270,13 +271,18 @@ public final class OtlpJson {
             }
         }
         if (n.isTextual()) {
-            try {
-                return Long.parseUnsignedLong(n.asText().trim());
-            } catch (NumberFormatException e) {
-                throw new BadSpan(what + " '" + n.asText() + "' is not an unsigned 64-bit decimal");
-            }
+            return decimal(n, what, Long::parseUnsignedLong, "an unsigned 64-bit decimal");
         }
         throw new BadSpan(what + " is not an integer: " + n);
+    }
+
+    /** A JSON string holding a decimal, read by {@code parse}; {@code kind} says what it must be. */
+    private static long decimal(JsonNode n, String what, ToLongFunction<String> parse, String kind) throws BadSpan {
+        try {
+            return parse.applyAsLong(n.asText().trim());
+        } catch (NumberFormatException e) {
+            throw new BadSpan(what + " '" + n.asText() + "' is not " + kind);
+        }
     }
 
     /**
@@ -289,11 +295,7 @@ public final class OtlpJson {
             return n.longValue();
         }
         if (n.isTextual()) {
-            try {
-                return Long.parseLong(n.asText().trim());
-            } catch (NumberFormatException e) {
-                throw new BadSpan(what + " '" + n.asText() + "' is not a 64-bit decimal");
-            }
+            return decimal(n, what, Long::parseLong, "a 64-bit decimal");
         }
         throw new BadSpan(what + " is not a 64-bit integer: " + n);
     }
@@ -457,26 +459,27 @@ public final class OtlpJson {
                     g.writeNumberField("doubleValue", x);
                 }
             }
-            case AnyValue.ArrayValue a -> {
-                g.writeObjectFieldStart("arrayValue");
-                g.writeArrayFieldStart("values");
-                for (AnyValue x : a.values()) {
-                    writeValue(g, x);
-                }
-                g.writeEndArray();
-                g.writeEndObject();
-            }
-            case AnyValue.KeyValueList kv -> {
-                g.writeObjectFieldStart("kvlistValue");
-                g.writeArrayFieldStart("values");
-                for (Attribute x : kv.values()) {
-                    writeAttribute(g, x);
-                }
-                g.writeEndArray();
-                g.writeEndObject();
-            }
+            case AnyValue.ArrayValue a -> writeValues(g, "arrayValue", a.values(), OtlpJson::writeValue);
+            case AnyValue.KeyValueList kv -> writeValues(g, "kvlistValue", kv.values(), OtlpJson::writeAttribute);
             case AnyValue.BytesValue b -> g.writeStringField("bytesValue", Base64.getEncoder().encodeToString(b.value()));
         }
+        g.writeEndObject();
+    }
+
+    /** How one element of a list is written. */
+    private interface ElementWriter<T> {
+        void write(JsonGenerator g, T x) throws IOException;
+    }
+
+    /** {@code "field": {"values": [...]}}, the shape of both ArrayValue and KeyValueList. */
+    private static <T> void writeValues(JsonGenerator g, String field, List<T> xs, ElementWriter<T> element)
+            throws IOException {
+        g.writeObjectFieldStart(field);
+        g.writeArrayFieldStart("values");
+        for (T x : xs) {
+            element.write(g, x);
+        }
+        g.writeEndArray();
         g.writeEndObject();
     }
 

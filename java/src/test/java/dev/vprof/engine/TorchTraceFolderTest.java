@@ -31,6 +31,14 @@ class TorchTraceFolderTest {
         return new TorchTraceFolder(dir, timeout, Duration.ofMillis(300));
     }
 
+    /** Waits on {@code f}, which must end in a CaptureException whose message holds every one of {@code parts}. */
+    private void assertWaitFails(TorchTraceFolder f, String... parts) {
+        CaptureException e = assertThrows(CaptureException.class, () -> f.await(new PrintWriter(log, true)));
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), e.getMessage());
+        }
+    }
+
     private static long now() {
         Instant n = Instant.now();
         return n.getEpochSecond() * 1_000_000_000L + n.getNano();
@@ -68,17 +76,14 @@ class TorchTraceFolderTest {
         Files.writeString(dir.resolve("old.pt.trace.json"), "{}");
         TorchTraceFolder f = folder(Duration.ofMillis(600));
         f.snapshot(now());
-        CaptureException e = assertThrows(CaptureException.class, () -> f.await(new PrintWriter(log, true)));
-        assertTrue(e.getMessage().contains("holds only 1 trace file from another run"), e.getMessage());
+        assertWaitFails(f, "holds only 1 trace file from another run");
     }
 
     @Test
     void aFolderThatStaysEmptyOrNeverAppearsIsNamedAsSuch() {
         TorchTraceFolder f = new TorchTraceFolder(dir.resolve("missing"), Duration.ofMillis(500), Duration.ofMillis(100));
         f.snapshot(now());
-        CaptureException e = assertThrows(CaptureException.class, () -> f.await(new PrintWriter(log, true)));
-        assertTrue(e.getMessage().contains("stayed empty for 500ms"), e.getMessage());
-        assertTrue(e.getMessage().contains("torch_profiler_dir"), e.getMessage());
+        assertWaitFails(f, "stayed empty for 500ms", "torch_profiler_dir");
     }
 
     @Test
@@ -87,9 +92,7 @@ class TorchTraceFolderTest {
         f.snapshot(now());
         Path p = dir.resolve("rank0.9.pt.trace.json");
         Files.writeString(p, "{\"traceEvents\":[" + "{},".repeat(1000)); // never closed
-        CaptureException e = assertThrows(CaptureException.class, () -> f.await(new PrintWriter(log, true)));
-        assertTrue(e.getMessage().contains("vLLM was still writing rank0.9.pt.trace.json"), e.getMessage());
-        assertTrue(e.getMessage().contains("--torch-traces-timeout"), e.getMessage());
+        assertWaitFails(f, "vLLM was still writing rank0.9.pt.trace.json", "--torch-traces-timeout");
     }
 
     @Test
