@@ -634,18 +634,37 @@ final class TraceTokenizer {
         return negative ? -ns : ns;
     }
 
+    /** The largest time in µs whose ns a long holds. */
+    private static final BigDecimal MAX_MICROS = BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(3);
+    /** Half a ns in µs: a time nearer zero rounds to 0 ns. */
+    private static final BigDecimal HALF_NS_IN_MICROS = new BigDecimal("0.0005");
+
     private long slowMicrosToNs(JsonParser p) throws IOException {
-        BigDecimal us = new BigDecimal(p.getText());
+        String text = p.getText();
+        String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+        BigDecimal us;
+        try {
+            us = new BigDecimal(text);
+        } catch (NumberFormatException e) { // an exponent past what an int holds: 1e99999999999
+            throw new CaptureFormatException(file + " has a time of " + shown
+                    + " µs, outside what 64-bit ns hold; it is not a trace vprof reads");
+        }
+        // Compared before any scaling: an exponent such as 1e999999999 is cheap to compare but
+        // would take a billion-digit number to scale.
+        if (us.abs().compareTo(MAX_MICROS) > 0) {
+            throw new CaptureFormatException(file + " has a time of " + shown
+                    + " µs, outside what 64-bit ns hold; it is not a trace vprof reads");
+        }
+        if (us.signum() != 0 && us.abs().compareTo(HALF_NS_IN_MICROS) < 0) {
+            fractionalTimes = true;
+            moreThanNs = true;
+            return 0;
+        }
         BigDecimal ns = us.movePointRight(3).setScale(0, RoundingMode.HALF_UP);
         if (us.stripTrailingZeros().scale() > 0) {
             fractionalTimes = true;
         }
         moreThanNs = us.movePointRight(3).stripTrailingZeros().scale() > 0;
-        try {
-            return ns.longValueExact();
-        } catch (ArithmeticException e) {
-            throw new CaptureFormatException(file + " has a time of " + p.getText()
-                    + " µs, outside what 64-bit ns hold; it is not a trace vprof reads");
-        }
+        return ns.longValueExact();
     }
 }

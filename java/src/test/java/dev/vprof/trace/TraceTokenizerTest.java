@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -169,6 +171,31 @@ class TraceTokenizerTest {
         CaptureFormatException e = assertThrows(CaptureFormatException.class,
                 () -> new TraceTokenizer(f, 1 << 20, new Recorder()).read());
         assertTrue(e.getMessage().contains("more JSON after its top-level object"), e.getMessage());
+    }
+
+    /** Found by TorchTraceFuzzTest: an exponent past an int was an unchecked NumberFormatException. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1e99999999999", "1e999999999", "-1E+999999999", "9.3e15"})
+    void aTimeOutsideWhatNsHoldIsRefusedInOneSentence(String ts) throws IOException {
+        Path f = file("t.json", oneKernelAt(ts).getBytes(StandardCharsets.UTF_8));
+        CaptureFormatException e = assertThrows(CaptureFormatException.class,
+                () -> new TraceTokenizer(f, 1 << 20, new Recorder()).read());
+        assertTrue(e.getMessage().contains("outside what 64-bit ns hold"), e.getMessage());
+    }
+
+    private static String oneKernelAt(String ts) {
+        return "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 3, \"tid\": 7, \"ts\": "
+                + ts + ", \"dur\": 2}]}";
+    }
+
+    @Test
+    void aTimeNearerZeroThanHalfANsIsZeroAndAnExponentIsReadExactly() throws IOException {
+        Recorder tiny = new Recorder();
+        new TraceTokenizer(file("t.json", oneKernelAt("1e-999999999").getBytes(StandardCharsets.UTF_8)), 1 << 20, tiny).read();
+        assertTrue(tiny.events.getFirst().contains(" ts 0(1e-999999999) "), tiny.events.getFirst()); // 0 ns, its text kept
+        Recorder exp = new Recorder();
+        new TraceTokenizer(file("t.json", oneKernelAt("2.5e0").getBytes(StandardCharsets.UTF_8)), 1 << 20, exp).read();
+        assertTrue(exp.events.getFirst().contains(" ts 2500 "), exp.events.getFirst());
     }
 
     static byte[] gzip(String text) throws IOException {
