@@ -55,37 +55,45 @@ TEST(finalizeFromAnApiExitCallbackDetachesCleanly) {
     cuptiUnsubscribe(client_handle);
 }
 
-/* Thread CPU time of n kernel launches, in ns per launch. */
-static double launch_cost(int n) {
+static uint64_t launches_taxed(void) {
+    struct simcuda_stats st;
+    simcuda_get_stats(&st);
+    return st.launches_taxed;
+}
+
+/* Of n kernel launches, how many paid the post-capture cost; their thread CPU time per launch goes
+ * to *ns_per_launch, printed only: what the cost amounts to is measured by
+ * bench/scripts/post-capture-cost.sh, not asserted on a loaded machine. */
+static uint64_t taxed_launches_of(int n, double *ns_per_launch) {
     simcuda_stream s = simcuda_stream_create();
     struct timespec a, b;
+    uint64_t taxed = launches_taxed();
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
     for (int i = 0; i < n; i++) simcuda_launch_kernel(s, "k", GRID, BLOCK, 10);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-    return ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / n;
+    *ns_per_launch = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / n;
+    return launches_taxed() - taxed;
 }
 
-/* 1 us a launch against about 50 ns without: far beyond any noise of a loaded machine. */
 TEST(aCaptureLeavesALaunchCostUntilFinalize) {
+    enum { N = 20000 };
+    double before, after_capture, after_finalize, untaxed;
     sim_switch("VPROF_SIM_POST_CAPTURE_COST_NS", "1000");
     client_setup(1 << 16, 8);
-    double before = launch_cost(20000);
+    EXPECT_EQ(taxed_launches_of(N, &before), 0);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    double after_capture = launch_cost(20000);
+    EXPECT_EQ(taxed_launches_of(N, &after_capture), N); /* every launch after the capture pays */
     cuptiUnsubscribe(client_handle);
     cuptiFinalize();
-    double after_finalize = launch_cost(20000);
+    EXPECT_EQ(taxed_launches_of(N, &after_finalize), 0); /* cuptiFinalize lifts it */
     printf("    ns per launch: %.0f before, %.0f after a capture, %.0f after cuptiFinalize\n", before, after_capture,
            after_finalize);
-    EXPECT_GT(after_capture, before + 500);
-    EXPECT_LT(after_finalize, before + 500);
     sim_switch("VPROF_SIM_POST_CAPTURE_COST_NS", "0"); /* off: nothing stays */
     client_setup(1 << 16, 8);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    double untaxed = launch_cost(20000);
-    EXPECT_LT(untaxed, before + 500);
+    EXPECT_EQ(taxed_launches_of(N, &untaxed), 0);
     client_teardown();
     sim_switch("VPROF_SIM_POST_CAPTURE_COST_NS", NULL);
 }

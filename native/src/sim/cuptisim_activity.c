@@ -168,6 +168,8 @@ CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
 /* ---- the post-capture launch cost ---- */
 
 static uint64_t spins_per_us; /* calibrated once, on the first taxed launch */
+/* Counted so that a test can tell which launches paid, without timing them on a loaded machine. */
+static _Atomic uint64_t launches_taxed;
 static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
 
 static void spin(uint64_t n) {
@@ -192,6 +194,11 @@ static void calibrate(void) {
 void sim_launch_tax(void) {
     pthread_once(&calibrate_once, calibrate);
     spin(sim_cfg.post_capture_cost_ns * spins_per_us / 1000u + 1u);
+    atomic_fetch_add_explicit(&launches_taxed, 1, memory_order_relaxed);
+}
+
+uint64_t sim_launches_taxed(void) {
+    return atomic_load(&launches_taxed);
 }
 
 /* ---- attributes ---- */

@@ -547,4 +547,5 @@ void simcuda_get_stats(struct simcuda_stats *out) {
     out->device_timestamps_torn = sim_device_timestamps_lost(SIM_TS_TORN);
     out->device_timestamps_dropped = sim_device_timestamps_lost(SIM_TS_DROPPED);
     out->device_buffer_bytes = sim_device_buffer_bytes();
+    out->launches_taxed = sim_launches_taxed();
 }

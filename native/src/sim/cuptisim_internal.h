@@ -115,6 +115,7 @@ extern _Atomic int sim_kernel_session_ended;
 #define SIM_UNUSUAL_CAPTURE 2u
 extern _Atomic uint32_t sim_launch_unusual;
 void sim_launch_tax(void);
+uint64_t sim_launches_taxed(void);
 struct sim_graph;
 struct sim_graph *sim_stream_capture(unsigned slot);
 /* Called by every launch: pays the post-capture cost if due, and returns the

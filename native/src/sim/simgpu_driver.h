@@ -209,6 +209,8 @@ struct simcuda_stats {
     /* the device-buffer model: records whose timestamps were torn or dropped */
     uint64_t device_timestamps_torn, device_timestamps_dropped;
     uint64_t device_buffer_bytes;  /* device memory CUPTI's buffers hold now */
+    /* VPROF_SIM_POST_CAPTURE_COST_NS: launches that paid the post-capture cost */
+    uint64_t launches_taxed;
 };
 SIMCUDA_API void simcuda_get_stats(struct simcuda_stats *out);
 
