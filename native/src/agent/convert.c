@@ -407,29 +407,45 @@ int vprof_convert_kernel(struct vprof_capture *c, const void *rec)
     return 1;
 }
 
+/* What a memcpy and a memset record go through before their own fields: the range judgement, the
+ * device check where the window asks for it, the tally and the claim of ring space. NULL: not kept
+ * (counted already). The two ring records share their leading fields, so the caller fills those
+ * with COPY_FIELDS. */
+static inline void *claim_copy(struct vprof_capture *c, int tally, uint32_t type, uint32_t length, uint32_t corr,
+                               uint64_t start, uint64_t end, uint32_t device_id, int *late)
+{
+    uint32_t why = judge(c, corr, start, end, late);
+    if (__builtin_expect(c->window.check_records, 0) && why == 0u)
+        why = sane(c, device_id, NULL, 0);
+    if (!admit(c, tally, why, *late))
+        return NULL;
+    return claim(c, type, length, *late, 0);
+}
+
+#define COPY_FIELDS(r, m)                  \
+    do {                                   \
+        (r)->start = (m)->start;           \
+        (r)->end = (m)->end;               \
+        (r)->bytes = (m)->bytes;           \
+        (r)->correlation_id = (m)->correlationId; \
+        (r)->device_id = (m)->deviceId;    \
+        (r)->context_id = (m)->contextId;  \
+        (r)->stream_id = (m)->streamId;    \
+        (r)->pad = 0;                      \
+    } while (0)
+
 static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 *m)
 {
     int late;
-    uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
-    if (__builtin_expect(c->window.check_records, 0) && why == 0u)
-        why = sane(c, m->deviceId, NULL, 0);
-    if (!admit(c, VPROF_TALLY_MEMCPY, why, late))
-        return;
-    struct vprof_rec_memcpy *r = claim(c, VPROF_REC_MEMCPY, sizeof *r, late, 0);
+    struct vprof_rec_memcpy *r = claim_copy(c, VPROF_TALLY_MEMCPY, VPROF_REC_MEMCPY, sizeof *r, m->correlationId,
+                                            m->start, m->end, m->deviceId, &late);
     if (r == NULL)
         return;
-    r->start = m->start;
-    r->end = m->end;
-    r->bytes = m->bytes;
-    r->correlation_id = m->correlationId;
-    r->device_id = m->deviceId;
-    r->context_id = m->contextId;
-    r->stream_id = m->streamId;
+    COPY_FIELDS(r, m);
     r->copy_kind = m->copyKind;
     r->src_kind = m->srcKind;
     r->dst_kind = m->dstKind;
     r->flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? 1u : 0u;
-    r->pad = 0;
     vprof_ring_commit(c->ring, r);
     count_kept(c, late);
 }
@@ -437,26 +453,17 @@ static void convert_memcpy(struct vprof_capture *c, const CUpti_ActivityMemcpy5 
 static void convert_memset(struct vprof_capture *c, const CUpti_ActivityMemset4 *m)
 {
     int late;
-    uint32_t why = judge(c, m->correlationId, m->start, m->end, &late);
-    if (__builtin_expect(c->window.check_records, 0) && why == 0u)
-        why = sane(c, m->deviceId, NULL, 0);
-    if (!admit(c, VPROF_TALLY_MEMSET, why, late))
-        return;
-    struct vprof_rec_memset *r = claim(c, VPROF_REC_MEMSET, sizeof *r, late, 0);
+    struct vprof_rec_memset *r = claim_copy(c, VPROF_TALLY_MEMSET, VPROF_REC_MEMSET, sizeof *r, m->correlationId,
+                                            m->start, m->end, m->deviceId, &late);
     if (r == NULL)
         return;
-    r->start = m->start;
-    r->end = m->end;
-    r->bytes = m->bytes;
-    r->correlation_id = m->correlationId;
-    r->device_id = m->deviceId;
-    r->context_id = m->contextId;
-    r->stream_id = m->streamId;
+    COPY_FIELDS(r, m);
     r->value = m->value;
-    r->pad = 0;
     vprof_ring_commit(c->ring, r);
     count_kept(c, late);
 }
+
+#undef COPY_FIELDS
 
 static void convert_marker(struct vprof_capture *c, const CUpti_ActivityMarker2 *m)
 {
