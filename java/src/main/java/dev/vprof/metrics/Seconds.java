@@ -3,6 +3,7 @@ package dev.vprof.metrics;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * Latencies in seconds as a person reads them, to three significant digits ({@code 1.32 s},
@@ -60,14 +61,14 @@ public final class Seconds {
     }
 
     private enum Unit {
-        NS(1e-9, "ns"), US(1e-6, "us"), MS(1e-3, "ms"), S(1, "s");
+        NS(1e-9), US(1e-6), MS(1e-3), S(1);
 
         final double seconds;
-        final String symbol;
+        /** The unit's symbol is its name in lower case: ns, us, ms, s. */
+        final String symbol = name().toLowerCase(Locale.ROOT);
 
-        Unit(double seconds, String symbol) {
+        Unit(double seconds) {
             this.seconds = seconds;
-            this.symbol = symbol;
         }
 
         /** The largest unit in which {@code s}, rounded to three digits, is at least 1. */
