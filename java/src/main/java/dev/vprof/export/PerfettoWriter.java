@@ -608,11 +608,16 @@ public final class PerfettoWriter {
 
             int newValue(byte[] utf8) {
                 int iid = nextValueIid++;
+                intern(internedValues, INTERNED_ANNOTATION_STRING_VALUES, iid, utf8);
+                return iid;
+            }
+
+            /** Adds one (iid, name) entry to this packet's interned data of one kind (names, values). */
+            void intern(WireWriter table, int field, int iid, byte[] utf8) {
                 scratch2.reset();
                 scratch2.uint(INTERNED_IID, iid);
                 scratch2.bytes(INTERNED_NAME, utf8);
-                internedValues.message(INTERNED_ANNOTATION_STRING_VALUES, scratch2);
-                return iid;
+                table.message(field, scratch2);
             }
 
             int annotationName(String name) {
@@ -620,10 +625,8 @@ public final class PerfettoWriter {
                 if (iid == null) {
                     iid = annotationNameIid.size() + 1;
                     annotationNameIid.put(name, iid);
-                    scratch2.reset();
-                    scratch2.uint(INTERNED_IID, iid);
-                    scratch2.string(INTERNED_NAME, name);
-                    internedAnnotationNames.message(INTERNED_ANNOTATION_NAMES, scratch2);
+                    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+                    intern(internedAnnotationNames, INTERNED_ANNOTATION_NAMES, iid, utf8);
                 }
                 return iid;
             }
@@ -636,10 +639,7 @@ public final class PerfettoWriter {
                 if (iid == 0) {
                     iid = nextNameIid++;
                     nameIid[nameId] = iid;
-                    scratch2.reset();
-                    scratch2.uint(INTERNED_IID, iid);
-                    scratch2.bytes(INTERNED_NAME, nameBytes(nameId));
-                    internedNames.message(INTERNED_EVENT_NAMES, scratch2);
+                    intern(internedNames, INTERNED_EVENT_NAMES, iid, nameBytes(nameId));
                 }
                 return iid;
             }
