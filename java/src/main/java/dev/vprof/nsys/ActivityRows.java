@@ -230,6 +230,15 @@ final class ActivityRows {
         return true;
     }
 
+    /**
+     * The process of a GPU activity row (start, end and globalPid in columns 1 to 3), or null when
+     * its times are not whole (counted by {@link #timed}).
+     */
+    private NsysProcess placed(ResultSet rs, int recordType) throws IOException, SQLException {
+        NsysProcess p = procs.of(rs.getLong(3));
+        return timed(p, rs.getLong(1), rs.getLong(2), recordType) ? p : null;
+    }
+
     /** The STRING id in {@code p} of StringIds {@code id}, looked up once per process. */
     private int name(NsysProcess p, long id) throws IOException, SQLException {
         Integer known = p.stringIds.get(id);
@@ -253,10 +262,8 @@ final class ActivityRows {
     }
 
     private void kernel(ResultSet rs) throws IOException, SQLException {
-        long start = rs.getLong(1);
-        long end = rs.getLong(2);
-        NsysProcess p = procs.of(rs.getLong(3));
-        if (!timed(p, start, end, VprofRing.REC_KERNEL)) {
+        NsysProcess p = placed(rs, VprofRing.REC_KERNEL);
+        if (p == null) {
             return;
         }
         p.kernels++;
@@ -274,7 +281,7 @@ final class ActivityRows {
             p.shapes.put(shape, desc);
             RecordEncoder.kernelDesc(out.to(p.pid), desc, shape);
         }
-        RecordEncoder.kernel(out.to(p.pid), start, end, rs.getInt(8), desc);
+        RecordEncoder.kernel(out.to(p.pid), rs.getLong(1), rs.getLong(2), rs.getInt(8), desc);
     }
 
     /** CUPTI's memory kind of nsys's ({@code ENUM_CUDA_MEM_KIND}: CUPTI's minus one, 7 unknown). */
@@ -284,27 +291,23 @@ final class ActivityRows {
     }
 
     private void memcpy(ResultSet rs) throws IOException, SQLException {
-        long start = rs.getLong(1);
-        long end = rs.getLong(2);
-        NsysProcess p = procs.of(rs.getLong(3));
-        if (!timed(p, start, end, VprofRing.REC_MEMCPY)) {
+        NsysProcess p = placed(rs, VprofRing.REC_MEMCPY);
+        if (p == null) {
             return;
         }
         p.memcpys++;
-        RecordEncoder.memcpy(out.to(p.pid), start, end, rs.getLong(4), rs.getInt(11), rs.getInt(8), rs.getInt(9),
-                rs.getInt(10), rs.getInt(5), cuptiMemoryKind(rs, 6), cuptiMemoryKind(rs, 7), 0);
+        RecordEncoder.memcpy(out.to(p.pid), rs.getLong(1), rs.getLong(2), rs.getLong(4), rs.getInt(11), rs.getInt(8),
+                rs.getInt(9), rs.getInt(10), rs.getInt(5), cuptiMemoryKind(rs, 6), cuptiMemoryKind(rs, 7), 0);
     }
 
     private void memset(ResultSet rs) throws IOException, SQLException {
-        long start = rs.getLong(1);
-        long end = rs.getLong(2);
-        NsysProcess p = procs.of(rs.getLong(3));
-        if (!timed(p, start, end, VprofRing.REC_MEMSET)) {
+        NsysProcess p = placed(rs, VprofRing.REC_MEMSET);
+        if (p == null) {
             return;
         }
         p.memsets++;
-        RecordEncoder.memset(out.to(p.pid), start, end, rs.getLong(4), rs.getInt(9), rs.getInt(6), rs.getInt(7),
-                rs.getInt(8), rs.getInt(5));
+        RecordEncoder.memset(out.to(p.pid), rs.getLong(1), rs.getLong(2), rs.getLong(4), rs.getInt(9), rs.getInt(6),
+                rs.getInt(7), rs.getInt(8), rs.getInt(5));
     }
 
     private void api(ResultSet rs) throws IOException, SQLException {
