@@ -153,8 +153,7 @@ TEST(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection)
     memset(&t, 0, sizeof t);
     struct run r;
     start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, env);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    finish_cleanly(&r, &t);
     ASSERT_EQ(t.ranges_begun, 1);
     ASSERT_EQ(t.kernels_in_range, 100);
     ASSERT_EQ(t.kernels_outside, 0);
@@ -163,8 +162,7 @@ TEST(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection)
     /* Without it NVTX looked for its injection before the agent could name CUPTI: the range is never seen. */
     memset(&t, 0, sizeof t);
     start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, NULL);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    finish_cleanly(&r, &t);
     ASSERT_EQ(t.ranges_begun, 0);
     ASSERT_EQ(t.kernels_in_range, 0);
     cleanup(&r);
@@ -193,9 +191,7 @@ TEST(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt)
     const char *env[] = { "AGENT_FIELD_WAIT=signal", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, env);
     ASSERT(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
-    kill(r.pid, SIGUSR1);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    stop_cleanly(&r, &t, SIGUSR1);
     ASSERT_EQ(t.ranges_ended, 1);
     ASSERT_EQ(t.kernels_in_range, 100);
     ASSERT(r.control->cupti_facts & VPROF_CUPTI_FINALIZES);
@@ -205,8 +201,7 @@ TEST(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt)
     memset(&t, 0, sizeof t);
     const char *old[] = { "VPROF_SIM_CUPTI_VERSION=23", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, old);
-    ASSERT(finish(&r, &t, 1)); /* it waits a second on its own */
-    ASSERT(exited_cleanly(&r));
+    finish_cleanly(&r, &t); /* it waits a second on its own */
     ASSERT_EQ(t.kernels_in_range, 100);
     ASSERT(!(r.control->cupti_facts & (VPROF_CUPTI_FINALIZES | VPROF_CUPTI_FINALIZED)));
     cleanup(&r);
@@ -235,9 +230,7 @@ TEST(armAfterAFinalizeSubscribesAgainAndRecords)
         turn(&r, &t, 1);
     ASSERT_EQ(c->cmd_result, VPROF_RESULT_OK);
     ASSERT(!(c->cupti_facts & VPROF_CUPTI_FINALIZED));
-    kill(r.pid, SIGUSR1);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    stop_cleanly(&r, &t, SIGUSR1);
     ASSERT_EQ(t.ranges_ended, 2);
     ASSERT_EQ(t.kernels_in_range, 200);
     cleanup(&r);

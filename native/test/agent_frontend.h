@@ -305,6 +305,20 @@ static inline int exited_cleanly(const struct run *r)
     return 0;
 }
 
+/* Drains the target to its exit; the case fails unless it exits in time and cleanly. */
+static inline void finish_cleanly(struct run *r, struct tally *t)
+{
+    ASSERT(finish(r, t, 1));
+    ASSERT(exited_cleanly(r));
+}
+
+/* Stops a target that runs until told (`sig`: the signal it waits for), then finish_cleanly. */
+static inline void stop_cleanly(struct run *r, struct tally *t, int sig)
+{
+    kill(r->pid, sig);
+    finish_cleanly(r, t);
+}
+
 /*
  * Sets agent_path to the built libvprof.so and target to `name` next to this test (or one
  * directory up); returns 0, after saying "skipped", when either is missing.
