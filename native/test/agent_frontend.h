@@ -60,6 +60,12 @@ struct tally {
     unsigned char string_seen[MAX_IDS], desc_seen[MAX_IDS];
 };
 
+/* Whether the STRING or KERNEL_DESC `id` arrived before a record naming it (none past MAX_IDS did). */
+static inline int seen_before(const unsigned char seen[MAX_IDS], uint32_t id)
+{
+    return id < MAX_IDS && seen[id];
+}
+
 static inline void count(const struct vprof_record_header *h, void *arg)
 {
     struct tally *t = arg;
@@ -73,7 +79,7 @@ static inline void count(const struct vprof_record_header *h, void *arg)
     }
     case VPROF_REC_KERNEL_DESC: {
         const struct vprof_rec_kernel_desc *d = (const void *)h;
-        if (d->name_id >= MAX_IDS || !t->string_seen[d->name_id])
+        if (!seen_before(t->string_seen, d->name_id))
             t->unknown_desc = 1;
         if (d->id < MAX_IDS) {
             t->desc_seen[d->id] = 1;
@@ -84,7 +90,7 @@ static inline void count(const struct vprof_record_header *h, void *arg)
     }
     case VPROF_REC_KERNEL: {
         const struct vprof_rec_kernel *k = (const void *)h;
-        if (k->desc_id >= MAX_IDS || !t->desc_seen[k->desc_id])
+        if (!seen_before(t->desc_seen, k->desc_id))
             t->unknown_desc = 1;
         else if (t->desc_graph[k->desc_id])
             t->graph_kernels++;
