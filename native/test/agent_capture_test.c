@@ -415,6 +415,14 @@ static void read_ring(struct ring_view *v)
     vprof_ring_read(&vprof_agent.ring, view, v, SIZE_MAX);
 }
 
+/* The scenarios end by letting the control thread close the range, then read what it
+   published: a range that never closes fails the case there and then. */
+static void read_ring_once_closed(struct ring_view *v)
+{
+    ASSERT(drain_until_closed());
+    read_ring(v);
+}
+
 static uint32_t state(void) { return __atomic_load_n(&vprof_agent.control->state, __ATOMIC_ACQUIRE); }
 
 /* ---- scenarios ------------------------------------------------------------------------ */
@@ -479,9 +487,8 @@ TEST(workLaunchedAfterTheStopIsClippedEvenWhenItFinishesFirst)
     gpu_done(15);
     gpu_done(11);
     gpu_done(12);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.kernels_between, 2);
     ASSERT_EQ(v.kernels_outside, 0);
     ASSERT_EQ(v.end[0].kernel_launches, 2);
@@ -500,9 +507,8 @@ TEST(drainClosesAtItsLimitAndTheEndSaysWhatWasStillRunning)
     launch(22);
     profiler(0, 23);
     gpu_done(21); /* 22 never finishes in time */
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     const struct vprof_rec_range *e = &v.end[0];
     ASSERT(e->flags & VPROF_WARN_DRAIN_TIMEOUT);
     ASSERT_EQ(e->kernels, 1);
@@ -522,9 +528,8 @@ TEST(graphLaunchesWhoseNodesNeverArriveAreReportedLoudly)
     graph_launch(31, 9, 0); /* instantiated while dormant: CUPTI delivers no node */
     graph_launch(32, 9, 0);
     profiler(0, 33);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     const struct vprof_rec_range *e = &v.end[0];
     ASSERT_EQ(e->graph_launches, 2);
     ASSERT_EQ(e->graph_kernels, 0);
@@ -545,9 +550,8 @@ TEST(graphNodeKernelsCountAsTheirLaunchAndCarryTheGraphId)
     profiler(0, 43);
     gpu_done(41);
     gpu_done(42);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     const struct vprof_rec_range *e = &v.end[0];
     ASSERT_EQ(e->graph_launches, 2);
     ASSERT_EQ(e->graph_kernels, 6);
@@ -591,9 +595,8 @@ TEST(launchesIntoACapturingStreamAreNotCountedAsWork)
     gpu_done(65);
     gpu_done(69);
     profiler(0, 70);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     const struct vprof_rec_range *e = &v.end[0];
     ASSERT_EQ(e->kernel_launches, 1);
     ASSERT_EQ(e->graph_launches, 1);
@@ -636,8 +639,7 @@ TEST(anotherClientTakingTheBufferCallbacksIsNamedAndTakenBackAtTheNextRange)
     launch(61);
     gpu_done(61);
     profiler(0, 62);
-    ASSERT(drain_until_closed());
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.ends, 2);
     ASSERT_EQ(v.end[1].kernels, 1);
     ASSERT_EQ(v.end[1].flags, 0);
@@ -739,9 +741,8 @@ TEST(unverifiedCuptiVersionIsSaidAndEveryRecordChecked)
     gpu_done(101);
     gpu_done(102);
     profiler(0, 103);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.end[0].kernels, 1);
     ASSERT_EQ(v.end[0].rejected_bad_record, 1);
     ASSERT(v.end[0].flags & VPROF_WARN_UNVERIFIED_LAYOUT);
@@ -819,9 +820,8 @@ TEST(treeCommandsOpenARangeAndCloseOnlyTheOneTheyOpened)
     pthread_mutex_unlock(&a->state_lock);
     ASSERT_EQ(state(), VPROF_STATE_CAPTURING);
     profiler(0, 131);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.ends, 2);
     ASSERT_EQ(v.end[0].source, VPROF_SOURCE_TREE);
     ASSERT_EQ(v.end[0].kernels, 1);
@@ -848,9 +848,8 @@ TEST(rangeBegunDuringTheDrainCutsTheOldOneShortAndCountsItsLateWork)
     gpu_done(142);
     gpu_done(145);
     profiler(0, 146);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.begins, 2);
     ASSERT_EQ(v.ends, 2);
     ASSERT(v.end[0].flags & VPROF_WARN_CUT_SHORT);
@@ -886,9 +885,8 @@ TEST(ringDropsOfAnotherRangesWorkAreNotChargedToTheRangeOpenAtTheTime)
     fill_data_room(&vprof_agent.ring);
     for (uint32_t corr = 201; corr <= 207; corr++)
         gpu_done(corr);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.ends, 2);
     ASSERT_EQ(v.kernels_between + v.late_kernels + v.kernels_outside, 0); /* nothing fitted */
     const struct vprof_rec_range *e = &v.end[1];
@@ -969,9 +967,8 @@ TEST(aRangeBegunWhileABufferIsConvertedLeavesThatBufferToTheRangeItWasJudgedFor)
     ASSERT_EQ(pthread_join(app_thread, NULL), 0);
     ASSERT(app_done);
     profiler(0, 305);
-    ASSERT(drain_until_closed());
     struct ring_view v = { 0 };
-    read_ring(&v);
+    read_ring_once_closed(&v);
     ASSERT_EQ(v.ends, 2);
     EXPECT(v.end[0].flags & VPROF_WARN_CUT_SHORT);
     EXPECT_EQ(v.end[0].kernels, 2);

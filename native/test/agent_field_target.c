@@ -171,6 +171,14 @@ static void steps(simcuda_stream s, int n, const char *name)
     simcuda_synchronize();
 }
 
+/* One profiler range (cudaProfilerStart to cudaProfilerStop) of `n` steps. */
+static void range_of_steps(simcuda_stream s, int n, const char *name)
+{
+    simcuda_profiler_start();
+    steps(s, n, name);
+    simcuda_profiler_stop();
+}
+
 static int kineto(void)
 {
     simcuda_init();
@@ -187,9 +195,7 @@ static int kineto(void)
     steps(s, 100, "after_torch_profiler");
     simcuda_profiler_stop();
     sleep_ms(2500); /* longer than vprof's drain window: the records it waits for never come */
-    simcuda_profiler_start(); /* the next range: vprof takes the callbacks back */
-    steps(s, 100, "second_range");
-    simcuda_profiler_stop();
+    range_of_steps(s, 100, "second_range"); /* the next range: vprof takes the callbacks back */
     sleep_ms(300);
     pthread_mutex_lock(&kineto_lock);
     long records = kineto_records;
@@ -292,9 +298,7 @@ static int invalid_ts(void)
 {
     simcuda_init();
     simcuda_stream s = simcuda_stream_create();
-    simcuda_profiler_start();
-    steps(s, 2000, "step_kernel");
-    simcuda_profiler_stop();
+    range_of_steps(s, 2000, "step_kernel");
     sleep_ms(200);
     struct simcuda_stats st;
     simcuda_get_stats(&st);
@@ -384,9 +388,7 @@ static int launch_cost(int argc, char **argv)
     simcuda_init();
     simcuda_stream s = simcuda_stream_create();
     const double before = launch_ns(s, n, 15);
-    simcuda_profiler_start();
-    steps(s, 100, "range_kernel");
-    simcuda_profiler_stop();
+    range_of_steps(s, 100, "range_kernel");
     wait_for_front_end(s, 1000); /* the agent drains, goes DORMANT (repeat=1), finalizes at a launch */
     simcuda_launch_kernel(s, "first_after", GRID, BLOCK, 1000);
     simcuda_synchronize();
@@ -402,13 +404,9 @@ static int rearm(void)
 {
     simcuda_init();
     simcuda_stream s = simcuda_stream_create();
-    simcuda_profiler_start();
-    steps(s, 100, "first_range");
-    simcuda_profiler_stop();
+    range_of_steps(s, 100, "first_range");
     wait_for_front_end(s, 2000); /* the agent finalizes at a launch; the front end arms it again */
-    simcuda_profiler_start();
-    steps(s, 100, "second_range");
-    simcuda_profiler_stop();
+    range_of_steps(s, 100, "second_range");
     sleep_ms(300);
     summary("rearm", 200, 0, 0);
     return 0;

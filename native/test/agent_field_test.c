@@ -15,14 +15,25 @@ static long field(const struct run *r, const char *key)
     return stat_of(r, key);
 }
 
+/*
+ * Runs the target's graph server (graph-server REPLAYS GRAPHS NODES: graphs captured while the
+ * agent is dormant, replayed in one profiler range) to its exit, armed with kinds=15; `env`
+ * says what CUPTI does with the node kernels.
+ */
+static void run_graph_server(struct run *r, struct tally *t, char *replays, char *graphs, char *nodes,
+                             const char *const env[])
+{
+    char *argv[] = { target_path, "graph-server", replays, graphs, nodes, NULL };
+    ASSERT(run_to_exit(r, t, "mode=profiler,kinds=15", argv, env));
+}
+
 /* Graph nodes delivered. Handling: membership of node kernels by their launch's id, graph ids in KERNEL_DESC. */
 TEST(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange)
 {
-    char *argv[] = { target_path, "graph-server", "50", "4", "12", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=delivered", NULL };
     static struct tally t;
     struct run r;
-    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
+    run_graph_server(&r, &t, "50", "4", "12", env);
     ASSERT_EQ(field(&r, "in_range="), 50 * 13);
     ASSERT_EQ(t.ranges_begun, 1);
     ASSERT_EQ(t.ranges_ended, 1);
@@ -46,12 +57,11 @@ TEST(graphServerRecordsExactlyTheNodeKernelsReplayedInTheRange)
    rejects them by reason instead of publishing them. */
 TEST(deviceBufferPoolFromTheEnvironmentReachesCupti)
 {
-    char *argv[] = { target_path, "graph-server", "50", "4", "12", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=delivered", "VPROF_CUPTI_DEVICE_BUFFER_SIZE=3200",
                           "VPROF_CUPTI_DEVICE_BUFFER_POOL_LIMIT=2", NULL };
     static struct tally t;
     struct run r;
-    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
+    run_graph_server(&r, &t, "50", "4", "12", env);
     ASSERT_GT(t.invalid, 0);
     ASSERT_EQ(t.by_reason[VPROF_DROPS_END_BEFORE_START], 1u);
     ASSERT_EQ(t.kernels_in_range + t.invalid, 50u * 13u);
@@ -62,11 +72,10 @@ TEST(deviceBufferPoolFromTheEnvironmentReachesCupti)
 /* Graph nodes lost. Handling: graph launches counted by the driver callbacks; judge_range's loud warning. */
 TEST(graphServerWhoseNodesCuptiNeverDeliversSaysSo)
 {
-    char *argv[] = { target_path, "graph-server", "20", "2", "8", NULL };
     const char *env[] = { "VPROF_SIM_GRAPH_NODES=lost", NULL };
     static struct tally t;
     struct run r;
-    ASSERT(run_to_exit(&r, &t, "mode=profiler,kinds=15", argv, env));
+    run_graph_server(&r, &t, "20", "2", "8", env);
     ASSERT_EQ(t.kernels_in_range, 20);
     ASSERT_EQ(t.graph_kernels, 0); /* the eager ones only */
     ASSERT_EQ(t.last_end.graph_launches, 20);
@@ -153,8 +162,7 @@ TEST(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection)
     memset(&t, 0, sizeof t);
     struct run r;
     start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, env);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    finish_cleanly(&r, &t);
     ASSERT_EQ(t.ranges_begun, 1);
     ASSERT_EQ(t.kernels_in_range, 100);
     ASSERT_EQ(t.kernels_outside, 0);
@@ -163,8 +171,7 @@ TEST(nvtxUsedBeforeCudaIsSeenWhenTheAgentIsTheNvtxInjection)
     /* Without it NVTX looked for its injection before the agent could name CUPTI: the range is never seen. */
     memset(&t, 0, sizeof t);
     start_env(&r, "mode=nvtx,name=window,kinds=15", NULL, argv, NULL);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    finish_cleanly(&r, &t);
     ASSERT_EQ(t.ranges_begun, 0);
     ASSERT_EQ(t.kernels_in_range, 0);
     cleanup(&r);
@@ -193,9 +200,7 @@ TEST(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt)
     const char *env[] = { "AGENT_FIELD_WAIT=signal", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, env);
     ASSERT(await_facts(&r, &t, VPROF_CUPTI_FINALIZED));
-    kill(r.pid, SIGUSR1);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    stop_cleanly(&r, &t, SIGUSR1);
     ASSERT_EQ(t.ranges_ended, 1);
     ASSERT_EQ(t.kernels_in_range, 100);
     ASSERT(r.control->cupti_facts & VPROF_CUPTI_FINALIZES);
@@ -205,8 +210,7 @@ TEST(captureThatEndedIsFinalizedSoLaunchesPayNothingAfterIt)
     memset(&t, 0, sizeof t);
     const char *old[] = { "VPROF_SIM_CUPTI_VERSION=23", NULL };
     start_env(&r, "mode=profiler,repeat=1,kinds=1", NULL, argv, old);
-    ASSERT(finish(&r, &t, 1)); /* it waits a second on its own */
-    ASSERT(exited_cleanly(&r));
+    finish_cleanly(&r, &t); /* it waits a second on its own */
     ASSERT_EQ(t.kernels_in_range, 100);
     ASSERT(!(r.control->cupti_facts & (VPROF_CUPTI_FINALIZES | VPROF_CUPTI_FINALIZED)));
     cleanup(&r);
@@ -235,9 +239,7 @@ TEST(armAfterAFinalizeSubscribesAgainAndRecords)
         turn(&r, &t, 1);
     ASSERT_EQ(c->cmd_result, VPROF_RESULT_OK);
     ASSERT(!(c->cupti_facts & VPROF_CUPTI_FINALIZED));
-    kill(r.pid, SIGUSR1);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    stop_cleanly(&r, &t, SIGUSR1);
     ASSERT_EQ(t.ranges_ended, 2);
     ASSERT_EQ(t.kernels_in_range, 200);
     cleanup(&r);

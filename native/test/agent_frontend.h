@@ -60,6 +60,12 @@ struct tally {
     unsigned char string_seen[MAX_IDS], desc_seen[MAX_IDS];
 };
 
+/* Whether the STRING or KERNEL_DESC `id` arrived before a record naming it (none past MAX_IDS did). */
+static inline int seen_before(const unsigned char seen[MAX_IDS], uint32_t id)
+{
+    return id < MAX_IDS && seen[id];
+}
+
 static inline void count(const struct vprof_record_header *h, void *arg)
 {
     struct tally *t = arg;
@@ -73,7 +79,7 @@ static inline void count(const struct vprof_record_header *h, void *arg)
     }
     case VPROF_REC_KERNEL_DESC: {
         const struct vprof_rec_kernel_desc *d = (const void *)h;
-        if (d->name_id >= MAX_IDS || !t->string_seen[d->name_id])
+        if (!seen_before(t->string_seen, d->name_id))
             t->unknown_desc = 1;
         if (d->id < MAX_IDS) {
             t->desc_seen[d->id] = 1;
@@ -84,7 +90,7 @@ static inline void count(const struct vprof_record_header *h, void *arg)
     }
     case VPROF_REC_KERNEL: {
         const struct vprof_rec_kernel *k = (const void *)h;
-        if (k->desc_id >= MAX_IDS || !t->desc_seen[k->desc_id])
+        if (!seen_before(t->desc_seen, k->desc_id))
             t->unknown_desc = 1;
         else if (t->desc_graph[k->desc_id])
             t->graph_kernels++;
@@ -303,6 +309,20 @@ static inline int exited_cleanly(const struct run *r)
             WIFSIGNALED(r->status) ? "died of signal" : "exited",
             WIFSIGNALED(r->status) ? WTERMSIG(r->status) : WEXITSTATUS(r->status), r->stderr_text);
     return 0;
+}
+
+/* Drains the target to its exit; the case fails unless it exits in time and cleanly. */
+static inline void finish_cleanly(struct run *r, struct tally *t)
+{
+    ASSERT(finish(r, t, 1));
+    ASSERT(exited_cleanly(r));
+}
+
+/* Stops a target that runs until told (`sig`: the signal it waits for), then finish_cleanly. */
+static inline void stop_cleanly(struct run *r, struct tally *t, int sig)
+{
+    kill(r->pid, sig);
+    finish_cleanly(r, t);
 }
 
 /*

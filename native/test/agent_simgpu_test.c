@@ -138,9 +138,7 @@ TEST(silentFrontEndGetsTheAgentDisarmed)
     vprof_ring_read(&r.ring, count, &t, SIZE_MAX);
     ASSERT_EQ(t.ranges_ended, 1);
     ASSERT_EQ(t.end_source, VPROF_SOURCE_HEARTBEAT);
-    kill(r.pid, SIGTERM);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r)); /* the target ran on */
+    stop_cleanly(&r, &t, SIGTERM); /* the target ran on */
     cleanup(&r);
 }
 
@@ -182,9 +180,7 @@ TEST(disarmAndRearmByCommandStartAFreshArming)
     ASSERT_EQ(t.end_source, VPROF_SOURCE_COMMAND);
     ASSERT_EQ(t.last_index, 1); /* the second arming counts its ranges from 1 again */
     ASSERT(!t.unknown_desc);   /* ... and re-sent its names and shapes */
-    kill(r.pid, SIGTERM);
-    ASSERT(finish(&r, &t, 1));
-    ASSERT(exited_cleanly(&r));
+    stop_cleanly(&r, &t, SIGTERM);
     cleanup(&r);
 }
 

@@ -163,6 +163,14 @@ HELPER void client_setup(size_t size, int n) {
     }
 }
 
+/* client_setup, then a new stream whose kernels are recorded: where most cases begin. */
+HELPER simcuda_stream client_setup_kernels(size_t size, int n) {
+    client_setup(size, n);
+    simcuda_stream s = simcuda_stream_create();
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    return s;
+}
+
 /* Finalize hands every buffer back and leaves CUPTI free for the next test. */
 HELPER void client_teardown(void) {
     cuptiUnsubscribe(client_handle);

@@ -11,9 +11,7 @@
 static long kernels_delivered(void) { return client.by_kind[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]; }
 
 TEST(aDefaultFlushWaitsUntilTheKernelHasCompleted) {
-    client_setup(1 << 16, 4);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 16, 4);
     uint64_t before = realtime_ns();
     simcuda_launch_kernel(s, "k", GRID, BLOCK, 200 * MS);
     EXPECT_LT(realtime_ns() - before, 200 * MS); /* the launch did not wait for the kernel */
@@ -131,9 +129,7 @@ static int enough_buffers(void) { return client.buffers >= full_buffers_target; 
 
 TEST(theWorkerReturnsAFullBufferOnlyOnceItsRecordsAreComplete) {
     /* 4 KiB holds 18 kernel records: 36 kernels of 5 ms fill two buffers */
-    client_setup(4096, 8);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(4096, 8);
     for (int i = 0; i < 37; i++) simcuda_launch_kernel(s, "k", GRID, BLOCK, 5 * MS);
     full_buffers_target = 2;
     EXPECT(client_await(enough_buffers)); /* no flush: the worker delivers full buffers */
@@ -149,9 +145,7 @@ TEST(theWorkerReturnsAFullBufferOnlyOnceItsRecordsAreComplete) {
 
 TEST(withAtLaunchRecordsAreCompleteWhenWritten) {
     sim_switch("VPROF_SIM_COMPLETION", "at-launch");
-    client_setup(1 << 16, 4);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 16, 4);
     simcuda_launch_kernel(s, "k", GRID, BLOCK, 300 * MS);
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityFlushAll(0);
@@ -164,9 +158,7 @@ TEST(withAtLaunchRecordsAreCompleteWhenWritten) {
 /* The process ends with a 10-s kernel still queued: the context's teardown
  * completes it, so the at-exit flush delivers it whole, without sleeping. */
 TEST(shutdownCompletesIssuedWorkWithoutWaitingForIt) {
-    client_setup(1 << 16, 4);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 16, 4);
     simcuda_launch_kernel(s, "long", GRID, BLOCK, 10000 * MS);
     uint64_t t0 = realtime_ns();
     simcuda_shutdown();

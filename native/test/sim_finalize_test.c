@@ -7,9 +7,7 @@
 #include "sim_client.h"
 
 TEST(finalizeReturnsEveryBufferAndDropsTheSubscription) {
-    client_setup(1 << 16, 8);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 16, 8);
     cuptiEnableCallback(1, client_handle, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
     for (int i = 0; i < 3; i++) simcuda_launch_kernel(s, "k", GRID, BLOCK, 1000);
     simcuda_synchronize();
@@ -105,9 +103,7 @@ static uint64_t monotonic_clock(void) {
 }
 
 TEST(recordsAfterATimestampCallbackCarryTheClientsClock) {
-    client_setup(1 << 16, 8);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 16, 8);
     simcuda_launch_kernel(s, "before", GRID, BLOCK, 1000);
     EXPECT_EQ(cuptiActivityRegisterTimestampCallback(NULL), CUPTI_ERROR_INVALID_PARAMETER);
     EXPECT_EQ(cuptiActivityRegisterTimestampCallback(monotonic_clock), CUPTI_SUCCESS);

@@ -13,9 +13,7 @@ struct shapes { long end_before_start, start_zero, end_zero, both_zero, valid; }
 /* Launches KERNELS kernels and a copy and a set per 100, lets them complete,
  * and sorts what came back by the shape of its timestamps. */
 static struct shapes run_and_sort(void) {
-    client_setup(1 << 20, 8);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 20, 8);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
     for (int i = 0; i < KERNELS; i++) {

@@ -10,9 +10,7 @@ static const char *const LAUNCHED[] = { "kernel_a", "kernel_b", "kernel_a", "ker
 
 /* Launches LAUNCHED in order; records each record's name pointer and what it said on arrival. */
 static void launch_all(const char *ptr[N], char said[N][32]) {
-    client_setup(1 << 16, 8);
-    simcuda_stream s = simcuda_stream_create();
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    simcuda_stream s = client_setup_kernels(1 << 16, 8);
     for (int i = 0; i < N; i++) {
         simcuda_launch_kernel(s, LAUNCHED[i], GRID, BLOCK, 1000);
         simcuda_synchronize();

@@ -68,11 +68,24 @@ static void expect_simgpu(int status, const char *message, const char *args_form
     if (!failed_before && test_case_has_failed()) fprintf(stderr, "vprof-simgpu %s printed:\n%s", args, out);
 }
 
+/*
+ * Runs `vprof-simgpu ARGS` (ARGS from a printf format) with the fixture client injected through
+ * CUDA_INJECTION64_PATH, after the assignments in `env` ("" for none); returns its exit status,
+ * with what it printed in `dst`.
+ */
+__attribute__((format(printf, 4, 5)))
+static int run_fixture(const char *env, char *dst, size_t cap, const char *args_format, ...) {
+    char args[3000], cmd[4096];
+    va_list ap;
+    va_start(ap, args_format);
+    vsnprintf(args, sizeof args, args_format, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s%sCUDA_INJECTION64_PATH=%s %s %s", env, env[0] != '\0' ? " " : "", fixture, simgpu, args);
+    return run(cmd, dst, cap);
+}
+
 TEST(profilerRangesBoundExactlyTheKernelsOfTheirSteps) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --steps 300 --kernels-per-step 40 --profiler-range 50:100 --profiler-range 200:230",
-             fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("", out, sizeof out, "--steps 300 --kernels-per-step 40 --profiler-range 50:100 --profiler-range 200:230"), 0);
     EXPECT_EQ(field(out, "role=single", "kernels"), 12000);
     EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 3200);
     EXPECT_EQ(field(out, "role=single", "memcpys"), 600);
@@ -128,9 +141,7 @@ TEST(nvtxRangesCountTheKernelsInsideThem) {
 }
 
 TEST(workersEachInjectAndTheParentDoesNoGpuWork) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --workers 2 --steps 20 --profiler-range 5:10", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("", out, sizeof out, "--workers 2 --steps 20 --profiler-range 5:10"), 0);
     EXPECT_EQ(count_lines(out, "role=worker kernels=800 kernels_in_profiler_ranges=200 "), 2);
     EXPECT_EQ(count_lines(out, "role=parent kernels=0 "), 1);
     EXPECT_EQ(count_lines(out, "initialized"), 2);           /* only workers load the injection */
@@ -139,15 +150,12 @@ TEST(workersEachInjectAndTheParentDoesNoGpuWork) {
 }
 
 TEST(theSameArgumentsGiveTheSameSchedule) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 50 --seed 7", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
-    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out, sizeof out, "--steps 50 --seed 7"), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out2, sizeof out2, "--steps 50 --seed 7"), 0);
     long long a = field(out, "fixture-report", "duration_sum"), b = field(out2, "fixture-report", "duration_sum");
     EXPECT_GT(a, 0);
     EXPECT_EQ(a, b);
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 50 --seed 8", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out2, sizeof out2, "--steps 50 --seed 8"), 0);
     EXPECT_NE(field(out2, "fixture-report", "duration_sum"), a);
 }
 
@@ -223,9 +231,7 @@ TEST(sigtermFinishesTheStepAndClosesOpenRanges) {
 /* ---- the field (docs/simulator.md) ---- */
 
 TEST(workersGetTheirRankBeforeCudaAndADeviceEach) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --workers 3 --steps 10", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out, sizeof out, "--workers 3 --steps 10"), 0);
     for (int rank = 0; rank < 3; rank++) {
         char line[128];
         snprintf(line, sizeof line, "rank=%d local_rank=%d world_size=3 ", rank, rank);
@@ -240,10 +246,7 @@ TEST(workersGetTheirRankBeforeCudaAndADeviceEach) {
 
 /* vLLM's graph mode: graphs captured at start-up, before any range; replayed in it. */
 TEST(graphStepsReplayGraphsCapturedWhileDormant) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --cuda-graph --steps 64 --step-us 500 --profiler-range 16:48",
-             fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("", out, sizeof out, "--cuda-graph --steps 64 --step-us 500 --profiler-range 16:48"), 0);
     /* steps 16..47 are 32 steps, 4 of them prefill (eager): 28 replays of 40 kernel nodes */
     EXPECT_EQ(field(out, "role=single", "graph_launches"), 56);
     EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 32 * 40);
@@ -264,26 +267,20 @@ TEST(graphStepsReplayGraphsCapturedWhileDormant) {
 
 /* R3: a long kernel launched right before cudaProfilerStop, no synchronize. */
 TEST(aKernelRunningAtStopIsLostToAClientThatDisablesAtStop) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "CUDA_INJECTION64_PATH=%s %s --steps 20 --step-us 500 --profiler-range 5:10 --stop-kernel-us 200000",
-             fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("", out, sizeof out, "--steps 20 --step-us 500 --profiler-range 5:10 --stop-kernel-us 200000"), 0);
     EXPECT_EQ(field(out, "role=single", "kernels_in_profiler_ranges"), 201);
     long long seen = field(out, "fixture-report", "kernels");
     EXPECT_GE(seen, 160);
     EXPECT_LE(seen, 200); /* the long one never, the last step's maybe not */
-    snprintf(cmd, sizeof cmd, "VPROF_SIM_DISABLED_IN_FLIGHT=zero CUDA_INJECTION64_PATH=%s %s --steps 20 --step-us 500 "
-             "--profiler-range 5:10 --stop-kernel-us 200000", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_EQ(run_fixture("VPROF_SIM_DISABLED_IN_FLIGHT=zero", out2, sizeof out2, "--steps 20 --step-us 500 "
+                          "--profiler-range 5:10 --stop-kernel-us 200000"), 0);
     EXPECT_EQ(field(out2, "fixture-report", "kernels"), 201);
     EXPECT_GE(field(out2, "fixture-report", "zero_ts"), 1);
     if (test_case_has_failed()) { fputs(out, stderr); fputs(out2, stderr); }
 }
 
 TEST(threadsEachGetABufferAndLoseNothing) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --threads 8 --steps 50", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out, sizeof out, "--threads 8 --steps 50"), 0);
     EXPECT_EQ(field(out, "role=single", "kernels"), 2000);
     EXPECT_EQ(field(out, "fixture-report", "kernels"), 2000);
     EXPECT_EQ(field(out, "fixture-report", "request_threads"), 8);
@@ -297,9 +294,7 @@ TEST(aKinetoLikeClientTakesTheRecordsAndCannotTearDownUnderAnotherTool) {
     EXPECT_EQ(run(cmd, out, sizeof out), 0);
     EXPECT_EQ(field(out, "role=single", "kineto_kernels"), 200);
     EXPECT_EQ(field(out, "role=single", "kineto_teardowns"), 1);
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 30 --step-us 500 --kineto-at 10:15",
-             fixture, simgpu);
-    EXPECT_EQ(run(cmd, out2, sizeof out2), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out2, sizeof out2, "--steps 30 --step-us 500 --kineto-at 10:15"), 0);
     EXPECT_EQ(field(out2, "role=single", "kineto_teardowns_skipped"), 1);
     EXPECT_EQ(field(out2, "role=single", "kineto_teardowns"), 0);
     EXPECT_CONTAINS(out2, "skipping teardown");
@@ -313,12 +308,9 @@ TEST(aKinetoLikeClientTakesTheRecordsAndCannotTearDownUnderAnotherTool) {
 /* R12: NVTX used before CUDA starts stays dark for an agent that names NVTX's injection at cuInit. */
 TEST(nvtxBeforeInitKeepsNvtxAwayFromCuptiForGood) {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 --nvtx-range r:2:4", fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_NVTX=1", out, sizeof out, "--steps 10 --nvtx-range r:2:4"), 0);
     EXPECT_EQ(field(out, "fixture-report", "nvtx_callbacks"), 2);
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 --nvtx-range r:2:4 --nvtx-before-init early",
-             fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_NVTX=1", out, sizeof out, "--steps 10 --nvtx-range r:2:4 --nvtx-before-init early"), 0);
     EXPECT_EQ(field(out, "fixture-report", "nvtx_callbacks"), 0);
     /* named before the process starts (what `vprof run` can do): seen */
     snprintf(cmd, sizeof cmd, "NVTX_INJECTION64_PATH=%s/../libcupti.so.13 SIM_FIXTURE_NVTX=1 CUDA_INJECTION64_PATH=%s %s --steps 10 "
@@ -329,10 +321,7 @@ TEST(nvtxBeforeInitKeepsNvtxAwayFromCuptiForGood) {
 }
 
 TEST(theSummaryCountsInvalidTimestampsExactly) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "VPROF_SIM_INVALID_TS_RATE=0.02 VPROF_SIM_SEED=3 SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --steps 100",
-             fixture, simgpu);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("VPROF_SIM_INVALID_TS_RATE=0.02 VPROF_SIM_SEED=3 SIM_FIXTURE_MODE=always", out, sizeof out, "--steps 100"), 0);
     EXPECT_EQ(field(out, "role=single", "invalid_end_before_start"), field(out, "fixture-report", "end_before_start"));
     EXPECT_EQ(field(out, "role=single", "invalid_start_zero"), field(out, "fixture-report", "start_zero"));
     EXPECT_EQ(field(out, "role=single", "invalid_end_zero"), field(out, "fixture-report", "end_zero"));
@@ -392,11 +381,10 @@ static int write_script(const char *path, int cut) {
 }
 
 TEST(replayPlaysAScriptAndRefusesABadOne) {
-    char cmd[4096], script[600];
+    char script[600];
     snprintf(script, sizeof script, "%s/replay-test.script", fixture_dir);
     EXPECT_EQ(write_script(script, 0), 0);
-    snprintf(cmd, sizeof cmd, "SIM_FIXTURE_MODE=always CUDA_INJECTION64_PATH=%s %s --replay %s --loop 4", fixture, simgpu, script);
-    EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    EXPECT_EQ(run_fixture("SIM_FIXTURE_MODE=always", out, sizeof out, "--replay %s --loop 4", script), 0);
     EXPECT_EQ(field(out, "role=single", "kernels"), 8);
     EXPECT_EQ(field(out, "role=single", "memcpys"), 4);
     EXPECT_EQ(field(out, "role=single", "steps"), 4);

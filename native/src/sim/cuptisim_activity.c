@@ -54,34 +54,17 @@ size_t sim_record_size(CUpti_ActivityKind kind) {
 }
 
 int sim_gpu_record_times(CUpti_Activity *r, uint64_t **start, uint64_t **end) {
+    /* Every kind with a GPU span names its fields start and end, at an offset of its own. */
+#define SPAN_OF(type) do { type *t_ = (type *)r; *start = &t_->start; *end = &t_->end; return 1; } while (0)
     switch (r->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-        CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)r;
-        *start = &k->start;
-        *end = &k->end;
-        return 1;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        CUpti_ActivityMemcpy6 *m = (CUpti_ActivityMemcpy6 *)r;
-        *start = &m->start;
-        *end = &m->end;
-        return 1;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMSET: {
-        CUpti_ActivityMemset4 *m = (CUpti_ActivityMemset4 *)r;
-        *start = &m->start;
-        *end = &m->end;
-        return 1;
-    }
-    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
-        CUpti_ActivityGraphTrace2 *g = (CUpti_ActivityGraphTrace2 *)r;
-        *start = &g->start;
-        *end = &g->end;
-        return 1;
-    }
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: SPAN_OF(CUpti_ActivityKernel10);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: SPAN_OF(CUpti_ActivityMemcpy6);
+    case CUPTI_ACTIVITY_KIND_MEMSET: SPAN_OF(CUpti_ActivityMemset4);
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: SPAN_OF(CUpti_ActivityGraphTrace2);
     default: return 0;
     }
+#undef SPAN_OF
 }
 
 void sim_activity_reset(void) {

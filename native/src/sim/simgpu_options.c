@@ -227,6 +227,17 @@ static int parse_steps_range(const char *s, struct simgpu_range *r) {
     return r->start >= 0 && r->end > r->start ? 0 : -1;
 }
 
+/* Appends the "A:B" in `arg` to an option's ranges (--profiler-range, --kineto-at): 0, or the
+ * usage error's exit status, with `too_many` when all SIMGPU_MAX_RANGES are taken and `malformed`
+ * (which names `arg`) when it is no range. */
+static int add_steps_range(const char *arg, struct simgpu_range *ranges, int *count, const char *too_many,
+                           const char *malformed) {
+    if (*count == SIMGPU_MAX_RANGES) return usage_error(too_many, "");
+    if (parse_steps_range(arg, &ranges[*count]) != 0) return usage_error(malformed, arg);
+    (*count)++;
+    return 0;
+}
+
 /* "SUBSTRING:FACTOR"; the last colon splits, so a substring may hold colons
  * (C++ names do: "vllm::rms_norm:1.5"). */
 static int parse_slow(const char *s, struct simgpu_slow *r) {
@@ -291,6 +302,7 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
     int steps_given = 0;
     long loop = -1;
     long v;
+    int status; /* a usage error's, from a helper */
     opterr = 0; /* our own messages */
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -341,14 +353,12 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
                 return usage_error("--nvtx-before-init expects a range name of 1 to 63 characters, not '%s'", optarg);
             strcpy(o->nvtx_before_init, optarg);
             break;
-        case KINETO_AT: {
-            if (o->kineto_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --kineto-at options%s", "");
-            struct simgpu_range *r = &o->kineto_ranges[o->kineto_range_count];
-            if (parse_steps_range(optarg, r) != 0)
-                return usage_error("--kineto-at expects A:B with 0 <= A < B (profile steps A to B-1), not '%s'", optarg);
-            o->kineto_range_count++;
+        case KINETO_AT:
+            if ((status = add_steps_range(optarg, o->kineto_ranges, &o->kineto_range_count,
+                                          "at most 64 --kineto-at options%s",
+                                          "--kineto-at expects A:B with 0 <= A < B (profile steps A to B-1), not '%s'")) != 0)
+                return status;
             break;
-        }
         case BARE: o->bare = 1; break;
         case SYNC:
             if (strcmp(optarg, "device") == 0) o->sync_each_step = 1;
@@ -379,14 +389,12 @@ int simgpu_parse_options(int argc, char **argv, struct simgpu_options *o) {
             if ((v = parse_count(optarg, 64)) < 1) return usage_error("--world expects a number from 1 to 64, not '%s'", optarg);
             o->world = (int)v;
             break;
-        case PROFILER_RANGE: {
-            if (o->profiler_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --profiler-range options%s", "");
-            struct simgpu_range *r = &o->profiler_ranges[o->profiler_range_count];
-            if (parse_steps_range(optarg, r) != 0)
-                return usage_error("--profiler-range expects A:B with 0 <= A < B (steps A to B-1), not '%s'", optarg);
-            o->profiler_range_count++;
+        case PROFILER_RANGE:
+            if ((status = add_steps_range(optarg, o->profiler_ranges, &o->profiler_range_count,
+                                          "at most 64 --profiler-range options%s",
+                                          "--profiler-range expects A:B with 0 <= A < B (steps A to B-1), not '%s'")) != 0)
+                return status;
             break;
-        }
         case NVTX_RANGE: {
             if (o->nvtx_range_count == SIMGPU_MAX_RANGES) return usage_error("at most 64 --nvtx-range options%s", "");
             struct simgpu_range *r = &o->nvtx_ranges[o->nvtx_range_count];
