@@ -81,13 +81,8 @@ class HtmlPageBrowserTest {
 
     @Test
     void theDemosPageLoadsCleanlyWithEveryChartDrawnAndTheVerdict() throws Exception {
-        Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
-        assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
         Path demo = dir.resolve("vprof-demo");
-        // A smaller load than the default, as the demo's own test runs it; the path is the same.
-        Cli.Result run = Cli.run("demo", "--dir", demo.toString(), "--steady", "12", "--rate", "8", "--burst", "24",
-                "--max-tokens", "16");
-        assertEquals(0, run.code(), run.err() + run.out());
+        Cli.Result run = Cli.smallDemo(demo);
         Path page = demo.resolve("report.html");
         assertTrue(Files.isRegularFile(page), "the demo writes report.html");
         assertTrue(run.out().contains("report.html") && run.out().contains(page.toAbsolutePath().toString()),
