@@ -76,6 +76,13 @@ class CaptureSessionTest {
         return session(out, open(p));
     }
 
+    /** A session on the region at {@code p} asked to stop (as on a signal) before it begins, run to its end. */
+    private CaptureSummary runStoppedBySignal(RecordingOutput out, Path p) throws Exception {
+        CaptureSession s = session(out, p);
+        s.requestStop("signal");
+        return run(s);
+    }
+
     @Test
     void attachReadsEveryRecordOfARangeAndEndsWhenTheAgentGoesDormantByItself() throws Exception {
         int pid = (int) target.pid();
@@ -160,9 +167,7 @@ class CaptureSessionTest {
         Path p = targetRegion();
         try (FakeAgent _ = new FakeAgent(p, 3000, true)) {
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out, p);
-            s.requestStop("signal");
-            CaptureSummary sum = run(s);
+            CaptureSummary sum = runStoppedBySignal(out, p);
             assertEquals("signal", sum.stopReason());
             assertEquals(3000, sum.kernels(), "everything published before DISARM's answer is read");
             assertTrue(out.ends.containsKey(pid));
@@ -177,10 +182,7 @@ class CaptureSessionTest {
     void recordsFlushedByDisarmAreDrainedWhileTheFrontEndWaitsForItsAnswer() throws Exception {
         Path p = targetRegion();
         try (FakeAgent _ = FakeAgent.flushingOnDisarm(p, 3000)) {
-            RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out, p);
-            s.requestStop("signal");
-            CaptureSummary sum = run(s);
+            CaptureSummary sum = runStoppedBySignal(new RecordingOutput(), p);
             assertEquals(3000, sum.kernels(), err.toString());
             assertFalse(err.toString().contains("did not answer"), err.toString());
         }
