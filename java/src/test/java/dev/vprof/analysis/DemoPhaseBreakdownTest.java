@@ -17,7 +17,6 @@ import dev.vprof.capture.MemsetEvent;
 import dev.vprof.capture.RecordVisitor;
 import dev.vprof.cli.Cli;
 import dev.vprof.otlp.Span;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,13 +58,8 @@ class DemoPhaseBreakdownTest {
 
     @Test
     void theSlowestRequestsPhaseBreakdownAgreesWithTheKernelRecordsInsideThem() throws Exception {
-        Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
-        assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
         Path demo = dir.resolve("demo");
-        // The demo's test's smaller load; the path is the same.
-        Cli.Result run = Cli.run("demo", "--dir", demo.toString(), "--steady", "12", "--rate", "8", "--burst", "24",
-                "--max-tokens", "16");
-        assertEquals(0, run.code(), run.err() + run.out());
+        Cli.smallDemo(demo);
         Path capture = demo.resolve("capture.vprof");
 
         Map<String, List<long[]>> phases = new HashMap<>();

@@ -39,22 +39,36 @@ class KilledMidCaptureTest {
         e2e = E2e.nativeParts();
     }
 
-    private Process startTarget(String... args) throws Exception {
-        return e2e.startTarget(dir.resolve("target.log"), args);
+    /** What a test does with its target while it runs; the target's process tree is stopped after. */
+    private interface WithTarget {
+        void run(Process target) throws Exception;
+    }
+
+    /** Starts the target for {@code duration}, one kernel every {@code stepUs}, and stops it after {@code body}. */
+    private void withTarget(String duration, String stepUs, WithTarget body) throws Exception {
+        Process target = e2e.startTarget(dir.resolve("target.log"), "--duration", duration, "--step-us", stepUs);
+        try {
+            body.run(target);
+        } finally {
+            E2e.stopTree(target.pid());
+        }
+    }
+
+    private static void awaitArmed(String what, Path region) throws InterruptedException {
+        E2e.await(what, 15_000, () -> {
+            AgentState s = E2e.stateOf(region);
+            return s != null && s.isActive();
+        });
     }
 
     @Test
     void aFrontEndKilledMidCaptureLeavesTheAgentDisarmedWithinFiveSecondsAndTheTargetExitsZero() throws Exception {
-        Process target = startTarget("--duration", "12s", "--step-us", "2000");
-        try {
+        withTarget("12s", "2000", target -> {
             Path region = E2e.awaitRegion(target.pid());
             Process fe = new ProcessBuilder(e2e.vprofCommand("attach", "--pid", Long.toString(target.pid()),
                     "-o", dir.resolve("k.vprof").toString()))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("fe.log").toFile()).start();
-            E2e.await("the front end to arm the agent", 15_000, () -> {
-                AgentState s = E2e.stateOf(region);
-                return s != null && s.isActive();
-            });
+            awaitArmed("the front end to arm the agent", region);
             fe.destroyForcibly().waitFor();
             E2e.await("the agent to disarm by itself", 10_000, () -> E2e.stateOf(region) == AgentState.DORMANT);
 
@@ -67,9 +81,7 @@ class KilledMidCaptureTest {
             assertTrue(silent >= 5.0 && silent < 6.0, "disarmed after " + silent + " s of silence");
             assertTrue(target.waitFor(30, TimeUnit.SECONDS), "the target completes");
             assertEquals(0, target.exitValue(), "the target exits 0: " + Files.readString(dir.resolve("target.log")));
-        } finally {
-            E2e.stopTree(target.pid());
-        }
+        });
     }
 
     /**
@@ -81,9 +93,8 @@ class KilledMidCaptureTest {
      */
     @Test
     void aFrontEndKilledWithSigkillLosesAtMostOneSecondOfWhatItDrained() throws Exception {
-        Process target = startTarget("--duration", "30s", "--step-us", "10000");
         Path file = dir.resolve("killed.vprof");
-        try {
+        withTarget("30s", "10000", target -> {
             Path regionFile = E2e.awaitRegion(target.pid());
             E2e.await("the agent to be ready", 10_000, () -> E2e.stateOf(regionFile) == AgentState.DORMANT);
             List<long[]> heads = new ArrayList<>(); // {System.nanoTime(), head}
@@ -117,25 +128,19 @@ class KilledMidCaptureTest {
             assertTrue(kept > 0, "the file keeps records drained before the kill");
             assertTrue(lostSeconds <= 1.0, "lost the last " + lostSeconds + " s of what was drained (" + kept + " of "
                     + drained + " bytes kept)");
-        } finally {
-            E2e.stopTree(target.pid());
-        }
+        });
     }
 
     @Test
     void aTargetKilledMidCaptureLeavesAFileThatKeepsEverythingDrained() throws Exception {
-        Process target = startTarget("--duration", "30s", "--step-us", "1000");
         Path file = dir.resolve("t.vprof");
-        try {
+        withTarget("30s", "1000", target -> {
             Path region = E2e.awaitRegion(target.pid());
             Cli.Result[] result = new Cli.Result[1];
             Thread t = new Thread(() -> result[0] = Cli.run("attach", "--pid", Long.toString(target.pid()),
                     "-o", file.toString()));
             t.start();
-            E2e.await("the capture to start", 15_000, () -> {
-                AgentState s = E2e.stateOf(region);
-                return s != null && s.isActive();
-            });
+            awaitArmed("the capture to start", region);
             Thread.sleep(1000); // let some kernels through
             target.destroyForcibly().waitFor();
             t.join(TimeUnit.SECONDS.toMillis(30));
@@ -149,8 +154,6 @@ class KilledMidCaptureTest {
             assertTrue(r.get("complete").asBoolean(), "the front end finished the file");
             assertEquals(drained, E2e.kernels(r), "the file holds every kernel the front end drained");
             assertEquals(target.pid(), r.at("/processes/0/pid").asLong());
-        } finally {
-            E2e.stopTree(target.pid());
-        }
+        });
     }
 }

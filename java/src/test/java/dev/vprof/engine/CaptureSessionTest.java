@@ -66,13 +66,30 @@ class CaptureSessionTest {
         return Region.open(p, Posix.getuid(), true);
     }
 
+    /** A 64 KiB region of the target, as its agent would make it. */
+    private Path targetRegion() throws Exception {
+        return TestRegions.create(dir, (int) target.pid(), 65536, c -> { });
+    }
+
+    /** {@link #session(RecordingOutput, Region...)} on the one region at {@code p}. */
+    private CaptureSession session(RecordingOutput out, Path p) throws Exception {
+        return session(out, open(p));
+    }
+
+    /** A session on the region at {@code p} asked to stop (as on a signal) before it begins, run to its end. */
+    private CaptureSummary runStoppedBySignal(RecordingOutput out, Path p) throws Exception {
+        CaptureSession s = session(out, p);
+        s.requestStop("signal");
+        return run(s);
+    }
+
     @Test
     void attachReadsEveryRecordOfARangeAndEndsWhenTheAgentGoesDormantByItself() throws Exception {
         int pid = (int) target.pid();
-        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        Path p = targetRegion();
         try (FakeAgent _ = new FakeAgent(p, 20_000)) { // 20k x 32 bytes: the ring wraps ten times
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out, open(p));
+            CaptureSession s = session(out, p);
             CaptureSummary sum = run(s);
             assertEquals(20_000, sum.kernels());
             assertEquals(1, sum.ranges());
@@ -133,12 +150,11 @@ class CaptureSessionTest {
 
     @Test
     void aSecondAttachCapturesAgain() throws Exception {
-        int pid = (int) target.pid();
-        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        Path p = targetRegion();
         try (FakeAgent agent = new FakeAgent(p, 1000)) {
             for (int i = 0; i < 2; i++) {
                 RecordingOutput out = new RecordingOutput();
-                CaptureSession s = session(out, open(p));
+                CaptureSession s = session(out, p);
                 assertEquals(1000, run(s).kernels(), "attach " + (i + 1));
             }
             assertEquals(2, agent.armsSeen);
@@ -148,12 +164,10 @@ class CaptureSessionTest {
     @Test
     void aStopRequestDisarmsDrainsAndFinishes() throws Exception {
         int pid = (int) target.pid();
-        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        Path p = targetRegion();
         try (FakeAgent _ = new FakeAgent(p, 3000, true)) {
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out, open(p));
-            s.requestStop("signal");
-            CaptureSummary sum = run(s);
+            CaptureSummary sum = runStoppedBySignal(out, p);
             assertEquals("signal", sum.stopReason());
             assertEquals(3000, sum.kernels(), "everything published before DISARM's answer is read");
             assertTrue(out.ends.containsKey(pid));
@@ -166,13 +180,9 @@ class CaptureSessionTest {
     /** 3000 records of 32 bytes do not fit the 64 KiB ring: the stop must drain while DISARM is answered. */
     @Test
     void recordsFlushedByDisarmAreDrainedWhileTheFrontEndWaitsForItsAnswer() throws Exception {
-        int pid = (int) target.pid();
-        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        Path p = targetRegion();
         try (FakeAgent _ = FakeAgent.flushingOnDisarm(p, 3000)) {
-            RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out, open(p));
-            s.requestStop("signal");
-            CaptureSummary sum = run(s);
+            CaptureSummary sum = runStoppedBySignal(new RecordingOutput(), p);
             assertEquals(3000, sum.kernels(), err.toString());
             assertFalse(err.toString().contains("did not answer"), err.toString());
         }
@@ -181,10 +191,10 @@ class CaptureSessionTest {
     @Test
     void aTargetThatExitsEndsTheCaptureAndItsRegionIsRemoved() throws Exception {
         int pid = (int) target.pid();
-        Path p = TestRegions.create(dir, pid, 65536, c -> { });
+        Path p = targetRegion();
         try (FakeAgent agent = new FakeAgent(p, 500, true)) {
             RecordingOutput out = new RecordingOutput();
-            CaptureSession s = session(out, open(p));
+            CaptureSession s = session(out, p);
             agent.awaitRangesPublished(1, 10_000);
             target.destroyForcibly().waitFor();
             CaptureSummary sum = run(s);

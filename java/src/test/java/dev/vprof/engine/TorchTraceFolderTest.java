@@ -27,8 +27,11 @@ class TorchTraceFolderTest {
 
     private final StringWriter log = new StringWriter();
 
-    private TorchTraceFolder folder(Duration timeout) {
-        return new TorchTraceFolder(dir, timeout, Duration.ofMillis(300));
+    /** A folder watch on {@code dir} whose snapshot of what was there before the capture is taken now. */
+    private TorchTraceFolder snapshotted(Duration timeout) {
+        TorchTraceFolder f = new TorchTraceFolder(dir, timeout, Duration.ofMillis(300));
+        f.snapshot(now());
+        return f;
     }
 
     /** Waits on {@code f}, which must end in a CaptureException whose message holds every one of {@code parts}. */
@@ -48,8 +51,7 @@ class TorchTraceFolderTest {
     void onlyTheTracesWrittenDuringTheCaptureAreTaken() throws Exception {
         Path before = Files.writeString(dir.resolve("a.1.pt.trace.json"), "{}");
         Path copied = dir.resolve("b.2.pt.trace.json");
-        TorchTraceFolder f = folder(Duration.ofSeconds(10));
-        f.snapshot(now());
+        TorchTraceFolder f = snapshotted(Duration.ofSeconds(10));
         Files.writeString(copied, "{}");
         Files.setLastModifiedTime(copied, FileTime.from(Instant.now().minusSeconds(600))); // a copy keeping its time
         Path fresh = Files.writeString(dir.resolve("rank0.3.pt.trace.json"), "{\"traceEvents\":[]}\n");
@@ -65,8 +67,7 @@ class TorchTraceFolderTest {
     void aTraceThatWasThereAndChangedDuringTheCaptureIsTaken() throws Exception {
         Path p = Files.writeString(dir.resolve("w.pt.trace.json"), "{}");
         Files.setLastModifiedTime(p, FileTime.from(Instant.now().minusSeconds(60)));
-        TorchTraceFolder f = folder(Duration.ofSeconds(10));
-        f.snapshot(now());
+        TorchTraceFolder f = snapshotted(Duration.ofSeconds(10));
         Files.writeString(p, "{\"traceEvents\":[]}");
         assertEquals(List.of(p), f.await(new PrintWriter(log, true)));
     }
@@ -74,8 +75,7 @@ class TorchTraceFolderTest {
     @Test
     void filesOfAnotherRunOnlyAreNamedAsSuch() throws Exception {
         Files.writeString(dir.resolve("old.pt.trace.json"), "{}");
-        TorchTraceFolder f = folder(Duration.ofMillis(600));
-        f.snapshot(now());
+        TorchTraceFolder f = snapshotted(Duration.ofMillis(600));
         assertWaitFails(f, "holds only 1 trace file from another run");
     }
 
@@ -88,8 +88,7 @@ class TorchTraceFolderTest {
 
     @Test
     void aTraceStillBeingWrittenWhenTheWaitRunsOutIsNamedWithItsSize() throws Exception {
-        TorchTraceFolder f = folder(Duration.ofSeconds(2));
-        f.snapshot(now());
+        TorchTraceFolder f = snapshotted(Duration.ofSeconds(2));
         Path p = dir.resolve("rank0.9.pt.trace.json");
         Files.writeString(p, "{\"traceEvents\":[" + "{},".repeat(1000)); // never closed
         assertWaitFails(f, "vLLM was still writing rank0.9.pt.trace.json", "--torch-traces-timeout");
@@ -97,8 +96,7 @@ class TorchTraceFolderTest {
 
     @Test
     void theWaitLastsUntilTheFilesStopChanging() throws Exception {
-        TorchTraceFolder f = folder(Duration.ofSeconds(20));
-        f.snapshot(now());
+        TorchTraceFolder f = snapshotted(Duration.ofSeconds(20));
         Path p = dir.resolve("rank0.pt.trace.json");
         CompletableFuture<List<Path>> waiting = CompletableFuture.supplyAsync(() -> f.await(new PrintWriter(log, true)));
         Files.writeString(p, "{\"traceEvents\":[");

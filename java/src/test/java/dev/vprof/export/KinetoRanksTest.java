@@ -24,14 +24,20 @@ class KinetoRanksTest {
         return new KinetoRanks.Rank(rank, world, source);
     }
 
+    /** {@code pids}, in order, hold the ranks from {@code first} on of a world of {@code world}, all from {@code source}. */
+    private static void assertRanks(KinetoRanks r, int world, KinetoRanks.Source source, int first, int... pids) {
+        for (int i = 0; i < pids.length; i++) {
+            assertEquals(rank(first + i, world, source), r.of(pids[i]), "pid " + pids[i]);
+        }
+    }
+
     @Test
     void eachProcessKeepsTheRankAndWorldSizeOfItsEnvironment() {
         ListTimeline t = new ListTimeline();
         process(t, 300, 0).distributed(1, 1, 2);
         process(t, 200, 1).distributed(0, 0, 2);
         KinetoRanks r = KinetoRanks.assign(t.processes());
-        assertEquals(rank(1, 2, KinetoRanks.Source.RANK), r.of(300));
-        assertEquals(rank(0, 2, KinetoRanks.Source.RANK), r.of(200));
+        assertRanks(r, 2, KinetoRanks.Source.RANK, 0, 200, 300);
         assertTrue(r.notes().isEmpty(), r.notes().toString());
     }
 
@@ -44,10 +50,7 @@ class KinetoRanksTest {
         process(t, 9, 3);
         t.process(12).device(7); // a DEVICE record only: not where the process ran
         KinetoRanks r = KinetoRanks.assign(t.processes());
-        assertEquals(rank(0, 4, KinetoRanks.Source.ORDER), r.of(12));
-        assertEquals(rank(1, 4, KinetoRanks.Source.ORDER), r.of(9));
-        assertEquals(rank(2, 4, KinetoRanks.Source.ORDER), r.of(10));
-        assertEquals(rank(3, 4, KinetoRanks.Source.ORDER), r.of(11));
+        assertRanks(r, 4, KinetoRanks.Source.ORDER, 0, 12, 9, 10, 11);
     }
 
     @Test
@@ -56,8 +59,7 @@ class KinetoRanksTest {
         process(t, 50, 0).distributed(null, 1, null);
         process(t, 51, 1).distributed(null, 0, null);
         KinetoRanks r = KinetoRanks.assign(t.processes());
-        assertEquals(rank(1, 2, KinetoRanks.Source.LOCAL_RANK), r.of(50));
-        assertEquals(rank(0, 2, KinetoRanks.Source.LOCAL_RANK), r.of(51));
+        assertRanks(r, 2, KinetoRanks.Source.LOCAL_RANK, 0, 51, 50);
     }
 
     @Test
@@ -67,8 +69,7 @@ class KinetoRanksTest {
         process(t, 71, 1).distributed(3, 3, 4);
         process(t, 5, -1); // the API server: no RANK
         KinetoRanks r = KinetoRanks.assign(t.processes());
-        assertEquals(rank(2, 5, KinetoRanks.Source.RANK), r.of(70));
-        assertEquals(rank(3, 5, KinetoRanks.Source.RANK), r.of(71));
+        assertRanks(r, 5, KinetoRanks.Source.RANK, 2, 70, 71);
         assertEquals(rank(4, 5, KinetoRanks.Source.ORDER), r.of(5));
     }
 

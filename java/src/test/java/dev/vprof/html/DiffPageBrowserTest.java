@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vprof.cli.Cli;
 import dev.vprof.cli.ExitCode;
 import dev.vprof.report.ReportFormat;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ class DiffPageBrowserTest {
         Path base = HostileCapture.write(dir.resolve("base.vprof"), 1);
         Path slow = HostileCapture.write(dir.resolve("slow.vprof"), 2);
         Path page = dir.resolve("diff.html");
-        HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("diff", base.toString(), slow.toString(), "--html",
+        Cli.Result run = Cli.run("diff", base.toString(), slow.toString(), "--html",
                 page.toString());
         assertEquals(0, run.code(), run.err() + run.out());
         JsonNode p = load(page, "diff-regressed");
@@ -80,7 +81,7 @@ class DiffPageBrowserTest {
         Path control = Path.of("../fixtures/real/hta/trace_diff/control");
         Path test = Path.of("../fixtures/real/hta/trace_diff/test");
         Path page = dir.resolve("not-comparable.html");
-        HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("diff", control.toString(), test.toString(), "--html",
+        Cli.Result run = Cli.run("diff", control.toString(), test.toString(), "--html",
                 page.toString());
         assertEquals(ExitCode.NOT_COMPARABLE.code(), run.code(), "NOT COMPARABLE exits 4: " + run.err());
         assertTrue(Files.isRegularFile(page), "the page is written for every verdict");

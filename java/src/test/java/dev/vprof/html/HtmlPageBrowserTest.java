@@ -10,9 +10,7 @@ import dev.vprof.analysis.AnalysisText;
 import dev.vprof.capture.CaptureReader;
 import dev.vprof.capture.KernelDesc;
 import dev.vprof.capture.RecordVisitor;
-import dev.vprof.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.vprof.cli.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The HTML pages in a real browser: Debian's Chromium, headless, through its DevTools protocol.
@@ -50,18 +47,6 @@ class HtmlPageBrowserTest {
         if (browser != null) {
             browser.close();
         }
-    }
-
-    record Run(int code, String out, String err) {}
-
-    static Run vprof(String... args) {
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(o, true));
-        cl.setErr(new PrintWriter(e, true));
-        int code = cl.execute(args);
-        return new Run(code, o.toString(), e.toString());
     }
 
     /** The checks every page passes; returns the probe. */
@@ -96,13 +81,8 @@ class HtmlPageBrowserTest {
 
     @Test
     void theDemosPageLoadsCleanlyWithEveryChartDrawnAndTheVerdict() throws Exception {
-        Path nat = Path.of(System.getProperty("vprof.native.dir", "../native/target/native"));
-        assertTrue(Files.isExecutable(nat.resolve("vprof-simgpu")), "vprof-simgpu not built: mvn -B verify builds it");
         Path demo = dir.resolve("vprof-demo");
-        // A smaller load than the default, as the demo's own test runs it; the path is the same.
-        Run run = vprof("demo", "--dir", demo.toString(), "--steady", "12", "--rate", "8", "--burst", "24",
-                "--max-tokens", "16");
-        assertEquals(0, run.code(), run.err() + run.out());
+        Cli.Result run = Cli.smallDemo(demo);
         Path page = demo.resolve("report.html");
         assertTrue(Files.isRegularFile(page), "the demo writes report.html");
         assertTrue(run.out().contains("report.html") && run.out().contains(page.toAbsolutePath().toString()),
@@ -150,7 +130,7 @@ class HtmlPageBrowserTest {
         assertTrue(held.containsAll(List.of("next", "queue", "slow-prefill", "slow-decode", "breakdown-table",
                 "phase-table", "stragglers-table", "cuda_gpu_kern_sum")), held.toString());
         // Red is for loss: none on the demo's page unless records were dropped (a busy machine can fill the ring).
-        JsonNode totals = new ObjectMapper().readTree(vprof("report", demo.resolve("capture.vprof").toString(), "--json")
+        JsonNode totals = new ObjectMapper().readTree(Cli.run("report", demo.resolve("capture.vprof").toString(), "--json")
                 .out()).path("totals");
         if (totals.path("ring_drops").asLong() + totals.path("cupti_drops").asLong() == 0) {
             assertTrue(p.path("bad").isEmpty(), "marked bad on a demo that lost nothing: " + p.path("bad"));
@@ -160,9 +140,9 @@ class HtmlPageBrowserTest {
     /** The page's tables against report --json and report --section (every section) --json of {@code input}. */
     static List<String> agreesWithTheJson(JsonNode probe, Path input) throws Exception {
         ObjectMapper json = new ObjectMapper();
-        Run report = vprof("report", input.toString(), "--json");
+        Cli.Result report = Cli.run("report", input.toString(), "--json");
         assertEquals(0, report.code(), report.err());
-        Run sections = vprof("report", input.toString(), "--section", String.join(",", AnalysisText.sections()),
+        Cli.Result sections = Cli.run("report", input.toString(), "--section", String.join(",", AnalysisText.sections()),
                 "--json");
         assertEquals(0, sections.code(), sections.err());
         List<String> held = new ArrayList<>(PageAgreesWithJson.report(probe, json.readTree(report.out())));
@@ -175,7 +155,7 @@ class HtmlPageBrowserTest {
         // HTA's trace_filter test data: two ranks of one job, each a Kineto trace (fixtures/real/README.md).
         Path ranks = Path.of("../fixtures/real/hta/trace_filter");
         Path page = dir.resolve("ranks.html");
-        Run run = vprof("report", ranks.toString(), "--html", page.toString());
+        Cli.Result run = Cli.run("report", ranks.toString(), "--html", page.toString());
         assertEquals(0, run.code(), run.err());
         JsonNode p = loadsCleanly(page, "ranks-report");
         List<String> held = agreesWithTheJson(p, ranks);
@@ -188,7 +168,7 @@ class HtmlPageBrowserTest {
         assertTrue(p.path("bad").isEmpty(), "marked bad: " + p.path("bad"));
         // One rank alone has no rank tables, and nothing in red either.
         Path one = dir.resolve("rank0.html");
-        assertEquals(0, vprof("report", ranks.resolve("sampled_rank-0.json.gz").toString(), "--html", one.toString())
+        assertEquals(0, Cli.run("report", ranks.resolve("sampled_rank-0.json.gz").toString(), "--html", one.toString())
                 .code());
         JsonNode q = loadsCleanly(one, "rank0-report");
         assertTrue(q.path("bad").isEmpty(), "marked bad: " + q.path("bad"));
@@ -201,7 +181,7 @@ class HtmlPageBrowserTest {
     void hostileStringsAreShownAsTextAndNothingRuns() throws Exception {
         Path capture = HostileCapture.write(dir.resolve("hostile.vprof"));
         Path page = dir.resolve("hostile.html");
-        Run run = vprof("report", capture.toString(), "--html", page.toString());
+        Cli.Result run = Cli.run("report", capture.toString(), "--html", page.toString());
         assertEquals(0, run.code(), run.err());
         JsonNode p = loadsCleanly(page, "hostile-report");
         assertEquals(0, p.path("images").asInt(), "no img element exists");
@@ -216,7 +196,7 @@ class HtmlPageBrowserTest {
     void aCaptureWithMetricsAndSpansDrawsTheirLanesAndTheVerdict() throws Exception {
         Path capture = SyntheticCapture.write(dir.resolve("serving.vprof"), true);
         Path page = dir.resolve("serving.html");
-        Run run = vprof("report", capture.toString(), "--html", page.toString());
+        Cli.Result run = Cli.run("report", capture.toString(), "--html", page.toString());
         assertEquals(0, run.code(), run.err());
         JsonNode p = loadsCleanly(page, "serving-report");
         assertTrue(!p.path("verdict").asText().isBlank(), "verdict present");
@@ -241,7 +221,7 @@ class HtmlPageBrowserTest {
     void theTimelineZoomsByDraggingAndTheKernelTableSorts() throws Exception {
         Path capture = HostileCapture.write(dir.resolve("interact.vprof"));
         Path page = dir.resolve("interact.html");
-        assertEquals(0, vprof("report", capture.toString(), "--html", page.toString()).code());
+        assertEquals(0, Cli.run("report", capture.toString(), "--html", page.toString()).code());
         Chromium.PageLoad load = browser.load(page, PageProbe.INTERACT, SHOTS.resolve("interact.png"));
         assertEquals(List.of(), load.consoleErrors());
         JsonNode p = load.probe();
@@ -275,7 +255,7 @@ class HtmlPageBrowserTest {
         }
         assertTrue(kernels > 0);
         Path page = dir.resolve("bert.html");
-        Run run = vprof("report", trace.toString(), "--html", page.toString());
+        Cli.Result run = Cli.run("report", trace.toString(), "--html", page.toString());
         assertEquals(0, run.code(), run.err());
         JsonNode p = loadsCleanly(page, "trace-report");
         assertTrue(p.path("text").asText().contains(kernels + " kernels in all"), kernels + " kernels: "

@@ -8,6 +8,7 @@ import dev.vprof.capture.CaptureMetadata;
 import dev.vprof.capture.CaptureWriter;
 import dev.vprof.capture.ProcessInfo;
 import dev.vprof.capture.RingRecords;
+import dev.vprof.cli.Cli;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,13 +31,13 @@ class HtmlReportCommandTest {
         Path capture = HostileCapture.write(dir.resolve("c.vprof"));
         Path page = dir.resolve("p.html");
         Files.writeString(page, "keep me");
-        HtmlPageBrowserTest.Run refused = HtmlPageBrowserTest.vprof("report", capture.toString(), "--html", page.toString());
+        Cli.Result refused = Cli.run("report", capture.toString(), "--html", page.toString());
         assertEquals(2, refused.code());
         assertTrue(refused.err().contains("already exists; pass --force to replace it, or choose another path with --html"),
                 "names report's own options (it has no -o): " + refused.err());
         assertFalse(refused.err().contains("at dev.vprof"), "no stack trace: " + refused.err());
         assertEquals("keep me", Files.readString(page));
-        HtmlPageBrowserTest.Run forced = HtmlPageBrowserTest.vprof("report", capture.toString(), "--html", page.toString(),
+        Cli.Result forced = Cli.run("report", capture.toString(), "--html", page.toString(),
                 "--force");
         assertEquals(0, forced.code(), forced.err());
         assertTrue(Files.readString(page).startsWith("<!DOCTYPE html>"));
@@ -47,7 +48,7 @@ class HtmlReportCommandTest {
     void thePageCarriesItsScriptByHashAndCapturedStringsOnlyEscaped() throws Exception {
         Path capture = HostileCapture.write(dir.resolve("c.vprof"));
         Path page = dir.resolve("p.html");
-        assertEquals(0, HtmlPageBrowserTest.vprof("report", capture.toString(), "--html", page.toString()).code());
+        assertEquals(0, Cli.run("report", capture.toString(), "--html", page.toString()).code());
         String html = Files.readString(page);
         assertFalse(html.contains(HostileCapture.KERNEL));
         assertFalse(html.contains(HostileCapture.ATTRIBUTE));
@@ -93,7 +94,7 @@ class HtmlReportCommandTest {
             }
         }
         Path page = dir.resolve("big.html");
-        HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("report", capture.toString(), "--top", "100000", "--html",
+        Cli.Result run = Cli.run("report", capture.toString(), "--top", "100000", "--html",
                 page.toString());
         assertEquals(0, run.code(), run.err());
         long size = Files.size(page);
@@ -121,7 +122,7 @@ class HtmlReportCommandTest {
         }
         assertTrue(steps > 0);
         Path page = dir.resolve("steps.html");
-        HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("report", trace.toString(), "--html", page.toString());
+        Cli.Result run = Cli.run("report", trace.toString(), "--html", page.toString());
         assertEquals(0, run.code(), run.err());
         String html = Files.readString(page);
         assertTrue(html.contains("the first " + steps + " &quot;ProfilerStep#N&quot; ranges"), html);

@@ -48,6 +48,13 @@ final class PageAgreesWithJson {
         return Long.parseLong(cell.path("v").asText());
     }
 
+    /** The JSON row {@code x}'s {@code fields} are the values of the cells of {@code c} from {@code first} on, in order. */
+    private static void assertLongs(JsonNode x, JsonNode c, int first, String... fields) {
+        for (int i = 0; i < fields.length; i++) {
+            assertEquals(x.path(fields[i]).asLong(), v(c.get(first + i)), fields[i]);
+        }
+    }
+
     private static String rank(Map<Integer, String> ranks, int pid) {
         return ranks.getOrDefault(pid, "pid " + pid);
     }
@@ -91,24 +98,15 @@ final class PageAgreesWithJson {
             assertEquals(rank(ranks, x.path("slowest_pid").asInt()), c.get(2).path("text").asText());
             assertEquals(x.path("slowest_span_ns").asLong(), v(c.get(3)));
             assertEquals(rank(ranks, x.path("fastest_pid").asInt()), c.get(4).path("text").asText());
-            assertEquals(x.path("fastest_span_ns").asLong(), v(c.get(5)));
-            assertEquals(x.path("spread_ns").asLong(), v(c.get(6)));
-            assertEquals(x.path("compute_delta_ns").asLong(), v(c.get(7)));
-            assertEquals(x.path("communication_delta_ns").asLong(), v(c.get(8)));
-            assertEquals(x.path("idle_delta_ns").asLong(), v(c.get(9)));
+            assertLongs(x, c, 5, "fastest_span_ns", "spread_ns", "compute_delta_ns", "communication_delta_ns", "idle_delta_ns");
         });
         rows(probe, "stragglers-table", sections.path("stragglers"), checked, (c, x) -> {
             assertEquals(rank(ranks, x.path("pid").asInt()), c.get(0).path("text").asText());
-            assertEquals(x.path("matched").asLong(), v(c.get(1)));
-            assertEquals(x.path("last").asLong(), v(c.get(2)));
-            assertEquals(x.path("late_total_ns").asLong(), v(c.get(3)));
-            assertEquals(x.path("late_max_ns").asLong(), v(c.get(4)));
+            assertLongs(x, c, 1, "matched", "last", "late_total_ns", "late_max_ns");
         });
         rows(probe, "launch-queue-table", sections.path("launch_queue"), checked, (c, x) -> {
             assertEquals(rank(ranks, x.path("pid").asInt()), c.get(0).path("text").asText());
-            assertEquals(x.path("device").asLong(), v(c.get(1)));
-            assertEquals(x.path("stream").asLong(), v(c.get(2)));
-            assertEquals(x.path("kernels").asLong(), v(c.get(3)));
+            assertLongs(x, c, 1, "device", "stream", "kernels");
             assertEquals(Math.round(x.path("mean_ns").asDouble()), v(c.get(4)));
             assertEquals(x.path("median_ns").asLong(), v(c.get(5)));
             assertEquals(!x.path("median_exact").asBoolean(), c.get(5).path("text").asText().startsWith("~"));
@@ -214,10 +212,7 @@ final class PageAgreesWithJson {
             JsonNode c = shown.get(i);
             JsonNode x = steps.get(i);
             assertEquals(x.path("name").asText(), name(c.get(0)), "the step named as in the source");
-            assertEquals(x.path("duration_ns").asLong(), v(c.get(1)));
-            assertEquals(x.path("kernels").asLong(), v(c.get(2)));
-            assertEquals(x.path("gpu_ns").asLong(), v(c.get(3)));
-            assertEquals(x.path("gpu_busy_ns").asLong(), v(c.get(4)));
+            assertLongs(x, c, 1, "duration_ns", "kernels", "gpu_ns", "gpu_busy_ns");
         }
         if (!shown.isEmpty()) {
             checked.add("steps");

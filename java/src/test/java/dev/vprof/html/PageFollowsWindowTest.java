@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vprof.cli.Cli;
 import dev.vprof.trace.TraceOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class PageFollowsWindowTest {
     void aKernelRowsCountIsItsHistogramsBinSumInsideAWindow() throws Exception {
         Path trace = TraceOracle.REAL.resolve("hta/trace_diff/test/test.json.gz");
         Path page = dir.resolve("page.html");
-        HtmlPageBrowserTest.Run run = HtmlPageBrowserTest.vprof("report", "--json", "--window", "0s..100ms",
+        Cli.Result run = Cli.run("report", "--json", "--window", "0s..100ms",
                 trace.toString(), "--html", page.toString());
         assertEquals(0, run.code(), run.err());
         JsonNode report = JSON.readTree(run.out());

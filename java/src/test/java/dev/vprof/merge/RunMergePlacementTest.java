@@ -22,6 +22,11 @@ class RunMergePlacementTest {
                 ends == null ? Map.of() : Map.of(100, ends), -1, -1);
     }
 
+    /** Places node b, the second of two, against a as the reference. */
+    private static RunMerge.Node placeB(NodeCapture a, NodeCapture b, List<String> warnings) {
+        return RunMerge.place(a, b, 1, "b", "b.pftrace", warnings);
+    }
+
     private static long[] ends(int n, long offset) {
         long[] t = new long[n];
         long now = 1_000_000_000_000L;
@@ -36,8 +41,7 @@ class RunMergePlacementTest {
     void clocksThatDisagreeBeyondBothNtpBoundsAreSaidLoudly() {
         List<String> warnings = new ArrayList<>();
         // both hosts say they are within 100 µs; the collectives say 2 ms
-        RunMerge.Node n = RunMerge.place(node("a", true, 100, ends(100, 0)), node("b", true, 100, ends(100, 2_000_000)),
-                1, "b", "b.pftrace", warnings);
+        RunMerge.Node n = placeB(node("a", true, 100, ends(100, 0)), node("b", true, 100, ends(100, 2_000_000)), warnings);
         assertEquals(2_000_000, n.estimate().offsetNs());
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.getFirst().startsWith("CLOCKS DISAGREE") && warnings.getFirst().contains("±200.0 µs"),
@@ -53,8 +57,7 @@ class RunMergePlacementTest {
             a[i] = 1_000_000_000_000L + i * 2_000_000L;
             b[i] = a[i] + 1_018_000_000_000L;
         }
-        RunMerge.Node n = RunMerge.place(node("a", false, 16_000_000, a), node("b", false, 16_000_000, b), 1, "b",
-                "b.pftrace", warnings);
+        RunMerge.Node n = placeB(node("a", false, 16_000_000, a), node("b", false, 16_000_000, b), warnings);
         assertEquals(OffsetEstimate.COLLECTIVES, n.estimate().method());
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.getFirst().startsWith("CLOCKS DISAGREE: node b's clock is 10")
@@ -64,8 +67,7 @@ class RunMergePlacementTest {
     @Test
     void anOffsetWithinTheBoundsIsQuiet() {
         List<String> warnings = new ArrayList<>();
-        RunMerge.Node n = RunMerge.place(node("a", true, 100, ends(100, 0)), node("b", true, 100, ends(100, 150_000)),
-                1, "b", "b.pftrace", warnings);
+        RunMerge.Node n = placeB(node("a", true, 100, ends(100, 0)), node("b", true, 100, ends(100, 150_000)), warnings);
         assertEquals(150_000, n.estimate().offsetNs());
         assertEquals(List.of(), warnings);
     }
@@ -73,13 +75,11 @@ class RunMergePlacementTest {
     @Test
     void withoutCollectivesTheNtpBoundIsTheUncertainty() {
         List<String> warnings = new ArrayList<>();
-        RunMerge.Node n = RunMerge.place(node("a", true, 300, null), node("b", true, 700, null), 1, "b", "b.pftrace",
-                warnings);
+        RunMerge.Node n = placeB(node("a", true, 300, null), node("b", true, 700, null), warnings);
         assertEquals(OffsetEstimate.NTP_BOUND, n.estimate().method());
         assertEquals(1_000_000, n.estimate().uncertaintyNs());
         assertEquals(List.of(), warnings);
-        RunMerge.Node u = RunMerge.place(node("a", true, 300, null), node("b", false, 16_000_000, null), 1, "b",
-                "b.pftrace", warnings);
+        RunMerge.Node u = placeB(node("a", true, 300, null), node("b", false, 16_000_000, null), warnings);
         assertEquals(-1, u.estimate().uncertaintyNs());
         assertTrue(warnings.getFirst().contains("no bound"), warnings.toString());
     }
@@ -110,8 +110,8 @@ class RunMergePlacementTest {
         List<String> warnings = new ArrayList<>();
         // the same host 90 s later, with collectives of its own: they fit each other only by chance
         long t0 = 1_000_000_000_000L;
-        RunMerge.Node n = RunMerge.place(node("a", true, 300, irregular(2400, t0, 1)),
-                node("b", true, 700, irregular(2400, t0 + 90_000_000_000L, 2)), 1, "b", "b.pftrace", warnings);
+        RunMerge.Node n = placeB(node("a", true, 300, irregular(2400, t0, 1)),
+                node("b", true, 700, irregular(2400, t0 + 90_000_000_000L, 2)), warnings);
         assertEquals(OffsetEstimate.NTP_BOUND, n.estimate().method(), n.estimate().describe());
         assertEquals(0, n.estimate().offsetNs());
         assertEquals(1_000_000, n.estimate().uncertaintyNs(), "the NTP bound: 300 µs + 700 µs");
@@ -124,8 +124,7 @@ class RunMergePlacementTest {
         for (int i = 0; i < moved.length; i++) {
             moved[i] += 2_000_000 + (i % 3) * 500; // a little noise
         }
-        RunMerge.Node m = RunMerge.place(node("a", true, 300, ref), node("b", true, 700, moved), 1, "b", "b.pftrace",
-                warnings);
+        RunMerge.Node m = placeB(node("a", true, 300, ref), node("b", true, 700, moved), warnings);
         assertEquals(OffsetEstimate.COLLECTIVES, m.estimate().method(), m.estimate().describe());
         assertTrue(m.estimate().withinResidualBound());
         assertTrue(Math.abs(m.estimate().offsetNs() - 2_000_500) <= 500, m.estimate().describe());

@@ -180,44 +180,40 @@ class MetricsScraperTest {
         return r;
     }
 
+    /** One scrape by {@code scraper}, closed after, must be a gap whose error holds every one of {@code parts}. */
+    private static void assertGap(MetricsScraper scraper, String... parts) throws Exception {
+        try (scraper) {
+            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scraper.scrapeOnce());
+            for (String part : parts) {
+                assertTrue(gap.error().contains(part), gap.error());
+            }
+        }
+    }
+
     @Test
     void connectionRefusedIsAGapThatSaysSo() throws Exception {
         URI url = serve(0, fixed(200, "text/plain", new byte[0], false));
         server.stop(0);
         server = null;
-        try (MetricsScraper scraper = new MetricsScraper(url, Duration.ofSeconds(1), r -> { })) {
-            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scraper.scrapeOnce());
-            assertTrue(gap.error().contains("connection refused"), gap.error());
-        }
+        assertGap(new MetricsScraper(url, Duration.ofSeconds(1), r -> { }), "connection refused");
     }
 
     @Test
     void anOversizedBodyIsRefusedAsAGap() throws Exception {
         URI url = serve(0, fixed(200, "text/plain", "a 1\n".repeat(2000).getBytes(StandardCharsets.UTF_8), false));
-        try (MetricsScraper scraper = new MetricsScraper(url, Duration.ofSeconds(1), Duration.ofSeconds(1), 1000,
-                r -> { })) {
-            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scraper.scrapeOnce());
-            assertTrue(gap.error().contains("larger than 1000"), gap.error());
-        }
+        assertGap(new MetricsScraper(url, Duration.ofSeconds(1), Duration.ofSeconds(1), 1000, r -> { }), "larger than 1000");
     }
 
     @Test
     void aGzipBodyThatInflatesPastTheLimitIsRefused() throws Exception {
         URI url = serve(0, fixed(200, "text/plain", new byte[200_000], true));
-        try (MetricsScraper scraper = new MetricsScraper(url, Duration.ofSeconds(1), Duration.ofSeconds(1), 10_000,
-                r -> { })) {
-            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scraper.scrapeOnce());
-            assertTrue(gap.error().contains("more than 10000"), gap.error());
-        }
+        assertGap(new MetricsScraper(url, Duration.ofSeconds(1), Duration.ofSeconds(1), 10_000, r -> { }), "more than 10000");
     }
 
     @Test
     void anHttpErrorIsAGapWithTheStatus() throws Exception {
         URI url = serve(0, fixed(503, "text/plain", "engine is restarting\n".getBytes(StandardCharsets.UTF_8), false));
-        try (MetricsScraper scraper = new MetricsScraper(url, Duration.ofSeconds(1), r -> { })) {
-            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scraper.scrapeOnce());
-            assertTrue(gap.error().contains("HTTP 503") && gap.error().contains("engine is restarting"), gap.error());
-        }
+        assertGap(new MetricsScraper(url, Duration.ofSeconds(1), r -> { }), "HTTP 503", "engine is restarting");
     }
 
     @Test
@@ -231,10 +227,9 @@ class MetricsScraperTest {
             }
             exchange.close();
         });
-        try (MetricsScraper scraper = new MetricsScraper(url, Duration.ofMillis(500), Duration.ofMillis(200),
-                MetricsScraper.DEFAULT_MAX_BODY_BYTES, r -> { })) {
-            ScrapeResult.Gap gap = assertInstanceOf(ScrapeResult.Gap.class, scraper.scrapeOnce());
-            assertTrue(gap.error().contains("within 200 ms"), gap.error());
+        try {
+            assertGap(new MetricsScraper(url, Duration.ofMillis(500), Duration.ofMillis(200),
+                    MetricsScraper.DEFAULT_MAX_BODY_BYTES, r -> { }), "within 200 ms");
         } finally {
             release.countDown();
         }

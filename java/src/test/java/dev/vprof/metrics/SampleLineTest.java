@@ -61,6 +61,14 @@ class SampleLineTest {
                 "OpenMetrics keeps them as written");
     }
 
+    /** Each case's line, {@code c[0]}, is refused as Prometheus text with exactly the error {@code c[1]}. */
+    private void assertRefused(String[][] cases) {
+        for (String[] c : cases) {
+            assertNull(parse(c[0], false), c[0]);
+            assertEquals(c[1], onlyError(), c[0]);
+        }
+    }
+
     @Test
     void eachBrokenLabelSetGetsItsOwnError() {
         String[][] cases = {
@@ -73,10 +81,7 @@ class SampleLineTest {
             {"m{a=\"1\",a=\"2\"} 1", "a label name appears twice in one label set"},
             {"m{a=\"1\",", "label set is not closed with '}'"},
         };
-        for (String[] c : cases) {
-            assertNull(parse(c[0], false), c[0]);
-            assertEquals(c[1], onlyError(), c[0]);
-        }
+        assertRefused(cases);
         assertEquals(Labels.of("a", "1"), parse("m{ a = \"1\" , } 1", false).labels(), "a trailing comma is fine");
         assertEquals(Labels.EMPTY, parse("m{} 1", false).labels());
     }
@@ -92,10 +97,7 @@ class SampleLineTest {
             {"m 1 12.5", "invalid timestamp '12.5' for m (Prometheus text timestamps are integer milliseconds since the epoch)"},
             {"7up 1", "expected a metric name, found '7'"},
         };
-        for (String[] c : cases) {
-            assertNull(parse(c[0], false), c[0]);
-            assertEquals(c[1], onlyError(), c[0]);
-        }
+        assertRefused(cases);
         assertNull(parse("m 1 soon", true));
         assertTrue(onlyError().contains("OpenMetrics timestamps are seconds"));
         assertEquals(Sample.NO_TIMESTAMP, parse("m -Inf", false).timestampNs());

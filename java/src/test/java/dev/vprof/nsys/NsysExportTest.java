@@ -94,19 +94,25 @@ class NsysExportTest {
 
     private static final String T = SYSTEM_CLOCK + 1_000_000 + "";
 
+    /**
+     * A kernel row of {@link #small}'s mangled kernel on pid 4242 (device 0, context 1, stream 7, one
+     * launch configuration), from {@code start} to {@code end} ns after {@link #T}.
+     */
+    private static String mangledKernelOn4242(int start, int end, int correlationId) {
+        return "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + T + " + " + start + ", " + T + " + " + end + ", 0, 1, 7, "
+                + correlationId + ", " + PID_4242 + ", 2, 3, 1, 32, 4, 1, 1, 128, 1, 1, 1024, 512, NULL, NULL)";
+    }
+
     private Path small() throws SQLException {
         long tid = PID_4242 + 4243;
         return export("small.sqlite",
                 // two launches of one mangled kernel, one of a kernel nsys has no mangled name for, on pid 4242
-                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + T + " + 100, " + T + " + 600, 0, 1, 7, 11, "
-                        + PID_4242 + ", 2, 3, 1, 32, 4, 1, 1, 128, 1, 1, 1024, 512, NULL, NULL)",
-                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + T + " + 900, " + T + " + 1000, 0, 1, 7, 12, "
-                        + PID_4242 + ", 2, 3, 1, 32, 4, 1, 1, 128, 1, 1, 1024, 512, NULL, NULL)",
+                mangledKernelOn4242(100, 600, 11),
+                mangledKernelOn4242(900, 1000, 12),
                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + T + " + 50, " + T + " + 70, 1, 2, 9, 13, "
                         + PID_77 + ", 4, 4, NULL, 16, 1, 1, 1, 32, 1, 1, 0, 0, 5, 3)",
                 // one that ends before it starts: counted, left out
-                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + T + " + 2000, " + T + " + 1500, 0, 1, 7, 14, "
-                        + PID_4242 + ", 2, 3, 1, 32, 4, 1, 1, 128, 1, 1, 1024, 512, NULL, NULL)",
+                mangledKernelOn4242(2000, 1500, 14),
                 // device to host into pinned memory (nsys kinds 2, 1); one with unknown kinds (7, NULL)
                 "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (" + T + " + 200, " + T + " + 300, 0, 1, 7, 15, "
                         + PID_4242 + ", 4096, 2, 2, 1)",

@@ -57,6 +57,18 @@ class RayServeTriageTest {
         });
     }
 
+    /** Triage against a fresh endpoint; asserts that it exits 0 and gives back what it printed. */
+    private static String triage(boolean json) throws Exception {
+        HttpServer s = server();
+        try {
+            String[] r = run(s.getAddress().getPort(), json);
+            assertEquals("0", r[0], r[2]);
+            return r[1];
+        } finally {
+            s.stop(0);
+        }
+    }
+
     private static String[] run(int port, boolean json) {
         StringWriter out = new StringWriter(), err = new StringWriter();
         CommandLine cl = new CommandLine(new TriageCommand());
@@ -70,43 +82,30 @@ class RayServeTriageTest {
 
     @Test
     void theQueueBoundReplicaIsNamedAndTheOtherIsHealthy() throws Exception {
-        HttpServer s = server();
-        try {
-            String[] r = run(s.getAddress().getPort(), false);
-            assertEquals("0", r[0], r[2]);
-            String out = r[1];
-            assertFalse(out.contains("NO VLLM METRICS"), out);
-            // the whole endpoint: its queue grows (the sum of both replicas' waiting)
-            assertTrue(out.startsWith("vprof triage") && out.contains("Verdict: " + Verdict.QUEUE_BOUND.title().toUpperCase(Locale.ROOT)), out);
-            String perReplica = out.substring(out.indexOf("Per replica (2"));
-            String healthyLine = perReplica.lines().filter(l -> l.contains("WorkerId=" + HEALTHY_WORKER)).findFirst().orElseThrow();
-            String queuedLine = perReplica.lines().filter(l -> l.contains("WorkerId=" + QUEUED_WORKER)).findFirst().orElseThrow();
-            assertTrue(healthyLine.contains(Verdict.HEALTHY.title().toUpperCase(Locale.ROOT)), healthyLine);
-            assertTrue(queuedLine.contains(Verdict.QUEUE_BOUND.title().toUpperCase(Locale.ROOT)), queuedLine);
-            assertTrue(queuedLine.contains("NodeAddress=10.0.0.12"), queuedLine);
-            String off = perReplica.lines().filter(l -> l.startsWith("Replica off:")).findFirst().orElseThrow();
-            assertTrue(off.contains(QUEUED_WORKER) && !off.contains(HEALTHY_WORKER), off);
-        } finally {
-            s.stop(0);
-        }
+        String out = triage(false);
+        assertFalse(out.contains("NO VLLM METRICS"), out);
+        // the whole endpoint: its queue grows (the sum of both replicas' waiting)
+        assertTrue(out.startsWith("vprof triage") && out.contains("Verdict: " + Verdict.QUEUE_BOUND.title().toUpperCase(Locale.ROOT)), out);
+        String perReplica = out.substring(out.indexOf("Per replica (2"));
+        String healthyLine = perReplica.lines().filter(l -> l.contains("WorkerId=" + HEALTHY_WORKER)).findFirst().orElseThrow();
+        String queuedLine = perReplica.lines().filter(l -> l.contains("WorkerId=" + QUEUED_WORKER)).findFirst().orElseThrow();
+        assertTrue(healthyLine.contains(Verdict.HEALTHY.title().toUpperCase(Locale.ROOT)), healthyLine);
+        assertTrue(queuedLine.contains(Verdict.QUEUE_BOUND.title().toUpperCase(Locale.ROOT)), queuedLine);
+        assertTrue(queuedLine.contains("NodeAddress=10.0.0.12"), queuedLine);
+        String off = perReplica.lines().filter(l -> l.startsWith("Replica off:")).findFirst().orElseThrow();
+        assertTrue(off.contains(QUEUED_WORKER) && !off.contains(HEALTHY_WORKER), off);
     }
 
     @Test
     void theJsonHasAVerdictPerReplica() throws Exception {
-        HttpServer s = server();
-        try {
-            String[] r = run(s.getAddress().getPort(), true);
-            assertEquals("0", r[0], r[2]);
-            JsonNode root = new ObjectMapper().readTree(r[1]);
-            JsonNode replicas = root.get("replicas");
-            assertEquals(2, replicas.size(), r[1]);
-            for (JsonNode rep : replicas) {
-                boolean queued = rep.get("labels").get("WorkerId").asText().equals(QUEUED_WORKER);
-                assertEquals(queued ? Verdict.QUEUE_BOUND.key() : Verdict.HEALTHY.key(), rep.get("verdict").asText(), rep.toString());
-                assertEquals(queued, rep.get("off").asBoolean());
-            }
-        } finally {
-            s.stop(0);
+        String out = triage(true);
+        JsonNode root = new ObjectMapper().readTree(out);
+        JsonNode replicas = root.get("replicas");
+        assertEquals(2, replicas.size(), out);
+        for (JsonNode rep : replicas) {
+            boolean queued = rep.get("labels").get("WorkerId").asText().equals(QUEUED_WORKER);
+            assertEquals(queued ? Verdict.QUEUE_BOUND.key() : Verdict.HEALTHY.key(), rep.get("verdict").asText(), rep.toString());
+            assertEquals(queued, rep.get("off").asBoolean());
         }
     }
 }
