@@ -12,9 +12,7 @@ import dev.vprof.diff.DiffResult;
 import dev.vprof.diff.DiffText;
 import dev.vprof.export.ProfilerSteps;
 import dev.vprof.html.DiffPage;
-import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
-import dev.vprof.output.OutputTakenException;
 import dev.vprof.time.Selection;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -160,14 +158,7 @@ public final class DiffCommand extends VprofCommand {
         }
         out.print(json ? DiffJson.render(result, sides[0], sides[1]) : DiffText.render(result, longNames));
         if (html != null) {
-            try {
-                long bytes = HtmlReport.write(DiffPage.render(result), html, force);
-                err.printf("vprof diff: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
-            } catch (OutputTakenException e) {
-                throw OutputPath.taken(html, "--html");
-            } catch (IOException e) {
-                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html", e);
-            }
+            OutputPath.writeHtml("diff", DiffPage.render(result), html, force, err);
         }
         out.flush();
         if (sideLines(err, sides[0], sides[1], "the verdict covers what could be read (--accept-loss)")) {

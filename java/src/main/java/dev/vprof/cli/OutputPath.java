@@ -1,7 +1,9 @@
 package dev.vprof.cli;
 
+import dev.vprof.html.HtmlReport;
 import dev.vprof.output.OutputTakenException;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -82,6 +84,21 @@ public final class OutputPath {
         return new CliException(out + " appeared while vprof was writing it (another command writing the same file?); "
                 + "it was left as it is and nothing was written; pass --force to replace it, or choose another path with "
                 + option);
+    }
+
+    /**
+     * Writes the {@code --html} page of {@code command} (report, diff) and says so on {@code err};
+     * a file that appeared meanwhile, or one that cannot be written, is one sentence.
+     */
+    static void writeHtml(String command, String page, Path html, boolean force, PrintWriter err) {
+        try {
+            long bytes = HtmlReport.write(page, html, force);
+            err.printf("vprof %s: wrote %s (%d KiB)%n", command, html, (bytes + 1023) / 1024);
+        } catch (OutputTakenException e) {
+            throw taken(html, "--html");
+        } catch (IOException e) {
+            throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html", e);
+        }
     }
 
     /** Throws a {@link CliException} naming the reason when {@code file} cannot be created or replaced. */

@@ -13,7 +13,6 @@ import dev.vprof.engine.SpansFile;
 import dev.vprof.html.HtmlReport;
 import dev.vprof.names.KernelNames;
 import dev.vprof.otlp.Span;
-import dev.vprof.output.OutputTakenException;
 import dev.vprof.report.CaptureReport;
 import dev.vprof.report.Report;
 import dev.vprof.report.ReportJson;
@@ -148,14 +147,7 @@ public final class ReportCommand extends VprofCommand {
                     : "request " + DiffText.escape(request)) + " of the capture:");
         }
         if (page != null) {
-            try {
-                long bytes = HtmlReport.write(page, html, force);
-                err.printf("vprof report: wrote %s (%d KiB)%n", html, (bytes + 1023) / 1024);
-            } catch (OutputTakenException e) {
-                throw OutputPath.taken(html, "--html");
-            } catch (IOException e) {
-                throw new CliException("cannot write " + html + ": " + e.getMessage() + "; choose another path with --html");
-            }
+            OutputPath.writeHtml("report", page, html, force, err);
         }
         if (json) {
             out.print(ReportJson.render(report, health));
