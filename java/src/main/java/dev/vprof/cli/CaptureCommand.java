@@ -58,7 +58,7 @@ final class CaptureCommand extends VprofCommand {
         PrintWriter err = spec.commandLine().getErr();
         CaptureOptions o = options();
         o.validate();
-        if (feeds.trigger == null && feeds.torchTraces == null && feeds.scrape.metrics == null && feeds.spans == null
+        if (feeds.trigger == null && feeds.torchTraces == null && feeds.scrape.metrics == null && feeds.spans.file == null
                 && !feeds.otlp.enabled()) {
             throw new CliException("vprof capture records only what it is given: pass --torch-traces with --trigger, "
                     + "--metrics, --otlp or --spans (for a process's kernels through an agent, use vprof attach)");

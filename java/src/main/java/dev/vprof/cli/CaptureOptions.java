@@ -192,7 +192,7 @@ final class CaptureOptions extends FeedOptions {
      * starts: a port in use or a bad span file is reported first.
      */
     CaptureFeeds openFeeds(PrintWriter err) {
-        return CaptureFeeds.open(otlpConfigOrNull(), spans, err);
+        return CaptureFeeds.open(otlpConfigOrNull(), spans.file, err);
     }
 
     /**
@@ -229,11 +229,11 @@ final class CaptureOptions extends FeedOptions {
         triggerUriOrNull();
         torchTracesOrNull();
         otlpConfigOrNull();
-        if (spans != null && !Files.isReadable(spans)) {
-            throw new CliException("--spans " + spans + ": no such readable file");
+        if (spans.file != null && !Files.isReadable(spans.file)) {
+            throw new CliException("--spans " + spans.file + ": no such readable file");
         }
         if (otlpExport != null) {
-            if (!otlp.enabled() && spans == null) {
+            if (!otlp.enabled() && spans.file == null) {
                 throw new CliException("--otlp-export sends the capture's request spans: add --otlp (receive them "
                         + "from vLLM) or --spans FILE");
             }
@@ -264,7 +264,7 @@ final class CaptureOptions extends FeedOptions {
             m.put("metrics", scrape.uriOrNull().toString());
             m.put("metrics-interval", scrape.metricsInterval);
         }
-        if (spans != null) m.put("spans", spans.toString());
+        if (spans.file != null) m.put("spans", spans.file.toString());
         if (trigger != null) m.put("trigger", triggerUriOrNull().toString());
         if (torchTraces != null) m.put("torch-traces", torchTraces.toString());
         if (otlp.enabled()) m.put("otlp", "on");

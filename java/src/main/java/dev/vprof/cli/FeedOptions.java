@@ -16,10 +16,9 @@ class FeedOptions {
     @Mixin
     MetricsOptions scrape = new MetricsOptions();
 
-    @Option(names = "--spans", paramLabel = "FILE",
-            description = "Import spans into the capture from OTLP JSON lines (the collector's file exporter) "
-                    + "or a Jaeger JSON export.")
-    Path spans;
+    /** --spans FILE. */
+    @Mixin
+    SpansOption spans = new SpansOption();
 
     @Option(names = "--trigger", paramLabel = "URL",
             description = {"POST URL/start_profile when the capture starts and URL/stop_profile when it ends, "

@@ -79,11 +79,9 @@ public final class ReportCommand extends VprofCommand {
     @Mixin
     TraceInputOptions.Names naming = new TraceInputOptions.Names();
 
-    @Option(names = "--spans", paramLabel = "FILE",
-            description = "request spans to place on the capture's or trace's timeline by wall clock: OTLP/JSON "
-                    + "lines (a collector's file exporter), OTLP/JSON or a Jaeger export; each request gets its "
-                    + "per-phase GPU time")
-    Path spans;
+    /** --spans FILE. */
+    @Mixin
+    SpansOption spans = new SpansOption();
 
     @Option(names = "--html", paramLabel = "OUT.html",
             description = "also write the report as one self-contained HTML page (no network; open it in a browser)")
@@ -112,7 +110,7 @@ public final class ReportCommand extends VprofCommand {
             return sections(out, err);
         }
         Report report;
-        List<Span> extraSpans = SpansFile.read(spans, err).spans();
+        List<Span> extraSpans = SpansFile.read(spans.file, err).spans();
         if (html != null) {
             OutputPath.refuseInput(html, List.of(file), "report");
             OutputPath.refuseExisting(html, force, "HTML file", "--html");
@@ -167,7 +165,7 @@ public final class ReportCommand extends VprofCommand {
                         + String.join(", ", AnalysisText.sections()));
             }
         }
-        if (window != null || request != null || html != null || spans != null) {
+        if (window != null || request != null || html != null || spans.file != null) {
             throw new CliException("--section reads the whole input; drop --window, --request, --spans and --html, "
                     + "or run the report without --section");
         }
