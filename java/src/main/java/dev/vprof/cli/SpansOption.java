@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code --spans FILE}, declared once for the commands that take it: {@code report} places the
  * file's request spans on the input's timeline, {@code run}, {@code attach} and {@code capture}
- * store them in the capture. Both read the file through one reader ({@link SpansFile}).
+ * store them in the capture. Both read the file through one reader, {@code engine.SpansFile}.
  */
 final class SpansOption {
     @Option(names = "--spans", paramLabel = "FILE",
